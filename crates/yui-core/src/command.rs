@@ -1,0 +1,21 @@
+//! Everything a user can do, as one tagged union.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A user action the core carries out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum UserCommand {
+    /// Send a typed message as a user turn (queued while a turn runs).
+    SendText {
+        /// The message.
+        text: String,
+    },
+    /// Stop every outstanding turn and clear the queue.
+    Stop,
+    /// Start a new conversation under the same chat id.
+    Reset,
+    /// Reconnect now (also after a refused key).
+    Reconnect,
+}

@@ -1,0 +1,134 @@
+//! The data directory: `chat_id`, settings and every persisted file live here,
+//! so a test can isolate a whole installation in a temp dir.
+
+use crate::error::CoreError;
+use crate::settings::Settings;
+use std::path::{Path, PathBuf};
+
+const CHAT_ID_FILE: &str = "chat_id";
+const SETTINGS_FILE: &str = "settings.json";
+
+/// One installation's data directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataDir {
+    root: PathBuf,
+}
+
+impl DataDir {
+    /// Use (and create) `root` as the data directory.
+    pub fn new(root: impl Into<PathBuf>) -> Result<Self, CoreError> {
+        let root = root.into();
+        std::fs::create_dir_all(&root).map_err(|source| CoreError::Storage { path: root.clone(), source })?;
+        Ok(Self { root })
+    }
+
+    /// The platform's per-user data directory for YUI (the `directories` crate).
+    pub fn platform_default() -> Result<Self, CoreError> {
+        let dirs = directories::ProjectDirs::from("dev", "yui", "yui").ok_or(CoreError::Settings {
+            field: "data_dir",
+            reason: "no home directory to put the data directory in".into(),
+        })?;
+        Self::new(dirs.data_dir())
+    }
+
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where daily log files go.
+    pub fn log_dir(&self) -> PathBuf {
+        self.root.join("logs")
+    }
+
+    /// The installation's chat id, `yui-<8 hex>`: read from the data
+    /// directory, or generated once and stored there. A damaged file is
+    /// replaced with a fresh id and a warning.
+    pub fn chat_id(&self) -> Result<String, CoreError> {
+        let path = self.root.join(CHAT_ID_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(s) if is_chat_id(s.trim()) => return Ok(s.trim().to_string()),
+            Ok(s) => tracing::warn!(record = "chat_id_invalid", found = %s.trim(), "chat_id file damaged; generating a new one"),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(CoreError::Storage { path, source }),
+        }
+        let id = new_chat_id();
+        write_atomic(&path, id.as_bytes())?;
+        Ok(id)
+    }
+
+    /// Load `settings.json`; defaults when the file does not exist.
+    pub fn load_settings(&self) -> Result<Settings, CoreError> {
+        let path = self.root.join(SETTINGS_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(raw) => serde_json::from_str(&raw).map_err(|source| CoreError::Parse { path, raw, source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
+            Err(source) => Err(CoreError::Storage { path, source }),
+        }
+    }
+
+    /// Save `settings.json` atomically.
+    pub fn save_settings(&self, settings: &Settings) -> Result<(), CoreError> {
+        let path = self.root.join(SETTINGS_FILE);
+        let json = serde_json::to_vec_pretty(settings).expect("settings serialize");
+        write_atomic(&path, &json)
+    }
+}
+
+fn new_chat_id() -> String {
+    format!("yui-{:08x}", rand::random::<u32>())
+}
+
+/// True for `yui-` followed by exactly 8 lowercase hex digits.
+pub fn is_chat_id(s: &str) -> bool {
+    s.len() == 12
+        && s.starts_with("yui-")
+        && s[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+    let tmp = path.with_extension("tmp");
+    let err = |source| CoreError::Storage { path: path.to_path_buf(), source };
+    std::fs::write(&tmp, bytes).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_id_is_generated_once_and_reused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let a = DataDir::new(tmp.path()).unwrap().chat_id().unwrap();
+        let b = DataDir::new(tmp.path()).unwrap().chat_id().unwrap();
+        assert!(is_chat_id(&a), "{a}");
+        assert_eq!(a, b);
+        let other = tempfile::tempdir().unwrap();
+        assert_ne!(a, DataDir::new(other.path()).unwrap().chat_id().unwrap());
+    }
+
+    #[test]
+    fn damaged_chat_id_is_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("chat_id"), "garbage\n").unwrap();
+        let id = DataDir::new(tmp.path()).unwrap().chat_id().unwrap();
+        assert!(is_chat_id(&id));
+        assert_eq!(std::fs::read_to_string(tmp.path().join("chat_id")).unwrap(), id);
+    }
+
+    #[test]
+    fn settings_round_trip_and_bad_json_keeps_raw() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap();
+        assert_eq!(dir.load_settings().unwrap(), Settings::default());
+        let s = Settings { chat_base_url: "http://h:1".into(), key: "k".into(), ..Default::default() };
+        dir.save_settings(&s).unwrap();
+        assert_eq!(dir.load_settings().unwrap(), s);
+        std::fs::write(tmp.path().join("settings.json"), "{oops").unwrap();
+        match dir.load_settings() {
+            Err(CoreError::Parse { raw, .. }) => assert_eq!(raw, "{oops"),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+}

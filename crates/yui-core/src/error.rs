@@ -1,0 +1,83 @@
+//! Errors with codes a front-end switches on, never strings to match.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+/// A stable code for every problem the core reports. Front-ends switch on this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The backend could not be reached or the socket dropped.
+    Network,
+    /// The backend refused the key (push close 4401, HTTP 401/403).
+    Auth,
+    /// The backend did not answer hello with ready in time.
+    HelloTimeout,
+    /// A frame could not be read and was dropped.
+    FrameMalformed,
+    /// A frame passed its size limit and was dropped or never sent.
+    FrameOversize,
+    /// A turn got no frame within the frame wait.
+    Stall,
+    /// The backend reported the turn failed.
+    TurnFailed,
+    /// The settings are unusable (bad URL, unknown chat API).
+    Settings,
+    /// A file in the data directory could not be read or written.
+    Storage,
+    /// The chosen chat API has no transport in this build yet.
+    Unsupported,
+    /// The session is gone (its window closed or it was cancelled).
+    Closed,
+}
+
+/// The one error type of the core. Each variant maps to an [`ErrorCode`].
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    /// A settings value is unusable.
+    #[error("invalid setting {field}: {reason}")]
+    Settings {
+        /// Which setting.
+        field: &'static str,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// Reading or writing the data directory failed.
+    #[error("storage error at {path}: {source}")]
+    Storage {
+        /// The file involved.
+        path: std::path::PathBuf,
+        /// The underlying I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A stored file held JSON that could not be read; the raw text is kept.
+    #[error("could not parse {path}: {source}")]
+    Parse {
+        /// The file involved.
+        path: std::path::PathBuf,
+        /// The raw contents that failed to parse.
+        raw: String,
+        /// The parse error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The session's task has ended, so commands cannot reach it.
+    #[error("the session has ended")]
+    Closed,
+    /// The chat API has no transport yet.
+    #[error("chat_api {0} is not available in this build")]
+    Unsupported(String),
+}
+
+impl CoreError {
+    /// The code a front-end switches on.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            CoreError::Settings { .. } => ErrorCode::Settings,
+            CoreError::Storage { .. } | CoreError::Parse { .. } => ErrorCode::Storage,
+            CoreError::Closed => ErrorCode::Closed,
+            CoreError::Unsupported(_) => ErrorCode::Unsupported,
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Everything the UI can show, as one tagged union, and the shapes inside it.
+
+use crate::error::ErrorCode;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// One expression cue: the `generate_express` argument object. All fields optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Cue {
+    /// Facial expression id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub emotion_id: Option<String>,
+    /// Body motion id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub motion_id: Option<String>,
+    /// Voice tone tag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub emotion_text: Option<String>,
+    /// Voice direction in natural language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub caption: Option<String>,
+}
+
+/// Token usage of a turn's last LLM call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Usage {
+    /// Input tokens.
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    /// Output tokens.
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    /// Total tokens; shown beside the context window size.
+    #[ts(type = "number")]
+    pub total_tokens: u64,
+}
+
+/// State of a backend tool call, as tool_status frames carry it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolState {
+    /// The call started.
+    Running,
+    /// The call returned.
+    Done,
+    /// The call failed.
+    Failed,
+}
+
+/// State of one delegation item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DelegationState {
+    /// A background worker is on it.
+    Running,
+    /// Finished; see `status`.
+    Done,
+}
+
+/// One entry of the backend's delegations list, cut to the seed's limits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DelegationItem {
+    /// Stable per delegation.
+    pub id: String,
+    /// First line of the task, at most 120 code points.
+    pub title: String,
+    /// Epoch milliseconds.
+    #[ts(type = "number")]
+    pub started_at: u64,
+    /// Running or done.
+    pub state: DelegationState,
+    /// Epoch milliseconds, on a done item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub ended_at: Option<u64>,
+    /// "ok", "error" or "unknown", on a done item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<String>,
+    /// The worker's final answer, at most 2,000 code points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub summary: Option<String>,
+}
+
+/// How a turn ended, as far as the UI is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// The backend closed the turn after replying (or replying with silence).
+    Complete,
+    /// The turn failed: an error frame, a stall before any render, or a drop.
+    Failed,
+    /// The user stopped it.
+    Stopped,
+}
+
+/// Connection state of one window's transport. One flat enum on a watch channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Status {
+    /// Opening the socket.
+    Connecting {
+        /// 1 for the first attempt, counting up across failures.
+        attempt: u32,
+    },
+    /// The socket is open and hello went out; waiting for ready.
+    Handshaking,
+    /// ready arrived; turns may be sent.
+    Ready {
+        /// The largest turn frame the backend accepts, when it stated one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "number")]
+        max_turn_bytes: Option<u64>,
+    },
+    /// The last attempt failed; the next one starts after `delay_ms`.
+    Reconnecting {
+        /// Milliseconds until the next attempt.
+        #[ts(type = "number")]
+        delay_ms: u64,
+        /// Close code of the socket that closed, when there was one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        close_code: Option<u16>,
+        /// What went wrong, one line.
+        reason: String,
+    },
+    /// The backend refused the key (close 4401). No retry until the settings
+    /// change or the user asks for a reconnect.
+    AuthFailed,
+    /// A request transport (Responses, Chat Completions): no socket to hold.
+    Stateless,
+    /// The session ended.
+    Closed,
+}
+
+impl Status {
+    /// True when a turn can be sent right now.
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Status::Ready { .. } | Status::Stateless)
+    }
+}
+
+/// Everything the UI can show. Sent into the [`crate::EventSink`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum UiEvent {
+    /// The connection state changed.
+    Status {
+        /// The new state.
+        status: Status,
+    },
+    /// A turn went out: lock the composer, show thinking, play the thinking motion.
+    TurnStarted {
+        /// The turn id.
+        turn_id: String,
+        /// What the user typed ("" for a turn nobody typed).
+        text: String,
+    },
+    /// A message typed while a turn runs waits for that turn to end.
+    TurnQueued {
+        /// The queued text.
+        text: String,
+        /// How many messages wait now.
+        queued: u32,
+    },
+    /// Play a cue (expression, motion, voice tone) before the speech that follows.
+    Cue {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// The cue.
+        cue: Cue,
+    },
+    /// Speak and show one piece of the reply.
+    Speech {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// The text to show in the bubble.
+        text: String,
+    },
+    /// Reasoning written since the last one.
+    Reasoning {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// The new text.
+        delta: String,
+    },
+    /// The whole reasoning of the turn so far, from a render frame.
+    ReasoningFull {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// The full text.
+        text: String,
+    },
+    /// A backend tool call changed state.
+    ToolStatus {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// Running, done or failed.
+        state: ToolState,
+        /// The tool name as the backend knows it.
+        tool_id: String,
+    },
+    /// The backend's delegations list, replacing the last one.
+    Delegations {
+        /// The items, cut to the limits.
+        items: Vec<DelegationItem>,
+    },
+    /// The running state of a turn ended.
+    TurnEnded {
+        /// The turn id.
+        turn_id: String,
+        /// How it ended.
+        outcome: TurnOutcome,
+        /// Token usage, when the backend sent it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        usage: Option<Usage>,
+        /// The server's failure text, one line, at most 200 characters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        error: Option<String>,
+    },
+    /// The client's own failure line, spoken when a turn fails before replying.
+    FailureLine {
+        /// The failed turn.
+        turn_id: String,
+        /// The line to speak and show.
+        text: String,
+    },
+    /// The conversation was reset.
+    SessionReset,
+    /// The client_context block that actually left the machine.
+    ContextSent {
+        /// The turn it rode on.
+        turn_id: String,
+        /// Which transport sent it.
+        transport: String,
+        /// The rendered block.
+        block: String,
+    },
+    /// A problem worth showing, with a code.
+    Notice {
+        /// What kind of problem.
+        code: ErrorCode,
+        /// One line for a person.
+        message: String,
+    },
+}

@@ -1,0 +1,30 @@
+//! # yui-core
+//!
+//! Everything YUI decides lives here, with no Tauri anywhere in its tree:
+//! the transports, the turn state machine, the client_context renderer,
+//! settings and persistence. The core reports only through [`UiEvent`]s sent
+//! into an injected [`EventSink`], and takes user actions as [`UserCommand`]s.
+//!
+//! Start a [`Session`] per pet window; drop it to cancel its task.
+#![deny(missing_docs)]
+
+pub mod command;
+pub mod context;
+pub mod data_dir;
+pub mod error;
+pub mod event;
+pub mod limits;
+pub mod logging;
+pub mod push;
+pub mod session;
+pub mod settings;
+pub mod sink;
+
+pub use command::UserCommand;
+pub use data_dir::DataDir;
+pub use error::{CoreError, ErrorCode};
+pub use event::{Cue, DelegationItem, Status, TurnOutcome, UiEvent, Usage};
+pub use limits::Timeouts;
+pub use session::{Session, SessionConfig};
+pub use settings::{ChatApi, Settings};
+pub use sink::{CollectingSink, EventSink, SharedSink};

@@ -1,0 +1,71 @@
+//! Every limit and timeout of the push transport, in one place.
+//!
+//! Names follow the seed's limits table (`000_c1583a1f6bf1c44c.txt`, "Limits").
+//! Nothing else in the crate writes one of these numbers down.
+
+use std::time::Duration;
+
+/// Reconnect delay, first attempt: 1 s.
+pub const RECONNECT_DELAY_FIRST: Duration = Duration::from_secs(1);
+/// Reconnect delay, growth: doubles per failed attempt.
+pub const RECONNECT_DELAY_GROWTH: u32 = 2;
+/// Reconnect delay, cap: 30 s.
+pub const RECONNECT_DELAY_CAP: Duration = Duration::from_secs(30);
+/// hello reply wait: 10 s.
+pub const HELLO_REPLY_WAIT: Duration = Duration::from_secs(10);
+/// Frame wait, per turn: 240 s.
+pub const FRAME_WAIT_PER_TURN: Duration = Duration::from_secs(240);
+/// Text frame size, either direction, every frame but turn and tool_result with images: 256 KiB.
+pub const TEXT_FRAME_SIZE: usize = 256 * 1024;
+/// turn frame size when the backend states no max_turn_bytes: 256 KiB.
+pub const TURN_FRAME_SIZE: usize = 256 * 1024;
+/// Delegation item title: 120 characters (code points).
+pub const DELEGATION_ITEM_TITLE: usize = 120;
+/// Delegation item summary: 2,000 characters (code points).
+pub const DELEGATION_ITEM_SUMMARY: usize = 2_000;
+/// Delegation list items: 50 entries.
+pub const DELEGATION_LIST_ITEMS: usize = 50;
+/// done item kept in the chip after ended_at: 30 min.
+pub const DELEGATION_DONE_KEPT: Duration = Duration::from_secs(30 * 60);
+/// Delegation history kept by the client: 200 items.
+pub const DELEGATION_HISTORY_ITEMS: usize = 200;
+/// done or failed state held in the status pill's tool segment before it clears: 1.5 s.
+pub const TOOL_STATUS_HOLD: Duration = Duration::from_millis(1_500);
+/// tool_call wait, body action: 15 s on the client.
+pub const TOOL_CALL_WAIT_BODY_ACTION: Duration = Duration::from_secs(15);
+/// tool_call wait, query (`look`): 2 s on the client.
+pub const TOOL_CALL_WAIT_QUERY: Duration = Duration::from_secs(2);
+/// tool_call wait, rate_relation: 2 s on the client.
+pub const TOOL_CALL_WAIT_RATE_RELATION: Duration = Duration::from_secs(2);
+/// tool_call wait, address_character: 2 s on the client.
+pub const TOOL_CALL_WAIT_ADDRESS_CHARACTER: Duration = Duration::from_secs(2);
+/// tool_call wait, browser: 32 s on the client.
+pub const TOOL_CALL_WAIT_BROWSER: Duration = Duration::from_secs(32);
+/// Text-only tool_result frame size: 256 KiB.
+pub const TEXT_ONLY_TOOL_RESULT_FRAME_SIZE: usize = 256 * 1024;
+/// error.message as shown: one line cut at 200 characters.
+pub const ERROR_MESSAGE_SHOWN: usize = 200;
+
+/// The waits one session runs with. Defaults are the limits above; tests shrink them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// hello reply wait.
+    pub hello_reply_wait: Duration,
+    /// Frame wait, per turn.
+    pub frame_wait: Duration,
+    /// Reconnect delay, first attempt.
+    pub reconnect_first: Duration,
+    /// Reconnect delay, cap.
+    pub reconnect_cap: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Self {
+            hello_reply_wait: HELLO_REPLY_WAIT,
+            frame_wait: FRAME_WAIT_PER_TURN,
+            reconnect_first: RECONNECT_DELAY_FIRST,
+            reconnect_cap: RECONNECT_DELAY_CAP,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! User settings: which chat API, where, with which key.
+
+use crate::error::CoreError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use ts_rs::TS;
+
+/// The three chat transports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatApi {
+    /// The push WebSocket (`<chat_base_url>/ws`).
+    #[default]
+    Push,
+    /// The OpenAI Responses API.
+    Responses,
+    /// OpenAI Chat Completions.
+    ChatCompletions,
+}
+
+impl ChatApi {
+    /// The wire name (`push`, `responses`, `chat_completions`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatApi::Push => "push",
+            ChatApi::Responses => "responses",
+            ChatApi::ChatCompletions => "chat_completions",
+        }
+    }
+}
+
+impl std::str::FromStr for ChatApi {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "push" => Ok(ChatApi::Push),
+            "responses" => Ok(ChatApi::Responses),
+            "chat_completions" => Ok(ChatApi::ChatCompletions),
+            other => Err(CoreError::Settings {
+                field: "chat_api",
+                reason: format!("unknown chat API {other:?}; use push, responses or chat_completions"),
+            }),
+        }
+    }
+}
+
+/// The settings one window runs with. Missing fields take their defaults,
+/// so an old settings file still loads.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct Settings {
+    /// Which transport to use.
+    pub chat_api: ChatApi,
+    /// The backend's base URL, e.g. `https://host:8646`. Empty: the built-in demo agent.
+    pub chat_base_url: String,
+    /// The chat API key. Never logged; `Debug` redacts it.
+    pub key: String,
+    /// The model name (request transports only).
+    pub model: String,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("chat_api", &self.chat_api)
+            .field("chat_base_url", &self.chat_base_url)
+            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
+            .field("model", &self.model)
+            .finish()
+    }
+}
+
+impl Settings {
+    /// True when no backend is configured and the demo agent should answer.
+    pub fn uses_demo(&self) -> bool {
+        self.chat_base_url.trim().is_empty()
+    }
+}
+
+/// The push endpoint for a base URL: `https://h:1` gives `wss://h:1/ws`,
+/// `http://h:1` gives `ws://h:1/ws`; `ws(s)://` is kept.
+pub fn push_url(chat_base_url: &str) -> Result<url::Url, CoreError> {
+    let bad = |reason: String| CoreError::Settings { field: "chat_base_url", reason };
+    let mut url = url::Url::parse(chat_base_url.trim()).map_err(|e| bad(format!("{e}")))?;
+    let scheme = match url.scheme() {
+        "https" | "wss" => "wss",
+        "http" | "ws" => "ws",
+        other => return Err(bad(format!("unsupported scheme {other:?}"))),
+    };
+    url.set_scheme(scheme).map_err(|_| bad("cannot set scheme".into()))?;
+    let path = url.path().trim_end_matches('/').to_string();
+    url.set_path(&format!("{path}/ws"));
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_url_follows_the_seed() {
+        assert_eq!(push_url("https://host:8646").unwrap().as_str(), "wss://host:8646/ws");
+        assert_eq!(push_url("http://127.0.0.1:9/").unwrap().as_str(), "ws://127.0.0.1:9/ws");
+        assert_eq!(push_url("http://h/api").unwrap().as_str(), "ws://h/api/ws");
+        assert!(push_url("ftp://h").is_err());
+        assert!(push_url("not a url").is_err());
+    }
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        let s = Settings { key: "sk-secret-123".into(), ..Default::default() };
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("sk-secret-123"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+    }
+
+    #[test]
+    fn old_files_load_with_defaults() {
+        let s: Settings = serde_json::from_str(r#"{"chat_base_url":"http://x"}"#).unwrap();
+        assert_eq!(s.chat_api, ChatApi::Push);
+        assert_eq!(s.chat_base_url, "http://x");
+        assert!("nope".parse::<ChatApi>().is_err());
+        assert_eq!("chat_completions".parse::<ChatApi>().unwrap(), ChatApi::ChatCompletions);
+    }
+}

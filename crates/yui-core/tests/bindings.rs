@@ -1,0 +1,53 @@
+//! The TypeScript types of the UI boundary are generated from these Rust types
+//! and committed at `ui/src/bindings/index.ts`. This test fails when the
+//! committed file is stale; `UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings`
+//! rewrites it.
+
+use ts_rs::{Config, TS};
+use yui_core::event::{DelegationState, ToolState};
+use yui_core::{ChatApi, Cue, DelegationItem, ErrorCode, Settings, Status, TurnOutcome, UiEvent, Usage, UserCommand};
+
+fn decl<T: TS>(cfg: &Config) -> String {
+    let docs = T::docs().map(|d| format!("{d}")).unwrap_or_default();
+    format!("{docs}export {}\n", T::decl(cfg))
+}
+
+fn generate() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let parts = [
+        decl::<UiEvent>(&cfg),
+        decl::<UserCommand>(&cfg),
+        decl::<Status>(&cfg),
+        decl::<Cue>(&cfg),
+        decl::<Usage>(&cfg),
+        decl::<ToolState>(&cfg),
+        decl::<DelegationState>(&cfg),
+        decl::<DelegationItem>(&cfg),
+        decl::<TurnOutcome>(&cfg),
+        decl::<ErrorCode>(&cfg),
+        decl::<ChatApi>(&cfg),
+        decl::<Settings>(&cfg),
+    ];
+    format!(
+        "// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings\n\n{}",
+        parts.join("\n")
+    )
+}
+
+#[test]
+fn typescript_bindings_are_current() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings/index.ts");
+    let fresh = generate();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &fresh).expect("write bindings");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "ui/src/bindings/index.ts is stale: run `UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings` and commit it"
+    );
+    for name in ["UiEvent", "UserCommand", "Status", "Cue"] {
+        assert!(fresh.contains(&format!("export type {name} ")), "{name} missing from the bindings");
+    }
+}

@@ -1,0 +1,271 @@
+// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings
+
+/**
+ * Everything the UI can show. Sent into the [`crate::EventSink`].
+ */
+export type UiEvent = { "type": "status", 
+/**
+ * The new state.
+ */
+status: Status, } | { "type": "turn_started", 
+/**
+ * The turn id.
+ */
+turn_id: string, 
+/**
+ * What the user typed ("" for a turn nobody typed).
+ */
+text: string, } | { "type": "turn_queued", 
+/**
+ * The queued text.
+ */
+text: string, 
+/**
+ * How many messages wait now.
+ */
+queued: number, } | { "type": "cue", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * The cue.
+ */
+cue: Cue, } | { "type": "speech", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * The text to show in the bubble.
+ */
+text: string, } | { "type": "reasoning", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * The new text.
+ */
+delta: string, } | { "type": "reasoning_full", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * The full text.
+ */
+text: string, } | { "type": "tool_status", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * Running, done or failed.
+ */
+state: ToolState, 
+/**
+ * The tool name as the backend knows it.
+ */
+tool_id: string, } | { "type": "delegations", 
+/**
+ * The items, cut to the limits.
+ */
+items: Array<DelegationItem>, } | { "type": "turn_ended", 
+/**
+ * The turn id.
+ */
+turn_id: string, 
+/**
+ * How it ended.
+ */
+outcome: TurnOutcome, 
+/**
+ * Token usage, when the backend sent it.
+ */
+usage?: Usage, 
+/**
+ * The server's failure text, one line, at most 200 characters.
+ */
+error?: string, } | { "type": "failure_line", 
+/**
+ * The failed turn.
+ */
+turn_id: string, 
+/**
+ * The line to speak and show.
+ */
+text: string, } | { "type": "session_reset" } | { "type": "context_sent", 
+/**
+ * The turn it rode on.
+ */
+turn_id: string, 
+/**
+ * Which transport sent it.
+ */
+transport: string, 
+/**
+ * The rendered block.
+ */
+block: string, } | { "type": "notice", 
+/**
+ * What kind of problem.
+ */
+code: ErrorCode, 
+/**
+ * One line for a person.
+ */
+message: string, };
+
+/**
+ * A user action the core carries out.
+ */
+export type UserCommand = { "type": "send_text", 
+/**
+ * The message.
+ */
+text: string, } | { "type": "stop" } | { "type": "reset" } | { "type": "reconnect" };
+
+/**
+ * Connection state of one window's transport. One flat enum on a watch channel.
+ */
+export type Status = { "state": "connecting", 
+/**
+ * 1 for the first attempt, counting up across failures.
+ */
+attempt: number, } | { "state": "handshaking" } | { "state": "ready", 
+/**
+ * The largest turn frame the backend accepts, when it stated one.
+ */
+max_turn_bytes?: number, } | { "state": "reconnecting", 
+/**
+ * Milliseconds until the next attempt.
+ */
+delay_ms: number, 
+/**
+ * Close code of the socket that closed, when there was one.
+ */
+close_code?: number, 
+/**
+ * What went wrong, one line.
+ */
+reason: string, } | { "state": "auth_failed" } | { "state": "stateless" } | { "state": "closed" };
+
+/**
+ * One expression cue: the `generate_express` argument object. All fields optional.
+ */
+export type Cue = { 
+/**
+ * Facial expression id.
+ */
+emotion_id?: string, 
+/**
+ * Body motion id.
+ */
+motion_id?: string, 
+/**
+ * Voice tone tag.
+ */
+emotion_text?: string, 
+/**
+ * Voice direction in natural language.
+ */
+caption?: string, };
+
+/**
+ * Token usage of a turn's last LLM call.
+ */
+export type Usage = { 
+/**
+ * Input tokens.
+ */
+input_tokens: number, 
+/**
+ * Output tokens.
+ */
+output_tokens: number, 
+/**
+ * Total tokens; shown beside the context window size.
+ */
+total_tokens: number, };
+
+/**
+ * State of a backend tool call, as tool_status frames carry it.
+ */
+export type ToolState = "running" | "done" | "failed";
+
+/**
+ * State of one delegation item.
+ */
+export type DelegationState = "running" | "done";
+
+/**
+ * One entry of the backend's delegations list, cut to the seed's limits.
+ */
+export type DelegationItem = { 
+/**
+ * Stable per delegation.
+ */
+id: string, 
+/**
+ * First line of the task, at most 120 code points.
+ */
+title: string, 
+/**
+ * Epoch milliseconds.
+ */
+started_at: number, 
+/**
+ * Running or done.
+ */
+state: DelegationState, 
+/**
+ * Epoch milliseconds, on a done item.
+ */
+ended_at?: number, 
+/**
+ * "ok", "error" or "unknown", on a done item.
+ */
+status?: string, 
+/**
+ * The worker's final answer, at most 2,000 code points.
+ */
+summary?: string, };
+
+/**
+ * How a turn ended, as far as the UI is concerned.
+ */
+export type TurnOutcome = "complete" | "failed" | "stopped";
+
+/**
+ * A stable code for every problem the core reports. Front-ends switch on this.
+ */
+export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed";
+
+/**
+ * The three chat transports.
+ */
+export type ChatApi = "push" | "responses" | "chat_completions";
+
+/**
+ * The settings one window runs with. Missing fields take their defaults,
+ * so an old settings file still loads.
+ */
+export type Settings = { 
+/**
+ * Which transport to use.
+ */
+chat_api: ChatApi, 
+/**
+ * The backend's base URL, e.g. `https://host:8646`. Empty: the built-in demo agent.
+ */
+chat_base_url: string, 
+/**
+ * The chat API key. Never logged; `Debug` redacts it.
+ */
+key: string, 
+/**
+ * The model name (request transports only).
+ */
+model: string, };
