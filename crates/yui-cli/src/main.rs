@@ -130,7 +130,10 @@ async fn chat(args: Args) -> anyhow::Result<()> {
             _ => {
                 if !session.status().borrow().is_ready() {
                     // Give a connection in progress its hello wait before the turn goes out.
-                    session.wait_ready(timeouts.hello_reply_wait + timeouts.reconnect_first).await;
+                    // A refused key will not get better by waiting.
+                    let mut status = session.status();
+                    let wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
+                    let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
                 }
                 session.send(UserCommand::SendText { text: line.to_string() })?;
             }

@@ -293,7 +293,8 @@ async fn connect_once(
 }
 
 fn closed(code: Option<u16>, reason: String, was_ready: bool) -> End {
-    tracing::info!(record = "ws_close", code = ?code, reason = %reason, "ws_close");
+    let shown = code.map(|c| c.to_string()).unwrap_or_else(|| "none".into());
+    tracing::info!(record = "ws_close", code = %shown, reason = %reason, "ws_close");
     if code == Some(CLOSE_AUTH) {
         End::Auth
     } else {

@@ -1,0 +1,102 @@
+//! yui-cli end to end against yui-mock: JSON lines out, user lines in.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use yui_mock::{MockConfig, MockServer, Mode, Scenario};
+
+fn run_cli(base_url: &str, key: &str, data_dir: &std::path::Path, stdin: &str) -> (i32, Vec<Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
+        .args(["--chat-api", "push", "--base-url", base_url, "--key", key, "--data-dir"])
+        .arg(data_dir)
+        .args(["--frame-wait-ms", "5000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn yui-cli");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let events = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object per line: {l:?}: {e}")))
+        .collect();
+    (out.status.code().unwrap_or(-1), events, String::from_utf8(out.stderr).unwrap())
+}
+
+fn spoken(events: &[Value]) -> Vec<String> {
+    events.iter().filter(|e| e["type"] == "speech").map(|e| e["text"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_turn_prints_the_reply_speech_as_json_lines() {
+    let scenario = Scenario::from_json(
+        r#"{"steps": [{"expect": "turn", "match": {"text": "How did the tests go?"}},
+            {"send": {"type": "render", "turn_id": "$turn_id", "source": "mock",
+                      "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "All green."}]}},
+            {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
+    .unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let (code, events, _stderr) =
+        tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "How did the tests go?\n")).await.unwrap();
+    assert_eq!(code, 0, "exits 0 on EOF");
+    assert_eq!(spoken(&events), ["All green."]);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let started = kinds.iter().position(|k| *k == "turn_started").expect("turn_started");
+    let cue = kinds.iter().position(|k| *k == "cue").expect("cue");
+    let ended = kinds.iter().position(|k| *k == "turn_ended").expect("turn_ended");
+    assert!(started < cue && cue < ended, "{kinds:?}");
+    assert!(mock.failures().is_empty(), "{:?}", mock.failures());
+    assert!(dir.path().join("chat_id").exists(), "chat_id lives in --data-dir");
+    assert!(dir.path().join("logs").read_dir().unwrap().next().is_some(), "a log file in the data dir");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn demo_conversation_is_readable_and_quit_exits_zero() {
+    let mock = MockServer::start(MockConfig { pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let (code, events, _) =
+        tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "hello\nwhat time is it?\n/quit\n")).await.unwrap();
+    assert_eq!(code, 0);
+    let said = spoken(&events);
+    assert!(said.len() >= 2, "{said:?}");
+    assert!(said.iter().any(|s| s.contains("Yui")), "the demo greets: {said:?}");
+    assert_eq!(events.iter().filter(|e| e["type"] == "turn_ended").count(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_key_is_reported_on_stderr_and_as_an_event() {
+    let mock = MockServer::start(MockConfig { key: Some("right".into()), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let (code, events, stderr) = tokio::task::spawn_blocking(move || run_cli(&url, "wrong", &d, "hi\n")).await.unwrap();
+    assert_eq!(code, 0);
+    assert!(events.iter().any(|e| e["type"] == "status" && e["status"]["state"] == "auth_failed"), "{events:?}");
+    assert!(stderr.contains("refused the key"), "{stderr}");
+    assert!(events.iter().any(|e| e["type"] == "turn_ended" && e["outcome"] == "failed"));
+    let _ = Duration::ZERO;
+}
+
+#[test]
+fn render_context_prints_the_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ctx.json");
+    std::fs::write(&file, r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
+        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"}}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(&file).args(["--now", "720000"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\ntime: 2026-09-14T15:04:14+09:00 (Asia/Seoul)\nbody: standing (for 12min)\ntrigger: user message\n</client_context>"), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(dir.path().join("missing.json")).args(["--now", "0"]).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.json"));
+}
