@@ -20,15 +20,10 @@ pub struct Vocabulary {
 }
 
 impl Default for Vocabulary {
-    /// The default character's set.
+    /// The default character's set, from `configs/vocabulary.json`.
     fn default() -> Self {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
-        Vocabulary {
-            emotion_ids: s(&["neutral", "happy", "angry", "sad", "relaxed", "surprised"]),
-            motion_ids: s(&["idle", "thinking", "wave", "nod"]),
-            emotion_text_mode: "free".into(),
-            emotion_text_map: Default::default(),
-        }
+        serde_json::from_str(include_str!("../../../../configs/vocabulary.json"))
+            .expect("configs/vocabulary.json is a valid vocabulary")
     }
 }
 

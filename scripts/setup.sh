@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install what YUI needs on Debian 12, skipping what is already there:
+# apt packages, npm packages (npm ci), and tauri-driver for the end-to-end tests.
+# Idempotent; run by scripts/run.sh and scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(build-essential pkg-config curl wget file libssl-dev libwebkit2gtk-4.1-dev libgtk-3-dev
+  libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev libpipewire-0.3-dev libspa-0.2-dev
+  libclang-dev libgbm-dev libegl-dev libwayland-dev libdrm-dev libxcb1-dev libxcb-randr0-dev libxcb-shm0-dev
+  libdbus-1-dev xvfb xauth webkit2gtk-driver xcompmgr x11-utils imagemagick)
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${#missing[@]} apt packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and re-run" >&2; exit 1; }
+command -v npm >/dev/null || { echo "npm not found: install Node.js 20 and re-run" >&2; exit 1; }
+
+# npm packages: reinstall when the lockfile changed since the last install.
+stamp=node_modules/.yui-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+
+if [ "${YUI_SETUP_E2E:-1}" = "1" ] && ! command -v tauri-driver >/dev/null && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
+  say "cargo install tauri-driver"
+  cargo install tauri-driver --locked --quiet
+fi
+say "ready"
