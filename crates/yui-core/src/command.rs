@@ -1,5 +1,6 @@
 //! Everything a user can do, as one tagged union.
 
+use crate::push::Vocabulary;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -18,4 +19,10 @@ pub enum UserCommand {
     Reset,
     /// Reconnect now (also after a refused key).
     Reconnect,
+    /// The renderable set changed (a character loaded, a clip was added).
+    /// Sent to the backend as a `vocabulary` frame when it differs.
+    SetVocabulary {
+        /// What the window can render now.
+        vocabulary: Vocabulary,
+    },
 }

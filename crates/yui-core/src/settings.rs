@@ -57,6 +57,9 @@ pub struct Settings {
     pub key: String,
     /// The model name (request transports only).
     pub model: String,
+    /// The user's own character: a `.vrm` inside the data directory
+    /// (see [`crate::character::import_vrm`]). Empty: the bundled default.
+    pub character: String,
 }
 
 impl fmt::Debug for Settings {
@@ -66,11 +69,21 @@ impl fmt::Debug for Settings {
             .field("chat_base_url", &self.chat_base_url)
             .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
             .field("model", &self.model)
+            .field("character", &self.character)
             .finish()
     }
 }
 
 impl Settings {
+    /// True when going from `self` to `next` needs a new session: the
+    /// protocol, endpoint, key or model changed (a refused key waits for this).
+    pub fn transport_changed(&self, next: &Settings) -> bool {
+        self.chat_api != next.chat_api
+            || self.chat_base_url.trim() != next.chat_base_url.trim()
+            || self.key != next.key
+            || self.model != next.model
+    }
+
     /// True when no backend is configured and the demo agent should answer.
     pub fn uses_demo(&self) -> bool {
         self.chat_base_url.trim().is_empty()
@@ -112,6 +125,16 @@ mod tests {
         let shown = format!("{s:?}");
         assert!(!shown.contains("sk-secret-123"), "{shown}");
         assert!(shown.contains("<redacted>"));
+    }
+
+    #[test]
+    fn only_transport_fields_need_a_new_session() {
+        let a = Settings { chat_base_url: "http://x".into(), key: "k".into(), ..Default::default() };
+        let b = Settings { character: "c.vrm".into(), ..a.clone() };
+        assert!(!a.transport_changed(&b));
+        assert!(a.transport_changed(&Settings { key: "k2".into(), ..a.clone() }));
+        assert!(a.transport_changed(&Settings { chat_api: ChatApi::Responses, ..a.clone() }));
+        assert!(!a.transport_changed(&Settings { chat_base_url: " http://x ".into(), ..a.clone() }));
     }
 
     #[test]

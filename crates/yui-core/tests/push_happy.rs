@@ -135,3 +135,26 @@ async fn demo_agent_holds_a_conversation() {
     assert_eq!(b, a + 1, "one per turn");
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_changed_vocabulary_is_sent_once_while_connected() {
+    let mock = mock_demo(None).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
+    assert!(session.wait_ready(WAIT).await);
+    let mut v = yui_core::push::Vocabulary::default();
+    session.send(UserCommand::SetVocabulary { vocabulary: v.clone() }).unwrap(); // unchanged: nothing sent
+    v.emotion_ids = vec!["neutral".into(), "joy".into()];
+    session.send(UserCommand::SetVocabulary { vocabulary: v.clone() }).unwrap();
+    session.send(UserCommand::SetVocabulary { vocabulary: v.clone() }).unwrap(); // same again: nothing
+    assert!(session.wait_idle(WAIT).await);
+    let frame = mock.wait_for_frame("vocabulary", 0, WAIT).await.expect("vocabulary frame");
+    assert_eq!(frame["vocabulary"]["emotion_ids"], serde_json::json!(["neutral", "joy"]));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(mock.received().iter().filter(|f| f["type"] == "vocabulary").count(), 1);
+    // The next hello carries the new set.
+    session.send(UserCommand::Reconnect).unwrap();
+    let hello = mock.wait_for_frame("hello", 1, WAIT).await.expect("second hello");
+    assert_eq!(hello["vocabulary"]["emotion_ids"], serde_json::json!(["neutral", "joy"]));
+    session.close().await;
+}

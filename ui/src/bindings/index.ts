@@ -125,7 +125,11 @@ export type UserCommand = { "type": "send_text",
 /**
  * The message.
  */
-text: string, } | { "type": "stop" } | { "type": "reset" } | { "type": "reconnect" };
+text: string, } | { "type": "stop" } | { "type": "reset" } | { "type": "reconnect" } | { "type": "set_vocabulary", 
+/**
+ * What the window can render now.
+ */
+vocabulary: Vocabulary, };
 
 /**
  * Connection state of one window's transport. One flat enum on a watch channel.
@@ -268,4 +272,52 @@ key: string,
 /**
  * The model name (request transports only).
  */
-model: string, };
+model: string, 
+/**
+ * The user's own character: a `.vrm` inside the data directory
+ * (see [`crate::character::import_vrm`]). Empty: the bundled default.
+ */
+character: string, };
+
+/**
+ * What the client renders right now; sent in hello and again when it changes.
+ */
+export type Vocabulary = { 
+/**
+ * Expression ids the character has.
+ */
+emotion_ids: Array<string>, 
+/**
+ * Motion ids the character can play.
+ */
+motion_ids: Array<string>, 
+/**
+ * `"free"` or `"enum"`.
+ */
+emotion_text_mode: string, 
+/**
+ * The tag table used in enum mode.
+ */
+emotion_text_map: Record<string, string>, };
+
+/**
+ * What the app knows about a character file without rendering it.
+ */
+export type CharacterInfo = { 
+/**
+ * The name from the file's meta (or the file name).
+ */
+name: string, 
+/**
+ * VRM 0.x or 1.0.
+ */
+version: VrmVersion, 
+/**
+ * The file in the data directory, or `None` for the bundled default.
+ */
+path: string | null, };
+
+/**
+ * Which VRM generation a file is.
+ */
+export type VrmVersion = "v0" | "v1";

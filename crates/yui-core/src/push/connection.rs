@@ -31,7 +31,7 @@ pub struct PushConfig {
     pub key: String,
     /// The installation's chat id.
     pub chat_id: String,
-    /// What the client renders.
+    /// What the client renders at the start; `SetVocabulary` changes it.
     pub vocabulary: Vocabulary,
     /// The waits.
     pub timeouts: Timeouts,
@@ -106,11 +106,12 @@ pub async fn run(
     cancel: CancellationToken,
 ) {
     let mut backoff = Backoff::new(cfg.timeouts.reconnect_first, cfg.timeouts.reconnect_cap);
+    let mut vocab = cfg.vocabulary.clone();
     let mut attempt = 0u32;
     loop {
         attempt += 1;
         out.set_status(Status::Connecting { attempt });
-        let end = connect_once(&cfg, &out, &mut cmds, &mut book, &cancel).await;
+        let end = connect_once(&cfg, &out, &mut cmds, &mut book, &mut vocab, &cancel).await;
         let wait = match end {
             End::Cancelled => break,
             End::Auth => {
@@ -144,7 +145,7 @@ pub async fn run(
                     }
                     Some(cmd) => {
                         let mut fx = Effects::default();
-                        apply_command(&out, cmd, &mut book, &mut fx);
+                        apply_command(&out, cmd, &mut book, &mut vocab, &mut fx);
                         publish(&out, &book, fx.events);
                     }
                 }
@@ -161,7 +162,7 @@ async fn sleep_opt(deadline: Option<Instant>) {
     }
 }
 
-fn apply_command(out: &Outputs, cmd: UserCommand, book: &mut TurnBook, fx: &mut Effects) {
+fn apply_command(out: &Outputs, cmd: UserCommand, book: &mut TurnBook, vocab: &mut Vocabulary, fx: &mut Effects) {
     out.processed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let now = Instant::now();
     match cmd {
@@ -175,6 +176,14 @@ fn apply_command(out: &Outputs, cmd: UserCommand, book: &mut TurnBook, fx: &mut 
                 fx.events.push(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected; the reset was not sent.".into() });
             }
         }
+        UserCommand::SetVocabulary { vocabulary } => {
+            if *vocab != vocabulary {
+                *vocab = vocabulary.clone();
+                if book.is_ready() {
+                    fx.frames.push(ClientFrame::Vocabulary { vocabulary });
+                }
+            }
+        }
         UserCommand::Reconnect => {}
     }
 }
@@ -184,6 +193,7 @@ async fn connect_once(
     out: &Outputs,
     cmds: &mut mpsc::UnboundedReceiver<UserCommand>,
     book: &mut TurnBook,
+    vocab: &mut Vocabulary,
     cancel: &CancellationToken,
 ) -> End {
     let lost = |reason: String| End::Lost { close_code: None, reason, was_ready: false };
@@ -204,7 +214,7 @@ async fn connect_once(
         key: cfg.key.clone(),
         chat_id: cfg.chat_id.clone(),
         accepts: vec!["error".into()],
-        vocabulary: cfg.vocabulary.clone(),
+        vocabulary: vocab.clone(),
         tools: Some(tools::declarations()),
     };
     if let Err(e) = send_frame(&mut ws, &hello, TEXT_FRAME_SIZE).await {
@@ -231,7 +241,7 @@ async fn connect_once(
                 }
                 Some(cmd) => {
                     let mut fx = Effects::default();
-                    apply_command(out, cmd, book, &mut fx);
+                    apply_command(out, cmd, book, vocab, &mut fx);
                     publish(out, book, fx.events);
                 }
             },
@@ -260,7 +270,7 @@ async fn connect_once(
                     close(&mut ws).await;
                     Some(End::Lost { close_code: Some(1000), reason: "reconnect requested".into(), was_ready: true })
                 }
-                Some(cmd) => { apply_command(out, cmd, book, &mut fx); None }
+                Some(cmd) => { apply_command(out, cmd, book, vocab, &mut fx); None }
             },
             msg = ws.next() => match read(msg) {
                 Read::Frame(ServerFrame::ToolCall { id, turn_id, name, arguments }) => {

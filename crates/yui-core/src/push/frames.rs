@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// What the client renders right now; sent in hello and again when it changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Vocabulary {
     /// Expression ids the character has.
     pub emotion_ids: Vec<String>,
@@ -16,6 +16,7 @@ pub struct Vocabulary {
     /// `"free"` or `"enum"`.
     pub emotion_text_mode: String,
     /// The tag table used in enum mode.
+    #[ts(type = "Record<string, string>")]
     pub emotion_text_map: serde_json::Map<String, Value>,
 }
 
