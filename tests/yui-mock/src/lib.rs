@@ -1,0 +1,83 @@
+//! `yui-mock`: a fake of a remote YUI chat backend, for tests and demos.
+//!
+//! It serves, on `127.0.0.1`:
+//!
+//! * `GET /ws` — the push WebSocket protocol (hello / ready / turn / render /
+//!   speech / turn_end / error / tool_status / tool_call / tool_result /
+//!   reasoning / delegations / stop / reset / playback / vocabulary). What the
+//!   backend side says is decided by the [`Mode`]: a friendly scripted agent
+//!   ([`Mode::Demo`]) or a scripted, fault-injecting [`Scenario`].
+//! * `POST /v1/responses` — an OpenAI Responses-style SSE stream whose reply
+//!   places `generate_express` cues between text deltas.
+//! * `POST /v1/chat/completions` — an OpenAI Chat Completions-style SSE stream
+//!   with `generate_express` tool-call deltas.
+//!
+//! It does not depend on `yui-core`: it stands alone as a fake of a remote
+//! backend, so the client is tested against the wire, not against itself.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! use yui_mock::{MockConfig, MockServer};
+//! let server = MockServer::start(MockConfig { pace: 0.0, ..MockConfig::default() }).await?;
+//! println!("point the client at {}", server.base_url()); // the client appends /ws
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+mod demo;
+mod demo_session;
+mod push;
+mod scenario;
+mod server;
+mod sse;
+
+pub use demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
+pub use scenario::{Scenario, Step, DEFAULT_EXPECT_TIMEOUT_MS};
+pub use server::MockServer;
+
+/// Largest text frame either side may send, in bytes (the seed's limits table).
+pub const MAX_FRAME_BYTES: usize = 256 * 1024;
+
+/// What the mock backend says on `/ws`.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// A friendly scripted agent a person can talk to (see [`demo_reply`]).
+    Demo,
+    /// A scripted conversation with fault injection (see [`Scenario`]).
+    Scenario(Scenario),
+}
+
+/// How a [`MockServer`] behaves.
+#[derive(Debug, Clone)]
+pub struct MockConfig {
+    /// What the backend says on `/ws`.
+    pub mode: Mode,
+    /// Expected key in hello (and `Authorization: Bearer` on the SSE
+    /// endpoints). `None` accepts any key. A wrong key closes the socket with
+    /// code 4401 and sends nothing.
+    pub key: Option<String>,
+    /// Port to bind on 127.0.0.1; 0 = ephemeral.
+    pub port: u16,
+    /// When `Some`, the ready frame carries `max_turn_bytes`, and turn /
+    /// tool_result frames up to that size are accepted.
+    pub max_turn_bytes: Option<u64>,
+    /// Multiplier for demo delays (1.0 = human-pleasant pacing; tests use 0.0
+    /// for no delays). Applies to the demo agent and the SSE endpoints;
+    /// scenario `sleep_ms` steps are exact and not scaled.
+    pub pace: f64,
+}
+
+impl Default for MockConfig {
+    /// Demo mode, any key, ephemeral port, no `max_turn_bytes`, pace 1.0.
+    fn default() -> Self {
+        MockConfig {
+            mode: Mode::Demo,
+            key: None,
+            port: 0,
+            max_turn_bytes: None,
+            pace: 1.0,
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `yui-mock` binary: serves the mock backend until Ctrl-C.
+//!
+//! Prints exactly one line to stdout, `listening on http://127.0.0.1:PORT`,
+//! then logs to stderr (`RUST_LOG` filters, default `info`).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::Parser;
+use yui_mock::{MockConfig, MockServer, Mode, Scenario};
+
+/// A fake YUI chat backend: push WebSocket on /ws, SSE on /v1/responses and /v1/chat/completions.
+#[derive(Debug, Parser)]
+#[command(name = "yui-mock", version)]
+struct Args {
+    /// Run the friendly demo agent (the default).
+    #[arg(long, conflicts_with = "scenario")]
+    demo: bool,
+    /// Run a scripted scenario from this JSON file instead of the demo.
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Port on 127.0.0.1 (0 = any free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Key the client must send in hello (and as a Bearer token over HTTP).
+    #[arg(long)]
+    key: Option<String>,
+    /// Announce max_turn_bytes in ready (accept images on turns).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_turn_bytes: Option<u64>,
+    /// Delay multiplier for the demo (1.0 = human pacing, 0 = none).
+    #[arg(long, default_value_t = 1.0)]
+    pace: f64,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    if !(args.pace.is_finite() && args.pace >= 0.0) {
+        anyhow::bail!("--pace must be a finite number >= 0");
+    }
+    let mode = match &args.scenario {
+        Some(path) => Mode::Scenario(Scenario::load(path)?),
+        None => Mode::Demo,
+    };
+    let config = MockConfig {
+        mode,
+        key: args.key,
+        port: args.port,
+        max_turn_bytes: args.max_turn_bytes,
+        pace: args.pace,
+    };
+    let server = MockServer::start(config).await?;
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "listening on {}", server.base_url())?;
+        stdout.flush()?;
+    }
+    shutdown_signal().await;
+    tracing::info!(event = "mock_stopping");
+    server.shutdown().await;
+    Ok(())
+}
+
+/// Resolves on Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,281 @@
+//! The HTTP server: binding, routing, shared state and the test-facing
+//! [`MockServer`] handle.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::push::Out;
+use crate::MockConfig;
+
+/// One open `/ws` connection as the server sees it.
+struct ConnHandle {
+    out: Out,
+    ready: Arc<AtomicBool>,
+}
+
+/// State shared by the server task, every connection and the [`MockServer`].
+pub(crate) struct Shared {
+    pub(crate) config: MockConfig,
+    /// Cancelled when the server stops; every connection and stream ends on it.
+    pub(crate) cancel: CancellationToken,
+    received: Mutex<Vec<Value>>,
+    failures: Mutex<Vec<String>>,
+    conns: Mutex<HashMap<u64, ConnHandle>>,
+    accepted: AtomicUsize,
+    seq: AtomicU64,
+    /// Bumped on every recorded frame and connection change; waiters watch it.
+    changed: watch::Sender<u64>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    fn new(config: MockConfig) -> Shared {
+        Shared {
+            config,
+            cancel: CancellationToken::new(),
+            received: Mutex::new(Vec::new()),
+            failures: Mutex::new(Vec::new()),
+            conns: Mutex::new(HashMap::new()),
+            accepted: AtomicUsize::new(0),
+            seq: AtomicU64::new(0),
+            changed: watch::Sender::new(0),
+        }
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// A server-wide counter for minted ids (bg-<n>, d-<n>, resp ids, …).
+    pub(crate) fn next_seq(&self) -> u64 {
+        self.seq.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Records a JSON frame a client sent on `/ws`.
+    pub(crate) fn record(&self, frame: Value) {
+        lock(&self.received).push(frame);
+        self.bump();
+    }
+
+    /// Records a scenario failure (expectation not met).
+    pub(crate) fn fail(&self, msg: String) {
+        tracing::warn!(event = "scenario_failure", "{msg}");
+        lock(&self.failures).push(msg);
+    }
+
+    /// Registers an accepted connection; returns its id and its 0-based
+    /// index among all connections accepted so far.
+    pub(crate) fn register(&self, out: Out, ready: Arc<AtomicBool>) -> (u64, usize) {
+        let id = self.next_seq();
+        let index = self.accepted.fetch_add(1, Ordering::SeqCst);
+        lock(&self.conns).insert(id, ConnHandle { out, ready });
+        self.bump();
+        (id, index)
+    }
+
+    /// Forgets a closed connection.
+    pub(crate) fn unregister(&self, id: u64) {
+        lock(&self.conns).remove(&id);
+        self.bump();
+    }
+
+    fn open(&self) -> usize {
+        lock(&self.conns).len()
+    }
+
+    /// Waits until `check` holds or `timeout` passes; returns the last value of `check`.
+    async fn wait_until<T>(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut() -> Option<T>,
+    ) -> Option<T> {
+        let mut rx = self.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if let Some(v) = check() {
+                return Some(v);
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return check(),
+            }
+        }
+    }
+}
+
+/// A running mock backend. Dropping it stops the server.
+pub struct MockServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for MockServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MockServer")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MockServer {
+    /// Binds `127.0.0.1:<config.port>` and serves in a spawned task.
+    /// A scenario carrying both `steps` and `connections` is refused.
+    pub async fn start(config: MockConfig) -> anyhow::Result<MockServer> {
+        if let crate::Mode::Scenario(scenario) = &config.mode {
+            scenario.validate()?;
+        }
+        let listener = TcpListener::bind(("127.0.0.1", config.port))
+            .await
+            .with_context(|| format!("binding 127.0.0.1:{}", config.port))?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared::new(config));
+        let app = Router::new()
+            .route("/ws", get(crate::push::ws_handler))
+            .route("/v1/responses", post(crate::sse::responses))
+            .route("/v1/chat/completions", post(crate::sse::chat_completions))
+            .route("/health", get(|| async { "ok" }))
+            .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
+            .with_state(shared.clone());
+        let cancel = shared.cancel.clone();
+        let task = tokio::spawn(async move {
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(cancel.cancelled_owned())
+                .await;
+            if let Err(e) = served {
+                tracing::error!(event = "serve_error", error = %e);
+            }
+        });
+        tracing::info!(event = "mock_listening", %addr);
+        Ok(MockServer {
+            addr,
+            shared,
+            task: Some(task),
+        })
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT` (the client appends `/ws` itself).
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every JSON frame any client sent on `/ws`, in arrival order, across
+    /// connections (hello included; malformed and oversize frames excluded).
+    pub fn received(&self) -> Vec<Value> {
+        lock(&self.shared.received).clone()
+    }
+
+    /// Waits until the `nth` (0-based) received frame whose `"type"` is
+    /// `frame_type` has arrived and returns it; `None` on timeout.
+    pub async fn wait_for_frame(
+        &self,
+        frame_type: &str,
+        nth: usize,
+        timeout: Duration,
+    ) -> Option<Value> {
+        self.shared
+            .wait_until(timeout, || {
+                lock(&self.shared.received)
+                    .iter()
+                    .filter(|f| f.get("type").and_then(Value::as_str) == Some(frame_type))
+                    .nth(nth)
+                    .cloned()
+            })
+            .await
+    }
+
+    /// How many `/ws` connections were accepted so far (closed ones included).
+    pub fn connections(&self) -> usize {
+        self.shared.accepted.load(Ordering::SeqCst)
+    }
+
+    /// How many `/ws` connections are open right now.
+    pub fn open_connections(&self) -> usize {
+        self.shared.open()
+    }
+
+    /// Waits until at least `n` `/ws` connections were accepted in total;
+    /// returns whether that happened inside `timeout`.
+    pub async fn wait_for_connections(&self, n: usize, timeout: Duration) -> bool {
+        self.shared
+            .wait_until(timeout, || (self.connections() >= n).then_some(()))
+            .await
+            .is_some()
+    }
+
+    /// Sends an unsolicited frame to every connected client that got its
+    /// ready (for backend-initiated renders in tests); `false` if none.
+    pub async fn push(&self, frame: Value) -> bool {
+        let conns = lock(&self.shared.conns);
+        let mut sent = false;
+        for conn in conns.values() {
+            if conn.ready.load(Ordering::SeqCst) && conn.out.frame(frame.clone()) {
+                sent = true;
+            }
+        }
+        sent
+    }
+
+    /// Closes every connected socket with `code` (fault injection).
+    pub fn close_all(&self, code: u16) {
+        for conn in lock(&self.shared.conns).values() {
+            conn.out.close(code);
+        }
+    }
+
+    /// Scenario expectations that were not met (`expect` timeouts and `match`
+    /// mismatches), in the order they happened, across connections.
+    pub fn failures(&self) -> Vec<String> {
+        lock(&self.shared.failures).clone()
+    }
+
+    /// Stops serving: open sockets are closed and in-flight streams end.
+    pub async fn shutdown(mut self) {
+        self.shared.cancel.cancel();
+        if let Some(mut task) = self.task.take() {
+            if tokio::time::timeout(Duration::from_secs(3), &mut task)
+                .await
+                .is_err()
+            {
+                task.abort();
+            }
+        }
+    }
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        self.shared.cancel.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_handle_can_live_in_app_state() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<super::MockServer>();
+        send_sync::<crate::MockConfig>();
+    }
+}
