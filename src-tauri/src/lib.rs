@@ -1,0 +1,50 @@
+//! # yui — the Tauri shell
+//!
+//! Wiring only: it opens the windows, starts one [`yui_core::Session`] per
+//! window, forwards the page's commands to it, and emits the core's events to
+//! that window. Everything that decides anything lives in `yui-core`.
+#![deny(missing_docs)]
+
+mod commands;
+mod sink;
+mod startup;
+mod window;
+
+pub use commands::CommandError;
+pub use sink::EVENT_NAME;
+pub use window::WindowId;
+
+/// Build the app, run it until its last window closes, then exit the process.
+///
+/// Exits with status 1 when the app cannot be built (no display, a broken
+/// config); a startup problem inside a window is shown there instead.
+pub fn run() {
+    let app = tauri::Builder::default()
+        .manage(window::Windows::default())
+        .manage(startup::Background::default())
+        .invoke_handler(tauri::generate_handler![
+            commands::send_command,
+            commands::current_status
+        ])
+        .setup(|app| {
+            startup::setup(app.handle());
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::Destroyed = event {
+                window::forget(window);
+            }
+        })
+        .build(tauri::generate_context!());
+    match app {
+        Ok(app) => app.run(|handle, event| {
+            if let tauri::RunEvent::Exit = event {
+                startup::shutdown(handle);
+            }
+        }),
+        Err(e) => {
+            eprintln!("yui: could not start the app: {e}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Startup: data directory, logging, settings, the embedded demo agent, and
+//! the pet window's session. A failure here is shown in the window, never a crash.
+
+use crate::commands::CommandError;
+use crate::sink::window_sink;
+use crate::window::{WindowId, WindowState, Windows};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use tauri::{AppHandle, Manager};
+use yui_core::logging::LogGuard;
+use yui_core::{DataDir, ErrorCode, Session, SessionConfig, UiEvent};
+use yui_mock::{MockConfig, MockServer};
+
+/// Environment variable that points the app at another data directory
+/// (tests isolate a whole installation with it).
+pub const DATA_DIR_ENV: &str = "YUI_DATA_DIR";
+
+/// What the app keeps alive besides its windows.
+#[derive(Default)]
+pub struct Background {
+    /// The log writer; dropped at exit to flush.
+    log: Mutex<Option<LogGuard>>,
+    /// The embedded demo agent, when the settings name no backend.
+    demo: Mutex<Option<MockServer>>,
+}
+
+/// Runs once in Tauri's setup: logging, then the pet window's session.
+pub fn setup(app: &AppHandle) {
+    let override_dir = std::env::var_os(DATA_DIR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let background = app.state::<Background>();
+    match log_dir(app, override_dir.as_ref())
+        .and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into))
+    {
+        Ok(guard) => *lock(&background.log) = Some(guard),
+        Err(e) => eprintln!("yui: logging is off: {}", e.message),
+    }
+    tracing::info!(record = "app_start", version = env!("CARGO_PKG_VERSION"));
+
+    let id = WindowId::Pet;
+    let sink = window_sink(app.clone(), id);
+    let session = start_session(override_dir, &background, sink.clone());
+    if let Err(e) = &session {
+        tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
+        sink.emit(UiEvent::Notice {
+            code: e.code,
+            message: e.message.clone(),
+        });
+    }
+    app.state::<Windows>().insert(id, WindowState::new(session));
+}
+
+/// Runs when the app exits: stop the demo agent and flush the log.
+pub fn shutdown(app: &AppHandle) {
+    let background = app.state::<Background>();
+    if let Some(demo) = lock(&background.demo).take() {
+        tauri::async_runtime::block_on(demo.shutdown());
+    }
+    tracing::info!(record = "app_exit");
+    drop(lock(&background.log).take());
+}
+
+/// `<override>/logs` when the data directory is overridden, else the
+/// platform's log directory for this app.
+fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, CommandError> {
+    match override_dir {
+        Some(dir) => Ok(dir.join("logs")),
+        None => app
+            .path()
+            .app_log_dir()
+            .map_err(|e| CommandError::new(ErrorCode::Storage, format!("no log directory: {e}"))),
+    }
+}
+
+/// Open the data directory, load the settings, start the demo agent when they
+/// name no backend, and start the session.
+fn start_session(
+    override_dir: Option<PathBuf>,
+    background: &Background,
+    sink: yui_core::SharedSink,
+) -> Result<Session, CommandError> {
+    let data_dir = match override_dir {
+        Some(dir) => DataDir::new(dir)?,
+        None => DataDir::platform_default()?,
+    };
+    let mut settings = data_dir.load_settings()?;
+    tauri::async_runtime::block_on(async move {
+        if settings.uses_demo() {
+            let demo = MockServer::start(MockConfig::default())
+                .await
+                .map_err(|e| {
+                    CommandError::new(
+                        ErrorCode::Network,
+                        format!("the demo agent could not start: {e:#}"),
+                    )
+                })?;
+            tracing::info!(record = "demo_agent", url = %demo.base_url());
+            settings.chat_base_url = demo.base_url();
+            *lock(&background.demo) = Some(demo);
+        }
+        Ok(Session::start(
+            SessionConfig::new(settings, data_dir),
+            sink,
+        )?)
+    })
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

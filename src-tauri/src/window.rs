@@ -1,0 +1,131 @@
+//! The app's windows by typed id, and the state each one owns.
+
+use crate::commands::CommandError;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use tauri::Manager;
+use yui_core::{CoreError, ErrorCode, Session};
+
+/// The app's windows, by role. Window labels come only from [`WindowId::label`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WindowId {
+    /// The desktop pet: character, speech bubble, composer.
+    Pet,
+}
+
+impl WindowId {
+    /// Every window id.
+    pub const ALL: [WindowId; 1] = [WindowId::Pet];
+
+    /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
+    pub fn label(self) -> &'static str {
+        match self {
+            WindowId::Pet => "pet",
+        }
+    }
+
+    /// The id of the window labelled `label`, if it is one of ours.
+    pub fn from_label(label: &str) -> Option<WindowId> {
+        Self::ALL.into_iter().find(|id| id.label() == label)
+    }
+}
+
+/// What one window owns: its running session, or why it has none.
+pub struct WindowState {
+    session: Result<Session, CommandError>,
+}
+
+impl WindowState {
+    /// A window whose session is running, or which failed to start one.
+    pub fn new(session: Result<Session, CommandError>) -> Self {
+        Self { session }
+    }
+}
+
+/// Every open window's state. An entry is removed when its window is
+/// destroyed; dropping it drops the [`Session`], which cancels its task.
+#[derive(Default)]
+pub struct Windows {
+    map: Mutex<HashMap<WindowId, WindowState>>,
+}
+
+impl Windows {
+    /// Record `state` for window `id`, replacing (and so closing) an older one.
+    pub fn insert(&self, id: WindowId, state: WindowState) {
+        let old = self.lock().insert(id, state);
+        drop(old);
+    }
+
+    /// Take window `id`'s state out; the caller drops it outside the lock.
+    pub fn remove(&self, id: WindowId) -> Option<WindowState> {
+        self.lock().remove(&id)
+    }
+
+    /// Run `f` on window `id`'s session.
+    ///
+    /// Errors: the window has no state (`closed`), its session failed to start
+    /// (that error, e.g. `settings`), or whatever `f` returns.
+    pub fn with_session<T>(
+        &self,
+        id: WindowId,
+        f: impl FnOnce(&Session) -> Result<T, CoreError>,
+    ) -> Result<T, CommandError> {
+        let map = self.lock();
+        match map.get(&id).map(|w| &w.session) {
+            Some(Ok(session)) => f(session).map_err(CommandError::from),
+            Some(Err(startup)) => Err(startup.clone()),
+            None => Err(CommandError::new(
+                ErrorCode::Closed,
+                format!("window {} has no session", id.label()),
+            )),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<WindowId, WindowState>> {
+        // A panic while holding the lock leaves the map itself consistent.
+        self.map
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Drop a destroyed window's state (and so cancel its session).
+pub fn forget(window: &tauri::Window) {
+    let Some(id) = WindowId::from_label(window.label()) else {
+        return;
+    };
+    let state = window.app_handle().state::<Windows>().remove(id);
+    if state.is_some() {
+        tracing::info!(record = "window_closed", window = id.label());
+    }
+    drop(state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_round_trip() {
+        for id in WindowId::ALL {
+            assert_eq!(WindowId::from_label(id.label()), Some(id));
+        }
+        assert_eq!(WindowId::Pet.label(), "pet");
+        assert_eq!(WindowId::from_label("main"), None);
+    }
+
+    #[test]
+    fn a_window_without_a_session_reports_why() {
+        let windows = Windows::default();
+        let err = windows.with_session(WindowId::Pet, |_| Ok(())).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Closed);
+        let startup = CommandError::new(ErrorCode::Settings, "bad url");
+        windows.insert(WindowId::Pet, WindowState::new(Err(startup.clone())));
+        assert_eq!(
+            windows.with_session(WindowId::Pet, |_| Ok(())).unwrap_err(),
+            startup
+        );
+        assert!(windows.remove(WindowId::Pet).is_some());
+        assert!(windows.remove(WindowId::Pet).is_none());
+    }
+}

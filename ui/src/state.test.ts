@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { UiEvent } from "./bindings/index";
+import { composerLocked, initialState, pillText, pillTone, reduce, type State } from "./state";
+
+/** Fold events into a fresh state. */
+function run(...events: UiEvent[]): State {
+  return events.reduce(reduce, initialState());
+}
+
+const ready: UiEvent = { type: "status", status: { state: "ready" } };
+const started: UiEvent = { type: "turn_started", turn_id: "t1", text: "hello" };
+
+describe("reduce", () => {
+  it("speech sets the bubble and later pieces of the same turn append", () => {
+    const s = run(started, { type: "speech", turn_id: "t1", text: "Hi! I'm Yui." });
+    expect(s.bubble).toBe("Hi! I'm Yui.");
+    const more = reduce(s, { type: "speech", turn_id: "t1", text: "Nice to meet you." });
+    expect(more.bubble).toBe("Hi! I'm Yui. Nice to meet you.");
+  });
+
+  it("speech of another turn replaces the bubble; CJK pieces join without a space", () => {
+    const s = run(
+      { type: "speech", turn_id: "a", text: "old" },
+      { type: "speech", turn_id: "b", text: "こんにちは。" },
+      { type: "speech", turn_id: "b", text: "元気？" },
+    );
+    expect(s.bubbleTurn).toBe("b");
+    expect(s.bubble).toBe("こんにちは。元気？");
+  });
+
+  it("turn_started sets thinking, locks the composer and clears the last error", () => {
+    const before = run(ready, { type: "notice", code: "network", message: "socket dropped" });
+    expect(before.error).toBe("socket dropped");
+    const s = reduce(before, started);
+    expect(s.thinking).toBe(true);
+    expect(composerLocked(s)).toBe(true);
+    expect(s.error).toBeNull();
+    expect(s.bubble).toBe("");
+    expect(pillText(s)).toBe("thinking…");
+    expect(pillTone(s)).toBe("busy");
+  });
+
+  it("turn_ended unlocks the composer and shows the error line", () => {
+    const s = run(ready, started, {
+      type: "turn_ended",
+      turn_id: "t1",
+      outcome: "failed",
+      error: "rate limited\nsecond line",
+      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+    });
+    expect(s.thinking).toBe(false);
+    expect(composerLocked(s)).toBe(false);
+    expect(s.error).toBe("rate limited");
+    expect(s.usage?.total_tokens).toBe(3);
+    expect(pillText(s)).toBe("ready");
+  });
+
+  it("failure_line shows as the error and survives a turn_ended without error", () => {
+    const s = run(
+      started,
+      { type: "failure_line", turn_id: "t1", text: "Sorry, I lost the thread." },
+      { type: "turn_ended", turn_id: "t1", outcome: "failed" },
+    );
+    expect(s.error).toBe("Sorry, I lost the thread.");
+    expect(s.thinking).toBe(false);
+  });
+
+  it("status updates the pill", () => {
+    expect(pillText(initialState())).toBe("connecting…");
+    expect(pillTone(initialState())).toBe("warn");
+    expect(pillText(run(ready))).toBe("ready");
+    expect(pillTone(run(ready))).toBe("ok");
+    const rec = run({ type: "status", status: { state: "reconnecting", delay_ms: 1500, reason: "refused" } });
+    expect(pillText(rec)).toBe("reconnecting in 2s");
+    expect(pillText(run({ type: "status", status: { state: "auth_failed" } }))).toBe("key refused");
+    expect(pillTone(run({ type: "status", status: { state: "closed" } }))).toBe("bad");
+  });
+
+  it("session_reset clears the bubble and the error", () => {
+    const s = run(
+      { type: "speech", turn_id: "t1", text: "hi" },
+      { type: "notice", code: "stall", message: "no reply" },
+      { type: "session_reset" },
+    );
+    expect(s.bubble).toBe("");
+    expect(s.error).toBeNull();
+  });
+
+  it("keeps the other events for later views", () => {
+    const s = run(
+      started,
+      { type: "cue", turn_id: "t1", cue: { emotion_id: "happy", motion_id: "wave" } },
+      { type: "reasoning", turn_id: "t1", delta: "Let me " },
+      { type: "reasoning", turn_id: "t1", delta: "think." },
+      { type: "tool_status", turn_id: "t1", state: "running", tool_id: "clock" },
+      { type: "delegations", items: [{ id: "d1", title: "Task", started_at: 1, state: "running" }] },
+      { type: "context_sent", turn_id: "t1", transport: "push", block: "<client_context/>" },
+      { type: "turn_queued", text: "next", queued: 1 },
+    );
+    expect(s.cue?.emotion_id).toBe("happy");
+    expect(s.reasoning).toBe("Let me think.");
+    expect(s.tool).toEqual({ id: "clock", state: "running" });
+    expect(s.delegations).toHaveLength(1);
+    expect(pillText(s)).toBe("thinking… (+1)");
+    expect(reduce(s, { type: "reasoning_full", turn_id: "t1", text: "All." }).reasoning).toBe("All.");
+  });
+});

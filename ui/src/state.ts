@@ -1,0 +1,165 @@
+// What the pet window shows, and the one function that folds core events into it.
+// Pure: no DOM, no Tauri, so vitest runs it as is.
+
+import type { Cue, DelegationItem, Status, ToolState, UiEvent, Usage } from "./bindings/index";
+
+/** Everything the pet window renders. Only `reduce` produces a new one. */
+export interface State {
+  /** The connection state, as the core last reported it. */
+  status: Status;
+  /** True from `turn_started` to `turn_ended`: show thinking, lock the composer. */
+  thinking: boolean;
+  /** The turn whose speech the bubble shows, or null before the first turn. */
+  bubbleTurn: string | null;
+  /** The speech of `bubbleTurn` so far, pieces joined in order. */
+  bubble: string;
+  /** One line of trouble to show (turn error, failure line, notice), or null. */
+  error: string | null;
+  /** Messages waiting behind the running turn, as the core last counted. */
+  queued: number;
+  /** The last cue, for the character to play. */
+  cue: Cue | null;
+  /** The running turn's reasoning so far. */
+  reasoning: string;
+  /** The last backend tool call and its state. */
+  tool: { id: string; state: ToolState } | null;
+  /** The backend's delegations list. */
+  delegations: DelegationItem[];
+  /** Token usage of the last finished turn, when the backend sent it. */
+  usage: Usage | null;
+}
+
+/** The state before any event arrived. */
+export function initialState(): State {
+  return {
+    status: { state: "connecting", attempt: 0 },
+    thinking: false,
+    bubbleTurn: null,
+    bubble: "",
+    error: null,
+    queued: 0,
+    cue: null,
+    reasoning: "",
+    tool: null,
+    delegations: [],
+    usage: null,
+  };
+}
+
+/** Fold one core event into the state. Exhaustive over `UiEvent["type"]`. */
+export function reduce(state: State, event: UiEvent): State {
+  switch (event.type) {
+    case "status":
+      return { ...state, status: event.status };
+    case "turn_started":
+      return {
+        ...state,
+        thinking: true,
+        bubbleTurn: event.turn_id,
+        bubble: "",
+        error: null,
+        reasoning: "",
+        tool: null,
+        queued: Math.max(0, state.queued - 1),
+      };
+    case "turn_queued":
+      return { ...state, queued: event.queued };
+    case "cue":
+      return { ...state, cue: event.cue };
+    case "speech":
+      if (event.turn_id === state.bubbleTurn) {
+        return { ...state, bubble: joinSpeech(state.bubble, event.text) };
+      }
+      return { ...state, bubbleTurn: event.turn_id, bubble: event.text };
+    case "reasoning":
+      return { ...state, reasoning: state.reasoning + event.delta };
+    case "reasoning_full":
+      return { ...state, reasoning: event.text };
+    case "tool_status":
+      return { ...state, tool: { id: event.tool_id, state: event.state } };
+    case "delegations":
+      return { ...state, delegations: event.items };
+    case "turn_ended":
+      return {
+        ...state,
+        thinking: false,
+        usage: event.usage ?? state.usage,
+        error: event.error ? oneLine(event.error) : state.error,
+      };
+    case "failure_line":
+      return { ...state, error: oneLine(event.text) };
+    case "session_reset":
+      return { ...state, bubbleTurn: null, bubble: "", error: null, reasoning: "", tool: null, cue: null };
+    case "context_sent":
+      return state;
+    case "notice":
+      return { ...state, error: oneLine(event.message) };
+    default: {
+      const unknown: never = event;
+      return unknownEvent(state, unknown);
+    }
+  }
+}
+
+/** True while the composer must not take a new message. */
+export function composerLocked(state: State): boolean {
+  return state.thinking;
+}
+
+/** The status pill's text. */
+export function pillText(state: State): string {
+  if (state.thinking) return state.queued > 0 ? `thinking… (+${state.queued})` : "thinking…";
+  const s = state.status;
+  switch (s.state) {
+    case "connecting":
+    case "handshaking":
+      return "connecting…";
+    case "ready":
+    case "stateless":
+      return "ready";
+    case "reconnecting":
+      return `reconnecting in ${Math.ceil(s.delay_ms / 1000)}s`;
+    case "auth_failed":
+      return "key refused";
+    case "closed":
+      return "offline";
+    default: {
+      const unknown: never = s;
+      return String(unknown);
+    }
+  }
+}
+
+/** The pill's colour class: ok, busy, warn or bad. */
+export function pillTone(state: State): "ok" | "busy" | "warn" | "bad" {
+  if (state.thinking) return "busy";
+  switch (state.status.state) {
+    case "ready":
+    case "stateless":
+      return "ok";
+    case "connecting":
+    case "handshaking":
+    case "reconnecting":
+      return "warn";
+    default:
+      return "bad";
+  }
+}
+
+/** Append a speech piece: a space between two pieces of spaced script, none otherwise. */
+function joinSpeech(prev: string, next: string): string {
+  if (prev === "") return next;
+  const spaced = /[\x21-\x7e]$/.test(prev) && /^[\x21-\x7e]/.test(next);
+  return spaced ? `${prev} ${next}` : prev + next;
+}
+
+/** First line only, trimmed: the error area shows one line. */
+function oneLine(text: string): string {
+  return text.split(/\r?\n/, 1)[0].trim();
+}
+
+/** An event type newer than these bindings: keep the state as it is. */
+function unknownEvent(state: State, event: never): State {
+  console.warn("unknown UiEvent", event);
+  return state;
+}

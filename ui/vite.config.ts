@@ -1,0 +1,25 @@
+// Vite for the pet window: root is ui/, output ui/dist (Tauri's frontendDist),
+// dev server on the fixed port tauri.conf.json's devUrl names.
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  root,
+  clearScreen: false,
+  server: {
+    port: 5173,
+    strictPort: true,
+    watch: { ignored: ["**/src-tauri/**"] },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "safari15",
+  },
+  test: {
+    include: ["src/**/*.test.ts"],
+    environment: "node",
+  },
+});
