@@ -7,12 +7,11 @@ use crate::data_dir::DataDir;
 use crate::error::CoreError;
 use crate::event::{Status, UiEvent};
 use crate::limits::Timeouts;
-use crate::push::connection::{self, Outputs, PushConfig};
+use crate::push::connection::{self, Activity, Outputs, PushConfig};
 use crate::push::{TurnBook, Vocabulary};
 use crate::settings::{push_url, ChatApi, Settings};
 use crate::sink::SharedSink;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -42,9 +41,8 @@ impl SessionConfig {
 pub struct Session {
     cmds: mpsc::UnboundedSender<UserCommand>,
     status: watch::Receiver<Status>,
-    busy: watch::Receiver<bool>,
+    activity: watch::Receiver<Activity>,
     sent: AtomicU64,
-    processed: Arc<AtomicU64>,
     cancel: CancellationToken,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -64,7 +62,7 @@ impl Session {
         let chat_id = data_dir.chat_id()?;
         let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
         let (status_tx, status_rx) = watch::channel(Status::Connecting { attempt: 0 });
-        let (busy_tx, busy_rx) = watch::channel(false);
+        let (activity_tx, activity_rx) = watch::channel(Activity::default());
         let cancel = CancellationToken::new();
         let body_since = now_ms();
         let book = TurnBook::new(
@@ -72,11 +70,10 @@ impl Session {
             Box::new(move || render(&ClientContext::user_message("", body_since), now_ms())),
         );
         let cfg = PushConfig { url, key: settings.key, chat_id, vocabulary, timeouts };
-        let processed = Arc::new(AtomicU64::new(0));
-        let out = Outputs { sink: sink.clone(), status: status_tx, busy: busy_tx, processed: processed.clone() };
+        let out = Outputs { sink: sink.clone(), status: status_tx, activity: activity_tx, applied: AtomicU64::new(0) };
         let task = tokio::spawn(connection::run(cfg, out, cmd_rx, book, cancel.clone()));
         sink.emit(UiEvent::Status { status: Status::Connecting { attempt: 0 } });
-        Ok(Session { cmds: cmd_tx, status: status_rx, busy: busy_rx, sent: AtomicU64::new(0), processed, cancel, task: Some(task) })
+        Ok(Session { cmds: cmd_tx, status: status_rx, activity: activity_rx, sent: AtomicU64::new(0), cancel, task: Some(task) })
     }
 
     /// Hand a user action to the session.
@@ -90,9 +87,9 @@ impl Session {
         self.status.clone()
     }
 
-    /// True while a turn runs or messages wait, on a watch channel.
-    pub fn busy(&self) -> watch::Receiver<bool> {
-        self.busy.clone()
+    /// True while a turn runs or messages wait.
+    pub fn busy(&self) -> bool {
+        self.activity.borrow().busy
     }
 
     /// Wait until the transport is ready, up to `timeout`. True when it is.
@@ -105,9 +102,8 @@ impl Session {
     /// and nothing is queued, up to `timeout`.
     pub async fn wait_idle(&self, timeout: Duration) -> bool {
         let target = self.sent.load(Ordering::SeqCst);
-        let processed = self.processed.clone();
-        let mut rx = self.busy.clone();
-        tokio::time::timeout(timeout, rx.wait_for(|b| !*b && processed.load(Ordering::SeqCst) >= target))
+        let mut rx = self.activity.clone();
+        tokio::time::timeout(timeout, rx.wait_for(|a| !a.busy && a.applied >= target))
             .await
             .is_ok_and(|r| r.is_ok())
     }

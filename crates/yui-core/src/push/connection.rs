@@ -43,10 +43,20 @@ pub struct Outputs {
     pub sink: SharedSink,
     /// Connection state.
     pub status: watch::Sender<Status>,
+    /// Whether a turn runs or messages wait, and how many commands are applied.
+    pub activity: watch::Sender<Activity>,
+    /// Commands applied so far; published with the busy state they led to.
+    pub applied: std::sync::atomic::AtomicU64,
+}
+
+/// The session's activity, published as one value so a reader never sees a
+/// command counted before the busy state it caused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Activity {
     /// True while a turn runs or messages wait.
-    pub busy: watch::Sender<bool>,
-    /// How many commands the task has applied; counted before `busy` is published.
-    pub processed: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    pub busy: bool,
+    /// How many commands the task has applied.
+    pub applied: u64,
 }
 
 impl Outputs {
@@ -140,7 +150,8 @@ pub async fn run(
                 cmd = cmds.recv() => match cmd {
                     None => { out.set_status(Status::Closed); return; }
                     Some(UserCommand::Reconnect) => {
-                        out.processed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        publish(&out, &book, Vec::new());
                         backoff.reset(); attempt = 0; break;
                     }
                     Some(cmd) => {
@@ -163,7 +174,7 @@ async fn sleep_opt(deadline: Option<Instant>) {
 }
 
 fn apply_command(out: &Outputs, cmd: UserCommand, book: &mut TurnBook, vocab: &mut Vocabulary, fx: &mut Effects) {
-    out.processed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let now = Instant::now();
     match cmd {
         UserCommand::SendText { text } => book.send_text(text, now, fx),
@@ -235,7 +246,8 @@ async fn connect_once(
             cmd = cmds.recv() => match cmd {
                 None => return End::Cancelled,
                 Some(UserCommand::Reconnect) => {
-                    out.processed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    publish(out, book, Vec::new());
                     close(&mut ws).await;
                     return lost("reconnect requested".into());
                 }
@@ -266,7 +278,8 @@ async fn connect_once(
             cmd = cmds.recv() => match cmd {
                 None => { close(&mut ws).await; Some(End::Cancelled) }
                 Some(UserCommand::Reconnect) => {
-                    out.processed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    publish(out, book, Vec::new());
                     close(&mut ws).await;
                     Some(End::Lost { close_code: Some(1000), reason: "reconnect requested".into(), was_ready: true })
                 }
@@ -369,7 +382,8 @@ fn publish(out: &Outputs, book: &TurnBook, events: Vec<UiEvent>) {
     for e in events {
         out.sink.emit(e);
     }
-    out.busy.send_replace(book.busy());
+    let applied = out.applied.load(std::sync::atomic::Ordering::SeqCst);
+    out.activity.send_replace(Activity { busy: book.busy(), applied });
 }
 
 /// Send the frames, then emit the events and update busy. A turn frame over
