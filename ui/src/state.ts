@@ -92,6 +92,8 @@ export function reduce(state: State, event: UiEvent): State {
       return { ...state, bubbleTurn: null, bubble: "", error: null, reasoning: "", tool: null, cue: null };
     case "context_sent":
       return state;
+    case "character_changed":
+      return state;
     case "notice":
       return { ...state, error: oneLine(event.message) };
     default: {

@@ -139,7 +139,17 @@ fn safe_stem(path: &Path, fallback: &str) -> String {
 /// directory's `characters/`. Returns where it now lives.
 pub fn import_vrm(data_dir: &DataDir, source: &Path) -> Result<CharacterInfo, ImportError> {
     let bytes = read_limited(source, MAX_VRM_BYTES)?;
-    let mut info = inspect_vrm(source, &bytes)?;
+    import_vrm_bytes(data_dir, source, &bytes)
+}
+
+/// As [`import_vrm`], for bytes the user picked in the UI; `name` is the
+/// picked file's name.
+pub fn import_vrm_bytes(data_dir: &DataDir, name: &Path, bytes: &[u8]) -> Result<CharacterInfo, ImportError> {
+    let source = name;
+    if bytes.len() as u64 > MAX_VRM_BYTES {
+        return Err(ImportError::TooLarge { path: name.to_path_buf(), size: bytes.len() as u64, limit: MAX_VRM_BYTES });
+    }
+    let mut info = inspect_vrm(source, bytes)?;
     let dir = data_dir.root().join(CHARACTER_DIR);
     let io = |p: &Path| {
         let p = p.to_path_buf();
@@ -147,7 +157,7 @@ pub fn import_vrm(data_dir: &DataDir, source: &Path) -> Result<CharacterInfo, Im
     };
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let dest = dir.join(format!("{}.vrm", safe_stem(source, "character")));
-    std::fs::write(&dest, &bytes).map_err(io(&dest))?;
+    std::fs::write(&dest, bytes).map_err(io(&dest))?;
     tracing::info!(record = "character_import", name = %info.name, version = ?info.version, bytes = bytes.len(), "character imported");
     info.path = Some(dest);
     Ok(info)
@@ -156,6 +166,14 @@ pub fn import_vrm(data_dir: &DataDir, source: &Path) -> Result<CharacterInfo, Im
 /// Validate a `.vrma` clip and copy it into `motions/`; its motion id is the file stem.
 pub fn import_motion(data_dir: &DataDir, source: &Path) -> Result<String, ImportError> {
     let bytes = read_limited(source, MAX_VRMA_BYTES)?;
+    import_motion_bytes(data_dir, source, &bytes)
+}
+
+/// As [`import_motion`], for bytes the user picked in the UI.
+pub fn import_motion_bytes(data_dir: &DataDir, source: &Path, bytes: &[u8]) -> Result<String, ImportError> {
+    if bytes.len() as u64 > MAX_VRMA_BYTES {
+        return Err(ImportError::TooLarge { path: source.to_path_buf(), size: bytes.len() as u64, limit: MAX_VRMA_BYTES });
+    }
     let json = glb_json(&bytes).map_err(|reason| ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason })?;
     if json["extensions"].get("VRMC_vrm_animation").is_none() {
         return Err(ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason: "no VRMC_vrm_animation extension".into() });
@@ -164,8 +182,41 @@ pub fn import_motion(data_dir: &DataDir, source: &Path) -> Result<String, Import
     let dir = data_dir.root().join(MOTION_DIR);
     std::fs::create_dir_all(&dir).map_err(|source| ImportError::Io { path: dir.clone(), source })?;
     let dest = dir.join(format!("{id}.vrma"));
-    std::fs::write(&dest, &bytes).map_err(|source| ImportError::Io { path: dest.clone(), source })?;
+    std::fs::write(&dest, bytes).map_err(|source| ImportError::Io { path: dest.clone(), source })?;
     Ok(id)
+}
+
+/// The bytes of a user clip by motion id; `None` when there is no such clip.
+pub fn motion_bytes(data_dir: &DataDir, id: &str) -> Option<Vec<u8>> {
+    if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return None;
+    }
+    std::fs::read(data_dir.root().join(MOTION_DIR).join(format!("{id}.vrma"))).ok()
+}
+
+/// The character the settings name: its info, or `None` for the bundled
+/// default (also when the named file is gone or no longer a VRM, with a log line).
+pub fn current(data_dir: &DataDir, settings_character: &str) -> Option<(CharacterInfo, Vec<u8>)> {
+    if settings_character.trim().is_empty() {
+        return None;
+    }
+    let path = PathBuf::from(settings_character);
+    if !path.starts_with(data_dir.root()) {
+        tracing::warn!(record = "character_outside_data_dir", path = %path.display(), "using the default character");
+        return None;
+    }
+    let loaded = read_limited(&path, MAX_VRM_BYTES).and_then(|bytes| {
+        let mut info = inspect_vrm(&path, &bytes)?;
+        info.path = Some(path.clone());
+        Ok((info, bytes))
+    });
+    match loaded {
+        Ok(x) => Some(x),
+        Err(e) => {
+            tracing::warn!(record = "character_unusable", error = %e, "using the default character");
+            None
+        }
+    }
 }
 
 /// The motion ids of the `.vrma` clips in the data directory, sorted.
@@ -226,6 +277,24 @@ mod tests {
         let err = import_vrm(&data, &junk).unwrap_err();
         assert!(err.to_string().contains("not a VRM file"), "{err}");
         assert!(matches!(import_vrm(&data, &tmp.path().join("missing.vrm")), Err(ImportError::Io { .. })));
+    }
+
+    #[test]
+    fn current_falls_back_to_the_default() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path().join("data")).unwrap();
+        assert!(current(&data, "").is_none());
+        let bytes = glb(&serde_json::json!({"extensions":{"VRMC_vrm":{"meta":{"name":"Mio"}}}}));
+        let info = import_vrm_bytes(&data, Path::new("mio.vrm"), &bytes).unwrap();
+        let path = info.path.unwrap();
+        let (found, read) = current(&data, &path.to_string_lossy()).unwrap();
+        assert_eq!((found.name.as_str(), read), ("Mio", bytes));
+        std::fs::write(&path, b"broken").unwrap();
+        assert!(current(&data, &path.to_string_lossy()).is_none(), "a damaged file falls back");
+        let outside = tmp.path().join("outside.vrm");
+        std::fs::write(&outside, glb(&serde_json::json!({"extensions":{"VRMC_vrm":{}}}))).unwrap();
+        assert!(current(&data, &outside.to_string_lossy()).is_none(), "only files inside the data dir");
+        assert!(motion_bytes(&data, "../settings").is_none());
     }
 
     #[test]

@@ -243,6 +243,15 @@ pub enum UiEvent {
         /// The rendered block.
         block: String,
     },
+    /// The character or its clips changed: reload them.
+    CharacterChanged {
+        /// The user's character, or `None` for the bundled default.
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<crate::character::CharacterInfo>,
+        /// Motion ids of the user's `.vrma` clips.
+        motions: Vec<String>,
+    },
     /// A problem worth showing, with a code.
     Notice {
         /// What kind of problem.

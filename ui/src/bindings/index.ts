@@ -108,7 +108,15 @@ transport: string,
 /**
  * The rendered block.
  */
-block: string, } | { "type": "notice", 
+block: string, } | { "type": "character_changed", 
+/**
+ * The user's character, or `None` for the bundled default.
+ */
+character?: CharacterInfo, 
+/**
+ * Motion ids of the user's `.vrma` clips.
+ */
+motions: Array<string>, } | { "type": "notice", 
 /**
  * What kind of problem.
  */
