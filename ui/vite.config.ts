@@ -17,6 +17,13 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     target: "safari15",
+    rollupOptions: {
+      // Two pages: the pet window and the settings window.
+      input: {
+        pet: fileURLToPath(new URL("index.html", import.meta.url)),
+        settings: fileURLToPath(new URL("settings.html", import.meta.url)),
+      },
+    },
   },
   test: {
     include: ["src/**/*.test.ts"],

@@ -32,7 +32,7 @@ impl From<CoreError> for CommandError {
 }
 
 /// The calling window's id; an unknown label has no session.
-fn caller(window: &WebviewWindow) -> Result<WindowId, CommandError> {
+pub fn caller(window: &WebviewWindow) -> Result<WindowId, CommandError> {
     WindowId::from_label(window.label()).ok_or_else(|| {
         CommandError::new(
             ErrorCode::Closed,

@@ -6,8 +6,14 @@
 #![deny(missing_docs)]
 
 mod commands;
+mod cursor;
+mod pet_commands;
+mod placement;
+mod settings_window;
+mod shortcut;
 mod sink;
 mod startup;
+mod tray;
 mod window;
 
 pub use commands::CommandError;
@@ -24,7 +30,17 @@ pub fn run() {
         .manage(startup::Background::default())
         .invoke_handler(tauri::generate_handler![
             commands::send_command,
-            commands::current_status
+            commands::current_status,
+            pet_commands::character_file,
+            pet_commands::motion_file,
+            pet_commands::user_motions,
+            pet_commands::set_click_through,
+            settings_window::open_settings,
+            settings_window::load_settings,
+            settings_window::save_settings,
+            settings_window::import_character,
+            settings_window::use_default_character,
+            settings_window::import_motion
         ])
         .setup(|app| {
             startup::setup(app.handle());

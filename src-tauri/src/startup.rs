@@ -1,5 +1,5 @@
-//! Startup: data directory, logging, settings, the embedded demo agent, and
-//! the pet window's session. A failure here is shown in the window, never a crash.
+//! Startup: data directory, logging, tray, shortcut, and the pet window's
+//! session. A failure here is shown in the window, never a crash.
 
 use crate::commands::CommandError;
 use crate::sink::window_sink;
@@ -22,33 +22,63 @@ pub struct Background {
     log: Mutex<Option<LogGuard>>,
     /// The embedded demo agent, when the settings name no backend.
     demo: Mutex<Option<MockServer>>,
+    /// The installation's data directory, once opened.
+    data_dir: Mutex<Option<Result<DataDir, CommandError>>>,
 }
 
-/// Runs once in Tauri's setup: logging, then the pet window's session.
+impl Background {
+    /// The data directory, or why it could not be opened.
+    pub fn data_dir(&self) -> Result<DataDir, CommandError> {
+        lock(&self.data_dir)
+            .clone()
+            .unwrap_or_else(|| Err(CommandError::new(ErrorCode::Storage, "the data directory is not open yet")))
+    }
+}
+
+/// Runs once in Tauri's setup: logging, tray, shortcut, cursor watch, then
+/// the pet window's session.
 pub fn setup(app: &AppHandle) {
-    let override_dir = std::env::var_os(DATA_DIR_ENV)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let override_dir = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
     let background = app.state::<Background>();
-    match log_dir(app, override_dir.as_ref())
-        .and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into))
-    {
+    match log_dir(app, override_dir.as_ref()).and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into)) {
         Ok(guard) => *lock(&background.log) = Some(guard),
         Err(e) => eprintln!("yui: logging is off: {}", e.message),
     }
     tracing::info!(record = "app_start", version = env!("CARGO_PKG_VERSION"));
+    let data_dir = match override_dir {
+        Some(dir) => DataDir::new(dir),
+        None => DataDir::platform_default(),
+    }
+    .map_err(CommandError::from);
+    *lock(&background.data_dir) = Some(data_dir);
 
+    if let Err(e) = crate::tray::install(app) {
+        tracing::warn!(record = "tray_unavailable", error = %e);
+    }
+    crate::shortcut::install(app);
+    let tasks = tokio_util::sync::CancellationToken::new();
+    crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
+    app.state::<Windows>().insert(WindowId::Pet, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
+    restart_pet_session(app);
+}
+
+/// (Re)start the pet window's session from the saved settings, replacing the
+/// old one (which is cancelled) and the old demo agent.
+pub fn restart_pet_session(app: &AppHandle) {
     let id = WindowId::Pet;
     let sink = window_sink(app.clone(), id);
-    let session = start_session(override_dir, &background, sink.clone());
+    let windows = app.state::<Windows>();
+    windows.replace_session(id, Err(CommandError::new(ErrorCode::Closed, "restarting")));
+    let background = app.state::<Background>();
+    if let Some(old) = lock(&background.demo).take() {
+        tauri::async_runtime::block_on(old.shutdown());
+    }
+    let session = background.data_dir().and_then(|dir| start_session(dir, &background, sink.clone()));
     if let Err(e) = &session {
         tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
-        sink.emit(UiEvent::Notice {
-            code: e.code,
-            message: e.message.clone(),
-        });
+        sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
     }
-    app.state::<Windows>().insert(id, WindowState::new(session));
+    windows.replace_session(id, session);
 }
 
 /// Runs when the app exits: stop the demo agent and flush the log.
@@ -73,39 +103,24 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
     }
 }
 
-/// Open the data directory, load the settings, start the demo agent when they
-/// name no backend, and start the session.
-fn start_session(
-    override_dir: Option<PathBuf>,
-    background: &Background,
-    sink: yui_core::SharedSink,
-) -> Result<Session, CommandError> {
-    let data_dir = match override_dir {
-        Some(dir) => DataDir::new(dir)?,
-        None => DataDir::platform_default()?,
-    };
+/// Load the settings, start the demo agent when they name no backend, and
+/// start the session.
+fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
     let mut settings = data_dir.load_settings()?;
     tauri::async_runtime::block_on(async move {
         if settings.uses_demo() {
-            let demo = MockServer::start(MockConfig::default())
-                .await
-                .map_err(|e| {
-                    CommandError::new(
-                        ErrorCode::Network,
-                        format!("the demo agent could not start: {e:#}"),
-                    )
-                })?;
+            let demo = MockServer::start(MockConfig::default()).await.map_err(|e| {
+                CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}"))
+            })?;
             tracing::info!(record = "demo_agent", url = %demo.base_url());
             settings.chat_base_url = demo.base_url();
             *lock(&background.demo) = Some(demo);
         }
-        Ok(Session::start(
-            SessionConfig::new(settings, data_dir),
-            sink,
-        )?)
+        Ok(Session::start(SessionConfig::new(settings, data_dir), sink)?)
     })
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// Lock a mutex, taking the data even after a panic elsewhere.
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -11,16 +11,19 @@ use yui_core::{CoreError, ErrorCode, Session};
 pub enum WindowId {
     /// The desktop pet: character, speech bubble, composer.
     Pet,
+    /// The settings window, opened from the tray.
+    Settings,
 }
 
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 1] = [WindowId::Pet];
+    pub const ALL: [WindowId; 2] = [WindowId::Pet, WindowId::Settings];
 
     /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
     pub fn label(self) -> &'static str {
         match self {
             WindowId::Pet => "pet",
+            WindowId::Settings => "settings",
         }
     }
 
@@ -30,15 +33,23 @@ impl WindowId {
     }
 }
 
-/// What one window owns: its running session, or why it has none.
+/// What one window owns: its running session (or why it has none) and its
+/// background tasks, cancelled when the state is dropped with the window.
 pub struct WindowState {
     session: Result<Session, CommandError>,
+    _tasks: Option<tokio_util::sync::DropGuard>,
 }
 
 impl WindowState {
     /// A window whose session is running, or which failed to start one.
+    #[cfg(test)]
     pub fn new(session: Result<Session, CommandError>) -> Self {
-        Self { session }
+        Self { session, _tasks: None }
+    }
+
+    /// The same, with background tasks that end when the window goes.
+    pub fn with_tasks(session: Result<Session, CommandError>, tasks: tokio_util::sync::CancellationToken) -> Self {
+        Self { session, _tasks: Some(tasks.drop_guard()) }
     }
 }
 
@@ -54,6 +65,21 @@ impl Windows {
     pub fn insert(&self, id: WindowId, state: WindowState) {
         let old = self.lock().insert(id, state);
         drop(old);
+    }
+
+    /// Replace window `id`'s session, keeping its tasks. The old session is
+    /// dropped (and so cancelled) outside the lock. False when `id` has no state.
+    pub fn replace_session(&self, id: WindowId, session: Result<Session, CommandError>) -> bool {
+        let old = {
+            let mut map = self.lock();
+            match map.get_mut(&id) {
+                Some(state) => Some(std::mem::replace(&mut state.session, session)),
+                None => None,
+            }
+        };
+        let found = old.is_some();
+        drop(old);
+        found
     }
 
     /// Take window `id`'s state out; the caller drops it outside the lock.
@@ -111,6 +137,7 @@ mod tests {
             assert_eq!(WindowId::from_label(id.label()), Some(id));
         }
         assert_eq!(WindowId::Pet.label(), "pet");
+        assert_eq!(WindowId::Settings.label(), "settings");
         assert_eq!(WindowId::from_label("main"), None);
     }
 

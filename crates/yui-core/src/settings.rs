@@ -90,6 +90,50 @@ impl Settings {
     }
 }
 
+/// What saving new settings means for the running app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SettingsChange {
+    /// The pet window needs a new session (transport, endpoint, key or model changed).
+    pub restart_session: bool,
+    /// The pet window must reload its character.
+    pub character_changed: bool,
+}
+
+impl Settings {
+    /// Compare with `next`: what the app must do to apply it.
+    pub fn change_to(&self, next: &Settings) -> SettingsChange {
+        SettingsChange {
+            restart_session: self.transport_changed(next),
+            character_changed: self.character != next.character,
+        }
+    }
+
+    /// Check a settings value before it is saved: a known scheme for a
+    /// non-empty base URL. Errors name the field.
+    pub fn validate(&self) -> Result<(), CoreError> {
+        if !self.uses_demo() {
+            match self.chat_api {
+                ChatApi::Push => {
+                    push_url(&self.chat_base_url)?;
+                }
+                _ => {
+                    let url = url::Url::parse(self.chat_base_url.trim()).map_err(|e| CoreError::Settings {
+                        field: "chat_base_url",
+                        reason: e.to_string(),
+                    })?;
+                    if !matches!(url.scheme(), "http" | "https") {
+                        return Err(CoreError::Settings {
+                            field: "chat_base_url",
+                            reason: format!("unsupported scheme {:?}", url.scheme()),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The push endpoint for a base URL: `https://h:1` gives `wss://h:1/ws`,
 /// `http://h:1` gives `ws://h:1/ws`; `ws(s)://` is kept.
 pub fn push_url(chat_base_url: &str) -> Result<url::Url, CoreError> {
@@ -135,6 +179,18 @@ mod tests {
         assert!(a.transport_changed(&Settings { key: "k2".into(), ..a.clone() }));
         assert!(a.transport_changed(&Settings { chat_api: ChatApi::Responses, ..a.clone() }));
         assert!(!a.transport_changed(&Settings { chat_base_url: " http://x ".into(), ..a.clone() }));
+    }
+
+    #[test]
+    fn change_to_says_what_to_redo() {
+        let a = Settings { chat_base_url: "http://x".into(), ..Default::default() };
+        let c = a.change_to(&Settings { character: "/d/c.vrm".into(), ..a.clone() });
+        assert_eq!(c, SettingsChange { restart_session: false, character_changed: true });
+        let c = a.change_to(&Settings { chat_base_url: "http://y".into(), ..a.clone() });
+        assert_eq!(c, SettingsChange { restart_session: true, character_changed: false });
+        assert!(Settings { chat_base_url: "gopher://x".into(), ..a.clone() }.validate().is_err());
+        assert!(Settings { chat_base_url: "ws://x".into(), chat_api: ChatApi::Responses, ..a.clone() }.validate().is_err());
+        assert!(Settings::default().validate().is_ok(), "empty URL: the demo agent");
     }
 
     #[test]

@@ -1,0 +1,147 @@
+//! The settings window and its commands: read and save settings, import a
+//! character or a clip. What a change means is decided by the core
+//! (`Settings::change_to`); this applies it.
+
+use crate::commands::{caller, CommandError};
+use crate::startup::{restart_pet_session, Background};
+use crate::window::WindowId;
+use std::path::Path;
+use tauri::ipc::{InvokeBody, Request};
+use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use yui_core::character::{self, CharacterInfo};
+use yui_core::{ErrorCode, Settings, UiEvent};
+
+/// Open the settings window, or bring it to the front.
+pub fn open(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window(WindowId::Settings.label()) {
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let built = WebviewWindowBuilder::new(app, WindowId::Settings.label(), WebviewUrl::App("settings.html".into()))
+        .title("YUI Settings")
+        .inner_size(480.0, 600.0)
+        .resizable(true)
+        .build();
+    if let Err(e) = built {
+        tracing::warn!(record = "settings_window_failed", error = %e);
+    }
+}
+
+fn settings_only(window: &WebviewWindow) -> Result<(), CommandError> {
+    match caller(window)? {
+        WindowId::Settings => Ok(()),
+        _ => Err(CommandError::new(ErrorCode::Closed, "only the settings window reads or writes settings")),
+    }
+}
+
+/// Open the settings window (from the pet's context menu).
+#[tauri::command]
+pub fn open_settings(app: AppHandle) {
+    open(&app);
+}
+
+/// The saved settings, key included (only for the settings window).
+#[tauri::command]
+pub fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
+    settings_only(&window)?;
+    Ok(background.data_dir()?.load_settings()?)
+}
+
+/// Validate and save `settings`; restart the pet's session when the
+/// transport changed and reload its character when that changed.
+#[tauri::command]
+pub fn save_settings(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+    settings: Settings,
+) -> Result<(), CommandError> {
+    settings_only(&window)?;
+    settings.validate()?;
+    apply(&app, &background, settings)
+}
+
+fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
+    let dir = background.data_dir()?;
+    let old = dir.load_settings().unwrap_or_default();
+    let change = old.change_to(&next);
+    dir.save_settings(&next)?;
+    tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
+    if change.restart_session {
+        restart_pet_session(app);
+    }
+    if change.character_changed {
+        announce_character(app, background);
+    }
+    Ok(())
+}
+
+/// Tell the pet window to reload its character and clips.
+fn announce_character(app: &AppHandle, background: &Background) {
+    let Ok(dir) = background.data_dir() else { return };
+    let settings = dir.load_settings().unwrap_or_default();
+    let event = UiEvent::CharacterChanged {
+        character: character::current(&dir, &settings.character).map(|(info, _)| info),
+        motions: character::user_motions(&dir),
+    };
+    crate::sink::window_sink(app.clone(), WindowId::Pet).emit(event);
+}
+
+/// The raw body of a file upload and its name from the `x-file-name` header.
+fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
+    let name = request
+        .headers()
+        .get("x-file-name")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("upload")
+        .to_string();
+    match request.body() {
+        InvokeBody::Raw(bytes) => Ok((name, bytes.clone())),
+        InvokeBody::Json(_) => Err(CommandError::new(ErrorCode::Settings, "send the file as raw bytes")),
+    }
+}
+
+/// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
+/// character, and tell the pet to reload.
+#[tauri::command]
+pub fn import_character(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+    request: Request<'_>,
+) -> Result<CharacterInfo, CommandError> {
+    settings_only(&window)?;
+    let (name, bytes) = upload(&request)?;
+    let dir = background.data_dir()?;
+    let info = character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
+    let mut settings = dir.load_settings()?;
+    settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
+    apply(&app, &background, settings)?;
+    Ok(info)
+}
+
+/// Go back to the bundled default character.
+#[tauri::command]
+pub fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
+    settings_only(&window)?;
+    let mut settings = background.data_dir()?.load_settings()?;
+    settings.character.clear();
+    apply(&app, &background, settings)
+}
+
+/// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
+#[tauri::command]
+pub fn import_motion(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+    request: Request<'_>,
+) -> Result<String, CommandError> {
+    settings_only(&window)?;
+    let (name, bytes) = upload(&request)?;
+    let dir = background.data_dir()?;
+    let id = character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
+    announce_character(&app, &background);
+    Ok(id)
+}

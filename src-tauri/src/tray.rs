@@ -1,0 +1,37 @@
+//! The tray icon: Show/Hide, Settings, Quit.
+
+use crate::window::WindowId;
+use tauri::menu::{Menu, MenuItem};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Manager};
+
+/// Put the tray icon up. On a desktop with no tray host this still
+/// succeeds; the global shortcut is the way back then.
+pub fn install(app: &AppHandle) -> tauri::Result<()> {
+    let toggle = MenuItem::with_id(app, "toggle", "Show/Hide", true, None::<&str>)?;
+    let settings = MenuItem::with_id(app, "settings", "Settings…", true, None::<&str>)?;
+    let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
+    let menu = Menu::with_items(app, &[&toggle, &settings, &quit])?;
+    let mut tray = TrayIconBuilder::with_id("yui").tooltip("YUI").menu(&menu);
+    if let Some(icon) = app.default_window_icon() {
+        tray = tray.icon(icon.clone());
+    }
+    tray.on_menu_event(|app, event| match event.id.as_ref() {
+        "toggle" => toggle_pet(app),
+        "settings" => crate::settings_window::open(app),
+        "quit" => app.exit(0),
+        _ => {}
+    })
+    .build(app)?;
+    Ok(())
+}
+
+/// Hide the pet when it shows; show it (and call it back on screen) when hidden.
+pub fn toggle_pet(app: &AppHandle) {
+    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else { return };
+    if pet.is_visible().unwrap_or(false) {
+        let _ = pet.hide();
+    } else {
+        crate::placement::bring_back(&pet);
+    }
+}
