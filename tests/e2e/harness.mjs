@@ -131,10 +131,14 @@ export async function startCompositor(n) {
   if (child.exitCode !== null) throw new Error(`xcompmgr exited with ${child.exitCode}; see tests/e2e/artifacts/xcompmgr.log`);
 }
 
-/** Start the yui-mock binary (demo agent, no pacing) and return its base URL. */
-export async function startMock() {
+/**
+ * Start the yui-mock binary and return its base URL: the demo agent with no
+ * pacing, or the scenario file `scenario` (a path) when given.
+ */
+export async function startMock(scenario = null) {
   const bin = requireExecutable(path.join(ROOT, "target/debug/yui-mock"), "build it with `cargo build -p yui-mock`");
-  const child = start("yui-mock", bin, ["--demo", "--pace", "0", "--port", "0"], { pipeStdout: true });
+  const mode = scenario ? ["--scenario", scenario] : ["--demo", "--pace", "0"];
+  const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, "--port", "0"], { pipeStdout: true });
   const lines = readline.createInterface({ input: child.stdout });
   let timer;
   const first = await Promise.race([

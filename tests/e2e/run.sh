@@ -30,4 +30,5 @@ step "cargo build -p yui-mock"
 cargo build -p yui-mock
 
 step "node --test tests/e2e/"
-node --test tests/e2e/
+rm -rf tests/e2e/artifacts && mkdir -p tests/e2e/artifacts
+node --test --test-concurrency=1 tests/e2e/
