@@ -11,6 +11,7 @@
 pub mod character;
 pub mod command;
 pub mod context;
+pub mod context_log;
 pub mod data_dir;
 pub mod error;
 pub mod event;

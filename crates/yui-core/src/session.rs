@@ -43,6 +43,7 @@ pub struct Session {
     status: watch::Receiver<Status>,
     activity: watch::Receiver<Activity>,
     sent: AtomicU64,
+    contexts: std::sync::Arc<crate::context_log::ContextLog>,
     cancel: CancellationToken,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -65,15 +66,17 @@ impl Session {
         let (activity_tx, activity_rx) = watch::channel(Activity::default());
         let cancel = CancellationToken::new();
         let body_since = now_ms();
+        let contexts = std::sync::Arc::new(crate::context_log::ContextLog::default());
         let book = TurnBook::new(
             timeouts.frame_wait,
             Box::new(move || render(&ClientContext::user_message("", body_since), now_ms())),
-        );
+        )
+        .with_context_log(contexts.clone());
         let cfg = PushConfig { url, key: settings.key, chat_id, vocabulary, timeouts };
         let out = Outputs { sink: sink.clone(), status: status_tx, activity: activity_tx, applied: AtomicU64::new(0) };
         let task = tokio::spawn(connection::run(cfg, out, cmd_rx, book, cancel.clone()));
         sink.emit(UiEvent::Status { status: Status::Connecting { attempt: 0 } });
-        Ok(Session { cmds: cmd_tx, status: status_rx, activity: activity_rx, sent: AtomicU64::new(0), cancel, task: Some(task) })
+        Ok(Session { cmds: cmd_tx, status: status_rx, activity: activity_rx, sent: AtomicU64::new(0), contexts, cancel, task: Some(task) })
     }
 
     /// Hand a user action to the session.
@@ -90,6 +93,11 @@ impl Session {
     /// True while a turn runs or messages wait.
     pub fn busy(&self) -> bool {
         self.activity.borrow().busy
+    }
+
+    /// The last client_context blocks this session sent, oldest first.
+    pub fn sent_contexts(&self) -> Vec<crate::context_log::SentContext> {
+        self.contexts.entries()
     }
 
     /// Wait until the transport is ready, up to `timeout`. True when it is.

@@ -30,6 +30,7 @@ fn generate() -> String {
         decl::<yui_core::push::Vocabulary>(&cfg),
         decl::<yui_core::character::CharacterInfo>(&cfg),
         decl::<yui_core::character::VrmVersion>(&cfg),
+        decl::<yui_core::context_log::SentContext>(&cfg),
     ];
     format!(
         "// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings\n\n{}",

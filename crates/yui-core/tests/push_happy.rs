@@ -158,3 +158,21 @@ async fn a_changed_vocabulary_is_sent_once_while_connected() {
     assert_eq!(hello["vocabulary"]["emotion_ids"], serde_json::json!(["neutral", "joy"]));
     session.close().await;
 }
+
+#[tokio::test]
+async fn the_inspector_sees_exactly_the_blocks_that_were_sent() {
+    let mock = mock_demo(None).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
+    assert!(session.wait_ready(WAIT).await);
+    session.send(UserCommand::SendText { text: "hello".into() }).unwrap();
+    assert!(session.wait_idle(WAIT).await);
+    let sent = session.sent_contexts();
+    assert_eq!(sent.len(), 1);
+    let turn = mock.wait_for_frame("turn", 0, WAIT).await.unwrap();
+    assert_eq!(sent[0].block, turn["client_context"].as_str().unwrap());
+    assert_eq!(sent[0].turn_id, turn["turn_id"].as_str().unwrap());
+    assert_eq!(sent[0].transport, "push");
+    assert!(sent[0].sent_at > 1_700_000_000_000);
+    session.close().await;
+}

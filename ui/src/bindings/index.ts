@@ -329,3 +329,24 @@ path: string | null, };
  * Which VRM generation a file is.
  */
 export type VrmVersion = "v0" | "v1";
+
+/**
+ * One block as it was sent.
+ */
+export type SentContext = { 
+/**
+ * The turn it rode on.
+ */
+turn_id: string, 
+/**
+ * `push`, `responses` or `chat_completions`.
+ */
+transport: string, 
+/**
+ * When it was sent, epoch milliseconds.
+ */
+sent_at: number, 
+/**
+ * The rendered block, byte for byte.
+ */
+block: string, };

@@ -43,6 +43,7 @@ pub struct TurnBook {
     next_id: u64,
     ready: bool,
     context: Box<dyn FnMut() -> String + Send>,
+    sent: std::sync::Arc<crate::context_log::ContextLog>,
 }
 
 impl TurnBook {
@@ -61,7 +62,14 @@ impl TurnBook {
             next_id: seed,
             ready: false,
             context,
+            sent: Default::default(),
         }
+    }
+
+    /// Record every sent block into `log` (the context inspector's source).
+    pub fn with_context_log(mut self, log: std::sync::Arc<crate::context_log::ContextLog>) -> Self {
+        self.sent = log;
+        self
     }
 
     /// True while a turn runs or messages wait.
@@ -121,6 +129,12 @@ impl TurnBook {
         let client_context = (self.context)();
         tracing::info!(record = "turn", transport = "push", turn_id = %turn_id, spoke_text = false, chars = text.chars().count(), "turn");
         fx.events.push(UiEvent::ContextSent { turn_id: turn_id.clone(), transport: "push".into(), block: client_context.clone() });
+        self.sent.push(crate::context_log::SentContext {
+            turn_id: turn_id.clone(),
+            transport: "push".into(),
+            sent_at: crate::session::now_ms().max(0) as u64,
+            block: client_context.clone(),
+        });
         fx.frames.push(ClientFrame::Turn { turn_id: turn_id.clone(), client_context, text, images: None });
         self.turns.push(Turn { id: turn_id.clone(), first_render: false, deadline: Some(now + self.frame_wait), error: None });
         self.running = Some(turn_id);
