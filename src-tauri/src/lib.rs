@@ -40,7 +40,8 @@ pub fn run() {
             settings_window::save_settings,
             settings_window::import_character,
             settings_window::use_default_character,
-            settings_window::import_motion
+            settings_window::import_motion,
+            settings_window::recent_contexts
         ])
         .setup(|app| {
             startup::setup(app.handle());

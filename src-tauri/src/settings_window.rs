@@ -88,6 +88,13 @@ fn announce_character(app: &AppHandle, background: &Background) {
     crate::sink::window_sink(app.clone(), WindowId::Pet).emit(event);
 }
 
+/// The last client_context blocks the pet's session sent, oldest first (the
+/// context inspector). Empty while the pet has no session.
+#[tauri::command]
+pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
+    windows.with_session(WindowId::Pet, |s| Ok(s.sent_contexts())).unwrap_or_default()
+}
+
 /// The raw body of a file upload and its name from the `x-file-name` header.
 fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
     let name = request

@@ -1,7 +1,7 @@
 // The settings window: reads and saves settings through the shell, and
 // uploads a character or a clip. The core decides what a change means.
 import { invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatApi, Settings } from "../bindings";
+import type { CharacterInfo, ChatApi, SentContext, Settings } from "../bindings";
 
 const form = document.getElementById("settings") as HTMLFormElement;
 const message = document.getElementById("message") as HTMLSpanElement;
@@ -106,4 +106,32 @@ document.getElementById("vrma")?.addEventListener("change", async (ev) => {
   }
 });
 
+const contextList = document.getElementById("contexts") as HTMLOListElement;
+
+/** Fill the inspector with the blocks the pet sent, newest first. */
+async function loadContexts(): Promise<void> {
+  try {
+    const sent = await invoke<SentContext[]>("recent_contexts");
+    contextList.replaceChildren(
+      ...sent.reverse().map((c) => {
+        const li = document.createElement("li");
+        const details = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = `${new Date(c.sent_at).toLocaleTimeString()} · ${c.transport} · turn ${c.turn_id}`;
+        const pre = document.createElement("pre");
+        pre.textContent = c.block;
+        details.append(summary, pre);
+        li.append(details);
+        return li;
+      }),
+    );
+    if (sent.length === 0) contextList.textContent = "Nothing sent yet.";
+  } catch (e) {
+    contextList.textContent = errorText(e);
+  }
+}
+
+document.getElementById("refresh-contexts")?.addEventListener("click", () => void loadContexts());
+
 void load();
+void loadContexts();
