@@ -1,5 +1,6 @@
-// The page's one way to reach the core. The Tauri shell implements it today;
-// a test server or another shell could implement it later.
+// The page's one way to reach the core and the shell. Two implementations:
+// the Tauri shell (tauriBackend) and a browser fake for development and
+// screenshots (fakeBackend.ts), picked by `pickBackend`.
 
 import { invoke } from "@tauri-apps/api/core";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
@@ -7,6 +8,18 @@ import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
 
 /** The event name the shell emits core events under, to this window only. */
 export const EVENT_NAME = "yui://event";
+/** The shell's cursor poll: `{ x, y }` in CSS pixels from the window's top-left, or null outside. */
+export const CURSOR_EVENT = "yui://cursor";
+/** The "bring YUI back" shortcut: `{ seconds }` to keep the window taking the mouse. */
+export const INTERACTIVE_EVENT = "yui://interactive";
+
+/** A cursor position in window CSS pixels, or null when it left the window. */
+export type CursorPayload = { x: number; y: number } | null;
+/** The payload of `yui://interactive`. */
+export interface InteractivePayload {
+  /** How long to keep click-through off. */
+  seconds: number;
+}
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export interface CommandError {
@@ -16,30 +29,86 @@ export interface CommandError {
   message: string;
 }
 
+/** Stops a subscription. */
+export type Unsubscribe = () => void;
+
 /** Everything the page needs from its backend. */
 export interface Backend {
+  /** "tauri" inside the shell, "fake" in a plain browser. */
+  readonly kind: "tauri" | "fake";
   /** Hand a user action to this window's session. Rejects with a `CommandError`. */
   send(command: UserCommand): Promise<void>;
   /** The connection state right now (the first status event may predate the page). */
   currentStatus(): Promise<Status>;
   /** Receive this window's core events until the returned function is called. */
-  subscribe(onEvent: (event: UiEvent) => void): Promise<() => void>;
+  subscribe(onEvent: (event: UiEvent) => void): Promise<Unsubscribe>;
+  /** The user's .vrm bytes; an empty buffer means the bundled character. */
+  characterFile(): Promise<ArrayBuffer>;
+  /** The ids of the user's .vrma motion clips. */
+  userMotions(): Promise<string[]>;
+  /** The bytes of the user's .vrma clip `id`. */
+  motionFile(id: string): Promise<ArrayBuffer>;
+  /** Make the OS window ignore (true) or take (false) mouse input. */
+  setClickThrough(ignore: boolean): Promise<void>;
+  /** Receive the shell's cursor positions. */
+  onCursor(handler: (cursor: CursorPayload) => void): Promise<Unsubscribe>;
+  /** Receive "stay interactive for n seconds" requests. */
+  onInteractive(handler: (seconds: number) => void): Promise<Unsubscribe>;
+  /** Start moving the OS window with the mouse (call on mousedown). */
+  startDragging(): Promise<void>;
 }
+
+/** The URL of the bundled default character. */
+export const BUNDLED_CHARACTER = `${import.meta.env.BASE_URL}characters/yui.vrm`;
 
 /** The backend of a page running inside the Tauri shell. */
 export function tauriBackend(): Backend {
   const win = getCurrentWebviewWindow();
-  return {
-    send: async (command) => {
-      try {
-        await invoke<void>("send_command", { command });
-      } catch (err) {
-        throw asCommandError(err);
-      }
-    },
-    currentStatus: () => invoke<Status>("current_status"),
-    subscribe: (onEvent) => win.listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
+  const call = async <T>(cmd: string, args?: Record<string, unknown>): Promise<T> => {
+    try {
+      return await invoke<T>(cmd, args);
+    } catch (err) {
+      throw asCommandError(err);
+    }
   };
+  return {
+    kind: "tauri",
+    send: (command) => call<void>("send_command", { command }),
+    currentStatus: () => call<Status>("current_status"),
+    subscribe: (onEvent) => win.listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
+    characterFile: async () => asArrayBuffer(await call<unknown>("character_file")),
+    userMotions: () => call<string[]>("user_motions"),
+    motionFile: async (id) => asArrayBuffer(await call<unknown>("motion_file", { id })),
+    setClickThrough: (ignore) => call<void>("set_click_through", { ignore }),
+    onCursor: (handler) => win.listen<CursorPayload>(CURSOR_EVENT, (e) => handler(e.payload ?? null)),
+    onInteractive: (handler) =>
+      win.listen<InteractivePayload>(INTERACTIVE_EVENT, (e) => handler(Number(e.payload?.seconds) || 0)),
+    startDragging: () => win.startDragging(),
+  };
+}
+
+/** True when the page runs inside the Tauri shell. */
+export function inTauri(): boolean {
+  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+}
+
+/** The Tauri backend inside the shell, else the browser fake (loaded on demand). */
+export async function pickBackend(): Promise<Backend> {
+  if (inTauri()) return tauriBackend();
+  const { fakeBackend } = await import("./fakeBackend");
+  return fakeBackend();
+}
+
+/** Bytes from a command's answer: a raw ArrayBuffer (tauri::ipc::Response), a typed array, or a JSON number array. */
+export function asArrayBuffer(value: unknown): ArrayBuffer {
+  if (value instanceof ArrayBuffer) return value;
+  if (ArrayBuffer.isView(value)) {
+    const v = value as ArrayBufferView;
+    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer;
+  }
+  if (Array.isArray(value)) return Uint8Array.from(value as number[]).buffer;
+  if (value === null || value === undefined) return new ArrayBuffer(0);
+  throw new Error(`expected bytes, got ${typeof value}`);
 }
 
 /** Any rejection as a `CommandError`, keeping the shell's code when it sent one. */

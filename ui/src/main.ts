@@ -1,31 +1,45 @@
 // The pet window: subscribe to the core's events, fold them into the state,
-// render, and forward what the user does.
+// render the page and the character, and forward what the user does.
 
 import "./style.css";
-import { tauriBackend, asCommandError, type Backend } from "./backend";
-import type { UiEvent } from "./bindings/index";
+import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
+import type { UiEvent, UserCommand } from "./bindings/index";
+import { CharacterHost, type CharacterSource } from "./character/host";
+import { fetchBytes } from "./character/loader";
+import { startClickThrough } from "./clickthrough";
+import { Director } from "./director";
+import { alphaHit } from "./hittest";
+import { RenderLoop } from "./loop";
 import { initialState, reduce, type State } from "./state";
+import { installTestHook, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
-/** The hook end-to-end tests read the page through. */
-export interface TestHook {
-  /** The state the page renders now. */
-  state(): State;
-  /** Send `text` as if the user typed it. */
-  send(text: string): Promise<void>;
-}
-
-declare global {
-  interface Window {
-    /** Set once the page is wired; for end-to-end tests. */
-    __yui?: TestHook;
-  }
+/** The character's bytes: the user's .vrm, or the bundled one when there is none. */
+function characterSource(backend: Backend, bundledOnly: boolean): CharacterSource {
+  return {
+    async character() {
+      if (!bundledOnly) {
+        try {
+          const bytes = await backend.characterFile();
+          if (bytes.byteLength > 0) return bytes;
+        } catch (err) {
+          console.warn("yui: character_file failed; using the bundled character", err);
+        }
+      }
+      return fetchBytes(BUNDLED_CHARACTER);
+    },
+    motion: (id) => backend.motionFile(id),
+  };
 }
 
 /** Wire the page to `backend`. */
 async function start(backend: Backend): Promise<void> {
   let state: State = initialState();
   let sawStatus = false;
+  let lastCue: LastCue | null = null;
+  let dragging = false;
+  const canvas = document.getElementById("stage") as HTMLCanvasElement;
+  const now = () => performance.now();
 
   const sendText = async (text: string) => {
     try {
@@ -36,18 +50,104 @@ async function start(backend: Backend): Promise<void> {
       view.showLocalError(asCommandError(err).message);
     }
   };
-  const view = mountView({
-    submit: (text) => void sendText(text),
-    stop: () => void backend.send({ type: "stop" }).catch((err) => view.showLocalError(asCommandError(err).message)),
+  const sendQuiet = (command: UserCommand) =>
+    backend.send(command).catch((err) => view.showLocalError(asCommandError(err).message));
+  const view = mountView({ submit: (text) => void sendText(text), stop: () => void sendQuiet({ type: "stop" }) });
+
+  const host = new CharacterHost(canvas, now);
+  const director = new Director(host);
+  const loop = new RenderLoop({
+    frame(dt, t) {
+      director.tick(t);
+      return { ...host.frame(dt), dragging, thinking: director.thinking };
+    },
   });
+  const click = await startClickThrough({
+    backend,
+    uiRects: () => view.uiRects(),
+    alphaAt: (p) => host.alphaAt(p),
+    wake: () => loop.wake(),
+    onCursor: (p) => host.lookAtPoint(p),
+  });
+  host.afterRender = () => click.afterRender();
+  host.onAnchor = (p) => view.bubble.setAnchor(p);
+
+  const layout = () => {
+    const h = window.innerHeight;
+    const bottom = view.composerTop() - 4;
+    const top = Math.max(view.pillBottom() + 8, bottom - Math.round(h * 0.56));
+    host.layout(window.innerWidth, h, { top, bottom, side: 14 });
+    view.bubble.setLimits({ minTop: view.pillBottom() + 6, maxBottom: view.composerTop() - 8 });
+    loop.wake();
+  };
+  window.addEventListener("resize", layout);
+  layout();
+
+  const loadCharacter = async (userMotions: string[]) => {
+    let loaded;
+    try {
+      loaded = await host.load(characterSource(backend, false), userMotions);
+    } catch (err) {
+      view.showLocalError(`Could not load the character: ${String(err)}`);
+      loaded = await host.load(characterSource(backend, true), userMotions);
+    }
+    loop.wake();
+    if (!loaded) return;
+    await backend
+      .send({
+        type: "set_vocabulary",
+        vocabulary: { emotion_ids: loaded.emotionIds, motion_ids: loaded.motionIds, emotion_text_mode: "free", emotion_text_map: {} },
+      })
+      .catch((err) => console.warn("yui: set_vocabulary failed", asCommandError(err).message));
+  };
+  const reloadCharacter = (motions: string[]) =>
+    void loadCharacter(motions).catch((err) => console.error("yui: could not load any character", err));
+
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
     state = reduce(state, event);
     view.render(state);
+    director.onEvent(event, now());
+    if (event.type === "cue") {
+      const r = host.lastResolved();
+      lastCue = { cue: event.cue, expression: event.cue.emotion_id ? r.emotion : null, motion: event.cue.motion_id ? r.motion : null };
+    }
+    if (event.type === "character_changed") reloadCharacter(event.motions);
+    loop.wake();
   };
 
+  // Drag the window by the character (its opaque pixels only).
+  canvas.addEventListener("mousedown", (e) => {
+    if (e.button !== 0) return;
+    loop.drawNow();
+    if (!alphaHit(host.alphaAt({ x: e.clientX, y: e.clientY }))) return;
+    dragging = true;
+    loop.wake();
+    backend.startDragging().catch((err) => console.warn("yui: startDragging failed", err));
+  });
+  const endDrag = () => {
+    dragging = false;
+  };
+  window.addEventListener("mouseup", endDrag);
+  window.addEventListener("blur", endDrag);
+
   view.render(state);
-  window.__yui = { state: () => state, send: sendText };
+  installTestHook({
+    state: () => state,
+    send: sendText,
+    ready: () => host.ready,
+    expressions: () => host.expressions(),
+    lastCue: () => lastCue,
+    fps: () => loop.fps(),
+    targetFps: () => loop.targetRate,
+    hitAt: (x, y) => {
+      loop.drawNow();
+      return click.hitAt({ x, y });
+    },
+    characterBox: () => host.characterBox() ?? { x: 0, y: 0, width: 0, height: 0 },
+    backend: () => backend.kind,
+  });
+
   await backend.subscribe(apply);
   try {
     const status = await backend.currentStatus();
@@ -57,6 +157,15 @@ async function start(backend: Backend): Promise<void> {
     if (!sawStatus) apply({ type: "status", status: { state: "closed" } });
     view.showLocalError(asCommandError(err).message);
   }
+  let motions: string[] = [];
+  try {
+    motions = await backend.userMotions();
+  } catch (err) {
+    console.warn("yui: user_motions failed", err);
+  }
+  reloadCharacter(motions);
 }
 
-start(tauriBackend()).catch((err) => console.error("yui: could not start the page", err));
+pickBackend()
+  .then(start)
+  .catch((err) => console.error("yui: could not start the page", err));

@@ -101,7 +101,50 @@ describe("reduce", () => {
     expect(s.reasoning).toBe("Let me think.");
     expect(s.tool).toEqual({ id: "clock", state: "running" });
     expect(s.delegations).toHaveLength(1);
-    expect(pillText(s)).toBe("thinking… (+1)");
+    expect(pillText(s)).toBe("running clock (+1)");
+    const done = reduce(s, { type: "tool_status", turn_id: "t1", state: "done", tool_id: "clock" });
+    expect(pillText(done)).toBe("thinking… (+1)");
     expect(reduce(s, { type: "reasoning_full", turn_id: "t1", text: "All." }).reasoning).toBe("All.");
+  });
+
+  it("a turn: pill thinking, bubble speech, pill clears with the error shown; the next turn replaces the bubble", () => {
+    let s = run(ready, started);
+    expect(pillText(s)).toBe("thinking…");
+    expect(s.bubble).toBe("");
+    s = reduce(s, { type: "speech", turn_id: "t1", text: "First answer." });
+    expect(s.bubble).toBe("First answer.");
+    expect(pillText(s)).toBe("thinking…");
+    s = reduce(s, { type: "turn_ended", turn_id: "t1", outcome: "failed", error: "backend hiccup" });
+    expect(pillText(s)).toBe("ready");
+    expect(pillTone(s)).toBe("ok");
+    expect(s.error).toBe("backend hiccup");
+    expect(s.bubble).toBe("First answer.");
+    s = reduce(s, { type: "turn_started", turn_id: "t2", text: "again" });
+    expect(s.bubble).toBe("");
+    expect(s.error).toBeNull();
+    s = reduce(s, { type: "speech", turn_id: "t2", text: "Second answer." });
+    expect(s.bubble).toBe("Second answer.");
+    expect(s.bubbleTurn).toBe("t2");
+  });
+
+  it("failure_line shows the error line while the turn still runs", () => {
+    const s = run(ready, started, { type: "failure_line", turn_id: "t1", text: "I could not reach my tools.\nmore" });
+    expect(s.error).toBe("I could not reach my tools.");
+    expect(s.thinking).toBe(true);
+    expect(pillText(s)).toBe("thinking…");
+  });
+
+  it("tool_status shows the running tool in the pill only while the turn runs", () => {
+    const s = run(ready, started, { type: "tool_status", turn_id: "t1", state: "running", tool_id: "web_search" });
+    expect(pillText(s)).toBe("running web_search");
+    expect(pillTone(s)).toBe("busy");
+    const ended = reduce(s, { type: "turn_ended", turn_id: "t1", outcome: "complete" });
+    expect(pillText(ended)).toBe("ready");
+  });
+
+  it("character_changed and context_sent leave the state as it is", () => {
+    const s = run(ready, { type: "speech", turn_id: "t1", text: "hi" });
+    expect(reduce(s, { type: "character_changed", motions: ["dance"] })).toBe(s);
+    expect(reduce(s, { type: "context_sent", turn_id: "t1", transport: "push", block: "x" })).toBe(s);
   });
 });

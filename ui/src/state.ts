@@ -110,7 +110,10 @@ export function composerLocked(state: State): boolean {
 
 /** The status pill's text. */
 export function pillText(state: State): string {
-  if (state.thinking) return state.queued > 0 ? `thinking… (+${state.queued})` : "thinking…";
+  if (state.thinking) {
+    const doing = state.tool?.state === "running" ? `running ${state.tool.id}` : "thinking…";
+    return state.queued > 0 ? `${doing} (+${state.queued})` : doing;
+  }
   const s = state.status;
   switch (s.state) {
     case "connecting":

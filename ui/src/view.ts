@@ -1,5 +1,8 @@
-// The pet window's DOM: built once, then updated from a `State` on every change.
+// The pet window's DOM controls: status pill, error line, composer and the
+// bubble, updated from a `State` on every change.
 
+import { Bubble } from "./bubble";
+import type { Rect } from "./hittest";
 import { composerLocked, pillText, pillTone, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
@@ -18,6 +21,14 @@ export interface View {
   clearComposer(): void;
   /** Show a local problem (a rejected command) in the error line. */
   showLocalError(message: string | null): void;
+  /** The speech bubble. */
+  readonly bubble: Bubble;
+  /** Boxes of the visible UI elements (pill, bubble, error, composer), for the hit test. */
+  uiRects(): Rect[];
+  /** The composer's top edge, CSS pixels (the character stands above it). */
+  composerTop(): number;
+  /** The status pill's bottom edge, CSS pixels. */
+  pillBottom(): number;
 }
 
 /** Find an element the page's HTML must contain. */
@@ -27,34 +38,45 @@ function el<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
+/** The box of `e`, or null when it is not shown. */
+function rectOf(e: HTMLElement): Rect | null {
+  if (e.hidden) return null;
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return null;
+  return { x: r.left, y: r.top, width: r.width, height: r.height };
+}
+
 /** Wire the page's elements to `actions` and return the view. */
 export function mountView(actions: ViewActions): View {
   const pill = el<HTMLSpanElement>("pill");
-  const bubble = el<HTMLDivElement>("bubble");
-  const bubbleText = el<HTMLParagraphElement>("bubble-text");
-  const face = el<HTMLDivElement>("face");
   const error = el<HTMLDivElement>("error");
   const form = el<HTMLFormElement>("composer");
   const input = el<HTMLTextAreaElement>("composer-input");
   const button = el<HTMLButtonElement>("composer-button");
-  let locked = false;
+  const bubble = new Bubble(el("bubble"), el("bubble-text"), el("bubble-tail"));
+  let running = false;
   let localError: string | null = null;
   let shownError: string | null = null;
 
+  const grow = () => {
+    input.style.height = "0px";
+    input.style.height = `${Math.min(76, Math.max(28, input.scrollHeight))}px`;
+  };
   const submit = () => {
-    if (locked) return;
     const text = input.value.trim();
     if (text) actions.submit(text);
   };
+  input.addEventListener("input", grow);
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      submit();
+      submit(); // while a turn runs the core queues it
     }
   });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    if (locked) actions.stop();
+    // Enter is handled above; this is the button: stop while a turn runs, else send.
+    if (running) actions.stop();
     else submit();
   });
 
@@ -66,29 +88,38 @@ export function mountView(actions: ViewActions): View {
   };
 
   return {
+    bubble,
     render(state) {
       pill.textContent = pillText(state);
       pill.dataset.tone = pillTone(state);
-      bubbleText.textContent = state.bubble;
-      bubble.dataset.mode = state.bubble ? "speech" : state.thinking ? "thinking" : "empty";
-      face.dataset.emotion = state.cue?.emotion_id ?? "neutral";
-      face.dataset.thinking = String(state.thinking);
-      locked = composerLocked(state);
-      input.readOnly = locked;
-      input.placeholder = locked ? "Yui is replying…" : "Say something (Enter sends, Shift+Enter for a new line)";
-      button.textContent = locked ? "Stop" : "Send";
-      button.dataset.kind = locked ? "stop" : "send";
-      button.setAttribute("aria-label", locked ? "Stop the reply" : "Send");
+      const mode = state.bubble ? "speech" : state.thinking ? "thinking" : "empty";
+      bubble.show(state.bubble, mode, !state.thinking);
+      running = composerLocked(state);
+      input.placeholder = running ? "Yui is replying… (Enter queues)" : "Talk to Yui…";
+      button.textContent = running ? "Stop" : "Send";
+      button.dataset.kind = running ? "stop" : "send";
+      button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
       if (state.error !== shownError) localError = null;
       shownError = state.error;
       showError();
     },
     clearComposer() {
       input.value = "";
+      grow();
     },
     showLocalError(message) {
       localError = message;
       showError();
+    },
+    uiRects() {
+      const rects = [rectOf(pill), rectOf(error), rectOf(form), bubble.visibleRect()];
+      return rects.filter((r): r is Rect => r !== null);
+    },
+    composerTop() {
+      return form.getBoundingClientRect().top;
+    },
+    pillBottom() {
+      return pill.getBoundingClientRect().bottom;
     },
   };
 }

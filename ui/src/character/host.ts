@@ -1,0 +1,188 @@
+// The character on the page: the stage, the loaded avatar (swapped when the
+// character changes), the camera framing and the per-frame update. Cues that
+// arrive before a model is loaded are kept and applied once it is.
+
+import * as THREE from "three";
+import type { Performer } from "../director";
+import type { Point, Rect } from "../hittest";
+import { warnOnce } from "../log";
+import { Avatar, type AvatarActivity } from "./avatar";
+import { BUILTIN_MOTION_IDS } from "./clips";
+import type { Gaze } from "./face";
+import { loadVrm, loadVrmaClip } from "./loader";
+import { Stage, type StageRegion } from "./stage";
+
+/** Where the character's bytes come from. */
+export interface CharacterSource {
+  /** The VRM bytes to show. */
+  character(): Promise<ArrayBuffer>;
+  /** The bytes of user clip `id`. */
+  motion(id: string): Promise<ArrayBuffer>;
+}
+
+/** What the host reports after a load. */
+export interface LoadedCharacter {
+  /** Emotion ids the model can show. */
+  emotionIds: string[];
+  /** Motion ids it can play: built-in and the user clips that loaded. */
+  motionIds: string[];
+}
+
+/** The stage and whatever avatar stands on it. */
+export class CharacterHost implements Performer {
+  /** The 3D stage, or null when the webview has no WebGL (the page then works without her). */
+  readonly stage: Stage | null;
+  private avatar: Avatar | null = null;
+  private region: StageRegion = { top: 150, bottom: 460, side: 12 };
+  private restBox: THREE.Box3 | null = null;
+  private anchor: Point | null = null;
+  private rendered = false;
+  private loads = 0;
+  // What the director asked for, replayed onto a freshly loaded avatar.
+  private thinking = false;
+  private emotion: string | null = null;
+  private gaze: Gaze | null = null;
+  /** Called after every drawn frame, while the pixels can still be read. */
+  afterRender: (() => void) | null = null;
+  /** Called when the bubble anchor (top of the head on screen) moves. */
+  onAnchor: ((p: Point) => void) | null = null;
+
+  /** Draw on `canvas`. */
+  constructor(
+    canvas: HTMLCanvasElement,
+    private readonly now: () => number,
+  ) {
+    let stage: Stage | null = null;
+    try {
+      stage = new Stage(canvas);
+    } catch (err) {
+      console.error("yui: no WebGL; the character cannot be drawn", err);
+    }
+    this.stage = stage;
+  }
+
+  /** True once a model is loaded and a frame of it drawn. */
+  get ready(): boolean {
+    return this.avatar !== null && this.rendered;
+  }
+
+  /** Resize to the window and keep the character inside `region`. */
+  layout(width: number, height: number, region: StageRegion): void {
+    this.stage?.resize(width, height);
+    this.region = region;
+    this.reframe();
+  }
+
+  /** Load a character (and its user clips), replacing the one shown; null when a later load overtook it. */
+  async load(source: CharacterSource, userMotions: string[]): Promise<LoadedCharacter | null> {
+    const stage = this.stage;
+    if (!stage) return null;
+    const seq = ++this.loads;
+    const vrm = await loadVrm(await source.character());
+    const avatar = new Avatar(vrm, this.now);
+    const loaded: string[] = [];
+    for (const id of userMotions) {
+      try {
+        avatar.motions.addUserClip(id, await loadVrmaClip(await source.motion(id), vrm, id));
+        loaded.push(id);
+      } catch (err) {
+        warnOnce(`vrma:${id}`, `yui: motion ${id} did not load: ${String(err)}`);
+      }
+    }
+    if (seq !== this.loads) {
+      avatar.dispose(); // a newer load started meanwhile: it wins
+      return null;
+    }
+    this.avatar?.dispose();
+    this.avatar = avatar;
+    this.rendered = false;
+    stage.scene.add(vrm.scene);
+    this.restBox = avatar.restBox();
+    avatar.measure(this.restBox);
+    avatar.setThinking(this.thinking);
+    if (this.emotion) avatar.setEmotion(this.emotion);
+    avatar.lookToward(this.gaze);
+    this.reframe();
+    return {
+      emotionIds: avatar.emotionIds(),
+      motionIds: [...BUILTIN_MOTION_IDS, ...loaded.filter((id) => !BUILTIN_MOTION_IDS.includes(id))],
+    };
+  }
+
+  /** Performer: thinking pose on or off. */
+  setThinking(on: boolean): void {
+    this.thinking = on;
+    this.avatar?.setThinking(on);
+  }
+
+  /** Performer: show an emotion. */
+  setEmotion(id: string): void {
+    this.emotion = id;
+    this.avatar?.setEmotion(id);
+  }
+
+  /** Performer: play a motion. */
+  playMotion(id: string): void {
+    this.avatar?.playMotion(id);
+  }
+
+  /** Performer: move the lips. */
+  speak(text: string): void {
+    this.avatar?.speak(text);
+  }
+
+  /** Performer: back to neutral and idle. */
+  relax(hush: boolean): void {
+    this.emotion = null;
+    this.avatar?.relax(hush);
+  }
+
+  /** Look toward a window point (the cursor), or ahead when null. */
+  lookAtPoint(p: Point | null): void {
+    if (!p || !this.anchor || !this.restBox || !this.stage) this.gaze = null;
+    else {
+      const eyeY = this.anchor.y + (this.stage.size.height - this.anchor.y) * 0.2;
+      const clamp = (v: number, m: number) => Math.max(-m, Math.min(m, v));
+      this.gaze = { yaw: clamp((p.x - this.anchor.x) / 5, 25), pitch: clamp((p.y - eyeY) / 6, 18) };
+    }
+    this.avatar?.lookToward(this.gaze);
+  }
+
+  /** Advance `dt` seconds and draw; returns what moves. */
+  frame(dt: number): AvatarActivity {
+    const avatar = this.avatar;
+    if (avatar) avatar.update(dt);
+    this.stage?.render();
+    if (avatar) this.rendered = true;
+    this.afterRender?.();
+    return avatar?.activity() ?? { speaking: false, crossfading: false, moving: false };
+  }
+
+  /** The canvas alpha at `p` in the frame just drawn. */
+  alphaAt(p: Point): number | null {
+    return this.stage?.readAlpha(p) ?? null;
+  }
+
+  /** Every expression weight the model shows now. */
+  expressions(): Record<string, number> {
+    return this.avatar?.face.snapshot() ?? {};
+  }
+
+  /** The character's screen box now, CSS pixels. */
+  characterBox(): Rect | null {
+    return this.avatar && this.stage ? this.stage.screenBox(this.avatar.vrm.scene) : null;
+  }
+
+  /** The last cue as resolved against the model. */
+  lastResolved(): { emotion: string | null; motion: string | null } {
+    return this.avatar?.lastResolved ?? { emotion: null, motion: null };
+  }
+
+  /** Aim the camera at the rest box and move the bubble anchor. */
+  private reframe(): void {
+    if (!this.restBox || !this.avatar || !this.stage) return;
+    this.stage.frame(this.restBox, this.region);
+    this.anchor = this.stage.project(this.avatar.headTop());
+    this.onAnchor?.(this.anchor);
+  }
+}

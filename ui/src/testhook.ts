@@ -1,0 +1,51 @@
+// window.__yui: the hook end-to-end tests (and screenshots) read the page through.
+
+import type { Cue } from "./bindings/index";
+import type { Rect } from "./hittest";
+import type { State } from "./state";
+
+/** The last cue and what the character made of it. */
+export interface LastCue {
+  /** The cue as the core sent it. */
+  cue: Cue;
+  /** The expression shown for its emotion_id (null: it had none). */
+  expression: string | null;
+  /** The clip played for its motion_id (null: it had none). */
+  motion: string | null;
+}
+
+/** The hook end-to-end tests read the page through. */
+export interface TestHook {
+  /** The state the page renders now. */
+  state(): State;
+  /** Send `text` as if the user typed it. */
+  send(text: string): Promise<void>;
+  /** True once the VRM loaded and a frame of it was drawn. */
+  ready(): boolean;
+  /** The VRM's expression weights now, by expression name. */
+  expressions(): Record<string, number>;
+  /** The last cue and how it was resolved, or null before the first. */
+  lastCue(): LastCue | null;
+  /** Frames drawn in the last second. */
+  fps(): number;
+  /** The frame rate the loop aims for now (0 while hidden). */
+  targetFps(): number;
+  /** The click-through hit test at window point (x, y), on a freshly drawn frame. */
+  hitAt(x: number, y: number): boolean;
+  /** The character's screen box now, CSS pixels (zero box before it loads). */
+  characterBox(): Rect;
+  /** Which backend the page talks to: "tauri" or "fake". */
+  backend(): "tauri" | "fake";
+}
+
+declare global {
+  interface Window {
+    /** Set once the page is wired; for end-to-end tests. */
+    __yui?: TestHook;
+  }
+}
+
+/** Publish `hook` as window.__yui. */
+export function installTestHook(hook: TestHook): void {
+  window.__yui = hook;
+}
