@@ -134,3 +134,8 @@ export async function screenshot(t, browser, name) {
   if (!captureDisplay(display, path.join(ARTIFACTS, `${name}-display.png`))) t.diagnostic("no display capture (ImageMagick's import)");
 }
 
+
+/** The text content of element `id` (also when WebDriver would call it not displayed). */
+export function textOf(browser, id) {
+  return browser.execute((i) => document.getElementById(i)?.textContent ?? "", id);
+}

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { test } from "node:test";
 import { ARTIFACTS, captureDisplay, startMock } from "./harness.mjs";
-import { display, launch, pageState, recordBubble, screenshot, typeAndEnter, useDisplay, waitReady } from "./app.mjs";
+import { display, launch, pageState, recordBubble, screenshot, textOf, typeAndEnter, useDisplay, waitReady } from "./app.mjs";
 
 useDisplay();
 
@@ -59,7 +59,7 @@ test("a typed message gets its reply in the bubble and its expression on the cha
     const shown = await recordBubble(browser);
     await typeAndEnter(browser, "hello there");
     await browser.waitUntil(async () => (await pageState(browser)).thinking, { timeout: 10_000, timeoutMsg: "the turn never started" });
-    assert.match(await browser.$("#pill").getText(), /thinking/i);
+    assert.match(await textOf(browser, "pill"), /thinking/i);
     await browser.waitUntil(async () => (await shown()).some((s) => s.includes("nice to meet you")), {
       timeout: 20_000,
       timeoutMsg: "the bubble never showed the reply",
@@ -69,7 +69,7 @@ test("a typed message gets its reply in the bubble and its expression on the cha
       timeoutMsg: "the surprised cue never showed on the character",
     });
     await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 20_000, timeoutMsg: "the turn never ended" });
-    const bubble = await browser.$("#bubble-text").getText();
+    const bubble = await textOf(browser, "bubble-text");
     assert.match(bubble, /I'm Yui/);
     const bubbleRect = await browser.execute(() => {
       const r = document.getElementById("bubble").getBoundingClientRect();

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startMock } from "./harness.mjs";
-import { launch, pageState, recordBubble, screenshot, typeAndEnter, useDisplay, waitReady } from "./app.mjs";
+import { display, launch, pageState, recordBubble, screenshot, textOf, typeAndEnter, useDisplay, waitReady } from "./app.mjs";
 
 useDisplay();
 
@@ -20,7 +20,7 @@ test("the pet window loads, connects, and shows the demo's reply", { timeout: 18
   const { browser, close } = await launch("smoke", settings);
   try {
     await waitReady(browser);
-    assert.equal(await browser.$("#pill").getText(), "ready");
+    assert.equal(await textOf(browser, "pill"), "ready");
 
     // At pace 0 the demo's first turn is followed at once by a background
     // turn whose speech replaces the greeting, so record what the bubble shows.
@@ -37,11 +37,11 @@ test("the pet window loads, connects, and shows the demo's reply", { timeout: 18
     const greeting = (await shown()).find((text) => text.includes("Yui"));
     t.diagnostic(`greeting shown: ${greeting}`);
     assert.match(greeting, /^Hi! I'm Yui\./, "the bubble showed the greeting from its first sentence");
-    assert.ok((await browser.$("#bubble-text").getText()).length > 0, "the bubble still shows speech");
+    assert.ok((await textOf(browser, "bubble-text")).length > 0, "the bubble still shows speech");
     const state = await pageState(browser);
     assert.equal(state.error, null, `no error line expected, got ${state.error}`);
     assert.equal(await browser.$("#composer-input").getValue(), "", "the composer is cleared after sending");
-    assert.equal(await browser.$("#composer-button").getText(), "Send");
+    assert.equal(await textOf(browser, "composer-button"), "Send");
   } finally {
     await screenshot(t, browser, "smoke");
     await close();
@@ -59,7 +59,7 @@ test("with no backend configured, the embedded demo agent answers", { timeout: 1
       timeout: 10_000,
       timeoutMsg: "the turn never started",
     });
-    assert.equal(await browser.$("#composer-button").getText(), "Stop", "a running turn turns send into stop");
+    assert.equal(await textOf(browser, "composer-button"), "Stop", "a running turn turns send into stop");
     await browser.waitUntil(async () => (await shown()).some((text) => text.includes("Yui")), {
       timeout: 60_000,
       timeoutMsg: "the embedded demo agent never greeted",
@@ -82,7 +82,7 @@ test("a broken settings file keeps the window up and says why", { timeout: 120_0
     t.diagnostic(`error line: ${text}`);
     assert.match(text, /settings\.json/);
     assert.ok(await browser.$("#error").isDisplayed(), "the error line is visible");
-    assert.equal(await browser.$("#pill").getText(), "offline");
+    assert.equal(await textOf(browser, "pill"), "offline");
     assert.ok(await browser.$("#composer-input").isExisting(), "the window stays up");
   } finally {
     await screenshot(t, browser, "bad-settings");
