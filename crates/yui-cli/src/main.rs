@@ -42,7 +42,8 @@ struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
-    /// Print the client_context block for a ClientContext JSON file.
+    /// Print the client_context block for a ClientContext JSON file, a blank
+    /// line, then the user text or the background marker.
     RenderContext {
         /// The input JSON file.
         file: PathBuf,
@@ -58,7 +59,8 @@ fn main() -> anyhow::Result<()> {
         let raw = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let ctx: yui_core::context::ClientContext =
             serde_json::from_str(&raw).with_context(|| format!("parsing {}", file.display()))?;
-        println!("{}", yui_core::context::render(&ctx, *now));
+        let block = yui_core::context::render(&ctx, *now);
+        println!("{block}\n\n{}", yui_core::context::user_input(&ctx));
         return Ok(());
     }
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;

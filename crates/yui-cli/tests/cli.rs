@@ -95,7 +95,13 @@ fn render_context_prints_the_block() {
     let out = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(&file).args(["--now", "720000"]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("\ntime: 2026-09-14T15:04:14+09:00 (Asia/Seoul)\nbody: standing (for 12min)\ntrigger: user message\n</client_context>"), "{text}");
+    assert!(text.starts_with("<client_context>\n"), "{text}");
+    // The block, a blank line, then the user text or (nobody typed) the background marker.
+    assert!(text.ends_with("\ntime: 2026-09-14T15:04:14+09:00 (Asia/Seoul)\nbody: standing (for 12min)\ntrigger: user message\n</client_context>\n\n(something just caught your attention)\n"), "{text}");
+    std::fs::write(&file, r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
+        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"},"user_text":"How did the tests go?"}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(&file).args(["--now", "720000"]).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().ends_with("trigger: user message\n</client_context>\n\nHow did the tests go?\n"));
     let bad = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(dir.path().join("missing.json")).args(["--now", "0"]).output().unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.json"));
