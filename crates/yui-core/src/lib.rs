@@ -17,6 +17,7 @@ pub mod error;
 pub mod event;
 pub mod limits;
 pub mod logging;
+pub mod outcome;
 pub mod placement;
 pub mod push;
 pub mod session;

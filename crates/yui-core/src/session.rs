@@ -67,11 +67,18 @@ impl Session {
         let cancel = CancellationToken::new();
         let body_since = now_ms();
         let contexts = std::sync::Arc::new(crate::context_log::ContextLog::default());
+        let outcomes = crate::outcome::OutcomeStore::new(&data_dir, &settings.character);
+        let previous = outcomes.clone();
         let book = TurnBook::new(
             timeouts.frame_wait,
-            Box::new(move || render(&ClientContext::user_message("", body_since), now_ms())),
+            Box::new(move || {
+                let mut ctx = ClientContext::user_message("", body_since);
+                ctx.previous_turn = previous.load();
+                render(&ctx, now_ms())
+            }),
         )
-        .with_context_log(contexts.clone());
+        .with_context_log(contexts.clone())
+        .with_outcomes(outcomes);
         let cfg = PushConfig { url, key: settings.key, chat_id, vocabulary, timeouts };
         let out = Outputs { sink: sink.clone(), status: status_tx, activity: activity_tx, applied: AtomicU64::new(0) };
         let task = tokio::spawn(connection::run(cfg, out, cmd_rx, book, cancel.clone()));

@@ -2,6 +2,7 @@
 //! and what each arriving frame does. Pure: no socket, no clock of its own.
 
 use super::frames::{parse_delegations, parse_usage, ClientFrame, Segment, ServerFrame};
+use crate::context::Outcome;
 use crate::error::ErrorCode;
 use crate::event::{TurnOutcome, UiEvent};
 use crate::limits::ERROR_MESSAGE_SHOWN;
@@ -27,6 +28,8 @@ pub struct Effects {
 #[derive(Debug)]
 struct Turn {
     id: String,
+    /// The speech shown so far, for the previous-turn record.
+    spoken: String,
     first_render: bool,
     /// The frame wait; None once it has passed or the socket left ready.
     deadline: Option<Instant>,
@@ -44,7 +47,13 @@ pub struct TurnBook {
     ready: bool,
     context: Box<dyn FnMut() -> String + Send>,
     sent: std::sync::Arc<crate::context_log::ContextLog>,
+    outcomes: Option<crate::outcome::OutcomeStore>,
+    /// Speech of turns the backend started on its own, by turn id.
+    backend_spoken: std::collections::HashMap<String, String>,
 }
+
+/// The event name of a typed user turn, as the previous-turn line names it.
+const USER_EVENT: &str = "user.text_submitted";
 
 impl TurnBook {
     /// A new book. `context` renders the client_context block for a new turn.
@@ -63,6 +72,24 @@ impl TurnBook {
             ready: false,
             context,
             sent: Default::default(),
+            outcomes: None,
+            backend_spoken: Default::default(),
+        }
+    }
+
+    /// Write previous-turn records into `store`.
+    pub fn with_outcomes(mut self, store: crate::outcome::OutcomeStore) -> Self {
+        self.outcomes = Some(store);
+        self
+    }
+
+    /// Record how a turn ended; a failed client turn also goes to the backend
+    /// as a playback frame while connected.
+    fn write_outcome(&mut self, outcome: Outcome, event_name: &str, turn_id: &str, spoken: &str, fx: &mut Effects) {
+        let Some(store) = &self.outcomes else { return };
+        store.save(&crate::outcome::record(outcome, event_name, turn_id, crate::session::now_ms(), spoken, ""));
+        if outcome == Outcome::Failed && self.ready && event_name != "backend" {
+            fx.frames.push(ClientFrame::Playback { turn_id: turn_id.to_string(), ended: "failed".into() });
         }
     }
 
@@ -99,6 +126,7 @@ impl TurnBook {
             self.running = None;
         }
         fx.events.push(UiEvent::Notice { code: ErrorCode::FrameOversize, message: message.into() });
+        self.write_outcome(Outcome::Failed, USER_EVENT, turn_id, "", fx);
         self.fail_unsent(turn_id.to_string(), now, fx);
     }
 
@@ -119,6 +147,7 @@ impl TurnBook {
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
             fx.events.push(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() });
+            self.write_outcome(Outcome::Failed, USER_EVENT, &turn_id, "", fx);
             self.fail_unsent(turn_id, now, fx);
             return;
         }
@@ -136,7 +165,7 @@ impl TurnBook {
             block: client_context.clone(),
         });
         fx.frames.push(ClientFrame::Turn { turn_id: turn_id.clone(), client_context, text, images: None });
-        self.turns.push(Turn { id: turn_id.clone(), first_render: false, deadline: Some(now + self.frame_wait), error: None });
+        self.turns.push(Turn { id: turn_id.clone(), spoken: String::new(), first_render: false, deadline: Some(now + self.frame_wait), error: None });
         self.running = Some(turn_id);
     }
 
@@ -150,6 +179,10 @@ impl TurnBook {
     pub fn stop(&mut self, now: Instant, fx: &mut Effects) {
         let _ = now;
         self.queue.clear();
+        let cut = self.running.as_ref().and_then(|id| self.turns.iter().find(|t| &t.id == id)).filter(|t| !t.spoken.is_empty()).map(|t| (t.id.clone(), t.spoken.clone()));
+        if let Some((id, spoken)) = cut {
+            self.write_outcome(Outcome::Interrupted, USER_EVENT, &id, &spoken, fx);
+        }
         let ids: Vec<String> = self.turns.drain(..).map(|t| t.id).collect();
         if ids.is_empty() {
             return;
@@ -186,6 +219,7 @@ impl TurnBook {
         let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return };
         t.deadline = None;
         let delivered = t.first_render;
+        let spoken = t.spoken.clone();
         let stage = if delivered { "push_turn_end" } else { "push_wait" };
         if record == "network_stall" {
             tracing::warn!(record = "network_stall", stage, turn_id = %id, "frame wait passed");
@@ -196,6 +230,8 @@ impl TurnBook {
             return;
         }
         self.running = None;
+        let outcome = if spoken.is_empty() { Outcome::Failed } else { Outcome::Interrupted };
+        self.write_outcome(outcome, USER_EVENT, id, &spoken, fx);
         if delivered {
             fx.events.push(UiEvent::TurnEnded { turn_id: id.into(), outcome: TurnOutcome::Complete, usage: None, error: None });
             self.drain_queue(now, fx);
@@ -251,7 +287,8 @@ impl TurnBook {
                 if let Some(text) = reasoning.filter(|r| !r.is_empty()) {
                     fx.events.push(UiEvent::ReasoningFull { turn_id: turn_id.clone(), text });
                 }
-                play(&turn_id, segments, fx);
+                let said = play(&turn_id, segments, fx);
+                self.note_spoken(&turn_id, &said);
             }
             ServerFrame::Speech { turn_id, segments } => {
                 if self.dropped(&turn_id, "push.speech") {
@@ -259,12 +296,18 @@ impl TurnBook {
                 }
                 tracing::info!(record = "push.speech", turn_id = %turn_id, segments = segments.len(), "speech");
                 self.touch(&turn_id, now, true);
-                play(&turn_id, segments, fx);
+                let said = play(&turn_id, segments, fx);
+                self.note_spoken(&turn_id, &said);
             }
             ServerFrame::TurnEnd { turn_id, usage } => {
                 tracing::info!(record = "push.turn_end", turn_id = %turn_id, "turn_end");
                 if self.stopped.remove(&turn_id) {
                     return;
+                }
+                if let Some(spoken) = self.backend_spoken.remove(&turn_id) {
+                    if !spoken.is_empty() {
+                        self.write_outcome(Outcome::Complete, "backend", &turn_id, &spoken, fx);
+                    }
                 }
                 let Some(pos) = self.turns.iter().position(|t| t.id == turn_id) else { return };
                 let turn = self.turns.remove(pos);
@@ -272,6 +315,12 @@ impl TurnBook {
                     return;
                 }
                 self.running = None;
+                match (&turn.error, turn.spoken.is_empty()) {
+                    (Some(_), true) => self.write_outcome(Outcome::Failed, USER_EVENT, &turn_id, "", fx),
+                    (Some(_), false) => self.write_outcome(Outcome::Interrupted, USER_EVENT, &turn_id, &turn.spoken, fx),
+                    (None, false) => self.write_outcome(Outcome::Complete, USER_EVENT, &turn_id, &turn.spoken, fx),
+                    (None, true) => {} // a silent reply leaves the record as it was
+                }
                 let usage = parse_usage(usage.as_ref());
                 match turn.error {
                     Some(message) => {
@@ -320,6 +369,20 @@ impl TurnBook {
         }
     }
 
+    fn note_spoken(&mut self, turn_id: &str, said: &str) {
+        if said.is_empty() {
+            return;
+        }
+        let buf = match self.turns.iter_mut().find(|t| t.id == turn_id) {
+            Some(t) => &mut t.spoken,
+            None => self.backend_spoken.entry(turn_id.to_string()).or_default(),
+        };
+        if !buf.is_empty() {
+            buf.push(' ');
+        }
+        buf.push_str(said);
+    }
+
     /// True when the turn was stopped by the user and still awaits its turn_end.
     pub fn is_stopped(&self, turn_id: &str) -> bool {
         self.stopped.contains(turn_id)
@@ -331,15 +394,20 @@ fn speaks(speech: &str) -> bool {
     !t.is_empty() && t != SILENT
 }
 
-fn play(turn_id: &str, segments: Vec<Segment>, fx: &mut Effects) {
+/// Emit the segments' cues and speech in order; returns the speech, joined.
+fn play(turn_id: &str, segments: Vec<Segment>, fx: &mut Effects) -> String {
+    let mut said: Vec<String> = Vec::new();
     for seg in segments {
         for cue in seg.cues {
             fx.events.push(UiEvent::Cue { turn_id: turn_id.to_string(), cue });
         }
         if speaks(&seg.speech) {
-            fx.events.push(UiEvent::Speech { turn_id: turn_id.to_string(), text: seg.speech.trim().to_string() });
+            let text = seg.speech.trim().to_string();
+            said.push(text.clone());
+            fx.events.push(UiEvent::Speech { turn_id: turn_id.to_string(), text });
         }
     }
+    said.join(" ")
 }
 
 #[cfg(test)]

@@ -1,0 +1,107 @@
+//! The previous-turn record: how the last turn that tried to speak ended,
+//! stored per character in the data directory so it survives a restart.
+//!
+//! Only the backend's own turns write it: `complete` when its speech played,
+//! `interrupted` when speech had started and was cut, `failed` when the call
+//! settled badly before any speech. A silent reply, the filler and the
+//! client's failure line leave it as it was.
+
+use crate::context::{Outcome, PreviousTurn};
+use crate::data_dir::DataDir;
+use std::path::PathBuf;
+
+const DIR: &str = "previous-turn";
+
+/// Where one character's record lives.
+#[derive(Debug, Clone)]
+pub struct OutcomeStore {
+    path: PathBuf,
+}
+
+impl OutcomeStore {
+    /// The store of the character keyed `character` (a file stem; empty for
+    /// the bundled default) in `data_dir`.
+    pub fn new(data_dir: &DataDir, character: &str) -> Self {
+        let key: String = std::path::Path::new(character)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .take(64)
+            .collect();
+        let key = if key.is_empty() { "default".to_string() } else { key };
+        Self { path: data_dir.root().join(DIR).join(format!("{key}.json")) }
+    }
+
+    /// The stored record; `None` when there is none or it cannot be read (logged).
+    pub fn load(&self) -> Option<PreviousTurn> {
+        let raw = std::fs::read_to_string(&self.path).ok()?;
+        match serde_json::from_str(&raw) {
+            Ok(rec) => Some(rec),
+            Err(e) => {
+                tracing::warn!(record = "previous_turn_unreadable", path = %self.path.display(), error = %e);
+                None
+            }
+        }
+    }
+
+    /// Store `record`, replacing the last one. A write failure is logged.
+    pub fn save(&self, record: &PreviousTurn) {
+        let result = self
+            .path
+            .parent()
+            .map(std::fs::create_dir_all)
+            .unwrap_or(Ok(()))
+            .and_then(|_| std::fs::write(&self.path, serde_json::to_vec(record).expect("record serializes")));
+        match result {
+            Ok(()) => tracing::info!(record = "previous_turn", outcome = ?record.outcome, turn_id = ?record.turn_id),
+            Err(e) => tracing::warn!(record = "previous_turn_unwritable", path = %self.path.display(), error = %e),
+        }
+    }
+}
+
+/// A record of `outcome` for the utterance `event_name` of turn `turn_id`,
+/// recorded at `at_ms`, with what was heard and what was still owed.
+pub fn record(outcome: Outcome, event_name: &str, turn_id: &str, at_ms: i64, spoken: &str, owed: &str) -> PreviousTurn {
+    let keep = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty() && outcome == Outcome::Interrupted);
+    PreviousTurn {
+        outcome,
+        event_name: Some(event_name.to_string()),
+        at: Some(at_ms),
+        already_spoken: keep(spoken),
+        never_spoken: keep(owed),
+        turn_id: Some(turn_id.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_per_character_and_survive_a_new_store() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap();
+        let a = OutcomeStore::new(&dir, "");
+        assert!(a.load().is_none());
+        a.save(&record(Outcome::Interrupted, "user.text_submitted", "7", 1000, "Three logs are left.", ""));
+        let again = OutcomeStore::new(&dir, "").load().unwrap();
+        assert_eq!(again.outcome, Outcome::Interrupted);
+        assert_eq!(again.already_spoken.as_deref(), Some("Three logs are left."));
+        assert_eq!(again.never_spoken, None, "an empty part is left out");
+        assert!(OutcomeStore::new(&dir, "/data/characters/mio.vrm").load().is_none(), "another character, another record");
+        let failed = record(Outcome::Failed, "user.text_submitted", "8", 1, "ignored", "ignored");
+        assert_eq!((failed.already_spoken, failed.never_spoken), (None, None));
+    }
+
+    #[test]
+    fn a_damaged_record_reads_as_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap();
+        let store = OutcomeStore::new(&dir, "");
+        std::fs::create_dir_all(tmp.path().join(DIR)).unwrap();
+        std::fs::write(tmp.path().join(DIR).join("default.json"), "{oops").unwrap();
+        assert!(store.load().is_none());
+    }
+}
