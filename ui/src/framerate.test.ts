@@ -44,3 +44,14 @@ describe("FpsMeter", () => {
     expect(m.fps(5000)).toBe(0);
   });
 });
+
+import { isSoftwareRenderer } from "./character/stage";
+
+describe("software rasterizers", () => {
+  it("are recognised by their renderer strings", () => {
+    expect(isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)")).toBe(true);
+    expect(isSoftwareRenderer("ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)")).toBe(true);
+    expect(isSoftwareRenderer("ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0)")).toBe(false);
+    expect(isSoftwareRenderer("Apple M2")).toBe(false);
+  });
+});

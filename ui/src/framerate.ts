@@ -20,9 +20,9 @@ export interface Activity {
 /** Frames a second while something moves. */
 export const ACTIVE_FPS = 60;
 /** Frames a second for idle breathing and blinking. */
-export const IDLE_FPS = 15;
+export const IDLE_FPS = 10;
 
-/** The frame rate `activity` needs: 0 when hidden, 60 while something moves, 15 when idle. */
+/** The frame rate `activity` needs: 0 when hidden, 60 while something moves, 10 when idle. */
 export function targetFps(activity: Activity): number {
   if (activity.hidden) return 0;
   if (activity.speaking || activity.crossfading || activity.moving || activity.dragging || activity.thinking) {

@@ -26,10 +26,15 @@ export class Stage {
   private width = 1;
   private height = 1;
   private readonly pixel = new Uint8Array(4);
+  /** True when WebGL runs on a software rasterizer (no multisampling then). */
+  readonly software: boolean;
 
   /** Draw into `canvas`, which covers the whole window. */
   constructor(readonly canvas: HTMLCanvasElement) {
-    this.renderer = new THREE.WebGLRenderer({ canvas, alpha: true, antialias: true, premultipliedAlpha: true });
+    // Multisampling doubles the cost of a frame on a software rasterizer
+    // (llvmpipe under Xvfb, SwiftShader); keep it for real GPUs only.
+    this.software = isSoftwareGl();
+    this.renderer = new THREE.WebGLRenderer({ canvas, alpha: true, antialias: !this.software, premultipliedAlpha: true });
     this.renderer.setClearColor(0x000000, 0);
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     const key = new THREE.DirectionalLight(0xffffff, Math.PI);
@@ -142,4 +147,23 @@ export function worldBox(root: THREE.Object3D): THREE.Box3 {
   const box = new THREE.Box3();
   forEachVertex(root, (v) => box.expandByPoint(v));
   return box;
+}
+
+/** True when the WebGL implementation is a software rasterizer. */
+export function isSoftwareGl(): boolean {
+  try {
+    const gl = document.createElement("canvas").getContext("webgl2") ?? document.createElement("canvas").getContext("webgl");
+    if (!gl) return false;
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const renderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    gl.getExtension("WEBGL_lose_context")?.loseContext();
+    return isSoftwareRenderer(renderer);
+  } catch {
+    return false;
+  }
+}
+
+/** True for the renderer strings of software rasterizers. */
+export function isSoftwareRenderer(renderer: string): boolean {
+  return /llvmpipe|softpipe|swiftshader|software|swrast/i.test(renderer);
 }
