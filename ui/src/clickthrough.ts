@@ -26,6 +26,8 @@ export interface ClickThrough {
   hitAt(p: Point): boolean;
   /** The last cursor position known, or null. */
   readonly cursor: Point | null;
+  /** What the shell was last told: true = the window lets the mouse through; null before the first. */
+  readonly ignoring: boolean | null;
 }
 
 /** Start following the cursor and switching the window's click-through. */
@@ -33,9 +35,11 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
   const gate = new ClickThroughGate();
   let cursor: Point | null = null;
   let holdTimer: number | null = null;
+  let ignoring: boolean | null = null;
 
   const tell = (ignore: boolean | null) => {
     if (ignore === null) return;
+    ignoring = ignore;
     deps.backend.setClickThrough(ignore).catch((err) => console.warn("yui: set_click_through failed", err));
   };
   const hitAt = (p: Point) => isHit(p, deps.uiRects(), deps.alphaAt(p));
@@ -81,6 +85,9 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
     hitAt,
     get cursor() {
       return cursor;
+    },
+    get ignoring() {
+      return ignoring;
     },
   };
 }

@@ -145,6 +145,7 @@ async function start(backend: Backend): Promise<void> {
       return click.hitAt({ x, y });
     },
     characterBox: () => host.characterBox() ?? { x: 0, y: 0, width: 0, height: 0 },
+    clickThrough: () => click.ignoring,
     backend: () => backend.kind,
   });
 

@@ -32,6 +32,8 @@ export interface TestHook {
   targetFps(): number;
   /** The click-through hit test at window point (x, y), on a freshly drawn frame. */
   hitAt(x: number, y: number): boolean;
+  /** What the shell was last told: true = clicks pass through the window; null before the first. */
+  clickThrough(): boolean | null;
   /** The character's screen box now, CSS pixels (zero box before it loads). */
   characterBox(): Rect;
   /** Which backend the page talks to: "tauri" or "fake". */

@@ -1,0 +1,49 @@
+// Click-through and the bring-back shortcut, with the real X pointer and
+// keyboard (xdotool drives XTEST on the Xvfb display): the shell polls the
+// cursor, the page hit-tests the rendered alpha and switches the window's
+// click-through; Ctrl+Shift+Y makes the pet take the mouse again.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { requireExecutable, startMock } from "./harness.mjs";
+import { display, launch, screenshot, useDisplay, waitReady } from "./app.mjs";
+
+useDisplay();
+
+function xdotool(...args) {
+  const bin = requireExecutable("xdotool", "apt-get install xdotool");
+  const r = spawnSync(bin, args, { env: { ...process.env, DISPLAY: `:${display}` }, encoding: "utf8", timeout: 10_000 });
+  assert.equal(r.status, 0, `xdotool ${args.join(" ")} failed: ${r.stderr}`);
+}
+
+test("transparent pixels let the mouse through, the character and the shortcut take it back", { timeout: 180_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const { browser, close } = await launch("clickthrough", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+  try {
+    await waitReady(browser);
+    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
+    const rect = await browser.getWindowRect();
+    const box = await browser.execute(() => window.__yui.characterBox());
+    const clickThrough = () => browser.execute(() => window.__yui.clickThrough());
+    const at = (x, y) => xdotool("mousemove", String(Math.round(rect.x + x)), String(Math.round(rect.y + y)));
+    t.diagnostic(`window ${JSON.stringify(rect)}, character ${JSON.stringify(box)}`);
+
+    // On the empty background beside her: the window lets the mouse through.
+    at(6, box.y + box.height / 2);
+    await browser.waitUntil(async () => (await clickThrough()) === true, { timeout: 5_000, timeoutMsg: "the background never became click-through" });
+    // On her face: the window takes the mouse.
+    at(box.x + box.width / 2, box.y + box.height * 0.2);
+    await browser.waitUntil(async () => (await clickThrough()) === false, { timeout: 5_000, timeoutMsg: "the character never took the mouse back" });
+    // Back on the background, then the shortcut: interactive again, and held so.
+    at(6, box.y + box.height / 2);
+    await browser.waitUntil(async () => (await clickThrough()) === true, { timeout: 5_000, timeoutMsg: "click-through did not come back" });
+    xdotool("key", "--clearmodifiers", "ctrl+shift+y");
+    await browser.waitUntil(async () => (await clickThrough()) === false, { timeout: 5_000, timeoutMsg: "Ctrl+Shift+Y did not make the pet interactive" });
+    await browser.pause(1000);
+    assert.equal(await clickThrough(), false, "the shortcut holds the window interactive for a while, even over the background");
+  } finally {
+    await screenshot(t, browser, "clickthrough");
+    await close();
+  }
+});
