@@ -85,7 +85,7 @@ export async function launch(name, settingsJson) {
     await browser.deleteSession().catch(() => {});
     await stop(driver.child);
   };
-  return { browser, close };
+  return { browser, close, dataDir };
 }
 
 /** The page's state through its test hook. */
