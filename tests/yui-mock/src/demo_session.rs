@@ -20,6 +20,7 @@ use crate::demo::{
     chunks, cut_chars, demo_reply, local_time_hhmm, tokens, DemoReply, SUMMARY_MAX_CHARS,
 };
 use crate::push::{frame_type, HelloInfo, Out};
+use crate::scenario::id_string;
 use crate::server::Shared;
 
 /// The `source` of every render the demo sends.
@@ -72,14 +73,6 @@ fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-fn id_string(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
 }
 
 /// Runs the demo agent until the connection ends.

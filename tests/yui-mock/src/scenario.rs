@@ -312,7 +312,7 @@ impl Vars {
 }
 
 /// A `turn_id` field as a string (numbers are accepted too).
-fn id_string(v: Option<&Value>) -> Option<String> {
+pub(crate) fn id_string(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
