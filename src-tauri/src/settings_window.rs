@@ -51,7 +51,7 @@ pub fn load_settings(window: WebviewWindow, background: State<'_, Background>) -
 /// Validate and save `settings`; restart the pet's session when the
 /// transport changed and reload its character when that changed.
 #[tauri::command]
-pub fn save_settings(
+pub async fn save_settings(
     app: AppHandle,
     window: WebviewWindow,
     background: State<'_, Background>,
@@ -59,17 +59,17 @@ pub fn save_settings(
 ) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
-    apply(&app, &background, settings)
+    apply(&app, &background, settings).await
 }
 
-fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
+async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
     let old = dir.load_settings().unwrap_or_default();
     let change = old.change_to(&next);
     dir.save_settings(&next)?;
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
     if change.restart_session {
-        restart_pet_session(app);
+        restart_pet_session(app).await;
     }
     if change.character_changed {
         announce_character(app, background);
@@ -112,7 +112,7 @@ fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
 /// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
 /// character, and tell the pet to reload.
 #[tauri::command]
-pub fn import_character(
+pub async fn import_character(
     app: AppHandle,
     window: WebviewWindow,
     background: State<'_, Background>,
@@ -124,22 +124,22 @@ pub fn import_character(
     let info = character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
     let mut settings = dir.load_settings()?;
     settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
-    apply(&app, &background, settings)?;
+    apply(&app, &background, settings).await?;
     Ok(info)
 }
 
 /// Go back to the bundled default character.
 #[tauri::command]
-pub fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
+pub async fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
     settings_only(&window)?;
     let mut settings = background.data_dir()?.load_settings()?;
     settings.character.clear();
-    apply(&app, &background, settings)
+    apply(&app, &background, settings).await
 }
 
 /// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
 #[tauri::command]
-pub fn import_motion(
+pub async fn import_motion(
     app: AppHandle,
     window: WebviewWindow,
     background: State<'_, Background>,

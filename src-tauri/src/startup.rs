@@ -59,21 +59,29 @@ pub fn setup(app: &AppHandle) {
     let tasks = tokio_util::sync::CancellationToken::new();
     crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
     app.state::<Windows>().insert(WindowId::Pet, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
-    restart_pet_session(app);
+    // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
+    tauri::async_runtime::block_on(restart_pet_session(app));
 }
 
 /// (Re)start the pet window's session from the saved settings, replacing the
-/// old one (which is cancelled) and the old demo agent.
-pub fn restart_pet_session(app: &AppHandle) {
+/// old one (which is cancelled) and the old demo agent. Nothing happens when
+/// the pet window is gone.
+pub async fn restart_pet_session(app: &AppHandle) {
     let id = WindowId::Pet;
     let sink = window_sink(app.clone(), id);
     let windows = app.state::<Windows>();
-    windows.replace_session(id, Err(CommandError::new(ErrorCode::Closed, "restarting")));
-    let background = app.state::<Background>();
-    if let Some(old) = lock(&background.demo).take() {
-        tauri::async_runtime::block_on(old.shutdown());
+    if !windows.replace_session(id, Err(CommandError::new(ErrorCode::Closed, "restarting"))) {
+        return;
     }
-    let session = background.data_dir().and_then(|dir| start_session(dir, &background, sink.clone()));
+    let background = app.state::<Background>();
+    let old_demo = lock(&background.demo).take();
+    if let Some(old) = old_demo {
+        old.shutdown().await;
+    }
+    let session = match background.data_dir() {
+        Ok(dir) => start_session(dir, &background, sink.clone()).await,
+        Err(e) => Err(e),
+    };
     if let Err(e) = &session {
         tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
         sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
@@ -105,19 +113,17 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
 
 /// Load the settings, start the demo agent when they name no backend, and
 /// start the session.
-fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
+async fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
     let mut settings = data_dir.load_settings()?;
-    tauri::async_runtime::block_on(async move {
-        if settings.uses_demo() {
-            let demo = MockServer::start(MockConfig::default()).await.map_err(|e| {
-                CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}"))
-            })?;
-            tracing::info!(record = "demo_agent", url = %demo.base_url());
-            settings.chat_base_url = demo.base_url();
-            *lock(&background.demo) = Some(demo);
-        }
-        Ok(Session::start(SessionConfig::new(settings, data_dir), sink)?)
-    })
+    if settings.uses_demo() {
+        let demo = MockServer::start(MockConfig::default())
+            .await
+            .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
+        tracing::info!(record = "demo_agent", url = %demo.base_url());
+        settings.chat_base_url = demo.base_url();
+        *lock(&background.demo) = Some(demo);
+    }
+    Ok(Session::start(SessionConfig::new(settings, data_dir), sink)?)
 }
 
 /// Lock a mutex, taking the data even after a panic elsewhere.

@@ -148,3 +148,14 @@ describe("reduce", () => {
     expect(reduce(s, { type: "context_sent", turn_id: "t1", transport: "push", block: "x" })).toBe(s);
   });
 });
+
+describe("the tool segment", () => {
+  it("clears on turn_ended and when the socket leaves ready", () => {
+    let s = reduce(initialState(), { type: "status", status: { state: "ready" } });
+    s = reduce(s, { type: "turn_started", turn_id: "1", text: "hi" });
+    s = reduce(s, { type: "tool_status", turn_id: "1", state: "running", tool_id: "read_file" });
+    expect(s.tool).not.toBeNull();
+    expect(reduce(s, { type: "turn_ended", turn_id: "1", outcome: "complete" }).tool).toBeNull();
+    expect(reduce(s, { type: "status", status: { state: "reconnecting", delay_ms: 1000, reason: "x" } }).tool).toBeNull();
+  });
+});

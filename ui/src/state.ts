@@ -50,7 +50,8 @@ export function initialState(): State {
 export function reduce(state: State, event: UiEvent): State {
   switch (event.type) {
     case "status":
-      return { ...state, status: event.status };
+      // A socket that leaves ready clears a running tool (the seed's tool_status rules).
+      return { ...state, status: event.status, tool: event.status.state === "ready" ? state.tool : null };
     case "turn_started":
       return {
         ...state,
@@ -83,6 +84,7 @@ export function reduce(state: State, event: UiEvent): State {
       return {
         ...state,
         thinking: false,
+        tool: null,
         usage: event.usage ?? state.usage,
         error: event.error ? oneLine(event.error) : state.error,
       };

@@ -201,7 +201,11 @@ pub fn current(data_dir: &DataDir, settings_character: &str) -> Option<(Characte
         return None;
     }
     let path = PathBuf::from(settings_character);
-    if !path.starts_with(data_dir.root()) {
+    let inside = match (path.canonicalize(), data_dir.root().canonicalize()) {
+        (Ok(p), Ok(root)) => p.starts_with(root),
+        _ => false,
+    };
+    if !inside {
         tracing::warn!(record = "character_outside_data_dir", path = %path.display(), "using the default character");
         return None;
     }

@@ -22,10 +22,16 @@ pub fn init(log_dir: &Path, stderr_level: Option<&str>) -> Result<LogGuard, Core
     std::fs::create_dir_all(log_dir).map_err(|source| CoreError::Storage { path: log_dir.to_path_buf(), source })?;
     let appender = tracing_appender::rolling::daily(log_dir, "yui.log");
     let (writer, guard) = tracing_appender::non_blocking(appender);
-    let file_filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // The WebSocket crates trace whole frames, hello and its key included:
+    // they never log below info, whatever RUST_LOG says.
+    let quiet = |f: EnvFilter| {
+        f.add_directive("tungstenite=info".parse().expect("directive"))
+            .add_directive("tokio_tungstenite=info".parse().expect("directive"))
+    };
+    let file_filter = quiet(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")));
     let file = fmt::layer().with_writer(writer).with_ansi(false).with_target(true).with_filter(file_filter);
     let stderr = stderr_level.map(|lvl| {
-        let f = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(lvl));
+        let f = quiet(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(lvl)));
         fmt::layer().with_writer(std::io::stderr).with_target(false).with_filter(f)
     });
     let _ = tracing_subscriber::registry().with(file).with(stderr).try_init();

@@ -81,8 +81,8 @@ impl Session {
         .with_outcomes(outcomes);
         let cfg = PushConfig { url, key: settings.key, chat_id, vocabulary, timeouts };
         let out = Outputs { sink: sink.clone(), status: status_tx, activity: activity_tx, applied: AtomicU64::new(0) };
-        let task = tokio::spawn(connection::run(cfg, out, cmd_rx, book, cancel.clone()));
         sink.emit(UiEvent::Status { status: Status::Connecting { attempt: 0 } });
+        let task = tokio::spawn(connection::run(cfg, out, cmd_rx, book, cancel.clone()));
         Ok(Session { cmds: cmd_tx, status: status_rx, activity: activity_rx, sent: AtomicU64::new(0), contexts, cancel, task: Some(task) })
     }
 

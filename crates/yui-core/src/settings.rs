@@ -76,12 +76,10 @@ impl fmt::Debug for Settings {
 
 impl Settings {
     /// True when going from `self` to `next` needs a new session: the
-    /// protocol, endpoint, key or model changed (a refused key waits for this).
+    /// protocol, endpoint or key changed (a refused key waits for this).
+    /// The model rides on each request, so it needs none.
     pub fn transport_changed(&self, next: &Settings) -> bool {
-        self.chat_api != next.chat_api
-            || self.chat_base_url.trim() != next.chat_base_url.trim()
-            || self.key != next.key
-            || self.model != next.model
+        self.chat_api != next.chat_api || self.chat_base_url.trim() != next.chat_base_url.trim() || self.key != next.key
     }
 
     /// True when no backend is configured and the demo agent should answer.
@@ -93,7 +91,7 @@ impl Settings {
 /// What saving new settings means for the running app.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SettingsChange {
-    /// The pet window needs a new session (transport, endpoint, key or model changed).
+    /// The pet window needs a new session (protocol, endpoint or key changed).
     pub restart_session: bool,
     /// The pet window must reload its character.
     pub character_changed: bool,

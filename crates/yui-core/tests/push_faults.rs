@@ -58,7 +58,13 @@ async fn a_dead_server_is_retried_with_growing_delays() {
     drop(listener); // nothing listens there now
     let dir = tempfile::tempdir().unwrap();
     let (session, sink) = start(&format!("http://127.0.0.1:{port}"), "k", dir.path(), fast_timeouts());
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let reconnecting = |e: &UiEvent| matches!(e, UiEvent::Status { status: Status::Reconnecting { .. } });
+    let enough = tokio::time::timeout(WAIT, async {
+        while sink.events().iter().filter(|e| reconnecting(e)).count() < 5 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    assert!(enough.await.is_ok(), "five reconnect attempts within {WAIT:?}");
     let delays: Vec<u64> = sink
         .events()
         .into_iter()

@@ -137,6 +137,25 @@ async fn demo_agent_holds_a_conversation() {
 }
 
 #[tokio::test]
+async fn a_vocabulary_set_while_connecting_reaches_the_backend_after_ready() {
+    let mock = mock_demo(None).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
+    let mut v = yui_core::push::Vocabulary::default();
+    v.emotion_ids = vec!["neutral".into(), "smug".into()];
+    session.send(UserCommand::SetVocabulary { vocabulary: v }).unwrap(); // before ready
+    assert!(session.wait_ready(WAIT).await);
+    let hello = mock.wait_for_frame("hello", 0, WAIT).await.unwrap();
+    let seen = if hello["vocabulary"]["emotion_ids"] == serde_json::json!(["neutral", "smug"]) {
+        hello["vocabulary"].clone()
+    } else {
+        mock.wait_for_frame("vocabulary", 0, WAIT).await.expect("a vocabulary frame after ready")["vocabulary"].clone()
+    };
+    assert_eq!(seen["emotion_ids"], serde_json::json!(["neutral", "smug"]));
+    session.close().await;
+}
+
+#[tokio::test]
 async fn a_changed_vocabulary_is_sent_once_while_connected() {
     let mock = mock_demo(None).await;
     let dir = tempfile::tempdir().unwrap();

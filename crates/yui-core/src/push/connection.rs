@@ -77,6 +77,8 @@ impl Outputs {
 
 enum End {
     Cancelled,
+    /// The user asked for a reconnect: go again at once.
+    Requested,
     Auth,
     Lost { close_code: Option<u16>, reason: String, was_ready: bool },
 }
@@ -124,6 +126,11 @@ pub async fn run(
         let end = connect_once(&cfg, &out, &mut cmds, &mut book, &mut vocab, &cancel).await;
         let wait = match end {
             End::Cancelled => break,
+            End::Requested => {
+                backoff.reset();
+                attempt = 0;
+                continue;
+            }
             End::Auth => {
                 out.set_status(Status::AuthFailed);
                 out.sink.emit(UiEvent::Notice { code: ErrorCode::Auth, message: "The backend refused the key (4401). Check the key in settings.".into() });
@@ -145,7 +152,7 @@ pub async fn run(
         let deadline = wait.map(|d| Instant::now() + d);
         loop {
             tokio::select! {
-                _ = cancel.cancelled() => { out.set_status(Status::Closed); return; }
+                _ = cancel.cancelled() => { out.status.send_replace(Status::Closed); return; }
                 _ = sleep_opt(deadline) => break,
                 cmd = cmds.recv() => match cmd {
                     None => { out.set_status(Status::Closed); return; }
@@ -163,7 +170,8 @@ pub async fn run(
             }
         }
     }
-    out.set_status(Status::Closed);
+    // Cancelled: the window (or its replacement) is not told, only the watch.
+    out.status.send_replace(Status::Closed);
 }
 
 async fn sleep_opt(deadline: Option<Instant>) {
@@ -209,23 +217,41 @@ async fn connect_once(
 ) -> End {
     let lost = |reason: String| End::Lost { close_code: None, reason, was_ready: false };
     let connect = tokio::time::timeout(cfg.timeouts.hello_reply_wait, tokio_tungstenite::connect_async(cfg.url.as_str()));
-    let mut ws: Ws = tokio::select! {
-        _ = cancel.cancelled() => return End::Cancelled,
-        r = connect => match r {
-            Ok(Ok((ws, _))) => ws,
-            Ok(Err(e)) => {
-                tracing::warn!(record = "ws_connect_failed", url = %cfg.url, error = %e, "connect failed");
-                return lost(format!("cannot reach {}: {e}", cfg.url));
+    tokio::pin!(connect);
+    let mut ws: Ws = loop {
+        tokio::select! {
+            _ = cancel.cancelled() => return End::Cancelled,
+            // A turn while the socket opens is a network failure at once, not a wait.
+            cmd = cmds.recv() => match cmd {
+                None => return End::Cancelled,
+                Some(UserCommand::Reconnect) => {
+                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    publish(out, book, Vec::new());
+                    return End::Requested;
+                }
+                Some(cmd) => {
+                    let mut fx = Effects::default();
+                    apply_command(out, cmd, book, vocab, &mut fx);
+                    publish(out, book, fx.events);
+                }
+            },
+            r = &mut connect => match r {
+                Ok(Ok((ws, _))) => break ws,
+                Ok(Err(e)) => {
+                    tracing::warn!(record = "ws_connect_failed", url = %cfg.url, error = %e, "connect failed");
+                    return lost(format!("cannot reach {}: {e}", cfg.url));
+                }
+                Err(_) => return lost(format!("connecting to {} timed out", cfg.url)),
             }
-            Err(_) => return lost(format!("connecting to {} timed out", cfg.url)),
         }
     };
     tracing::info!(record = "ws_open", url = %cfg.url, "ws_open");
+    let sent_vocab = vocab.clone();
     let hello = ClientFrame::Hello {
         key: cfg.key.clone(),
         chat_id: cfg.chat_id.clone(),
         accepts: vec!["error".into()],
-        vocabulary: vocab.clone(),
+        vocabulary: sent_vocab.clone(),
         tools: Some(tools::declarations()),
     };
     if let Err(e) = send_frame(&mut ws, &hello, TEXT_FRAME_SIZE).await {
@@ -249,7 +275,7 @@ async fn connect_once(
                     out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     publish(out, book, Vec::new());
                     close(&mut ws).await;
-                    return lost("reconnect requested".into());
+                    return End::Requested;
                 }
                 Some(cmd) => {
                     let mut fx = Effects::default();
@@ -268,10 +294,15 @@ async fn connect_once(
     book.set_ready();
     out.set_status(Status::Ready { max_turn_bytes });
     let turn_limit = max_turn_bytes.map(|b| b as usize).unwrap_or(TURN_FRAME_SIZE);
+    // The renderable set changed while the handshake ran: say so now.
+    let mut pending = Effects::default();
+    if *vocab != sent_vocab {
+        pending.frames.push(ClientFrame::Vocabulary { vocabulary: vocab.clone() });
+    }
 
     loop {
         let deadline = book.next_deadline();
-        let mut fx = Effects::default();
+        let mut fx = std::mem::take(&mut pending);
         let end = tokio::select! {
             _ = cancel.cancelled() => { close(&mut ws).await; Some(End::Cancelled) }
             _ = sleep_opt(deadline) => { book.tick(Instant::now(), &mut fx); None }
@@ -281,7 +312,7 @@ async fn connect_once(
                     out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     publish(out, book, Vec::new());
                     close(&mut ws).await;
-                    Some(End::Lost { close_code: Some(1000), reason: "reconnect requested".into(), was_ready: true })
+                    Some(End::Requested)
                 }
                 Some(cmd) => { apply_command(out, cmd, book, vocab, &mut fx); None }
             },
@@ -300,6 +331,7 @@ async fn connect_once(
         };
         if let Some(end) = end {
             if !matches!(end, End::Cancelled) {
+                // Requested, lost or refused: the running turns end now.
                 let mut fx = Effects::default();
                 book.left_ready(Instant::now(), &mut fx);
                 publish(out, book, fx.events);
@@ -365,16 +397,26 @@ fn read(msg: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>) -> 
 }
 
 async fn send_frame(ws: &mut Ws, frame: &ClientFrame, limit: usize) -> Result<(), String> {
-    let text = serde_json::to_string(frame).map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string(frame).map_err(|e| e.to_string())?;
     if text.len() > limit {
         tracing::warn!(record = "frame_oversize", direction = "outbound", frame = frame.kind(), bytes = text.len(), limit, "frame not sent");
-        return Ok(());
+        match frame {
+            // tool_call rule 4: a result that does not fit is answered with an error instead.
+            ClientFrame::ToolResult { id, turn_id, .. } => {
+                let small = ClientFrame::ToolResult { id: id.clone(), turn_id: turn_id.clone(), result: "error: result too large".into(), images: None };
+                text = serde_json::to_string(&small).map_err(|e| e.to_string())?;
+            }
+            ClientFrame::Hello { .. } => return Err("the hello frame is over the text frame size".into()),
+            _ => return Ok(()),
+        }
     }
     ws.send(Message::text(text)).await.map_err(|e| format!("send failed: {e}"))
 }
 
 async fn close(ws: &mut Ws) {
-    let _ = ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() })).await;
+    // An unresponsive peer must not keep a cancelled task (and its socket) alive.
+    let closing = ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() }));
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), closing).await;
 }
 
 /// Emit events and update busy (no socket: frames are dropped, the book made none).

@@ -141,7 +141,8 @@ pub enum ServerFrame {
         #[serde(default)]
         chat_id: Option<String>,
         /// Largest turn frame accepted; also says images are accepted.
-        #[serde(default)]
+        /// Anything but a positive integer reads as absent.
+        #[serde(default, deserialize_with = "positive_or_none")]
         max_turn_bytes: Option<u64>,
     },
     /// A finished reply (or the rest of one).
@@ -232,6 +233,11 @@ impl ServerFrame {
     }
 }
 
+fn positive_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(v.and_then(|v| v.as_u64()).filter(|n| *n > 0))
+}
+
 /// Read a turn_end usage: all three fields as numbers, or absent.
 pub fn parse_usage(v: Option<&Value>) -> Option<Usage> {
     let v = v?;
@@ -307,6 +313,10 @@ mod tests {
         assert_eq!(parse_usage(Some(&u)).unwrap().total_tokens, 1280);
         assert_eq!(parse_usage(Some(&json!({"input_tokens":1,"output_tokens":"x","total_tokens":2}))), None);
         assert!(serde_json::from_value::<ServerFrame>(json!({"type":"nope"})).is_err());
+        for bad in [json!(0), json!(-5), json!(1.5), json!("big")] {
+            let f: ServerFrame = serde_json::from_value(json!({"type":"ready","max_turn_bytes": bad})).unwrap();
+            assert_eq!(f, ServerFrame::Ready { chat_id: None, max_turn_bytes: None });
+        }
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct TurnBook {
     outcomes: Option<crate::outcome::OutcomeStore>,
     /// Speech of turns the backend started on its own, by turn id.
     backend_spoken: std::collections::HashMap<String, String>,
+    /// Turns the backend started on its own that have no turn_end yet: the
+    /// stop button and a typed turn stop them too.
+    backend_turns: HashSet<String>,
 }
 
 /// The event name of a typed user turn, as the previous-turn line names it.
@@ -74,6 +77,7 @@ impl TurnBook {
             sent: Default::default(),
             outcomes: None,
             backend_spoken: Default::default(),
+            backend_turns: HashSet::new(),
         }
     }
 
@@ -155,6 +159,7 @@ impl TurnBook {
         for t in self.turns.drain(..) {
             self.stopped.insert(t.id);
         }
+        self.stopped.extend(self.backend_turns.drain());
         let client_context = (self.context)();
         tracing::info!(record = "turn", transport = "push", turn_id = %turn_id, spoke_text = false, chars = text.chars().count(), "turn");
         fx.events.push(UiEvent::ContextSent { turn_id: turn_id.clone(), transport: "push".into(), block: client_context.clone() });
@@ -183,7 +188,10 @@ impl TurnBook {
         if let Some((id, spoken)) = cut {
             self.write_outcome(Outcome::Interrupted, USER_EVENT, &id, &spoken, fx);
         }
-        let ids: Vec<String> = self.turns.drain(..).map(|t| t.id).collect();
+        let mut ids: Vec<String> = self.turns.drain(..).map(|t| t.id).collect();
+        let mut backend: Vec<String> = self.backend_turns.drain().collect();
+        backend.sort();
+        ids.extend(backend);
         if ids.is_empty() {
             return;
         }
@@ -263,8 +271,11 @@ impl TurnBook {
         }
     }
 
-    fn dropped(&self, id: &str, record: &'static str) -> bool {
+    fn dropped(&mut self, id: &str, record: &'static str) -> bool {
         if !self.stopped.contains(id) {
+            if !self.turns.iter().any(|t| t.id == id) {
+                self.backend_turns.insert(id.to_string());
+            }
             return false;
         }
         let stopped_count = self.stopped.len();
@@ -301,6 +312,7 @@ impl TurnBook {
             }
             ServerFrame::TurnEnd { turn_id, usage } => {
                 tracing::info!(record = "push.turn_end", turn_id = %turn_id, "turn_end");
+                self.backend_turns.remove(&turn_id);
                 if self.stopped.remove(&turn_id) {
                     return;
                 }

@@ -98,3 +98,19 @@ fn silent_render_speaks_nothing_but_plays_cues() {
     b.on_frame(frame(json!({"type":"render","turn_id":id,"segments":[{"cues":[{"emotion_id":"sad"}],"speech":"  [SILENT] "}]})), t0, &mut fx);
     assert!(matches!(&fx.events[..], [UiEvent::Cue { .. }]), "{:?}", fx.events);
 }
+
+#[test]
+fn stop_names_and_drops_a_turn_the_backend_started() {
+    let mut b = book();
+    let t0 = Instant::now();
+    let mut fx = Effects::default();
+    b.on_frame(frame(json!({"type":"speech","turn_id":"bg-7","segments":[{"speech":"Report part one."}]})), t0, &mut fx);
+    let mut fx = Effects::default();
+    b.stop(t0, &mut fx);
+    assert!(matches!(&fx.frames[..], [ClientFrame::Stop { turn_ids }] if turn_ids == &vec!["bg-7".to_string()]), "{:?}", fx.frames);
+    let mut fx = Effects::default();
+    b.on_frame(frame(json!({"type":"render","turn_id":"bg-7","segments":[{"speech":"Part two."}]})), t0, &mut fx);
+    assert!(fx.events.is_empty(), "the rest of a stopped backend turn is dropped");
+    b.on_frame(frame(json!({"type":"turn_end","turn_id":"bg-7"})), t0, &mut fx);
+    assert!(!b.is_stopped("bg-7"), "forgotten on its turn_end");
+}
