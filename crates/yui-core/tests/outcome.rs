@@ -59,9 +59,7 @@ async fn a_stopped_reply_is_interrupted_with_what_was_heard_and_silence_keeps_th
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
         {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "status?".into() }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { .. })).await.unwrap();
     session.send(UserCommand::Stop).unwrap();

@@ -29,9 +29,7 @@ async fn wrong_key_holds_auth_failed_and_does_not_retry() {
 #[tokio::test]
 async fn a_closed_socket_reconnects_with_backoff_and_resets_after_ready() {
     let mock = mock_demo(None).await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     mock.close_all(1011);
     let reconnecting = sink
         .wait_for(WAIT, |e| matches!(e, UiEvent::Status { status: Status::Reconnecting { .. } }))
@@ -107,9 +105,7 @@ async fn an_error_frame_fails_the_turn_with_the_server_text() {
         {{"send": {{"type": "error", "turn_id": "$turn_id", "message": "Provider returned 429:\n rate limit {long}"}}}},
         {{"send": {{"type": "turn_end", "turn_id": "$turn_id"}}}}]}}"#))
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
     match ended(&sink).await {
         UiEvent::TurnEnded { outcome, error: Some(error), .. } => {
@@ -134,9 +130,7 @@ async fn malformed_and_oversize_frames_are_dropped_and_the_turn_goes_on() {
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Still here."}]}},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
     assert!(matches!(ended(&sink).await, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }));
     assert_eq!(speeches(&sink), ["Still here."], "the oversize render was dropped unread");
@@ -153,9 +147,7 @@ async fn tool_calls_are_answered_by_the_client_rules() {
         {"expect": "tool_result"}, {"expect": "tool_result"},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
     ended(&sink).await;
     let results: Vec<_> = mock.received().into_iter().filter(|f| f["type"] == "tool_result").collect();
@@ -179,9 +171,7 @@ async fn stop_names_outstanding_turns_and_drops_their_frames() {
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Fresh."}]}},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "long story".into() }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { .. })).await.unwrap();
     session.send(UserCommand::Stop).unwrap();
@@ -203,9 +193,7 @@ async fn a_drop_mid_turn_fails_it_and_the_client_reconnects() {
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Back."}]}},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]]}"#)
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "one".into() }).unwrap();
     let end = ended(&sink).await;
     assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Failed, .. }), "{end:?}");

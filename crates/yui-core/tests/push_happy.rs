@@ -63,9 +63,7 @@ const ONE_TURN: &str = r#"{ "name": "one turn", "steps": [
 #[tokio::test]
 async fn one_turn_renders_into_the_sink_in_order() {
     let mock = mock_scenario(ONE_TURN).await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "How did the tests go?".into() }).unwrap();
     let end = ended(&sink).await;
     let turn = mock.wait_for_frame("turn", 0, WAIT).await.unwrap();
@@ -117,9 +115,7 @@ async fn one_turn_renders_into_the_sink_in_order() {
 #[tokio::test]
 async fn demo_agent_holds_a_conversation() {
     let mock = mock_demo(None).await;
-    let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    assert!(session.wait_ready(WAIT).await);
+    let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "hello".into() }).unwrap();
     session.send(UserCommand::SendText { text: "what time is it?".into() }).unwrap();
     assert!(session.wait_idle(WAIT).await);

@@ -52,3 +52,12 @@ pub fn speeches(sink: &CollectingSink) -> Vec<String> {
         })
         .collect()
 }
+
+/// A session with key "k" on a fresh data dir against `mock`, once it is ready.
+/// The data dir lives as long as the returned `TempDir`.
+pub async fn ready_session(mock: &MockServer) -> (Session, CollectingSink, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
+    assert!(session.wait_ready(WAIT).await, "no ready from the mock");
+    (session, sink, dir)
+}
