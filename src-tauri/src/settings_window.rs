@@ -109,6 +109,14 @@ fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
     }
 }
 
+/// What every upload command starts with: the caller must be the settings
+/// window; answers the data dir, the file name and the bytes.
+fn settings_upload(window: &WebviewWindow, background: &Background, request: &Request<'_>) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
+    settings_only(window)?;
+    let (name, bytes) = upload(request)?;
+    Ok((background.data_dir()?, name, bytes))
+}
+
 /// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
 /// character, and tell the pet to reload.
 #[tauri::command]
@@ -118,9 +126,7 @@ pub async fn import_character(
     background: State<'_, Background>,
     request: Request<'_>,
 ) -> Result<CharacterInfo, CommandError> {
-    settings_only(&window)?;
-    let (name, bytes) = upload(&request)?;
-    let dir = background.data_dir()?;
+    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let info = character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
     let mut settings = dir.load_settings()?;
     settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
@@ -145,9 +151,7 @@ pub async fn import_motion(
     background: State<'_, Background>,
     request: Request<'_>,
 ) -> Result<String, CommandError> {
-    settings_only(&window)?;
-    let (name, bytes) = upload(&request)?;
-    let dir = background.data_dir()?;
+    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let id = character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
     announce_character(&app, &background);
     Ok(id)
