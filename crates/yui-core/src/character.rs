@@ -203,6 +203,10 @@ pub fn current(data_dir: &DataDir, settings_character: &str) -> Option<(Characte
     let path = PathBuf::from(settings_character);
     let inside = match (path.canonicalize(), data_dir.root().canonicalize()) {
         (Ok(p), Ok(root)) => p.starts_with(root),
+        (Err(e), _) => {
+            tracing::warn!(record = "character_unusable", path = %path.display(), error = %e, "using the default character");
+            return None;
+        }
         _ => false,
     };
     if !inside {
