@@ -1,6 +1,6 @@
 //! Everything a user can do, as one tagged union.
 
-use crate::push::Vocabulary;
+use crate::model::Vocabulary;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 

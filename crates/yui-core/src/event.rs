@@ -1,91 +1,9 @@
 //! Everything the UI can show, as one tagged union, and the shapes inside it.
 
 use crate::error::ErrorCode;
+pub use crate::model::{Cue, DelegationItem, DelegationState, ToolState, Usage};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
-
-/// One expression cue: the `generate_express` argument object. All fields optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct Cue {
-    /// Facial expression id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub emotion_id: Option<String>,
-    /// Body motion id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub motion_id: Option<String>,
-    /// Voice tone tag.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub emotion_text: Option<String>,
-    /// Voice direction in natural language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub caption: Option<String>,
-}
-
-/// Token usage of a turn's last LLM call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct Usage {
-    /// Input tokens.
-    #[ts(type = "number")]
-    pub input_tokens: u64,
-    /// Output tokens.
-    #[ts(type = "number")]
-    pub output_tokens: u64,
-    /// Total tokens; shown beside the context window size.
-    #[ts(type = "number")]
-    pub total_tokens: u64,
-}
-
-/// State of a backend tool call, as tool_status frames carry it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolState {
-    /// The call started.
-    Running,
-    /// The call returned.
-    Done,
-    /// The call failed.
-    Failed,
-}
-
-/// State of one delegation item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum DelegationState {
-    /// A background worker is on it.
-    Running,
-    /// Finished; see `status`.
-    Done,
-}
-
-/// One entry of the backend's delegations list, cut to the seed's limits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct DelegationItem {
-    /// Stable per delegation.
-    pub id: String,
-    /// First line of the task, at most 120 code points.
-    pub title: String,
-    /// Epoch milliseconds.
-    #[ts(type = "number")]
-    pub started_at: u64,
-    /// Running or done.
-    pub state: DelegationState,
-    /// Epoch milliseconds, on a done item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
-    pub ended_at: Option<u64>,
-    /// "ok", "error" or "unknown", on a done item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub status: Option<String>,
-    /// The worker's final answer, at most 2,000 code points.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub summary: Option<String>,
-}
 
 /// How a turn ended, as far as the UI is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

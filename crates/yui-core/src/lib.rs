@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod character;
+pub mod clock;
 pub mod command;
 pub mod context;
 pub mod context_log;
@@ -17,17 +18,20 @@ pub mod error;
 pub mod event;
 pub mod limits;
 pub mod logging;
+pub mod model;
 pub mod outcome;
 pub mod placement;
-pub mod push;
 pub mod session;
 pub mod settings;
 pub mod sink;
+pub mod transport;
+pub mod turn;
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;
 pub use error::{CoreError, ErrorCode};
-pub use event::{Cue, DelegationItem, Status, TurnOutcome, UiEvent, Usage};
+pub use event::{Status, TurnOutcome, UiEvent};
+pub use model::{Cue, DelegationItem, Segment, Usage, Vocabulary};
 pub use limits::Timeouts;
 pub use session::{Session, SessionConfig};
 pub use settings::{ChatApi, Settings, SettingsChange};

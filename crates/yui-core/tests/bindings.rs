@@ -4,7 +4,7 @@
 //! rewrites it.
 
 use ts_rs::{Config, TS};
-use yui_core::event::{DelegationState, ToolState};
+use yui_core::model::{DelegationState, ToolState};
 use yui_core::{ChatApi, Cue, DelegationItem, ErrorCode, Settings, Status, TurnOutcome, UiEvent, Usage, UserCommand};
 
 fn decl<T: TS>(cfg: &Config) -> String {
@@ -27,7 +27,7 @@ fn generate() -> String {
         decl::<ErrorCode>(&cfg),
         decl::<ChatApi>(&cfg),
         decl::<Settings>(&cfg),
-        decl::<yui_core::push::Vocabulary>(&cfg),
+        decl::<yui_core::Vocabulary>(&cfg),
         decl::<yui_core::character::CharacterInfo>(&cfg),
         decl::<yui_core::character::VrmVersion>(&cfg),
         decl::<yui_core::context_log::SentContext>(&cfg),

@@ -137,7 +137,7 @@ async fn a_vocabulary_set_while_connecting_reaches_the_backend_after_ready() {
     let mock = mock_demo(None).await;
     let dir = tempfile::tempdir().unwrap();
     let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    let mut v = yui_core::push::Vocabulary::default();
+    let mut v = yui_core::Vocabulary::default();
     v.emotion_ids = vec!["neutral".into(), "smug".into()];
     session.send(UserCommand::SetVocabulary { vocabulary: v }).unwrap(); // before ready
     assert!(session.wait_ready(WAIT).await);
@@ -157,7 +157,7 @@ async fn a_changed_vocabulary_is_sent_once_while_connected() {
     let dir = tempfile::tempdir().unwrap();
     let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
     assert!(session.wait_ready(WAIT).await);
-    let mut v = yui_core::push::Vocabulary::default();
+    let mut v = yui_core::Vocabulary::default();
     session.send(UserCommand::SetVocabulary { vocabulary: v.clone() }).unwrap(); // unchanged: nothing sent
     v.emotion_ids = vec!["neutral".into(), "joy".into()];
     session.send(UserCommand::SetVocabulary { vocabulary: v.clone() }).unwrap();

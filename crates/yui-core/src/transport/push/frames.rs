@@ -1,32 +1,10 @@
 //! The push wire: every frame as a `#[serde(tag = "type")]` enum with the wire names.
 
-use crate::event::{Cue, DelegationItem, DelegationState, ToolState, Usage};
+use crate::model::{Cue, DelegationItem, DelegationState, ToolState, Usage, Vocabulary};
 use crate::limits::{DELEGATION_ITEM_SUMMARY, DELEGATION_ITEM_TITLE, DELEGATION_LIST_ITEMS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-
-/// What the client renders right now; sent in hello and again when it changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-pub struct Vocabulary {
-    /// Expression ids the character has.
-    pub emotion_ids: Vec<String>,
-    /// Motion ids the character can play.
-    pub motion_ids: Vec<String>,
-    /// `"free"` or `"enum"`.
-    pub emotion_text_mode: String,
-    /// The tag table used in enum mode.
-    #[ts(type = "Record<string, string>")]
-    pub emotion_text_map: serde_json::Map<String, Value>,
-}
-
-impl Default for Vocabulary {
-    /// The default character's set, from `configs/vocabulary.json`.
-    fn default() -> Self {
-        serde_json::from_str(include_str!("../../../../configs/vocabulary.json"))
-            .expect("configs/vocabulary.json is a valid vocabulary")
-    }
-}
 
 /// Frames the client sends.
 #[derive(Clone, PartialEq, Serialize)]

@@ -6,5 +6,5 @@ pub mod tools;
 pub mod turns;
 
 pub use connection::Backoff;
-pub use frames::{ClientFrame, Segment, ServerFrame, Vocabulary};
+pub use frames::{ClientFrame, Segment, ServerFrame};
 pub use turns::{TurnBook, FAILURE_LINE};

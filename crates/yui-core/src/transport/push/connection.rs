@@ -1,7 +1,8 @@
 //! One window's push socket: connect, hello, ready, frames, and the one loop
 //! that owns reconnect and backoff.
 
-use super::frames::{ClientFrame, ServerFrame, Vocabulary};
+use super::frames::{ClientFrame, ServerFrame};
+use crate::model::Vocabulary;
 use super::tools;
 use super::turns::{Effects, TurnBook};
 use crate::command::UserCommand;

@@ -13,8 +13,7 @@ use tokio::time::Instant;
 /// The line the character speaks when a turn fails before any reply.
 pub const FAILURE_LINE: &str = "Sorry, I couldn't get a reply through just now.";
 
-/// The silence token: a speech that is exactly this (trimmed) is not spoken.
-pub const SILENT: &str = "[SILENT]";
+use crate::turn::SILENT;
 
 /// What the book wants done: events for the sink, frames for the socket.
 #[derive(Debug, Default)]

@@ -1,0 +1,122 @@
+//! The core's own model types: what a reply, a cue, a usage readout, a
+//! delegation and the renderable vocabulary are, owned by neither a wire
+//! format nor the UI. Each transport maps its wire shapes onto these; the UI
+//! events carry them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+/// One expression cue: the `generate_express` argument object. All fields optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Cue {
+    /// Facial expression id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub emotion_id: Option<String>,
+    /// Body motion id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub motion_id: Option<String>,
+    /// Voice tone tag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub emotion_text: Option<String>,
+    /// Voice direction in natural language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub caption: Option<String>,
+}
+
+/// Token usage of a turn's last LLM call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Usage {
+    /// Input tokens.
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    /// Output tokens.
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    /// Total tokens; shown beside the context window size.
+    #[ts(type = "number")]
+    pub total_tokens: u64,
+}
+
+/// State of a backend tool call, as tool_status frames carry it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolState {
+    /// The call started.
+    Running,
+    /// The call returned.
+    Done,
+    /// The call failed.
+    Failed,
+}
+
+/// State of one delegation item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DelegationState {
+    /// A background worker is on it.
+    Running,
+    /// Finished; see `status`.
+    Done,
+}
+
+/// One entry of the backend's delegations list, cut to the seed's limits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DelegationItem {
+    /// Stable per delegation.
+    pub id: String,
+    /// First line of the task, at most 120 code points.
+    pub title: String,
+    /// Epoch milliseconds.
+    #[ts(type = "number")]
+    pub started_at: u64,
+    /// Running or done.
+    pub state: DelegationState,
+    /// Epoch milliseconds, on a done item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub ended_at: Option<u64>,
+    /// "ok", "error" or "unknown", on a done item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<String>,
+    /// The worker's final answer, at most 2,000 code points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub summary: Option<String>,
+}
+
+/// What the client renders right now; sent in hello and again when it changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Vocabulary {
+    /// Expression ids the character has.
+    pub emotion_ids: Vec<String>,
+    /// Motion ids the character can play.
+    pub motion_ids: Vec<String>,
+    /// `"free"` or `"enum"`.
+    pub emotion_text_mode: String,
+    /// The tag table used in enum mode.
+    #[ts(type = "Record<string, string>")]
+    pub emotion_text_map: serde_json::Map<String, Value>,
+}
+
+impl Default for Vocabulary {
+    /// The default character's set, from `configs/vocabulary.json`.
+    fn default() -> Self {
+        serde_json::from_str(include_str!("../../../configs/vocabulary.json"))
+            .expect("configs/vocabulary.json is a valid vocabulary")
+    }
+}
+
+/// One piece of a reply: its cues play first, then its speech.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Segment {
+    /// Cues to play before the speech.
+    pub cues: Vec<Cue>,
+    /// The text to speak and show; empty or `[SILENT]` speaks nothing.
+    pub speech: String,
+}

@@ -1,0 +1,192 @@
+//! `generate_express` on the request transports: its declaration from the
+//! renderable vocabulary, reading a call's arguments into a [`Cue`], and the
+//! [`Segmenter`] that places each cue where its call arrives in the stream.
+//!
+//! Placement (seed `003`, "Basic Pattern" and "Streaming Shape"): a call
+//! carries the cue for the text streamed before it, since the previous call.
+//! When the call arrives, that text and the cue close one [`Segment`]: the
+//! cue renders first, then the text is spoken, as a push render segment
+//! plays. Text that no call follows closes a segment with no cue at the end
+//! of the stream. A call with no text before it is a cue-only segment.
+
+use crate::model::{Cue, Segment, Vocabulary};
+use serde_json::{json, Map, Value};
+
+/// The tool's name.
+pub const NAME: &str = "generate_express";
+
+/// The answer to a call that placed its cue.
+pub const OK: &str = "ok";
+
+/// The answer to a call with no arguments.
+pub const EMPTY_CUE: &str = "error: empty cue";
+
+/// True for `generate_express` and any prefixed name that ends in it
+/// (`mcp_broker_generate_express`).
+pub fn is_express(name: &str) -> bool {
+    name.ends_with(NAME)
+}
+
+/// The declaration, in the Chat Completions function-tool shape
+/// (`{type, function: {name, description, parameters}}`): `emotion_id` and
+/// `motion_id` enums from `vocab`, `emotion_text` an enum of the tag table in
+/// enum mode and free text in free mode, `caption` free text.
+pub fn declaration(vocab: &Vocabulary) -> Value {
+    let ids = |v: &[String]| -> Value {
+        if v.is_empty() {
+            json!({ "type": "string" })
+        } else {
+            json!({ "type": "string", "enum": v })
+        }
+    };
+    let mut emotion_id = ids(&vocab.emotion_ids);
+    emotion_id["description"] = json!("Facial expression");
+    let mut motion_id = ids(&vocab.motion_ids);
+    motion_id["description"] = json!("Body motion");
+    let emotion_text = if vocab.emotion_text_mode == "enum" && !vocab.emotion_text_map.is_empty() {
+        let tags: Vec<&String> = vocab.emotion_text_map.keys().collect();
+        json!({ "type": "string", "enum": tags, "description": "Voice tone tag" })
+    } else {
+        json!({ "type": "string", "description": "Voice tone: a few words naming it" })
+    };
+    json!({
+        "type": "function",
+        "function": {
+            "name": NAME,
+            "description": "Place an expression cue (face, body motion, voice tone) on the text streamed just before this call. Spoken words go only in the streamed text.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "emotion_id": emotion_id,
+                    "motion_id": motion_id,
+                    "emotion_text": emotion_text,
+                    "caption": { "type": "string", "description": "Voice direction in natural language" }
+                },
+                "additionalProperties": false
+            }
+        }
+    })
+}
+
+/// Read a call's arguments (the JSON text the stream assembled) into a cue.
+///
+/// Errors, as the answer string: `error: empty cue` for `{}` or only empty
+/// values; `error: invalid field arguments` when the text is not a JSON
+/// object. Unknown keys are ignored; a non-string value of a known key is
+/// `error: invalid field <name>`.
+pub fn parse_cue(arguments: &str) -> Result<Cue, String> {
+    let raw = if arguments.trim().is_empty() { "{}" } else { arguments };
+    let map: Map<String, Value> = match serde_json::from_str(raw) {
+        Ok(Value::Object(m)) => m,
+        _ => return Err("error: invalid field arguments".into()),
+    };
+    let field = |name: &str| -> Result<Option<String>, String> {
+        match map.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("error: invalid field {name}")),
+        }
+    };
+    let cue = Cue {
+        emotion_id: field("emotion_id")?,
+        motion_id: field("motion_id")?,
+        emotion_text: field("emotion_text")?,
+        caption: field("caption")?,
+    };
+    if cue == Cue::default() {
+        return Err(EMPTY_CUE.into());
+    }
+    Ok(cue)
+}
+
+/// Places cues in streamed text (see the module doc).
+#[derive(Debug, Default)]
+pub struct Segmenter {
+    text: String,
+    spoken: bool,
+}
+
+impl Segmenter {
+    /// A segmenter for one response stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Append a text delta.
+    pub fn text(&mut self, delta: &str) {
+        self.text.push_str(delta);
+    }
+
+    /// A cue arrived: it closes the open text into one segment.
+    pub fn cue(&mut self, cue: Cue) -> Segment {
+        let speech = std::mem::take(&mut self.text);
+        self.spoken |= speaks(&speech);
+        Segment { cues: vec![cue], speech }
+    }
+
+    /// The stream ended (or a tool round starts): the open text, if any.
+    pub fn finish(&mut self) -> Option<Segment> {
+        let speech = std::mem::take(&mut self.text);
+        if speech.trim().is_empty() {
+            return None;
+        }
+        self.spoken |= speaks(&speech);
+        Some(Segment { cues: Vec::new(), speech })
+    }
+
+    /// True once a segment with speech was closed.
+    pub fn spoke(&self) -> bool {
+        self.spoken
+    }
+}
+
+fn speaks(s: &str) -> bool {
+    let t = s.trim();
+    !t.is_empty() && t != crate::turn::SILENT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cues_close_the_text_before_them() {
+        let mut s = Segmenter::new();
+        s.text("Hello ");
+        s.text("User!");
+        let happy = parse_cue(r#"{"emotion_id":"happy","motion_id":"dance","emotion_text":"🤭"}"#).unwrap();
+        let seg = s.cue(happy.clone());
+        assert_eq!(seg, Segment { cues: vec![happy], speech: "Hello User!".into() });
+        s.text(" How was your day?");
+        assert_eq!(s.finish().unwrap().speech, " How was your day?");
+        assert!(s.finish().is_none());
+        assert!(s.spoke());
+        let only = s.cue(parse_cue(r#"{"emotion_id":"sad"}"#).unwrap());
+        assert_eq!(only.speech, "");
+    }
+
+    #[test]
+    fn arguments_are_checked() {
+        assert_eq!(parse_cue("{}").unwrap_err(), EMPTY_CUE);
+        assert_eq!(parse_cue("").unwrap_err(), EMPTY_CUE);
+        assert_eq!(parse_cue(r#"{"emotion_id":""}"#).unwrap_err(), EMPTY_CUE);
+        assert_eq!(parse_cue("[1]").unwrap_err(), "error: invalid field arguments");
+        assert_eq!(parse_cue(r#"{"emotion_id":3}"#).unwrap_err(), "error: invalid field emotion_id");
+        assert_eq!(parse_cue(r#"{"caption":"softly","x":1}"#).unwrap().caption.as_deref(), Some("softly"));
+        assert!(is_express("mcp_broker_generate_express") && !is_express("look"));
+    }
+
+    #[test]
+    fn the_declaration_follows_the_vocabulary() {
+        let mut v = Vocabulary::default();
+        let d = declaration(&v);
+        assert_eq!(d["function"]["name"], NAME);
+        let props = &d["function"]["parameters"]["properties"];
+        assert_eq!(props["emotion_id"]["enum"], json!(v.emotion_ids));
+        assert!(props["emotion_text"].get("enum").is_none(), "free mode");
+        v.emotion_text_mode = "enum".into();
+        v.emotion_text_map.insert("😆".into(), json!("joyfully"));
+        assert_eq!(declaration(&v)["function"]["parameters"]["properties"]["emotion_text"]["enum"], json!(["😆"]));
+    }
+}

@@ -1,0 +1,244 @@
+//! The seam between the turn engine and the wire.
+//!
+//! A transport is a task that turns [`Outbound`] messages into wire traffic
+//! and wire traffic into [`Inbound`] events. The engine (`crate::turn`) never
+//! sees a frame, a request or an SSE event; a transport never decides what a
+//! turn means. Three transports sit behind this seam:
+//!
+//! * [`push`]: the per-window WebSocket of seed `000`, with its reconnect loop;
+//! * `responses`: one streamed `POST /v1/responses` per round, chained by
+//!   `previous_response_id`;
+//! * `chat_completions`: one streamed `POST /v1/chat/completions` per round,
+//!   with the transcript kept by the client.
+//!
+//! Every transport runs as one task over a [`Link`] and ends when the link's
+//! cancellation token fires or its outbound channel closes.
+
+pub mod express;
+pub mod push;
+pub mod request;
+
+use crate::context::GuideKey;
+use crate::error::ErrorCode;
+use crate::event::Status;
+use crate::model::{DelegationItem, Segment, ToolState, Usage, Vocabulary};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// One turn, rendered and ready for the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRequest {
+    /// The client turn id.
+    pub turn_id: String,
+    /// The rendered `<client_context>` block, tags included.
+    pub block: String,
+    /// What the user typed or said; "" on a turn nobody typed.
+    pub text: String,
+    /// The user-role text that trails the block: `text`, or the background
+    /// marker when nobody typed.
+    pub input: String,
+    /// The guide the turn carried (the help button), kept by the transcript.
+    pub guide: Option<GuideKey>,
+    /// Image data URLs: the turn's screenshot first, then attachments.
+    pub images: Vec<String>,
+}
+
+/// A call against a tool the client declared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The call id, echoed by the result.
+    pub id: String,
+    /// The turn the call belongs to.
+    pub turn_id: String,
+    /// The tool name.
+    pub name: String,
+    /// The arguments object.
+    pub arguments: Value,
+}
+
+/// The client's answer to a [`ToolCall`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The call id this answers.
+    pub id: String,
+    /// The call's turn id.
+    pub turn_id: String,
+    /// The answer, a string (`error: <reason>` on failure).
+    pub result: String,
+    /// Image data URLs beside the answer.
+    pub images: Vec<String>,
+}
+
+/// What the engine asks a transport to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outbound {
+    /// Send a turn.
+    Turn(TurnRequest),
+    /// The user stopped these turns: push sends `stop`, the request
+    /// transports abort their request.
+    Stop {
+        /// Every turn outstanding at that moment.
+        turn_ids: Vec<String>,
+    },
+    /// The engine gave up on a turn (its wait passed). The request
+    /// transports abort its request; push keeps the turn outstanding.
+    Abandon {
+        /// The turn.
+        turn_id: String,
+    },
+    /// Answer a tool call.
+    ToolResult(ToolResult),
+    /// A failed previous-turn record (push's `playback` frame).
+    Playback {
+        /// The failed client turn.
+        turn_id: String,
+    },
+    /// Start a new conversation: push sends `reset`, Responses clears its
+    /// chain, Chat Completions writes a transcript boundary.
+    Reset,
+    /// The client performed one of the card's greetings after a reset; the
+    /// request transports keep it as an assistant entry.
+    Greeting {
+        /// The greeting as spoken.
+        text: String,
+    },
+    /// The renderable set changed.
+    Vocabulary(Vocabulary),
+    /// Reconnect now (push), also after a refused key.
+    Reconnect,
+}
+
+/// What a transport reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inbound {
+    /// The connection state changed. `Status::Ready` and
+    /// `Status::Stateless` mean turns can go out.
+    Status(Status),
+    /// A problem worth showing that belongs to no turn.
+    Notice {
+        /// What kind of problem.
+        code: ErrorCode,
+        /// One line for a person.
+        message: String,
+    },
+    /// Part of a turn's reply.
+    Reply {
+        /// The turn: a client turn id or one the backend minted.
+        turn_id: String,
+        /// What arrived.
+        part: ReplyPart,
+    },
+    /// A call against a declared tool (answered with [`Outbound::ToolResult`]).
+    ToolCall(ToolCall),
+    /// The backend's delegations list, replacing the last one.
+    Delegations(Vec<DelegationItem>),
+    /// A turn could not be sent (its frame or request is over the limit).
+    Rejected {
+        /// The turn.
+        turn_id: String,
+        /// One line for a person.
+        reason: String,
+    },
+}
+
+/// One thing that arrived for a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplyPart {
+    /// Finished sentences of a reply still being written (push `speech`, or
+    /// a segment the request transports closed at a cue).
+    Speech {
+        /// The segments, in order.
+        segments: Vec<Segment>,
+    },
+    /// A finished reply, or its rest (push `render`).
+    Render {
+        /// Backend name for logs.
+        source: Option<String>,
+        /// The segments, in order.
+        segments: Vec<Segment>,
+        /// The reasoning so far, whole.
+        reasoning: Option<String>,
+    },
+    /// Reasoning written since the last one.
+    Reasoning {
+        /// The new text.
+        delta: String,
+    },
+    /// A tool the backend runs changed state.
+    ToolStatus {
+        /// Running, done or failed.
+        state: ToolState,
+        /// The tool name as the backend knows it.
+        tool_id: String,
+    },
+    /// The turn failed; `message` is the text to show (one line).
+    Error {
+        /// What to show.
+        message: String,
+    },
+    /// A stream event that carries nothing else; it keeps the turn alive.
+    /// `after_speech` is true for assistant text (a text delta or the
+    /// text-done marker).
+    Alive {
+        /// The event was assistant speech.
+        after_speech: bool,
+    },
+    /// The turn is over (push `turn_end`, or the last request's end).
+    End {
+        /// The token usage of the turn's last call.
+        usage: Option<Usage>,
+    },
+}
+
+/// The channels one transport task runs on.
+pub struct Link {
+    /// What the engine asks for.
+    pub outbound: mpsc::UnboundedReceiver<Outbound>,
+    /// Where the transport reports.
+    pub inbound: mpsc::UnboundedSender<Inbound>,
+    /// Fires when the session ends.
+    pub cancel: CancellationToken,
+}
+
+impl Link {
+    /// Report one event; a closed session is not an error.
+    pub fn report(&self, event: Inbound) {
+        let _ = self.inbound.send(event);
+    }
+
+    /// Report a part of `turn_id`'s reply.
+    pub fn reply(&self, turn_id: &str, part: ReplyPart) {
+        self.report(Inbound::Reply { turn_id: turn_id.to_string(), part });
+    }
+}
+
+/// A request transport's endpoint: `base` plus `/v1/<path>`, where a base
+/// that already ends in `/v1` (as users paste it for OpenAI, Ollama or LM
+/// Studio) does not get a second one.
+///
+/// `endpoint("http://h:11434", "responses")` and
+/// `endpoint("https://api.openai.com/v1/", "responses")` both end in
+/// `/v1/responses`.
+pub fn endpoint(base: &str, path: &str) -> String {
+    let base = base.trim().trim_end_matches('/');
+    let path = path.trim_start_matches('/');
+    if base.ends_with("/v1") {
+        format!("{base}/{path}")
+    } else {
+        format!("{base}/v1/{path}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_never_doubles_v1() {
+        assert_eq!(endpoint("http://127.0.0.1:11434", "responses"), "http://127.0.0.1:11434/v1/responses");
+        assert_eq!(endpoint("https://api.openai.com/v1", "responses"), "https://api.openai.com/v1/responses");
+        assert_eq!(endpoint("https://api.openai.com/v1/", "/chat/completions"), "https://api.openai.com/v1/chat/completions");
+        assert_eq!(endpoint(" http://h/proxy/ ", "chat/completions"), "http://h/proxy/v1/chat/completions");
+    }
+}
