@@ -17,6 +17,7 @@
 pub mod express;
 pub mod push;
 pub mod request;
+pub mod sse;
 
 use crate::context::GuideKey;
 use crate::error::ErrorCode;

@@ -1,0 +1,232 @@
+//! Server-sent events over one streamed `POST`, shared by the Responses and
+//! Chat Completions transports (`reqwest` + `eventsource-stream`).
+//!
+//! [`post_stream`] sends the request and answers a stream of parsed
+//! [`SseEvent`]s. SSE comment lines (keepalives) are stripped and never reach
+//! the caller; `data: [DONE]` ends the stream. A non-2xx answer is a
+//! [`RequestError::Http`] that keeps the status and the raw body.
+
+use crate::error::ErrorCode;
+use crate::limits::ERROR_MESSAGE_SHOWN;
+use crate::transport::request::GENERIC_FAILURE;
+use futures_util::{Stream, StreamExt};
+use serde_json::Value;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// Largest error body kept from a failed request, in bytes.
+const ERROR_BODY_KEPT: usize = 64 * 1024;
+
+/// How long opening the connection may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One parsed server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event:` field; "message" when the server sent none.
+    pub event: String,
+    /// The `data:` lines, joined by newlines.
+    pub data: String,
+}
+
+/// Why a request or its stream failed. Keeps what the server said.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The server could not be reached, or the request could not be sent.
+    #[error("cannot reach {url}: {message}")]
+    Connect {
+        /// The endpoint.
+        url: String,
+        /// What went wrong, one line.
+        message: String,
+    },
+    /// The server answered with an error status.
+    #[error("HTTP {status}: {}", server_text(body))]
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The body as the server sent it (at most 64 KiB).
+        body: String,
+    },
+    /// An error raised while reading the stream: a broken body, or an error
+    /// event the server sent in the stream.
+    #[error("the stream failed: {message}")]
+    Stream {
+        /// The status the error carried, when it carried one.
+        status: Option<u16>,
+        /// The error's message.
+        message: String,
+        /// The raw event or error text.
+        raw: String,
+    },
+    /// An event whose JSON could not be read.
+    #[error("unreadable {what}: {source}")]
+    Decode {
+        /// What was being read.
+        what: &'static str,
+        /// The raw text.
+        raw: String,
+        /// The parse error.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+impl RequestError {
+    /// The text a failed user turn shows, as the transport table of seed
+    /// `000` says: status and server text of an HTTP error, 401 and 403
+    /// excepted; status and server text of a stream error that carries a
+    /// status; the generic text otherwise. One line, at most 200 characters.
+    pub fn shown(&self) -> String {
+        let text = match self {
+            RequestError::Http { status, .. } if *status == 401 || *status == 403 => GENERIC_FAILURE.to_string(),
+            RequestError::Http { status, body } => format!("HTTP {status}: {}", server_text(body)),
+            RequestError::Stream { status: Some(status), message, .. } => format!("HTTP {status}: {}", one_line(message)),
+            RequestError::Stream { status: None, .. } | RequestError::Decode { .. } => GENERIC_FAILURE.to_string(),
+            RequestError::Connect { message, .. } => format!("cannot reach the server: {}", one_line(message)),
+        };
+        cut(&text, ERROR_MESSAGE_SHOWN)
+    }
+
+    /// The code a front-end switches on.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RequestError::Http { status: 401 | 403, .. } => ErrorCode::Auth,
+            RequestError::Connect { .. } => ErrorCode::Network,
+            RequestError::Decode { .. } => ErrorCode::FrameMalformed,
+            RequestError::Http { .. } | RequestError::Stream { .. } => ErrorCode::TurnFailed,
+        }
+    }
+
+    /// The HTTP status, when there is one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            RequestError::Http { status, .. } => Some(*status),
+            RequestError::Stream { status, .. } => *status,
+            _ => None,
+        }
+    }
+}
+
+/// The server's own words in an error body: `error.message`, `error` (a
+/// string), `message` or `detail`, else the body itself; one line.
+pub fn server_text(body: &str) -> String {
+    let from_json = serde_json::from_str::<Value>(body).ok().and_then(|v| {
+        let pick = |v: &Value| v.as_str().map(str::to_string);
+        v.pointer("/error/message")
+            .and_then(pick)
+            .or_else(|| v.get("error").and_then(pick))
+            .or_else(|| v.get("message").and_then(pick))
+            .or_else(|| v.get("detail").and_then(pick))
+    });
+    one_line(&from_json.unwrap_or_else(|| body.to_string()))
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// A stream of parsed events.
+pub type EventStream = Pin<Box<dyn Stream<Item = Result<SseEvent, RequestError>> + Send>>;
+
+/// The HTTP client the request transports share: a connect timeout, no
+/// overall timeout (the engine's liveness deadline ends a stalled stream).
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .build()
+        .unwrap_or_else(|_| reqwest::Client::new())
+}
+
+/// `POST` `body` as JSON to `url` with `Authorization: Bearer <key>` (none
+/// when `key` is empty) and `Accept: text/event-stream`; answer the events.
+///
+/// Errors: [`RequestError::Connect`] when nothing came back,
+/// [`RequestError::Http`] on a non-2xx status (with the body).
+pub async fn post_stream(client: &reqwest::Client, url: &str, key: &str, body: &Value) -> Result<EventStream, RequestError> {
+    let mut req = client.post(url).header("accept", "text/event-stream").json(body);
+    if !key.is_empty() {
+        req = req.bearer_auth(key);
+    }
+    let resp = req.send().await.map_err(|e| RequestError::Connect { url: url.to_string(), message: error_chain(&e) })?;
+    let status = resp.status();
+    if !status.is_success() {
+        let mut body = resp.text().await.unwrap_or_default();
+        if body.len() > ERROR_BODY_KEPT {
+            body = cut(&body, ERROR_BODY_KEPT);
+        }
+        return Err(RequestError::Http { status: status.as_u16(), body });
+    }
+    Ok(events(resp.bytes_stream()))
+}
+
+/// Parse a byte stream as server-sent events, ending at `data: [DONE]`.
+pub fn events<S, B, E>(bytes: S) -> EventStream
+where
+    S: Stream<Item = Result<B, E>> + Send + 'static,
+    B: AsRef<[u8]> + Send + 'static,
+    E: std::fmt::Display + Send + 'static,
+{
+    use eventsource_stream::Eventsource;
+    let parsed = bytes.eventsource().map(|r| match r {
+        Ok(ev) => Ok(SseEvent { event: ev.event, data: ev.data }),
+        Err(e) => Err(RequestError::Stream { status: None, message: e.to_string(), raw: String::new() }),
+    });
+    Box::pin(parsed.take_while(|r| {
+        let done = matches!(r, Ok(ev) if ev.data.trim() == "[DONE]");
+        std::future::ready(!done)
+    }))
+}
+
+/// The error and its sources, one line (reqwest's own message is terse).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = e.source();
+    while let Some(inner) = src {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        src = inner.source();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(chunks: &[&'static str]) -> Vec<Result<SseEvent, RequestError>> {
+        let bytes = futures_util::stream::iter(chunks.iter().map(|c| Ok::<_, std::io::Error>(c.as_bytes())).collect::<Vec<_>>());
+        tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(events(bytes).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn events_split_across_chunks_and_comments_skip() {
+        let out = parse(&[": keepalive\n\nevent: response.created\nda", "ta: {\"a\":1}\n\n", "data: x\ndata: y\n\n", "data: [DONE]\n\n", "data: after\n\n"]);
+        let evs: Vec<SseEvent> = out.into_iter().map(Result::unwrap).collect();
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0], SseEvent { event: "response.created".into(), data: "{\"a\":1}".into() });
+        assert_eq!(evs[1].data, "x\ny");
+    }
+
+    #[test]
+    fn shown_text_follows_the_table() {
+        let http = |status, body: &str| RequestError::Http { status, body: body.into() };
+        assert_eq!(http(429, r#"{"error":{"message":"Rate limit reached.","type":"x"}}"#).shown(), "HTTP 429: Rate limit reached.");
+        assert_eq!(http(401, r#"{"error":{"message":"Incorrect API key sk-123"}}"#).shown(), GENERIC_FAILURE);
+        assert_eq!(http(403, "forbidden").shown(), GENERIC_FAILURE);
+        assert_eq!(http(500, "upstream\n  broke").shown(), "HTTP 500: upstream broke");
+        assert_eq!(http(404, r#"{"detail":"no such model"}"#).shown(), "HTTP 404: no such model");
+        let stream = |status| RequestError::Stream { status, message: "overloaded".into(), raw: String::new() };
+        assert_eq!(stream(Some(529)).shown(), "HTTP 529: overloaded");
+        assert_eq!(stream(None).shown(), GENERIC_FAILURE);
+        assert_eq!(http(500, &"x".repeat(500)).shown().chars().count(), ERROR_MESSAGE_SHOWN);
+        assert_eq!(http(401, "").code(), ErrorCode::Auth);
+    }
+}
