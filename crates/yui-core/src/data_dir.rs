@@ -75,6 +75,25 @@ impl DataDir {
     }
 }
 
+/// The file key of a character setting (a `.vrm` path, empty for the
+/// bundled default): its sanitized file stem, or `default`. Per-character
+/// files (previous turn, transcript, card) are named by it.
+pub fn character_key(character: &str) -> String {
+    let key: String = Path::new(character)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(64)
+        .collect();
+    if key.is_empty() {
+        "default".to_string()
+    } else {
+        key
+    }
+}
+
 fn new_chat_id() -> String {
     format!("yui-{:08x}", rand::random::<u32>())
 }

@@ -24,6 +24,7 @@ pub mod placement;
 pub mod session;
 pub mod settings;
 pub mod sink;
+pub mod tools;
 pub mod transport;
 pub mod turn;
 

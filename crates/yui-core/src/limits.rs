@@ -1,4 +1,4 @@
-//! Every limit and timeout of the push transport, in one place.
+//! Every limit and timeout of the transports, in one place.
 //!
 //! Names follow the seed's limits table (`000_c1583a1f6bf1c44c.txt`, "Limits").
 //! Nothing else in the crate writes one of these numbers down.
@@ -46,6 +46,15 @@ pub const TEXT_ONLY_TOOL_RESULT_FRAME_SIZE: usize = 256 * 1024;
 /// error.message as shown: one line cut at 200 characters.
 pub const ERROR_MESSAGE_SHOWN: usize = 200;
 
+/// Stream liveness, after assistant speech (a text delta or the text-done
+/// marker): 45 s of silence (seed `003`, "Stream Liveness").
+pub const STREAM_IDLE_AFTER_SPEECH: Duration = Duration::from_secs(45);
+/// Stream liveness, after any other event: 240 s.
+pub const STREAM_IDLE: Duration = Duration::from_secs(240);
+/// How many stopped or backend-started turn ids the engine remembers while
+/// it waits for their end; past that the oldest is forgotten.
+pub const RECENT_TURN_IDS: usize = 256;
+
 /// The waits one session runs with. Defaults are the limits above; tests shrink them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
@@ -57,6 +66,10 @@ pub struct Timeouts {
     pub reconnect_first: Duration,
     /// Reconnect delay, cap.
     pub reconnect_cap: Duration,
+    /// Request transports: stream idle after any event but speech.
+    pub stream_idle: Duration,
+    /// Request transports: stream idle after assistant speech.
+    pub stream_idle_after_speech: Duration,
 }
 
 impl Default for Timeouts {
@@ -66,6 +79,8 @@ impl Default for Timeouts {
             frame_wait: FRAME_WAIT_PER_TURN,
             reconnect_first: RECONNECT_DELAY_FIRST,
             reconnect_cap: RECONNECT_DELAY_CAP,
+            stream_idle: STREAM_IDLE,
+            stream_idle_after_speech: STREAM_IDLE_AFTER_SPEECH,
         }
     }
 }

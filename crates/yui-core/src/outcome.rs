@@ -22,15 +22,7 @@ impl OutcomeStore {
     /// The store of the character keyed `character` (a file stem; empty for
     /// the bundled default) in `data_dir`.
     pub fn new(data_dir: &DataDir, character: &str) -> Self {
-        let key: String = std::path::Path::new(character)
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default()
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .take(64)
-            .collect();
-        let key = if key.is_empty() { "default".to_string() } else { key };
+        let key = crate::data_dir::character_key(character);
         Self { path: data_dir.root().join(DIR).join(format!("{key}.json")) }
     }
 

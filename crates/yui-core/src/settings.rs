@@ -46,7 +46,7 @@ impl std::str::FromStr for ChatApi {
 
 /// The settings one window runs with. Missing fields take their defaults,
 /// so an old settings file still loads.
-#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Settings {
     /// Which transport to use.
@@ -60,6 +60,42 @@ pub struct Settings {
     /// The user's own character: a `.vrm` inside the data directory
     /// (see [`crate::character::import_vrm`]). Empty: the bundled default.
     pub character: String,
+    /// Reasoning effort sent with each request (`low`, `medium`, `high`);
+    /// empty sends none. Request transports only.
+    pub reasoning_effort: String,
+    /// The model's context window in tokens: the Chat Completions transcript
+    /// is trimmed to it, and the usage readout shows it.
+    pub context_window: u32,
+    /// Extra instructions sent after the card (the card's last block), or
+    /// alone when the card is off. Request transports only.
+    pub chat_instructions: String,
+    /// Send the character's card (persona) with each request.
+    pub card_enabled: bool,
+    /// The user's name for the card's `{{user}}`; empty uses a fallback word.
+    pub user_name: String,
+    /// The UI language (`en`, `ja`, `ko`): picks the default card.
+    pub language: String,
+}
+
+/// The context window assumed when none is set: 32k tokens.
+pub const DEFAULT_CONTEXT_WINDOW: u32 = 32_768;
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            chat_api: ChatApi::default(),
+            chat_base_url: String::new(),
+            key: String::new(),
+            model: String::new(),
+            character: String::new(),
+            reasoning_effort: String::new(),
+            context_window: DEFAULT_CONTEXT_WINDOW,
+            chat_instructions: String::new(),
+            card_enabled: true,
+            user_name: String::new(),
+            language: "en".into(),
+        }
+    }
 }
 
 impl fmt::Debug for Settings {
@@ -70,16 +106,32 @@ impl fmt::Debug for Settings {
             .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
             .field("model", &self.model)
             .field("character", &self.character)
-            .finish()
+            .field("reasoning_effort", &self.reasoning_effort)
+            .field("context_window", &self.context_window)
+            .field("card_enabled", &self.card_enabled)
+            .field("language", &self.language)
+            .finish_non_exhaustive()
     }
 }
 
 impl Settings {
     /// True when going from `self` to `next` needs a new session: the
-    /// protocol, endpoint or key changed (a refused key waits for this).
-    /// The model rides on each request, so it needs none.
+    /// protocol, endpoint or key changed (a refused key waits for this), or,
+    /// on a request transport, what each request carries (model, reasoning
+    /// effort, window, instructions, card, names, language). On push the
+    /// model and the card ride nowhere, so they need none.
     pub fn transport_changed(&self, next: &Settings) -> bool {
-        self.chat_api != next.chat_api || self.chat_base_url.trim() != next.chat_base_url.trim() || self.key != next.key
+        let wire = self.chat_api != next.chat_api || self.chat_base_url.trim() != next.chat_base_url.trim() || self.key != next.key;
+        let request = next.chat_api != ChatApi::Push
+            && (self.model != next.model
+                || self.character != next.character
+                || self.reasoning_effort != next.reasoning_effort
+                || self.context_window != next.context_window
+                || self.chat_instructions != next.chat_instructions
+                || self.card_enabled != next.card_enabled
+                || self.user_name != next.user_name
+                || self.language != next.language);
+        wire || request
     }
 
     /// True when no backend is configured and the demo agent should answer.

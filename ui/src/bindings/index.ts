@@ -285,7 +285,34 @@ model: string,
  * The user's own character: a `.vrm` inside the data directory
  * (see [`crate::character::import_vrm`]). Empty: the bundled default.
  */
-character: string, };
+character: string, 
+/**
+ * Reasoning effort sent with each request (`low`, `medium`, `high`);
+ * empty sends none. Request transports only.
+ */
+reasoning_effort: string, 
+/**
+ * The model's context window in tokens: the Chat Completions transcript
+ * is trimmed to it, and the usage readout shows it.
+ */
+context_window: number, 
+/**
+ * Extra instructions sent after the card (the card's last block), or
+ * alone when the card is off. Request transports only.
+ */
+chat_instructions: string, 
+/**
+ * Send the character's card (persona) with each request.
+ */
+card_enabled: boolean, 
+/**
+ * The user's name for the card's `{{user}}`; empty uses a fallback word.
+ */
+user_name: string, 
+/**
+ * The UI language (`en`, `ja`, `ko`): picks the default card.
+ */
+language: string, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.

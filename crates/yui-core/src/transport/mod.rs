@@ -135,10 +135,13 @@ pub enum Inbound {
     ToolCall(ToolCall),
     /// The backend's delegations list, replacing the last one.
     Delegations(Vec<DelegationItem>),
-    /// A turn could not be sent (its frame or request is over the limit).
+    /// A turn could not be sent: its frame is over the limit, or the
+    /// transport is not connected. The turn fails at once.
     Rejected {
         /// The turn.
         turn_id: String,
+        /// Why, as a code.
+        code: ErrorCode,
         /// One line for a person.
         reason: String,
     },

@@ -1,5 +1,41 @@
-//! The turn engine: a pure state machine over commands, transport events and
-//! time. See [`engine`].
+//! The turn engine: one pure state machine for every transport.
+//!
+//! [`Engine`] takes user commands, [`crate::transport::Inbound`] events, tool
+//! results and the time, and answers [`Effect`]s: UI events, outbound
+//! messages, a turn to render and send, a tool to run, an outcome record to
+//! save. It owns no socket, reads no clock (every call carries a [`Now`]) and
+//! writes no file. The session driver (`crate::session`) carries the effects
+//! out.
+//!
+//! What it decides, for all three transports alike: which turns are
+//! outstanding, running, queued or stopped; the per-turn wait (push's frame
+//! wait, the request transports' stream liveness); which frames of stopped
+//! turns are dropped; how each turn ended and what the previous-turn record
+//! says.
+
+mod engine;
+mod recent;
+
+pub use engine::{Begin, Effect, Effects, Engine, EngineConfig, Now};
+pub use recent::RecentSet;
 
 /// The silence token: a speech that is exactly this (trimmed) is not spoken.
 pub const SILENT: &str = "[SILENT]";
+
+/// The line the character speaks when a turn fails before any reply.
+pub const FAILURE_LINE: &str = "Sorry, I couldn't get a reply through just now.";
+
+/// The event name of a typed user turn, as the previous-turn line names it.
+pub const USER_EVENT: &str = "user.text_submitted";
+
+/// The event name of a turn the backend started on its own.
+pub const BACKEND_EVENT: &str = "backend";
+
+/// True when `speech` says something: not empty and not the bare `[SILENT]`.
+pub fn speaks(speech: &str) -> bool {
+    let t = speech.trim();
+    !t.is_empty() && t != SILENT
+}
+
+#[cfg(test)]
+mod tests;

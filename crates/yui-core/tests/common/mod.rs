@@ -27,6 +27,7 @@ pub fn fast_timeouts() -> Timeouts {
         frame_wait: Duration::from_secs(5),
         reconnect_first: Duration::from_millis(50),
         reconnect_cap: Duration::from_millis(400),
+        ..Timeouts::default()
     }
 }
 

@@ -61,7 +61,14 @@ pub struct Env {
 impl Env {
     /// Read the local clock and zone. No frontmost sample.
     pub fn now_local() -> Env {
-        let now = chrono::Local::now();
+        Self::local_at(chrono::Local::now().timestamp_millis())
+    }
+
+    /// The local time and zone at `wall_ms` (epoch milliseconds), in this
+    /// machine's zone. No frontmost sample.
+    pub fn local_at(wall_ms: i64) -> Env {
+        use chrono::TimeZone;
+        let now = chrono::Local.timestamp_millis_opt(wall_ms).single().unwrap_or_else(chrono::Local::now);
         Env {
             timestamp: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
             timezone: iana_time_zone::get_timezone().unwrap_or_else(|_| "UTC".to_string()),

@@ -1,23 +1,20 @@
 //! One window's push socket: connect, hello, ready, frames, and the one loop
-//! that owns reconnect and backoff.
+//! that owns reconnect and backoff. Frames become [`Inbound`] events and
+//! [`Outbound`] messages become frames; what they mean is the engine's.
 
-use super::frames::{ClientFrame, ServerFrame};
-use crate::model::Vocabulary;
-use super::tools;
-use super::turns::{Effects, TurnBook};
-use crate::command::UserCommand;
+use super::frames::{ClientFrame, ServerFrame, WireVocabulary};
 use crate::error::ErrorCode;
-use crate::event::{Status, UiEvent};
+use crate::event::Status;
 use crate::limits::{Timeouts, RECONNECT_DELAY_GROWTH, TEXT_FRAME_SIZE, TURN_FRAME_SIZE};
-use crate::sink::SharedSink;
+use crate::model::Vocabulary;
+use crate::transport::{Inbound, Link, Outbound};
 use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_util::sync::CancellationToken;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -32,47 +29,17 @@ pub struct PushConfig {
     pub key: String,
     /// The installation's chat id.
     pub chat_id: String,
-    /// What the client renders at the start; `SetVocabulary` changes it.
+    /// What the client renders at the start; `Outbound::Vocabulary` changes it.
     pub vocabulary: Vocabulary,
+    /// The function tools declared in `hello.tools`.
+    pub tools: Vec<Value>,
     /// The waits.
     pub timeouts: Timeouts,
 }
 
-/// The channels one connection task reports through.
-pub struct Outputs {
-    /// Events for the UI.
-    pub sink: SharedSink,
-    /// Connection state.
-    pub status: watch::Sender<Status>,
-    /// Whether a turn runs or messages wait, and how many commands are applied.
-    pub activity: watch::Sender<Activity>,
-    /// Commands applied so far; published with the busy state they led to.
-    pub applied: std::sync::atomic::AtomicU64,
-}
-
-/// The session's activity, published as one value so a reader never sees a
-/// command counted before the busy state it caused.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Activity {
-    /// True while a turn runs or messages wait.
-    pub busy: bool,
-    /// How many commands the task has applied.
-    pub applied: u64,
-}
-
-impl Outputs {
-    fn set_status(&self, s: Status) {
-        let changed = self.status.send_if_modified(|cur| {
-            if *cur == s {
-                false
-            } else {
-                *cur = s.clone();
-                true
-            }
-        });
-        if changed {
-            self.sink.emit(UiEvent::Status { status: s });
-        }
+impl std::fmt::Debug for PushConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PushConfig").field("url", &self.url).field("key", &"<redacted>").field("chat_id", &self.chat_id).finish_non_exhaustive()
     }
 }
 
@@ -109,22 +76,54 @@ impl Backoff {
     }
 }
 
-/// Run the window's socket until `cancel` fires or the command channel closes.
-/// This is the one function that owns reconnect and backoff.
-pub async fn run(
+/// The transport's own state across connections.
+struct Conn {
     cfg: PushConfig,
-    out: Outputs,
-    mut cmds: mpsc::UnboundedReceiver<UserCommand>,
-    mut book: TurnBook,
-    cancel: CancellationToken,
-) {
+    link: Link,
+    /// What the client renders now.
+    vocab: Vocabulary,
+    /// The last status reported, so a repeat is not reported again.
+    status: Option<Status>,
+}
+
+impl Conn {
+    fn status(&mut self, s: Status) {
+        if self.status.as_ref() != Some(&s) {
+            self.status = Some(s.clone());
+            self.link.report(Inbound::Status(s));
+        }
+    }
+
+    /// An outbound message while the socket is not ready: a turn fails at
+    /// once, a tool result is logged and dropped, the vocabulary is kept for
+    /// the next hello, a reconnect request is answered by the caller.
+    fn offline(&mut self, out: Outbound) {
+        match out {
+            Outbound::Turn(t) => self.link.report(Inbound::Rejected {
+                turn_id: t.turn_id,
+                code: ErrorCode::Network,
+                reason: "Not connected to the backend.".into(),
+            }),
+            Outbound::ToolResult(r) => {
+                tracing::warn!(record = "tool_result_unsent", id = %r.id, turn_id = %r.turn_id, "the socket is not ready; the result is dropped")
+            }
+            Outbound::Vocabulary(v) => self.vocab = v,
+            _ => {}
+        }
+    }
+}
+
+/// Run the window's socket until the link is cancelled or its outbound
+/// channel closes. This is the one function that owns reconnect and backoff.
+pub async fn run(cfg: PushConfig, link: Link) {
     let mut backoff = Backoff::new(cfg.timeouts.reconnect_first, cfg.timeouts.reconnect_cap);
-    let mut vocab = cfg.vocabulary.clone();
+    let vocab = cfg.vocabulary.clone();
+    let mut conn = Conn { cfg, link, vocab, status: None };
     let mut attempt = 0u32;
     loop {
         attempt += 1;
-        out.set_status(Status::Connecting { attempt });
-        let end = connect_once(&cfg, &out, &mut cmds, &mut book, &mut vocab, &cancel).await;
+        conn.status(Status::Connecting { attempt });
+        let end = connect_once(&mut conn).await;
         let wait = match end {
             End::Cancelled => break,
             End::Requested => {
@@ -133,8 +132,11 @@ pub async fn run(
                 continue;
             }
             End::Auth => {
-                out.set_status(Status::AuthFailed);
-                out.sink.emit(UiEvent::Notice { code: ErrorCode::Auth, message: "The backend refused the key (4401). Check the key in settings.".into() });
+                conn.status(Status::AuthFailed);
+                conn.link.report(Inbound::Notice {
+                    code: ErrorCode::Auth,
+                    message: "The backend refused the key (4401). Check the key in settings.".into(),
+                });
                 None
             }
             End::Lost { close_code, reason, was_ready } => {
@@ -144,35 +146,26 @@ pub async fn run(
                 }
                 let delay = backoff.next_delay();
                 tracing::info!(record = "ws_reconnect", delay_ms = delay.as_millis() as u64, reason = %reason, "ws_reconnect");
-                out.set_status(Status::Reconnecting { delay_ms: delay.as_millis() as u64, close_code, reason });
+                conn.status(Status::Reconnecting { delay_ms: delay.as_millis() as u64, close_code, reason });
                 Some(delay)
             }
         };
         // Wait out the delay (or, after a refused key, until the user asks),
-        // still answering commands: a turn now is a network failure.
+        // still answering what the engine sends.
         let deadline = wait.map(|d| Instant::now() + d);
         loop {
             tokio::select! {
-                _ = cancel.cancelled() => { out.status.send_replace(Status::Closed); return; }
+                _ = conn.link.cancel.cancelled() => { conn.status(Status::Closed); return; }
                 _ = sleep_opt(deadline) => break,
-                cmd = cmds.recv() => match cmd {
-                    None => { out.set_status(Status::Closed); return; }
-                    Some(UserCommand::Reconnect) => {
-                        out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        publish(&out, &book, Vec::new());
-                        backoff.reset(); attempt = 0; break;
-                    }
-                    Some(cmd) => {
-                        let mut fx = Effects::default();
-                        apply_command(&out, cmd, &mut book, &mut vocab, &mut fx);
-                        publish(&out, &book, fx.events);
-                    }
+                out = conn.link.outbound.recv() => match out {
+                    None => { conn.status(Status::Closed); return; }
+                    Some(Outbound::Reconnect) => { backoff.reset(); attempt = 0; break; }
+                    Some(out) => conn.offline(out),
                 }
             }
         }
     }
-    // Cancelled: the window (or its replacement) is not told, only the watch.
-    out.status.send_replace(Status::Closed);
+    conn.status(Status::Closed);
 }
 
 async fn sleep_opt(deadline: Option<Instant>) {
@@ -182,107 +175,56 @@ async fn sleep_opt(deadline: Option<Instant>) {
     }
 }
 
-fn apply_command(out: &Outputs, cmd: UserCommand, book: &mut TurnBook, vocab: &mut Vocabulary, fx: &mut Effects) {
-    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let now = Instant::now();
-    match cmd {
-        UserCommand::SendText { text } => book.send_text(text, now, fx),
-        UserCommand::Stop => book.stop(now, fx),
-        UserCommand::Reset => {
-            if book.is_ready() {
-                fx.frames.push(ClientFrame::Reset);
-                fx.events.push(UiEvent::SessionReset);
-            } else {
-                fx.events.push(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected; the reset was not sent.".into() });
-            }
-        }
-        UserCommand::SetVocabulary { vocabulary } => {
-            if *vocab != vocabulary {
-                *vocab = vocabulary.clone();
-                if book.is_ready() {
-                    fx.frames.push(ClientFrame::Vocabulary { vocabulary });
-                }
-            }
-        }
-        UserCommand::Reconnect => {}
-    }
-}
-
-async fn connect_once(
-    cfg: &PushConfig,
-    out: &Outputs,
-    cmds: &mut mpsc::UnboundedReceiver<UserCommand>,
-    book: &mut TurnBook,
-    vocab: &mut Vocabulary,
-    cancel: &CancellationToken,
-) -> End {
+async fn connect_once(conn: &mut Conn) -> End {
     let lost = |reason: String| End::Lost { close_code: None, reason, was_ready: false };
-    let connect = tokio::time::timeout(cfg.timeouts.hello_reply_wait, tokio_tungstenite::connect_async(cfg.url.as_str()));
+    let url = conn.cfg.url.clone();
+    let connect = tokio::time::timeout(conn.cfg.timeouts.hello_reply_wait, tokio_tungstenite::connect_async(url.as_str()));
     tokio::pin!(connect);
     let mut ws: Ws = loop {
         tokio::select! {
-            _ = cancel.cancelled() => return End::Cancelled,
-            // A turn while the socket opens is a network failure at once, not a wait.
-            cmd = cmds.recv() => match cmd {
+            _ = conn.link.cancel.cancelled() => return End::Cancelled,
+            out = conn.link.outbound.recv() => match out {
                 None => return End::Cancelled,
-                Some(UserCommand::Reconnect) => {
-                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    publish(out, book, Vec::new());
-                    return End::Requested;
-                }
-                Some(cmd) => {
-                    let mut fx = Effects::default();
-                    apply_command(out, cmd, book, vocab, &mut fx);
-                    publish(out, book, fx.events);
-                }
+                Some(Outbound::Reconnect) => return End::Requested,
+                Some(out) => conn.offline(out),
             },
             r = &mut connect => match r {
                 Ok(Ok((ws, _))) => break ws,
                 Ok(Err(e)) => {
-                    tracing::warn!(record = "ws_connect_failed", url = %cfg.url, error = %e, "connect failed");
-                    return lost(format!("cannot reach {}: {e}", cfg.url));
+                    tracing::warn!(record = "ws_connect_failed", url = %url, error = %e, "connect failed");
+                    return lost(format!("cannot reach {url}: {e}"));
                 }
-                Err(_) => return lost(format!("connecting to {} timed out", cfg.url)),
+                Err(_) => return lost(format!("connecting to {url} timed out")),
             }
         }
     };
-    tracing::info!(record = "ws_open", url = %cfg.url, "ws_open");
-    let sent_vocab = vocab.clone();
+    tracing::info!(record = "ws_open", url = %url, "ws_open");
+    let sent_vocab = conn.vocab.clone();
     let hello = ClientFrame::Hello {
-        key: cfg.key.clone(),
-        chat_id: cfg.chat_id.clone(),
+        key: conn.cfg.key.clone(),
+        chat_id: conn.cfg.chat_id.clone(),
         accepts: vec!["error".into()],
-        vocabulary: sent_vocab.clone(),
-        tools: Some(tools::declarations()),
+        vocabulary: WireVocabulary::from(&sent_vocab),
+        tools: (!conn.cfg.tools.is_empty()).then(|| conn.cfg.tools.clone()),
     };
     if let Err(e) = send_frame(&mut ws, &hello, TEXT_FRAME_SIZE).await {
         return lost(e);
     }
-    out.set_status(Status::Handshaking);
+    conn.status(Status::Handshaking);
 
-    // Wait for ready.
-    let hello_deadline = Instant::now() + cfg.timeouts.hello_reply_wait;
+    let hello_deadline = Instant::now() + conn.cfg.timeouts.hello_reply_wait;
     let max_turn_bytes = loop {
         tokio::select! {
-            _ = cancel.cancelled() => { close(&mut ws).await; return End::Cancelled; }
+            _ = conn.link.cancel.cancelled() => { close(&mut ws).await; return End::Cancelled; }
             _ = tokio::time::sleep_until(hello_deadline) => {
                 tracing::warn!(record = "ws_close", code = 1000, reason = "no ready within the hello wait", "ws_close");
                 close(&mut ws).await;
                 return lost("no ready within the hello wait".into());
             }
-            cmd = cmds.recv() => match cmd {
+            out = conn.link.outbound.recv() => match out {
                 None => return End::Cancelled,
-                Some(UserCommand::Reconnect) => {
-                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    publish(out, book, Vec::new());
-                    close(&mut ws).await;
-                    return End::Requested;
-                }
-                Some(cmd) => {
-                    let mut fx = Effects::default();
-                    apply_command(out, cmd, book, vocab, &mut fx);
-                    publish(out, book, fx.events);
-                }
+                Some(Outbound::Reconnect) => { close(&mut ws).await; return End::Requested; }
+                Some(out) => conn.offline(out),
             },
             msg = ws.next() => match read(msg) {
                 Read::Frame(ServerFrame::Ready { max_turn_bytes, .. }) => break max_turn_bytes,
@@ -292,60 +234,69 @@ async fn connect_once(
         }
     };
     tracing::info!(record = "ws_ready", max_turn_bytes = ?max_turn_bytes, "ws_ready");
-    book.set_ready();
-    out.set_status(Status::Ready { max_turn_bytes });
+    conn.status(Status::Ready { max_turn_bytes });
     let turn_limit = max_turn_bytes.map(|b| b as usize).unwrap_or(TURN_FRAME_SIZE);
     // The renderable set changed while the handshake ran: say so now.
-    let mut pending = Effects::default();
-    if *vocab != sent_vocab {
-        pending.frames.push(ClientFrame::Vocabulary { vocabulary: vocab.clone() });
-    }
-
-    loop {
-        let deadline = book.next_deadline();
-        let mut fx = std::mem::take(&mut pending);
-        let end = tokio::select! {
-            _ = cancel.cancelled() => { close(&mut ws).await; Some(End::Cancelled) }
-            _ = sleep_opt(deadline) => { book.tick(Instant::now(), &mut fx); None }
-            cmd = cmds.recv() => match cmd {
-                None => { close(&mut ws).await; Some(End::Cancelled) }
-                Some(UserCommand::Reconnect) => {
-                    out.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    publish(out, book, Vec::new());
-                    close(&mut ws).await;
-                    Some(End::Requested)
-                }
-                Some(cmd) => { apply_command(out, cmd, book, vocab, &mut fx); None }
-            },
-            msg = ws.next() => match read(msg) {
-                Read::Frame(ServerFrame::ToolCall { id, turn_id, name, arguments }) => {
-                    let result = tools::answer(&name, &arguments, book.is_stopped(&turn_id));
-                    tracing::info!(record = "push.tool_call", id = %id, turn_id = %turn_id, name = %name, "tool_call answered");
-                    book.on_frame(ServerFrame::ToolCall { id: id.clone(), turn_id: turn_id.clone(), name, arguments }, Instant::now(), &mut fx);
-                    fx.frames.push(ClientFrame::ToolResult { id, turn_id, result, images: None });
-                    None
-                }
-                Read::Frame(f) => { book.on_frame(f, Instant::now(), &mut fx); None }
-                Read::Skip => None,
-                Read::Closed(code, reason) => Some(closed(code, reason, true)),
-            }
-        };
-        if let Some(end) = end {
-            if !matches!(end, End::Cancelled) {
-                // Requested, lost or refused: the running turns end now.
-                let mut fx = Effects::default();
-                book.left_ready(Instant::now(), &mut fx);
-                publish(out, book, fx.events);
-            }
-            return end;
-        }
-        if let Err(e) = flush(out, book, &mut ws, turn_limit, fx).await {
-            let mut fx = Effects::default();
-            book.left_ready(Instant::now(), &mut fx);
-            publish(out, book, fx.events);
+    if conn.vocab != sent_vocab {
+        let frame = ClientFrame::Vocabulary { vocabulary: WireVocabulary::from(&conn.vocab) };
+        if let Err(e) = send_frame(&mut ws, &frame, TEXT_FRAME_SIZE).await {
             return End::Lost { close_code: None, reason: e, was_ready: true };
         }
     }
+
+    loop {
+        let step = tokio::select! {
+            _ = conn.link.cancel.cancelled() => { close(&mut ws).await; return End::Cancelled; }
+            out = conn.link.outbound.recv() => match out {
+                None => { close(&mut ws).await; return End::Cancelled; }
+                Some(Outbound::Reconnect) => { close(&mut ws).await; return End::Requested; }
+                Some(out) => send_outbound(conn, &mut ws, out, turn_limit).await,
+            },
+            msg = ws.next() => match read(msg) {
+                Read::Frame(f) => { super::inbound::report(&conn.link, f); Ok(()) }
+                Read::Skip => Ok(()),
+                Read::Closed(code, reason) => return closed(code, reason, true),
+            }
+        };
+        if let Err(e) = step {
+            return End::Lost { close_code: None, reason: e, was_ready: true };
+        }
+    }
+}
+
+/// Send one outbound message on a ready socket. A turn over its limit is
+/// not sent; its turn is rejected.
+async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: usize) -> Result<(), String> {
+    let frame = match out {
+        Outbound::Turn(t) => {
+            let images = (!t.images.is_empty()).then_some(t.images);
+            let frame = ClientFrame::Turn { turn_id: t.turn_id.clone(), client_context: t.block, text: t.text, images };
+            let size = serde_json::to_string(&frame).map(|s| s.len()).unwrap_or(usize::MAX);
+            if size > turn_limit {
+                tracing::warn!(record = "frame_oversize", direction = "outbound", frame = "turn", bytes = size, limit = turn_limit, "turn not sent");
+                conn.link.report(Inbound::Rejected { turn_id: t.turn_id, code: ErrorCode::FrameOversize, reason: "The message is too long to send.".into() });
+                return Ok(());
+            }
+            return send_frame(ws, &frame, turn_limit).await;
+        }
+        Outbound::Stop { turn_ids } => ClientFrame::Stop { turn_ids },
+        Outbound::ToolResult(r) => {
+            let limit = if r.images.is_empty() { TEXT_FRAME_SIZE } else { turn_limit };
+            let images = (!r.images.is_empty()).then_some(r.images);
+            let frame = ClientFrame::ToolResult { id: r.id, turn_id: r.turn_id, result: r.result, images };
+            return send_frame(ws, &frame, limit).await;
+        }
+        Outbound::Playback { turn_id } => ClientFrame::Playback { turn_id, ended: "failed".into() },
+        Outbound::Reset => ClientFrame::Reset,
+        Outbound::Vocabulary(v) => {
+            conn.vocab = v;
+            ClientFrame::Vocabulary { vocabulary: WireVocabulary::from(&conn.vocab) }
+        }
+        // Push keeps a turn whose wait passed outstanding, carries no card
+        // and reconnects in the caller.
+        Outbound::Abandon { .. } | Outbound::Greeting { .. } | Outbound::Reconnect => return Ok(()),
+    };
+    send_frame(ws, &frame, TEXT_FRAME_SIZE).await
 }
 
 fn closed(code: Option<u16>, reason: String, was_ready: bool) -> End {
@@ -418,41 +369,4 @@ async fn close(ws: &mut Ws) {
     // An unresponsive peer must not keep a cancelled task (and its socket) alive.
     let closing = ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: "".into() }));
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), closing).await;
-}
-
-/// Emit events and update busy (no socket: frames are dropped, the book made none).
-fn publish(out: &Outputs, book: &TurnBook, events: Vec<UiEvent>) {
-    for e in events {
-        out.sink.emit(e);
-    }
-    let applied = out.applied.load(std::sync::atomic::Ordering::SeqCst);
-    out.activity.send_replace(Activity { busy: book.busy(), applied });
-}
-
-/// Send the frames, then emit the events and update busy. A turn frame over
-/// its limit is not sent and its turn fails at once.
-async fn flush(out: &Outputs, book: &mut TurnBook, ws: &mut Ws, turn_limit: usize, fx: Effects) -> Result<(), String> {
-    let Effects { mut events, frames } = fx;
-    let mut pending: std::collections::VecDeque<ClientFrame> = frames.into();
-    let mut result = Ok(());
-    while let Some(frame) = pending.pop_front() {
-        let limit = if matches!(frame, ClientFrame::Turn { .. }) { turn_limit } else { TEXT_FRAME_SIZE };
-        if let ClientFrame::Turn { turn_id, .. } = &frame {
-            let size = serde_json::to_string(&frame).map(|s| s.len()).unwrap_or(usize::MAX);
-            if size > limit {
-                tracing::warn!(record = "frame_oversize", direction = "outbound", frame = "turn", bytes = size, limit, "turn not sent");
-                let mut fx = Effects::default();
-                book.abort_unsent(turn_id, "The message is too long to send.", Instant::now(), &mut fx);
-                events.extend(fx.events);
-                pending.extend(fx.frames);
-                continue;
-            }
-        }
-        if let Err(e) = send_frame(ws, &frame, limit).await {
-            result = Err(e);
-            break;
-        }
-    }
-    publish(out, book, events);
-    result
 }

@@ -1,10 +1,59 @@
 //! The push wire: every frame as a `#[serde(tag = "type")]` enum with the wire names.
 
-use crate::model::{Cue, DelegationItem, DelegationState, ToolState, Usage, Vocabulary};
+use crate::model::{Cue, DelegationItem, DelegationState, Segment as ReplySegment, ToolState, Usage, Vocabulary};
 use crate::limits::{DELEGATION_ITEM_SUMMARY, DELEGATION_ITEM_TITLE, DELEGATION_LIST_ITEMS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
+
+/// The vocabulary object of `hello` and `vocabulary` frames, as the wire
+/// spells it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WireVocabulary {
+    /// Expression ids.
+    pub emotion_ids: Vec<String>,
+    /// Motion ids.
+    pub motion_ids: Vec<String>,
+    /// `"free"` or `"enum"`.
+    pub emotion_text_mode: String,
+    /// The tag table used in enum mode.
+    pub emotion_text_map: serde_json::Map<String, Value>,
+}
+
+impl From<&Vocabulary> for WireVocabulary {
+    fn from(v: &Vocabulary) -> Self {
+        Self {
+            emotion_ids: v.emotion_ids.clone(),
+            motion_ids: v.motion_ids.clone(),
+            emotion_text_mode: v.emotion_text_mode.clone(),
+            emotion_text_map: v.emotion_text_map.clone(),
+        }
+    }
+}
+
+/// A cue as render and speech segments carry it: a `generate_express`
+/// argument object, every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct WireCue {
+    /// Facial expression id.
+    #[serde(default)]
+    pub emotion_id: Option<String>,
+    /// Body motion id.
+    #[serde(default)]
+    pub motion_id: Option<String>,
+    /// Voice tone tag.
+    #[serde(default)]
+    pub emotion_text: Option<String>,
+    /// Voice direction.
+    #[serde(default)]
+    pub caption: Option<String>,
+}
+
+impl From<WireCue> for Cue {
+    fn from(c: WireCue) -> Self {
+        Cue { emotion_id: c.emotion_id, motion_id: c.motion_id, emotion_text: c.emotion_text, caption: c.caption }
+    }
+}
 
 /// Frames the client sends.
 #[derive(Clone, PartialEq, Serialize)]
@@ -19,7 +68,7 @@ pub enum ClientFrame {
         /// Frame types read beyond the base set.
         accepts: Vec<String>,
         /// What the client renders.
-        vocabulary: Vocabulary,
+        vocabulary: WireVocabulary,
         /// Declared function tools; absent when none.
         #[serde(skip_serializing_if = "Option::is_none")]
         tools: Option<Vec<Value>>,
@@ -27,7 +76,7 @@ pub enum ClientFrame {
     /// The renderable set changed.
     Vocabulary {
         /// The new set.
-        vocabulary: Vocabulary,
+        vocabulary: WireVocabulary,
     },
     /// One turn.
     Turn {
@@ -99,11 +148,11 @@ impl ClientFrame {
 }
 
 /// One render segment: cues first, then speech.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Segment {
     /// Cues to play before the speech.
     #[serde(default)]
-    pub cues: Vec<Cue>,
+    pub cues: Vec<WireCue>,
     /// The sentence(s) to speak.
     #[serde(default)]
     pub speech: String,
@@ -195,6 +244,12 @@ pub enum ServerFrame {
     },
 }
 
+impl From<Segment> for ReplySegment {
+    fn from(s: Segment) -> Self {
+        ReplySegment { cues: s.cues.into_iter().map(Cue::from).collect(), speech: s.speech }
+    }
+}
+
 impl ServerFrame {
     /// The turn this frame names, when it names one.
     pub fn turn_id(&self) -> Option<&str> {
@@ -266,7 +321,7 @@ mod tests {
             key: "sk-1".into(),
             chat_id: "yui-3f9a2c1d".into(),
             accepts: vec!["error".into()],
-            vocabulary: Vocabulary::default(),
+            vocabulary: WireVocabulary::from(&Vocabulary::default()),
             tools: None,
         };
         let v = serde_json::to_value(&f).unwrap();

@@ -1,10 +1,11 @@
 //! The push transport: a per-window WebSocket (seed `000_c1583a1f6bf1c44c.txt`).
+//!
+//! `frames` is the wire, `inbound` maps backend frames onto the engine's
+//! events, `connection` holds the socket and owns reconnect and backoff.
 
 pub mod connection;
 pub mod frames;
-pub mod tools;
-pub mod turns;
+pub mod inbound;
 
-pub use connection::Backoff;
-pub use frames::{ClientFrame, Segment, ServerFrame};
-pub use turns::{TurnBook, FAILURE_LINE};
+pub use connection::{run, Backoff, PushConfig};
+pub use frames::{ClientFrame, ServerFrame};

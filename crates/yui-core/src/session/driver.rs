@@ -1,0 +1,155 @@
+//! The session driver: the one loop over commands, transport events, tool
+//! results, the engine's next deadline and cancellation. It carries out the
+//! engine's effects: events into the sink, messages to the transport, turns
+//! rendered and sent, tools run, records saved.
+
+use super::setup::Sampler;
+use super::Activity;
+use crate::clock::SharedClock;
+use crate::command::UserCommand;
+use crate::context_log::{ContextLog, SentContext};
+use crate::event::{Status, UiEvent};
+use crate::outcome::OutcomeStore;
+use crate::sink::SharedSink;
+use crate::transport::{Inbound, Outbound, ToolCall, ToolResult};
+use crate::turn::{Effect, Effects, Engine, Now};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// Everything the loop owns.
+pub(super) struct Driver {
+    pub engine: Engine,
+    pub sink: SharedSink,
+    pub status: watch::Sender<Status>,
+    pub activity: watch::Sender<Activity>,
+    pub outbound: mpsc::UnboundedSender<Outbound>,
+    pub contexts: Arc<ContextLog>,
+    pub outcomes: OutcomeStore,
+    pub sampler: Sampler,
+    pub clock: SharedClock,
+    pub transport_name: &'static str,
+    pub applied: u64,
+}
+
+impl Driver {
+    /// Run until `cancel` fires or the command channel closes.
+    pub async fn run(
+        mut self,
+        mut cmds: mpsc::UnboundedReceiver<UserCommand>,
+        mut inbound: mpsc::UnboundedReceiver<Inbound>,
+        cancel: CancellationToken,
+    ) {
+        let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
+        let mut fx: Effects = Vec::with_capacity(16);
+        loop {
+            let deadline = self.engine.next_deadline();
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => break,
+                event = inbound.recv() => match event {
+                    Some(event) => {
+                        self.inbound(event, &mut fx);
+                        // Take what else already arrived in the same pass.
+                        while let Ok(event) = inbound.try_recv() {
+                            self.inbound(event, &mut fx);
+                        }
+                    }
+                    None => break,
+                },
+                cmd = cmds.recv() => match cmd {
+                    Some(cmd) => {
+                        self.applied += 1;
+                        self.engine.on_command(cmd, self.now(), &mut fx);
+                    }
+                    None => break,
+                },
+                Some(result) = tool_rx.recv() => self.engine.on_tool_result(result, &mut fx),
+                _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
+            }
+            self.apply(&mut fx, &tool_tx);
+        }
+        // The window (or its replacement) is not told; only the watch is.
+        self.status.send_replace(Status::Closed);
+    }
+
+    fn now(&self) -> Now {
+        Now { at: Instant::now(), wall_ms: self.clock.now_ms() }
+    }
+
+    fn inbound(&mut self, event: Inbound, fx: &mut Effects) {
+        if let Inbound::Status(status) = &event {
+            let changed = self.status.send_if_modified(|cur| {
+                if cur == status {
+                    false
+                } else {
+                    *cur = status.clone();
+                    true
+                }
+            });
+            if changed {
+                self.sink.emit(UiEvent::Status { status: status.clone() });
+            }
+        }
+        let now = self.now();
+        self.engine.on_inbound(event, now, fx);
+    }
+
+    fn apply(&mut self, fx: &mut Effects, tools: &mpsc::UnboundedSender<ToolResult>) {
+        for effect in fx.drain(..) {
+            match effect {
+                Effect::Ui(event) => self.sink.emit(event),
+                Effect::Send(out) => self.send(out),
+                Effect::Begin(begin) => {
+                    let wall = self.clock.now_ms();
+                    let turn = self.sampler.turn(&begin, wall);
+                    self.contexts.push(SentContext {
+                        turn_id: turn.turn_id.clone(),
+                        transport: self.transport_name.into(),
+                        sent_at: wall.max(0) as u64,
+                        block: turn.block.clone(),
+                    });
+                    self.sink.emit(UiEvent::ContextSent {
+                        turn_id: turn.turn_id.clone(),
+                        transport: self.transport_name.into(),
+                        block: turn.block.clone(),
+                    });
+                    self.send(Outbound::Turn(turn));
+                }
+                Effect::Save(record) => self.outcomes.save(&record),
+                Effect::RunTool(call) => run_tool(call, tools),
+            }
+        }
+        let busy = self.engine.busy();
+        let applied = self.applied;
+        self.activity.send_if_modified(|a| {
+            let next = Activity { busy, applied };
+            if *a == next {
+                false
+            } else {
+                *a = next;
+                true
+            }
+        });
+    }
+
+    fn send(&self, out: Outbound) {
+        if self.outbound.send(out).is_err() {
+            tracing::warn!(record = "transport_gone", "the transport task has ended; a message was dropped");
+        }
+    }
+}
+
+/// Run one client tool and hand its answer back to the loop.
+fn run_tool(call: ToolCall, tools: &mpsc::UnboundedSender<ToolResult>) {
+    let result = crate::tools::answer(&call.name, &call.arguments, false);
+    let _ = tools.send(ToolResult { id: call.id, turn_id: call.turn_id, result, images: Vec::new() });
+}
+
+async fn sleep_opt(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,161 @@
+//! One window's session: the transport task, the driver task that runs the
+//! turn engine, their channels and the connection status. Dropping the
+//! [`Session`] cancels both tasks.
+
+mod driver;
+mod setup;
+
+use crate::clock::SharedClock;
+use crate::command::UserCommand;
+use crate::context_log::{ContextLog, SentContext};
+use crate::data_dir::DataDir;
+use crate::error::CoreError;
+use crate::event::Status;
+use crate::limits::Timeouts;
+use crate::model::Vocabulary;
+use crate::settings::Settings;
+use crate::sink::SharedSink;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+/// Everything a session starts from.
+#[derive(Clone)]
+pub struct SessionConfig {
+    /// Transport, endpoint, key, model, card switches.
+    pub settings: Settings,
+    /// Where chat_id and persisted files live.
+    pub data_dir: DataDir,
+    /// What the character can render.
+    pub vocabulary: Vocabulary,
+    /// The waits (the limits table by default).
+    pub timeouts: Timeouts,
+    /// The wall clock for ids and timestamps (the system clock by default).
+    pub clock: SharedClock,
+}
+
+impl std::fmt::Debug for SessionConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionConfig").field("settings", &self.settings).field("data_dir", &self.data_dir).finish_non_exhaustive()
+    }
+}
+
+impl SessionConfig {
+    /// A config with the default vocabulary, waits and the system clock.
+    pub fn new(settings: Settings, data_dir: DataDir) -> Self {
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system() }
+    }
+}
+
+/// The session's activity, published as one value so a reader never sees a
+/// command counted before the busy state it caused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Activity {
+    /// True while a turn runs or messages wait.
+    pub busy: bool,
+    /// How many commands the driver has applied.
+    pub applied: u64,
+}
+
+/// A running session. Commands go in with [`Session::send`]; events come out
+/// through the sink given to [`Session::start`].
+pub struct Session {
+    cmds: mpsc::UnboundedSender<UserCommand>,
+    status: watch::Receiver<Status>,
+    activity: watch::Receiver<Activity>,
+    sent: AtomicU64,
+    contexts: Arc<ContextLog>,
+    cancel: CancellationToken,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Session {
+    /// Start the session's tasks on the current tokio runtime: the transport
+    /// `settings.chat_api` names, and the driver.
+    ///
+    /// Errors: an unusable `chat_base_url`, an unreadable data directory.
+    pub fn start(config: SessionConfig, sink: SharedSink) -> Result<Session, CoreError> {
+        let cancel = CancellationToken::new();
+        let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+        let (status_tx, status_rx) = watch::channel(Status::Connecting { attempt: 0 });
+        let (activity_tx, activity_rx) = watch::channel(Activity::default());
+        let contexts = Arc::new(ContextLog::default());
+        let parts = setup::build(&config, cancel.clone())?;
+        sink.emit(crate::event::UiEvent::Status { status: Status::Connecting { attempt: 0 } });
+        let transport = tokio::spawn(parts.transport);
+        let driver = driver::Driver {
+            engine: parts.engine,
+            sink,
+            status: status_tx,
+            activity: activity_tx,
+            outbound: parts.outbound,
+            contexts: contexts.clone(),
+            outcomes: parts.outcomes,
+            sampler: parts.sampler,
+            clock: config.clock.clone(),
+            transport_name: parts.transport_name,
+            applied: 0,
+        };
+        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, cancel.clone()));
+        Ok(Session {
+            cmds: cmd_tx,
+            status: status_rx,
+            activity: activity_rx,
+            sent: AtomicU64::new(0),
+            contexts,
+            cancel,
+            tasks: vec![task, transport],
+        })
+    }
+
+    /// Hand a user action to the session.
+    pub fn send(&self, cmd: UserCommand) -> Result<(), CoreError> {
+        self.sent.fetch_add(1, Ordering::SeqCst);
+        self.cmds.send(cmd).map_err(|_| CoreError::Closed)
+    }
+
+    /// The connection state, on a watch channel.
+    pub fn status(&self) -> watch::Receiver<Status> {
+        self.status.clone()
+    }
+
+    /// True while a turn runs or messages wait.
+    pub fn busy(&self) -> bool {
+        self.activity.borrow().busy
+    }
+
+    /// The last client_context blocks this session sent, oldest first.
+    pub fn sent_contexts(&self) -> Vec<SentContext> {
+        self.contexts.entries()
+    }
+
+    /// Wait until the transport is ready, up to `timeout`. True when it is.
+    pub async fn wait_ready(&self, timeout: Duration) -> bool {
+        let mut rx = self.status.clone();
+        tokio::time::timeout(timeout, rx.wait_for(|s| s.is_ready())).await.is_ok_and(|r| r.is_ok())
+    }
+
+    /// Wait until every command sent so far has been applied, no turn runs
+    /// and nothing is queued, up to `timeout`.
+    pub async fn wait_idle(&self, timeout: Duration) -> bool {
+        let target = self.sent.load(Ordering::SeqCst);
+        let mut rx = self.activity.clone();
+        tokio::time::timeout(timeout, rx.wait_for(|a| !a.busy && a.applied >= target)).await.is_ok_and(|r| r.is_ok())
+    }
+
+    /// Stop the tasks and wait for them to finish.
+    pub async fn close(mut self) {
+        self.cancel.cancel();
+        for task in self.tasks.drain(..) {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}

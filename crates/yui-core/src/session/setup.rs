@@ -1,0 +1,116 @@
+//! What a session is built from: the transport its settings name, the
+//! engine, the context sampler and the stores.
+
+use super::SessionConfig;
+use crate::context::{render, user_input, ClientContext, Env};
+use crate::data_dir::character_key;
+use crate::error::CoreError;
+use crate::outcome::OutcomeStore;
+use crate::settings::{push_url, ChatApi};
+use crate::transport::{push, request::RequestConfig, Inbound, Link, Outbound, TurnRequest};
+use crate::turn::{Begin, Engine, EngineConfig};
+use std::future::Future;
+use std::pin::Pin;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// A transport task, ready to spawn.
+pub(super) type TransportTask = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// The pieces [`super::Session::start`] wires together.
+pub(super) struct Parts {
+    pub engine: Engine,
+    pub transport: TransportTask,
+    pub transport_name: &'static str,
+    pub outbound: mpsc::UnboundedSender<Outbound>,
+    pub inbound: mpsc::UnboundedReceiver<Inbound>,
+    pub outcomes: OutcomeStore,
+    pub sampler: Sampler,
+}
+
+/// Samples what a turn's client_context block says and renders it.
+pub(super) struct Sampler {
+    /// When the body took its posture (standing since the session started).
+    body_since: i64,
+    /// The user's name, for the card.
+    user_name: Option<String>,
+}
+
+impl Sampler {
+    /// The turn request for `begin`, rendered at `wall_ms`.
+    pub fn turn(&self, begin: &Begin, wall_ms: i64) -> TurnRequest {
+        let mut ctx = ClientContext::user_message(&begin.text, self.body_since);
+        ctx.env = Env::local_at(wall_ms);
+        ctx.previous_turn = begin.previous.clone();
+        ctx.user_name = self.user_name.clone();
+        let block = render(&ctx, wall_ms);
+        TurnRequest {
+            turn_id: begin.turn_id.clone(),
+            block,
+            text: begin.text.clone(),
+            input: user_input(&ctx),
+            guide: ctx.trigger.guide,
+            images: Vec::new(),
+        }
+    }
+}
+
+pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock } = config;
+    let (out_tx, out_rx) = mpsc::unbounded_channel();
+    let (in_tx, in_rx) = mpsc::unbounded_channel();
+    let link = Link { outbound: out_rx, inbound: in_tx, cancel };
+    let outcomes = OutcomeStore::new(data_dir, &settings.character);
+    let now = clock.now_ms();
+    let tools = crate::tools::declarations();
+    let (transport, name, greetings): (TransportTask, &'static str, Vec<String>) = match settings.chat_api {
+        ChatApi::Push => {
+            let cfg = push::PushConfig {
+                url: push_url(&settings.chat_base_url)?,
+                key: settings.key.clone(),
+                chat_id: data_dir.chat_id()?,
+                vocabulary: vocabulary.clone(),
+                tools,
+                timeouts: *timeouts,
+            };
+            (Box::pin(push::run(cfg, link)), "push", Vec::new())
+        }
+        api => {
+            crate::settings::Settings { chat_api: api, ..settings.clone() }.validate()?;
+            let cfg = RequestConfig {
+                base_url: settings.chat_base_url.clone(),
+                key: settings.key.clone(),
+                model: settings.model.clone(),
+                reasoning_effort: Some(settings.reasoning_effort.trim().to_string()).filter(|e| !e.is_empty()),
+                instructions: settings.chat_instructions.clone(),
+                post_history: None,
+                tools,
+                vocabulary: vocabulary.clone(),
+                context_window: settings.context_window,
+                transcript_path: data_dir.root().join("transcripts").join(format!("{}.jsonl", character_key(&settings.character))),
+            };
+            request_transport(api, cfg, link)?
+        }
+    };
+    let request = settings.chat_api != ChatApi::Push;
+    let engine = Engine::new(EngineConfig {
+        transport: name,
+        frame_wait: if request { timeouts.stream_idle } else { timeouts.frame_wait },
+        speech_wait: request.then_some(timeouts.stream_idle_after_speech),
+        first_turn_id: now.max(1) as u64,
+        greetings,
+        previous: outcomes.load(),
+        vocabulary: vocabulary.clone(),
+    });
+    let sampler = Sampler {
+        body_since: now,
+        user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
+    };
+    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler })
+}
+
+/// The task of a request transport.
+fn request_transport(api: ChatApi, cfg: RequestConfig, link: Link) -> Result<(TransportTask, &'static str, Vec<String>), CoreError> {
+    let _ = (cfg, link);
+    Err(CoreError::Unsupported(api.as_str().to_string()))
+}
