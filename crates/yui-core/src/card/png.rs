@@ -82,7 +82,7 @@ fn international_text(data: &[u8]) -> Option<TextChunk> {
     (compressed == 0).then(|| TextChunk { keyword, text: text.to_vec() })
 }
 
-/// CRC-32 (ISO 3309, the PNG checksum), computed bitwise through a table.
+/// CRC-32 (ISO 3309, the PNG checksum), through a table built at compile time.
 fn crc32(bytes: &[u8]) -> u32 {
     const TABLE: [u32; 256] = {
         let mut table = [0u32; 256];
