@@ -68,6 +68,9 @@ pub enum CoreError {
     /// The chat API has no transport yet.
     #[error("chat_api {0} is not available in this build")]
     Unsupported(String),
+    /// A character card could not be imported or stored.
+    #[error(transparent)]
+    Card(#[from] crate::card::CardError),
 }
 
 impl CoreError {
@@ -78,6 +81,8 @@ impl CoreError {
             CoreError::Storage { .. } | CoreError::Parse { .. } => ErrorCode::Storage,
             CoreError::Closed => ErrorCode::Closed,
             CoreError::Unsupported(_) => ErrorCode::Unsupported,
+            CoreError::Card(crate::card::CardError::Storage { .. }) => ErrorCode::Storage,
+            CoreError::Card(_) => ErrorCode::Settings,
         }
     }
 }
