@@ -44,8 +44,20 @@ async fn handler(State(fake): State<Fake>, body: String) -> Response {
             sse(Body::from_stream(futures_util::StreamExt::chain(first, futures_util::stream::pending())))
         }
         Answer::Broken(s) => {
-            let items = vec![Ok(s), Err(std::io::Error::other("cut"))];
-            sse(Body::from_stream(futures_util::stream::iter(items)))
+            let items = futures_util::stream::unfold(0, move |n| {
+                let s = s.clone();
+                async move {
+                    match n {
+                        0 => Some((Ok(s), 1)),
+                        1 => {
+                            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                            Some((Err(std::io::Error::other("cut")), 2))
+                        }
+                        _ => None,
+                    }
+                }
+            });
+            sse(Body::from_stream(items))
         }
         Answer::Status(code, b) => Response::builder().status(StatusCode::from_u16(code).unwrap()).header("content-type", "application/json").body(Body::from(b)).unwrap(),
     }
@@ -430,8 +442,9 @@ async fn trimming_holds_a_cursor_and_the_guide_leaves_with_its_entry() {
     h.until_end().await;
     let first = h.bodies()[0]["messages"].clone();
     assert_eq!(first.as_array().unwrap().len(), 3, "the guide rides in the turn's own block, not a replay");
+    let short = "z".repeat(400); // 100 + 4 tokens
     for i in 1..=4 {
-        h.script(text_reply(&long));
+        h.script(text_reply(&short));
         h.turn(&format!("t{i}"), &format!("u{i}"));
         h.until_end().await;
     }
@@ -450,11 +463,15 @@ async fn trimming_holds_a_cursor_and_the_guide_leaves_with_its_entry() {
         assert_eq!(m[0], sys("CARD"));
     }
     assert!(!has_help(&msgs(4)), "the oldest entries left");
-    // Turns after a move share the prefix until the next overflow.
-    let (m3, m4) = (msgs(3), msgs(4));
-    let same = m3.len() - 2; // card + transcript of request 3
-    let shared = m3[..same].iter().zip(m4.iter()).take_while(|(a, b)| a == b).count();
-    assert!(shared == same || m4.len() < m3.len(), "request 4 keeps request 3's prefix unless it overflowed");
+    // Request 3 overflowed and moved the cursor past the guided entry (to the
+    // reply after it: never a tool entry); requests 4 and 5 hold it.
+    let (m2, m3, m4) = (msgs(2), msgs(3), msgs(4));
+    assert!(!has_help(&m2) && m2[1]["role"] == "assistant", "the guided entry left first, with its guide");
+    let prefix = m2.len() - 2; // card + transcript of request 3
+    assert_eq!(&m3[..prefix], &m2[..prefix], "requests 3 and 4 share a prefix");
+    assert_eq!(m3[prefix], user("u2"));
+    let prefix = m3.len() - 2;
+    assert_eq!(&m4[..prefix], &m3[..prefix], "requests 4 and 5 share a prefix");
 }
 
 #[tokio::test]
