@@ -139,6 +139,22 @@ impl Segmenter {
     pub fn spoke(&self) -> bool {
         self.spoken
     }
+
+    /// Take the open text (a call began: the text before it is its own).
+    pub fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.text)
+    }
+
+    /// Put taken text back in front of the open text (its call failed).
+    pub fn put_back(&mut self, text: String) {
+        self.text.insert_str(0, &text);
+    }
+
+    /// A cue for text taken earlier with [`Segmenter::take_text`]: one segment.
+    pub fn cue_taken(&mut self, cue: Cue, speech: String) -> Segment {
+        self.spoken |= speaks(&speech);
+        Segment { cues: vec![cue], speech }
+    }
 }
 
 fn speaks(s: &str) -> bool {

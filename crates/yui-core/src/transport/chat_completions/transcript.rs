@@ -1,0 +1,287 @@
+//! The conversation transcript the client keeps for Chat Completions, one
+//! per character, persisted as JSON lines at `RequestConfig::transcript_path`.
+//!
+//! Lines are appended (one write per committed turn). A boundary line,
+//! written on reset, hides everything before it; a damaged line is skipped
+//! with a log line. The replay is trimmed to the context window with a
+//! stable cursor so consecutive requests share a byte-identical prefix.
+
+use crate::context::{guide_text, GuideKey, GUIDE_INSTRUCTION};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One call an assistant entry made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallRecord {
+    /// The call id.
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// The arguments JSON text, as the server sent it.
+    pub arguments: String,
+}
+
+/// One line of the transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Entry {
+    /// What the user message carried (the utterance or background marker).
+    User {
+        /// The input as sent.
+        input: String,
+        /// The guide the turn carried.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guide: Option<GuideKey>,
+    },
+    /// An assistant message.
+    Assistant {
+        /// Its text.
+        content: String,
+        /// The calls it made.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<CallRecord>,
+    },
+    /// The answer to one call.
+    Tool {
+        /// The call answered.
+        tool_call_id: String,
+        /// The answer.
+        content: String,
+    },
+    /// A reset: nothing before it is replayed.
+    Boundary,
+}
+
+/// The Chat Completions message of a system text.
+pub fn system(content: &str) -> Value {
+    json!({ "role": "system", "content": content })
+}
+
+/// The estimated token cost of a message text: `ceil(chars / 4) + 4`.
+pub fn estimate(text: &str) -> usize {
+    text.chars().count().div_ceil(4) + 4
+}
+
+/// The replayed guide of a user entry: `client_context:\n` and the `guide:`
+/// block the renderer writes. None for an unknown key.
+pub fn guide_message(key: GuideKey) -> Option<String> {
+    let text = guide_text(key)?;
+    Some(format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n{}", text.trim_end()))
+}
+
+impl Entry {
+    /// The messages this entry replays as (a user entry with a guide key
+    /// replays the current guide right before it).
+    pub fn messages(&self) -> Vec<Value> {
+        match self {
+            Entry::User { input, guide } => {
+                let mut out = Vec::new();
+                if let Some(g) = guide.and_then(guide_message) {
+                    out.push(system(&g));
+                }
+                out.push(json!({ "role": "user", "content": input }));
+                out
+            }
+            Entry::Assistant { content, tool_calls } => vec![assistant_message(content, tool_calls)],
+            Entry::Tool { tool_call_id, content } => {
+                vec![json!({ "role": "tool", "tool_call_id": tool_call_id, "content": content })]
+            }
+            Entry::Boundary => Vec::new(),
+        }
+    }
+
+    /// The estimated token cost of this entry's messages.
+    pub fn cost(&self) -> usize {
+        match self {
+            Entry::User { input, guide } => estimate(input) + guide.and_then(guide_message).map_or(0, |g| estimate(&g)),
+            Entry::Assistant { content, tool_calls } => {
+                let calls: String = tool_calls.iter().map(|c| format!("{}{}{}", c.id, c.name, c.arguments)).collect();
+                estimate(&format!("{content}{calls}"))
+            }
+            Entry::Tool { content, .. } => estimate(content),
+            Entry::Boundary => 0,
+        }
+    }
+}
+
+/// An assistant message in the Chat Completions shape; `content` is null
+/// when it is empty and there are calls.
+pub fn assistant_message(content: &str, calls: &[CallRecord]) -> Value {
+    if calls.is_empty() {
+        return json!({ "role": "assistant", "content": content });
+    }
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|c| json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": c.arguments } }))
+        .collect();
+    let content = if content.is_empty() { Value::Null } else { json!(content) };
+    json!({ "role": "assistant", "content": content, "tool_calls": calls })
+}
+
+/// The transcript of one character: the entries since the last boundary
+/// and the trim cursor.
+#[derive(Debug)]
+pub struct Transcript {
+    path: PathBuf,
+    entries: Vec<Entry>,
+    cursor: usize,
+}
+
+impl Transcript {
+    /// Load the transcript at `path` (missing file: empty). Damaged lines
+    /// are skipped and logged; only entries after the last boundary are kept.
+    pub fn load(path: &Path) -> Self {
+        let mut entries = Vec::new();
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                for (n, line) in text.lines().enumerate() {
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    match serde_json::from_str::<Entry>(line) {
+                        Ok(Entry::Boundary) => entries.clear(),
+                        Ok(e) => entries.push(e),
+                        Err(e) => tracing::warn!(record = "transcript_line_skipped", line = n + 1, error = %e),
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => tracing::warn!(record = "transcript_unreadable", error = %e),
+        }
+        Transcript { path: path.to_path_buf(), entries, cursor: 0 }
+    }
+
+    /// The entries since the last boundary.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The first entry replayed.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Append entries and persist them (an I/O failure is logged; the
+    /// entries stay in memory).
+    pub fn commit(&mut self, new: Vec<Entry>) {
+        if new.is_empty() {
+            return;
+        }
+        self.append_lines(&new);
+        for e in new {
+            if e == Entry::Boundary {
+                self.entries.clear();
+                self.cursor = 0;
+            } else {
+                self.entries.push(e);
+            }
+        }
+    }
+
+    /// Write a boundary: nothing before it is replayed.
+    pub fn reset(&mut self) {
+        self.commit(vec![Entry::Boundary]);
+    }
+
+    fn append_lines(&self, new: &[Entry]) {
+        let mut text = String::new();
+        for e in new {
+            if let Ok(line) = serde_json::to_string(e) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        let write = || -> std::io::Result<()> {
+            if let Some(dir) = self.path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
+            f.write_all(text.as_bytes())?;
+            f.flush()
+        };
+        if let Err(e) = write() {
+            tracing::warn!(record = "transcript_write_failed", error = %e);
+        }
+    }
+
+    /// Move the cursor when the replay from it would overflow `budget`
+    /// tokens: far enough that the rest fits in 3/4 of the budget, never onto
+    /// a `tool` entry (which keeps an assistant's calls with their answers).
+    /// Then answer the replayed messages.
+    pub fn replay(&mut self, budget: usize) -> Vec<Value> {
+        self.cursor = self.cursor.min(self.entries.len());
+        let cost_from = |i: usize| -> usize { self.entries[i..].iter().map(Entry::cost).sum() };
+        if cost_from(self.cursor) > budget {
+            let target = budget * 3 / 4;
+            let mut at = self.entries.len();
+            for i in self.cursor..self.entries.len() {
+                if !matches!(self.entries[i], Entry::Tool { .. }) && cost_from(i) <= target {
+                    at = i;
+                    break;
+                }
+            }
+            self.cursor = at;
+        }
+        self.entries[self.cursor..].iter().flat_map(Entry::messages).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(s: &str) -> Entry {
+        Entry::User { input: s.into(), guide: None }
+    }
+    fn said(s: &str) -> Entry {
+        Entry::Assistant { content: s.into(), tool_calls: vec![] }
+    }
+
+    #[test]
+    fn persisted_lines_reload_after_the_last_boundary_skipping_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c").join("t.jsonl");
+        let mut t = Transcript::load(&path);
+        t.commit(vec![user("old"), said("old reply")]);
+        t.reset();
+        t.commit(vec![user("hi"), Entry::Assistant { content: String::new(), tool_calls: vec![CallRecord { id: "c1".into(), name: "look".into(), arguments: "{}".into() }] }, Entry::Tool { tool_call_id: "c1".into(), content: "ok".into() }]);
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{broken\n").unwrap();
+        t.commit(vec![said("bye")]);
+        let again = Transcript::load(&path);
+        assert_eq!(again.entries(), t.entries());
+        assert_eq!(again.entries().len(), 4);
+        assert_eq!(again.entries()[0], user("hi"));
+    }
+
+    #[test]
+    fn the_cursor_moves_only_on_overflow_and_never_onto_a_tool_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Transcript::load(&dir.path().join("t.jsonl"));
+        let calls = vec![CallRecord { id: "c".into(), name: "look".into(), arguments: "{}".into() }];
+        // each cost: "x"*36 → 9 + 4 = 13
+        let x = "x".repeat(36);
+        t.commit(vec![user(&x), Entry::Assistant { content: x.clone(), tool_calls: calls }, Entry::Tool { tool_call_id: "c".into(), content: x.clone() }, said(&x)]);
+        assert_eq!(t.replay(1000).len(), 4);
+        assert_eq!(t.cursor(), 0);
+        // budget 30: total from 0 is > 30; 3/4 = 22 → only the last entry fits (13), index 2 is a tool entry
+        let msgs = t.replay(30);
+        assert_eq!(t.cursor(), 3);
+        assert_eq!(msgs.len(), 1);
+        t.commit(vec![user(&x)]);
+        // 26 <= 30: holds
+        t.replay(30);
+        assert_eq!(t.cursor(), 3);
+    }
+
+    #[test]
+    fn a_guide_entry_replays_the_guide_and_pays_for_it() {
+        let e = Entry::User { input: "help".into(), guide: Some(GuideKey::Controls) };
+        let m = e.messages();
+        assert_eq!(m.len(), 2);
+        assert!(m[0]["content"].as_str().unwrap().starts_with(&format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n")));
+        assert!(e.cost() > estimate("help") + 100);
+        assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"role":"user","input":"help","guide":"controls"}"#);
+    }
+}

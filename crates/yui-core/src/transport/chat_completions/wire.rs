@@ -1,0 +1,169 @@
+//! The typed `chat.completion.chunk`s of a streamed Chat Completions answer.
+//!
+//! Chunks carry no `type` tag: every field is optional (`#[serde(default)]`)
+//! and unknown fields are ignored, so a server that adds fields or leaves
+//! some out still parses. A data line `{"error": {...}}` is an error the
+//! server raised mid-stream.
+
+use crate::model::Usage;
+use crate::transport::sse::RequestError;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One data line of the stream.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct Chunk {
+    /// The choices; the usage chunk has none.
+    #[serde(default)]
+    pub choices: Vec<Choice>,
+    /// Token usage, on the last chunk when `stream_options.include_usage` is set.
+    #[serde(default)]
+    pub usage: Option<WireUsage>,
+    /// An error raised mid-stream.
+    #[serde(default)]
+    pub error: Option<WireError>,
+}
+
+/// One choice of a chunk.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct Choice {
+    /// The choice index (only `0` is read).
+    #[serde(default)]
+    pub index: u32,
+    /// What the choice adds.
+    #[serde(default)]
+    pub delta: Delta,
+    /// Why the choice stopped (`stop`, `tool_calls`, `length`, …).
+    #[serde(default)]
+    pub finish_reason: Option<String>,
+}
+
+/// What one chunk adds to the assistant message.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct Delta {
+    /// Assistant text.
+    #[serde(default)]
+    pub content: Option<String>,
+    /// Reasoning text (DeepSeek, vLLM, LM Studio).
+    #[serde(default)]
+    pub reasoning_content: Option<String>,
+    /// Reasoning text (Ollama, OpenRouter, newer vLLM).
+    #[serde(default)]
+    pub reasoning: Option<String>,
+    /// Pieces of tool calls, keyed by `index`.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub tool_calls: Vec<ToolCallDelta>,
+}
+
+/// A piece of one tool call.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct ToolCallDelta {
+    /// Which call of the message this piece belongs to.
+    #[serde(default)]
+    pub index: usize,
+    /// The call id (on the first piece of a call).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The function name and an arguments piece.
+    #[serde(default)]
+    pub function: Option<FunctionDelta>,
+}
+
+/// The function part of a tool-call piece.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct FunctionDelta {
+    /// The tool name (on the first piece of a call).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A piece of the arguments JSON text.
+    #[serde(default)]
+    pub arguments: Option<String>,
+}
+
+/// The usage chunk's counts.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+pub struct WireUsage {
+    /// Input tokens.
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    /// Output tokens.
+    #[serde(default)]
+    pub completion_tokens: u64,
+    /// Both.
+    #[serde(default)]
+    pub total_tokens: u64,
+}
+
+impl From<WireUsage> for Usage {
+    fn from(u: WireUsage) -> Self {
+        Usage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens, total_tokens: u.total_tokens }
+    }
+}
+
+/// An error raised mid-stream.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct WireError {
+    /// What the server said.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// A code: a number, a numeric string or a word.
+    #[serde(default)]
+    pub code: Option<Value>,
+    /// A status, when the server gives one.
+    #[serde(default)]
+    pub status: Option<Value>,
+}
+
+impl WireError {
+    /// The stream error this is: its `code` or `status` as the status when it
+    /// is a number or a numeric string.
+    pub fn into_request_error(self, raw: &str) -> RequestError {
+        let numeric = |v: &Option<Value>| -> Option<u16> {
+            match v.as_ref()? {
+                Value::Number(n) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
+                Value::String(s) => s.trim().parse().ok(),
+                _ => None,
+            }
+        };
+        let status = numeric(&self.code).or_else(|| numeric(&self.status));
+        RequestError::Stream { status, message: self.message.unwrap_or_default(), raw: raw.to_string() }
+    }
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ToolCallDelta>, D::Error> {
+    Ok(Option::<Vec<ToolCallDelta>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// Read one data line. `Err` when its JSON cannot be read at all.
+pub fn parse(data: &str) -> Result<Chunk, serde_json::Error> {
+    serde_json::from_str(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_parse_with_extra_and_missing_fields() {
+        let c = parse(r#"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null,"x_new":{"a":1}}"#).unwrap();
+        assert_eq!(c.choices[0].delta.content.as_deref(), Some("Hi"));
+        assert!(c.usage.is_none());
+        let c = parse(r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"look","arguments":""}}]}}]}"#).unwrap();
+        assert_eq!(c.choices[0].delta.tool_calls[0].index, 1);
+        let c = parse(r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":0}}}"#).unwrap();
+        assert_eq!(Usage::from(c.usage.unwrap()).total_tokens, 15);
+        let c = parse(r#"{"choices":[{"delta":{"tool_calls":null}}]}"#).unwrap();
+        assert!(c.choices[0].delta.tool_calls.is_empty());
+        assert!(parse("{not json").is_err());
+    }
+
+    #[test]
+    fn error_chunks_keep_a_numeric_status() {
+        let e = parse(r#"{"error":{"message":"boom","code":"500"}}"#).unwrap().error.unwrap();
+        assert_eq!(e.into_request_error("raw").status(), Some(500));
+        let e = parse(r#"{"error":{"message":"boom","code":"server_error"}}"#).unwrap().error.unwrap();
+        assert_eq!(e.into_request_error("raw").status(), None);
+        let e = parse(r#"{"error":{"message":"boom","status":503}}"#).unwrap().error.unwrap();
+        assert_eq!(e.into_request_error("raw").status(), Some(503));
+    }
+}
