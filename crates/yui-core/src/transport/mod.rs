@@ -12,11 +12,13 @@
 //!   with the transcript kept by the client.
 //!
 //! Every transport runs as one task over a [`Link`] and ends when the link's
-//! cancellation token fires or its outbound channel closes.
+//! cancellation token fires or its outbound channel closes. The request
+//! transports follow `CONTRACT.md` beside this file (READ IT FIRST).
 
 pub mod express;
 pub mod push;
 pub mod request;
+pub mod responses;
 pub mod sse;
 
 use crate::context::GuideKey;
