@@ -212,13 +212,6 @@ fn cue(emotion: &str) -> Cue {
     Cue { emotion_id: Some(emotion.into()), ..Cue::default() }
 }
 
-fn end_usage(events: &[Inbound]) -> Option<Usage> {
-    match parts(events).last() {
-        Some(ReplyPart::End { usage }) => *usage,
-        other => panic!("the turn did not end last: {other:?}"),
-    }
-}
-
 /// The seed's "Streaming Shape", verbatim (no call_id: the item id stands in).
 fn seed_stream() -> Vec<Value> {
     let raw = r#"{"type":"response.output_text.delta","item_id":"msg_1","delta":"Hello User!","sequence_number":2}
@@ -563,4 +556,10 @@ async fn tool_rounds_stop_at_three_requests() {
     h.quiet(300).await;
     assert_eq!(fake.requests().len(), 3);
     assert_eq!(calls, 3);
+    // The capped round's answer rides at the start of the next turn.
+    *fake.always.lock().unwrap() = Some(ok(&[text("Enough."), completed("resp_y")]));
+    h.turn(turn("t2", "next")).await;
+    let reqs = fake.requests();
+    assert_eq!(reqs[3]["previous_response_id"], "resp_x");
+    assert_eq!(reqs[3]["input"][0], json!({"type":"function_call_output","call_id":"c1","output":"ok"}));
 }

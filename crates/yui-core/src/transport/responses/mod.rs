@@ -202,9 +202,7 @@ impl Task {
     /// The `function_call_output` items of a round: `generate_express`
     /// answers first, then the client tools' results, each in call order.
     fn outputs(&mut self, calls: &[Call]) -> Vec<Value> {
-        let own = calls.iter().filter_map(|c| c.answer.as_ref().map(|a| body::call_output(&c.call_id, a, &[])));
-        let own: Vec<Value> = own.collect();
-        let mut out = own;
+        let mut out: Vec<Value> = calls.iter().filter_map(|c| c.answer.as_ref().map(|a| body::call_output(&c.call_id, a, &[]))).collect();
         for c in calls.iter().filter(|c| c.answer.is_none()) {
             if let Some(r) = self.results.remove(&c.call_id) {
                 out.push(body::call_output(&c.call_id, &r.result, &r.images));
