@@ -29,6 +29,8 @@ pub enum ErrorCode {
     Unsupported,
     /// The session is gone (its window closed or it was cancelled).
     Closed,
+    /// The server no longer had the conversation; a fresh one started.
+    ContextReset,
 }
 
 /// The one error type of the core. Each variant maps to an [`ErrorCode`].

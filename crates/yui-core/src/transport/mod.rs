@@ -19,6 +19,7 @@ pub mod chat_completions;
 pub mod express;
 pub mod push;
 pub mod request;
+pub mod responses;
 pub mod sse;
 
 use crate::context::GuideKey;

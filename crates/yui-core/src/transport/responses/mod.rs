@@ -1,0 +1,350 @@
+//! The Responses transport (`chat_api: "responses"`): one streamed
+//! `POST /v1/responses` per round, chained by `previous_response_id`.
+//!
+//! [`run`] is the task. It reports [`Status::Stateless`] once, then takes
+//! [`Outbound`] messages in order: one turn at a time, with the turns,
+//! resets and greetings that arrive meanwhile kept for after it. During a
+//! turn it answers `Stop` and `Abandon` at once (the request is dropped) and
+//! gathers the engine's tool results.
+//!
+//! A turn is up to [`MAX_ROUND_TRIPS`] requests:
+//!
+//! 1. the first carries the chain's leading items ([`Chain::leading_items`])
+//!    and the user item ([`body::user_item`]);
+//! 2. a round whose response called a client tool, or called only
+//!    `generate_express` without a word spoken in the turn, is followed by a
+//!    request chained to that response whose input is the round's
+//!    `function_call_output` items: `generate_express` answers first, then
+//!    the client tools' results, each in call order;
+//! 3. the last round's response becomes the chain head, with its unsent
+//!    outputs pending for the next turn. On the round that reaches the cap,
+//!    the client tools still run and their results ride as pending outputs.
+//!
+//! Failures end the turn with [`ReplyPart::Error`] (the text the transport
+//! table gives, see [`RequestError::shown`]) and [`ReplyPart::End`]; the chain
+//! stays as it was. A 401 or 403 also reports an [`ErrorCode::Auth`] notice.
+//! A 404 on the first request of a turn that continued a chain means the
+//! server lost the conversation: an [`ErrorCode::ContextReset`] notice, and
+//! the turn is sent once more on a fresh chain.
+
+pub mod body;
+pub mod chain;
+pub mod reader;
+pub mod wire;
+
+use crate::error::ErrorCode;
+use crate::event::Status;
+use crate::model::{Usage, Vocabulary};
+use crate::transport::request::{RequestConfig, GENERIC_FAILURE, MAX_ROUND_TRIPS};
+use crate::transport::sse::{self, EventStream, RequestError};
+use crate::transport::{endpoint, Inbound, Link, Outbound, ReplyPart, ToolResult, TurnRequest};
+use chain::Chain;
+use futures_util::StreamExt;
+use reader::{Call, Reader, Step, TurnText};
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use wire::StreamEvent;
+
+/// The notice shown when the server no longer had the chained conversation.
+pub const CONTEXT_RESET_NOTICE: &str = "The conversation context was reset: the server no longer had it.";
+
+/// The notice shown when the server refused the key (401, 403).
+pub const AUTH_NOTICE: &str = "The model server refused the API key.";
+
+/// Run the Responses transport on `link` until its cancellation token fires
+/// or its outbound channel closes.
+pub async fn run(cfg: RequestConfig, link: Link) {
+    let vocab = cfg.vocabulary.clone();
+    let mut task = Task {
+        cfg,
+        vocab,
+        chain: Chain::new(),
+        client: sse::client(),
+        link,
+        deferred: VecDeque::new(),
+        results: HashMap::new(),
+    };
+    task.link.report(Inbound::Status(Status::Stateless));
+    loop {
+        let msg = match task.deferred.pop_front() {
+            Some(m) => m,
+            None => tokio::select! {
+                _ = task.link.cancel.cancelled() => return,
+                m = task.link.outbound.recv() => match m {
+                    Some(m) => m,
+                    None => return,
+                },
+            },
+        };
+        match msg {
+            Outbound::Turn(turn) => {
+                if task.turn(turn).await.is_err() {
+                    return;
+                }
+            }
+            Outbound::Reset => task.chain.reset(),
+            Outbound::Greeting { text } => task.chain.greet(text),
+            Outbound::Vocabulary(v) => task.vocab = v,
+            // Nothing is running: a stale stop, abandon or tool result.
+            Outbound::Stop { .. } | Outbound::Abandon { .. } | Outbound::ToolResult(_) => {}
+            // Push only.
+            Outbound::Playback { .. } | Outbound::Reconnect => {}
+        }
+    }
+}
+
+/// The session is over; the task ends.
+#[derive(Debug)]
+struct Closed;
+
+/// Why a wait inside a turn ended early.
+#[derive(Debug)]
+enum Interrupt {
+    /// The user stopped the turn.
+    Stopped,
+    /// The engine gave up on the turn.
+    Abandoned,
+    /// The session ended.
+    Closed,
+}
+
+/// How one round ended.
+enum RoundEnd {
+    /// `response.completed`.
+    Completed { id: Option<String>, usage: Option<Usage>, calls: Vec<Call> },
+    /// The request or its stream failed.
+    Failed(RequestError),
+}
+
+struct Task {
+    cfg: RequestConfig,
+    vocab: Vocabulary,
+    chain: Chain,
+    client: reqwest::Client,
+    link: Link,
+    /// Messages that wait for the running turn to end.
+    deferred: VecDeque<Outbound>,
+    /// Tool results of the running turn, by call id.
+    results: HashMap<String, ToolResult>,
+}
+
+impl Task {
+    fn reply(&self, turn_id: &str, part: ReplyPart) {
+        self.link.reply(turn_id, part);
+    }
+
+    /// Take one outbound message while `turn_id` runs: answer it, keep it
+    /// for later, or say the turn is interrupted.
+    fn during_turn(&mut self, turn_id: &str, msg: Option<Outbound>) -> Option<Interrupt> {
+        let Some(msg) = msg else { return Some(Interrupt::Closed) };
+        match msg {
+            Outbound::Stop { turn_ids } => {
+                // Queued turns the stop names never start; they end here.
+                let mut kept = VecDeque::new();
+                for m in self.deferred.drain(..) {
+                    match m {
+                        Outbound::Turn(t) if turn_ids.contains(&t.turn_id) => {
+                            self.link.reply(&t.turn_id, ReplyPart::End { usage: None })
+                        }
+                        other => kept.push_back(other),
+                    }
+                }
+                self.deferred = kept;
+                if turn_ids.iter().any(|t| t == turn_id) {
+                    return Some(Interrupt::Stopped);
+                }
+            }
+            Outbound::Abandon { turn_id: t } if t == turn_id => return Some(Interrupt::Abandoned),
+            Outbound::Abandon { turn_id: t } => self.deferred.retain(|m| !matches!(m, Outbound::Turn(q) if q.turn_id == t)),
+            Outbound::ToolResult(r) if r.turn_id == turn_id => {
+                self.results.insert(r.id.clone(), r);
+            }
+            Outbound::ToolResult(_) => {}
+            Outbound::Vocabulary(v) => self.vocab = v,
+            Outbound::Playback { .. } | Outbound::Reconnect => {}
+            other @ (Outbound::Turn(_) | Outbound::Reset | Outbound::Greeting { .. }) => self.deferred.push_back(other),
+        }
+        None
+    }
+
+    /// Await `fut` while answering outbound messages for `turn_id`.
+    async fn wait<F: Future>(&mut self, turn_id: &str, fut: F) -> Result<F::Output, Interrupt> {
+        tokio::pin!(fut);
+        loop {
+            tokio::select! {
+                biased;
+                _ = self.link.cancel.cancelled() => return Err(Interrupt::Closed),
+                msg = self.link.outbound.recv() => {
+                    if let Some(i) = self.during_turn(turn_id, msg) {
+                        return Err(i);
+                    }
+                }
+                out = &mut fut => return Ok(out),
+            }
+        }
+    }
+
+    /// Wait until every client call of `calls` has its result.
+    async fn wait_results(&mut self, turn_id: &str, calls: &[Call]) -> Result<(), Interrupt> {
+        while calls.iter().any(|c| c.answer.is_none() && !self.results.contains_key(&c.call_id)) {
+            let msg = tokio::select! {
+                _ = self.link.cancel.cancelled() => return Err(Interrupt::Closed),
+                msg = self.link.outbound.recv() => msg,
+            };
+            if let Some(i) = self.during_turn(turn_id, msg) {
+                return Err(i);
+            }
+        }
+        Ok(())
+    }
+
+    /// The `function_call_output` items of a round: `generate_express`
+    /// answers first, then the client tools' results, each in call order.
+    fn outputs(&mut self, calls: &[Call]) -> Vec<Value> {
+        let mut out: Vec<Value> = calls.iter().filter_map(|c| c.answer.as_ref().map(|a| body::call_output(&c.call_id, a, &[]))).collect();
+        for c in calls.iter().filter(|c| c.answer.is_none()) {
+            if let Some(r) = self.results.remove(&c.call_id) {
+                out.push(body::call_output(&c.call_id, &r.result, &r.images));
+            }
+        }
+        out
+    }
+
+    /// Run one turn to its end. `Err` only when the session ended.
+    async fn turn(&mut self, turn: TurnRequest) -> Result<(), Closed> {
+        self.results.clear();
+        let turn_id = turn.turn_id.clone();
+        let result = self.turn_rounds(&turn).await;
+        self.results.clear();
+        match result {
+            Ok(()) => Ok(()),
+            Err(Interrupt::Stopped) => {
+                self.reply(&turn_id, ReplyPart::End { usage: None });
+                Ok(())
+            }
+            Err(Interrupt::Abandoned) => Ok(()),
+            Err(Interrupt::Closed) => Err(Closed),
+        }
+    }
+
+    async fn turn_rounds(&mut self, turn: &TurnRequest) -> Result<(), Interrupt> {
+        let turn_id = turn.turn_id.as_str();
+        let mut retried = false;
+        'fresh: loop {
+            let mut text = TurnText::default();
+            let mut previous = self.chain.previous_id().map(str::to_string);
+            let mut input = self.chain.leading_items();
+            input.push(body::user_item(self.cfg.post_history.as_deref(), turn));
+            let mut round = 1;
+            loop {
+                let chained = previous.is_some();
+                let request = body::request(&self.cfg, &self.vocab, previous.as_deref(), std::mem::take(&mut input));
+                let (id, usage, calls) = match self.round(turn_id, &request, &mut text).await? {
+                    RoundEnd::Completed { id, usage, calls } => (id, usage, calls),
+                    RoundEnd::Failed(e) => {
+                        if e.status() == Some(404) && chained && round == 1 && !retried {
+                            tracing::info!(turn_id, "responses: the chained response is gone; starting a fresh chain");
+                            self.chain.lost();
+                            self.link.report(Inbound::Notice { code: ErrorCode::ContextReset, message: CONTEXT_RESET_NOTICE.into() });
+                            retried = true;
+                            continue 'fresh;
+                        }
+                        self.fail(turn_id, &e);
+                        return Ok(());
+                    }
+                };
+                let runs_tools = calls.iter().any(|c| c.answer.is_none());
+                let rest = text.segmenter.finish();
+                let silent = !text.segmenter.spoke();
+                let follow = !calls.is_empty() && (runs_tools || silent) && round < MAX_ROUND_TRIPS && id.is_some();
+                if runs_tools {
+                    if let Some(seg) = rest.clone().filter(|_| follow) {
+                        self.reply(turn_id, ReplyPart::Speech { segments: vec![seg] });
+                    }
+                    self.wait_results(turn_id, &calls).await?;
+                }
+                if follow {
+                    if !runs_tools {
+                        if let Some(seg) = rest {
+                            self.reply(turn_id, ReplyPart::Speech { segments: vec![seg] });
+                        }
+                    }
+                    input = self.outputs(&calls);
+                    previous = id;
+                    round += 1;
+                    continue;
+                }
+                let pending = self.outputs(&calls);
+                if let Some(id) = id {
+                    self.chain.adopt(id, pending);
+                }
+                let reasoning = (!text.reasoning.is_empty()).then(|| text.reasoning.clone());
+                if rest.is_some() || reasoning.is_some() {
+                    let segments = rest.into_iter().collect();
+                    self.reply(turn_id, ReplyPart::Render { source: Some(self.cfg.model.clone()), segments, reasoning });
+                }
+                self.reply(turn_id, ReplyPart::End { usage });
+                return Ok(());
+            }
+        }
+    }
+
+    /// Send one request and read its stream to a terminal event.
+    async fn round(&mut self, turn_id: &str, request: &Value, text: &mut TurnText) -> Result<RoundEnd, Interrupt> {
+        let url = endpoint(&self.cfg.base_url, "responses");
+        let client = self.client.clone();
+        let key = self.cfg.key.clone();
+        let post = async move { sse::post_stream(&client, &url, &key, request).await };
+        let mut stream: EventStream = match self.wait(turn_id, post).await? {
+            Ok(s) => s,
+            Err(e) => return Ok(RoundEnd::Failed(e)),
+        };
+        let mut reader = Reader::new(turn_id);
+        loop {
+            let next = match self.wait(turn_id, stream.next()).await? {
+                None => {
+                    let e = RequestError::Stream { status: None, message: "the stream ended before response.completed".into(), raw: String::new() };
+                    return Ok(RoundEnd::Failed(e));
+                }
+                Some(Err(e)) => return Ok(RoundEnd::Failed(e)),
+                Some(Ok(ev)) => ev,
+            };
+            let event = match serde_json::from_str::<StreamEvent>(&next.data) {
+                Ok(ev) => ev,
+                Err(e) => {
+                    // A malformed event is skipped; it still shows the stream is alive.
+                    tracing::warn!(turn_id, event = %next.event, error = %e, "responses: unreadable stream event skipped");
+                    self.reply(turn_id, ReplyPart::Alive { after_speech: false });
+                    continue;
+                }
+            };
+            let step = reader.on_event(event, text);
+            for ev in reader.drain() {
+                self.link.report(ev);
+            }
+            match step {
+                Step::Continue => {}
+                Step::Completed { id, usage } => {
+                    return Ok(RoundEnd::Completed { id, usage, calls: reader.calls().to_vec() });
+                }
+                Step::Failed => {
+                    let e = RequestError::Stream { status: None, message: GENERIC_FAILURE.into(), raw: next.data };
+                    return Ok(RoundEnd::Failed(e));
+                }
+                Step::Error(e) => return Ok(RoundEnd::Failed(e)),
+            }
+        }
+    }
+
+    /// End the turn on a failure: the notice for a refused key, the shown
+    /// text, then the end.
+    fn fail(&self, turn_id: &str, e: &RequestError) {
+        tracing::warn!(turn_id, error = %e, "responses: the turn failed");
+        if e.code() == ErrorCode::Auth {
+            self.link.report(Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into() });
+        }
+        self.reply(turn_id, ReplyPart::Error { message: e.shown() });
+        self.reply(turn_id, ReplyPart::End { usage: None });
+    }
+}
