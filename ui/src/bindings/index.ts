@@ -253,7 +253,7 @@ export type TurnOutcome = "complete" | "failed" | "stopped";
 /**
  * A stable code for every problem the core reports. Front-ends switch on this.
  */
-export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed";
+export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset";
 
 /**
  * The three chat transports.

@@ -76,20 +76,25 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             (Box::pin(push::run(cfg, link)), "push", Vec::new())
         }
         api => {
-            crate::settings::Settings { chat_api: api, ..settings.clone() }.validate()?;
+            settings.validate()?;
+            let persona = Persona::of(settings, data_dir);
             let cfg = RequestConfig {
                 base_url: settings.chat_base_url.clone(),
                 key: settings.key.clone(),
                 model: settings.model.clone(),
                 reasoning_effort: Some(settings.reasoning_effort.trim().to_string()).filter(|e| !e.is_empty()),
-                instructions: settings.chat_instructions.clone(),
-                post_history: None,
+                instructions: persona.instructions,
+                post_history: persona.post_history,
                 tools,
                 vocabulary: vocabulary.clone(),
                 context_window: settings.context_window,
                 transcript_path: data_dir.root().join("transcripts").join(format!("{}.jsonl", character_key(&settings.character))),
             };
-            request_transport(api, cfg, link)?
+            let task: TransportTask = match api {
+                ChatApi::Responses => Box::pin(crate::transport::responses::run(cfg, link)),
+                _ => Box::pin(crate::transport::chat_completions::run(cfg, link)),
+            };
+            (task, api.as_str(), persona.greetings)
         }
     };
     let request = settings.chat_api != ChatApi::Push;
@@ -109,8 +114,37 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
     Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler })
 }
 
-/// The task of a request transport.
-fn request_transport(api: ChatApi, cfg: RequestConfig, link: Link) -> Result<(TransportTask, &'static str, Vec<String>), CoreError> {
-    let _ = (cfg, link);
-    Err(CoreError::Unsupported(api.as_str().to_string()))
+/// What the card gives a request transport: the instructions, the
+/// post-history block and the greetings (seed `003`, "Card").
+struct Persona {
+    instructions: String,
+    post_history: Option<String>,
+    greetings: Vec<String>,
+}
+
+impl Persona {
+    /// The character's stored card, or the default card of the UI
+    /// language; with the card off, `chat_instructions` alone and no greetings.
+    fn of(settings: &crate::settings::Settings, data_dir: &crate::data_dir::DataDir) -> Persona {
+        use crate::card::{self, CardStore, Names};
+        let lang = settings.language.clone();
+        let names = Names {
+            char_name: String::new(),
+            user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
+            lang: lang.clone(),
+        };
+        if !settings.card_enabled {
+            return Persona {
+                instructions: card::instructions(None, &names, &settings.chat_instructions),
+                post_history: None,
+                greetings: Vec::new(),
+            };
+        }
+        let c = card::current(&CardStore::new(data_dir, &settings.character), &lang);
+        Persona {
+            instructions: card::instructions(Some(&c), &names, &settings.chat_instructions),
+            post_history: card::post_history(&c, &names),
+            greetings: card::greetings(&c, &names),
+        }
+    }
 }

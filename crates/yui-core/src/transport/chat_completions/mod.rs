@@ -358,7 +358,7 @@ fn complete(cfg: &RequestConfig, f: &mut Flight, a: Assembled, parts: &mut Vec<R
         link.report(Inbound::ToolCall(ToolCall { id: a.id, turn_id: f.turn.turn_id.clone(), name: a.name, arguments }));
         None
     } else {
-        Some(format!("error: unknown tool {}", a.name))
+        Some("error: unknown tool".to_string())
     };
     f.round.calls.push(CallRec { record, answer, images: Vec::new() });
 }

@@ -223,7 +223,11 @@ impl Task {
                 self.reply(&turn_id, ReplyPart::End { usage: None });
                 Ok(())
             }
-            Err(Interrupt::Abandoned) => Ok(()),
+            Err(Interrupt::Abandoned) => {
+                // The engine forgets an abandoned turn on its End, as a stopped one.
+                self.reply(&turn_id, ReplyPart::End { usage: None });
+                Ok(())
+            }
             Err(Interrupt::Closed) => Err(Closed),
         }
     }

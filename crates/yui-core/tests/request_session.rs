@@ -1,0 +1,79 @@
+//! A whole session over each request transport against yui-mock's demo
+//! agent: the engine, the driver, the transport and the card together.
+
+mod common;
+use common::*;
+use std::sync::Arc;
+use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, TurnOutcome, UiEvent, UserCommand};
+
+async fn session(api: ChatApi, base: &str) -> (Session, CollectingSink, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings { chat_api: api, chat_base_url: base.into(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+    cfg.timeouts = fast_timeouts();
+    let sink = CollectingSink::new();
+    let session = Session::start(cfg, Arc::new(sink.clone())).expect("session");
+    assert!(session.wait_ready(WAIT).await, "a request transport is ready at once");
+    (session, sink, dir)
+}
+
+async fn one_turn(api: ChatApi) {
+    let mock = mock_demo(Some("k")).await;
+    let (session, sink, _dir) = session(api, &mock.base_url()).await;
+    session.send(UserCommand::SendText { text: "hello there".into() }).unwrap();
+    let end = ended(&sink).await;
+    assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, usage: Some(_), .. }), "{end:?}");
+    let said = speeches(&sink);
+    assert_eq!(said.first().map(String::as_str), Some("Hi! I'm Yui."), "{said:?}");
+    let events = sink.events();
+    let first_cue = events.iter().position(|e| matches!(e, UiEvent::Cue { .. })).expect("a cue");
+    let first_speech = events.iter().position(|e| matches!(e, UiEvent::Speech { .. })).unwrap();
+    assert!(first_cue < first_speech, "the cue renders before the text it was placed on");
+    assert!(events.iter().any(|e| matches!(e, UiEvent::Reasoning { .. })), "reasoning streamed");
+    assert!(events.iter().any(|e| matches!(e, UiEvent::ContextSent { transport, .. } if transport == api.as_str())));
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_turn_over_responses_speaks_with_cues_reasoning_and_usage() {
+    one_turn(ChatApi::Responses).await;
+}
+
+#[tokio::test]
+async fn a_turn_over_chat_completions_speaks_with_cues_reasoning_and_usage() {
+    one_turn(ChatApi::ChatCompletions).await;
+}
+
+#[tokio::test]
+async fn a_wrong_key_fails_the_turn_with_the_generic_text_and_an_auth_notice() {
+    let mock = mock_demo(Some("right")).await;
+    for api in [ChatApi::Responses, ChatApi::ChatCompletions] {
+        let (session, sink, _dir) = session(api, &mock.base_url()).await;
+        session.send(UserCommand::SendText { text: "hi".into() }).unwrap();
+        let end = ended(&sink).await;
+        match end {
+            UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error: Some(e), .. } => {
+                assert_eq!(e, yui_core::transport::request::GENERIC_FAILURE, "401 shows no server text")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Notice { code: yui_core::ErrorCode::Auth, .. })));
+        assert!(sink.events().iter().any(|e| matches!(e, UiEvent::FailureLine { .. })));
+        session.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_dead_server_fails_the_turn_and_the_session_keeps_working() {
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", dead.local_addr().unwrap());
+    drop(dead);
+    let (session, sink, _dir) = session(ChatApi::ChatCompletions, &url).await;
+    session.send(UserCommand::SendText { text: "hi".into() }).unwrap();
+    assert!(matches!(ended(&sink).await, UiEvent::TurnEnded { outcome: TurnOutcome::Failed, .. }));
+    assert!(session.wait_idle(WAIT).await);
+    session.send(UserCommand::SendText { text: "again".into() }).unwrap();
+    assert!(session.wait_idle(WAIT).await);
+    let ends = sink.events().iter().filter(|e| matches!(e, UiEvent::TurnEnded { .. })).count();
+    assert_eq!(ends, 2, "the second turn also ended");
+}
