@@ -56,6 +56,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
 use crate::push::{frame_type, HelloInfo, Out};
+use crate::script::HttpScript;
 use crate::server::Shared;
 use crate::MAX_FRAME_BYTES;
 
@@ -82,6 +83,14 @@ pub struct Scenario {
     /// connections past the end run the last one.
     #[serde(default)]
     pub connections: Vec<Vec<Step>>,
+    /// Scripted answers of the SSE endpoints: the n-th HTTP request gets the
+    /// n-th (see [`crate::script`]).
+    #[serde(default)]
+    pub http: Vec<HttpScript>,
+    /// The answer to requests past the end of `http` (default: the last
+    /// entry of `http` again).
+    #[serde(default)]
+    pub http_default: Option<HttpScript>,
 }
 
 fn default_true() -> bool {
@@ -97,6 +106,8 @@ impl Default for Scenario {
             auto_ready: true,
             steps: Vec::new(),
             connections: Vec::new(),
+            http: Vec::new(),
+            http_default: None,
         }
     }
 }
