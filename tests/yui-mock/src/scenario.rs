@@ -46,6 +46,9 @@
 //! accepted connection runs the n-th list, and connections past the end run
 //! the last one. A scenario may not carry both. When a script ends the
 //! connection stays open until the client (or the test) closes it.
+//!
+//! `"http": [reply…]` and `"http_default": reply` script the SSE endpoints
+//! (see [`crate::script`]); they are independent of the push steps.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
