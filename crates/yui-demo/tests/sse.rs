@@ -192,7 +192,7 @@ async fn chat_completions_stream_chunks_tool_calls_usage_and_done() {
     assert!(!reasoning.is_empty());
     // Tool calls assembled by index, as a client does.
     let mut calls: Vec<(String, String, String)> = Vec::new();
-    let mut deltas_per_call = vec![0; 8];
+    let mut deltas_per_call = [0; 8];
     for call in deltas.iter().filter_map(|d| d["tool_calls"].get(0)) {
         let i = call["index"].as_u64().unwrap() as usize;
         if calls.len() <= i {
