@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 use yui_core::logging::LogGuard;
 use yui_core::{DataDir, ErrorCode, Session, SessionConfig, UiEvent};
-use yui_mock::{MockConfig, MockServer};
+use yui_demo::{DemoConfig, DemoServer};
 
 /// Environment variable that points the app at another data directory
 /// (tests isolate a whole installation with it).
@@ -21,7 +21,7 @@ pub struct Background {
     /// The log writer; dropped at exit to flush.
     log: Mutex<Option<LogGuard>>,
     /// The embedded demo agent, when the settings name no backend.
-    demo: Mutex<Option<MockServer>>,
+    demo: Mutex<Option<DemoServer>>,
     /// The installation's data directory, once opened.
     data_dir: Mutex<Option<Result<DataDir, CommandError>>>,
 }
@@ -116,7 +116,7 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
 async fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
     let mut settings = data_dir.load_settings()?;
     if settings.uses_demo() {
-        let demo = MockServer::start(MockConfig::default())
+        let demo = DemoServer::start(DemoConfig::default())
             .await
             .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
         tracing::info!(record = "demo_agent", url = %demo.base_url());

@@ -105,7 +105,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         settings.model = model;
     }
     let _demo = if settings.uses_demo() {
-        let demo = yui_mock::MockServer::start(yui_mock::MockConfig::default()).await?;
+        let demo = yui_demo::DemoServer::start(yui_demo::DemoConfig::default()).await?;
         eprintln!("yui-cli: no backend configured; the built-in demo agent answers at {}", demo.base_url());
         settings.chat_base_url = demo.base_url();
         Some(demo)

@@ -7,13 +7,16 @@
 //!   reasoning / delegations / stop / reset / playback / vocabulary). What the
 //!   backend side says is decided by the [`Mode`]: a friendly scripted agent
 //!   ([`Mode::Demo`]) or a scripted, fault-injecting [`Scenario`].
-//! * `POST /v1/responses` — an OpenAI Responses-style SSE stream whose reply
-//!   places `generate_express` cues between text deltas.
-//! * `POST /v1/chat/completions` — an OpenAI Chat Completions-style SSE stream
-//!   with `generate_express` tool-call deltas.
+//! * `POST /v1/responses` and `POST /v1/chat/completions` — OpenAI-style SSE.
+//!   Every request is recorded ([`MockServer::requests`]); a scenario's
+//!   `"http"` list scripts the answers with fault injection (see
+//!   [`script`]); without one the demo agent answers. [`openai`] builds
+//!   the exact event shapes for test authors.
 //!
-//! It does not depend on `yui-core`: it stands alone as a fake of a remote
-//! backend, so the client is tested against the wire, not against itself.
+//! The demo agent itself lives in the `yui-demo` crate; [`Mode::Demo`]
+//! delegates to it. This crate does not depend on `yui-core`: it stands
+//! alone as a fake of a remote backend, so the client is tested against the
+//! wire, not against itself.
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
@@ -26,16 +29,23 @@
 
 #![warn(missing_docs)]
 
-mod demo;
-mod demo_session;
+mod http;
 mod push;
 mod scenario;
+pub mod script;
 mod server;
-mod sse;
 
-pub use demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
+/// Builders for the exact OpenAI stream shapes (`responses::…`, `chat::…`),
+/// shared with the demo agent; see `yui_demo::openai`.
+pub mod openai {
+    pub use yui_demo::openai::{chat, responses, MODEL};
+}
+
+pub use http::RecordedRequest;
 pub use scenario::{Scenario, Step, DEFAULT_EXPECT_TIMEOUT_MS};
+pub use script::{HttpScript, StreamStep};
 pub use server::MockServer;
+pub use yui_demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
 
 /// Largest text frame either side may send, in bytes (the seed's limits table).
 pub const MAX_FRAME_BYTES: usize = 256 * 1024;
@@ -56,7 +66,8 @@ pub struct MockConfig {
     pub mode: Mode,
     /// Expected key in hello (and `Authorization: Bearer` on the SSE
     /// endpoints). `None` accepts any key. A wrong key closes the socket with
-    /// code 4401 and sends nothing.
+    /// code 4401 and sends nothing; over HTTP it gets 401 JSON (the request
+    /// is still recorded).
     pub key: Option<String>,
     /// Port to bind on 127.0.0.1; 0 = ephemeral.
     pub port: u16,
@@ -64,8 +75,8 @@ pub struct MockConfig {
     /// tool_result frames up to that size are accepted.
     pub max_turn_bytes: Option<u64>,
     /// Multiplier for demo delays (1.0 = human-pleasant pacing; tests use 0.0
-    /// for no delays). Applies to the demo agent and the SSE endpoints;
-    /// scenario `sleep_ms` steps are exact and not scaled.
+    /// for no delays). Applies to the demo agent and its SSE answers;
+    /// scenario `sleep_ms` steps (push and http) are exact and not scaled.
     pub pace: f64,
 }
 

@@ -54,6 +54,12 @@ impl Out {
     }
 }
 
+impl yui_demo::push::FrameSink for Out {
+    fn send_frame(&self, frame: Value) -> bool {
+        self.frame(frame)
+    }
+}
+
 /// What the session learned from the client's hello.
 #[derive(Debug, Clone)]
 pub(crate) struct HelloInfo {
@@ -273,7 +279,13 @@ async fn session(
     match &shared.config.mode {
         Mode::Demo => {
             out.frame(ready_frame(&shared, &info));
-            crate::demo_session::run(shared.clone(), out, inbox, info).await;
+            let session = yui_demo::push::PushSession {
+                pace: shared.config.pace,
+                accepts_error: info.accepts_error,
+                ids: shared.ids.clone(),
+                cancel: shared.cancel.clone(),
+            };
+            yui_demo::push::run_session(session, out, inbox).await;
         }
         Mode::Scenario(scenario) => {
             if scenario.auto_ready {

@@ -46,6 +46,9 @@
 //! accepted connection runs the n-th list, and connections past the end run
 //! the last one. A scenario may not carry both. When a script ends the
 //! connection stays open until the client (or the test) closes it.
+//!
+//! `"http": [reply…]` and `"http_default": reply` script the SSE endpoints
+//! (see [`crate::script`]); they are independent of the push steps.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,6 +59,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
 use crate::push::{frame_type, HelloInfo, Out};
+use crate::script::HttpScript;
 use crate::server::Shared;
 use crate::MAX_FRAME_BYTES;
 
@@ -82,6 +86,14 @@ pub struct Scenario {
     /// connections past the end run the last one.
     #[serde(default)]
     pub connections: Vec<Vec<Step>>,
+    /// Scripted answers of the SSE endpoints: the n-th HTTP request gets the
+    /// n-th (see [`crate::script`]).
+    #[serde(default)]
+    pub http: Vec<HttpScript>,
+    /// The answer to requests past the end of `http` (default: the last
+    /// entry of `http` again).
+    #[serde(default)]
+    pub http_default: Option<HttpScript>,
 }
 
 fn default_true() -> bool {
@@ -97,6 +109,8 @@ impl Default for Scenario {
             auto_ready: true,
             steps: Vec::new(),
             connections: Vec::new(),
+            http: Vec::new(),
+            http_default: None,
         }
     }
 }

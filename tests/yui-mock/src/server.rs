@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::http::RecordedRequest;
 use crate::push::Out;
 use crate::MockConfig;
 
@@ -35,7 +36,10 @@ pub(crate) struct Shared {
     failures: Mutex<Vec<String>>,
     conns: Mutex<HashMap<u64, ConnHandle>>,
     accepted: AtomicUsize,
-    seq: AtomicU64,
+    /// Every request to the SSE endpoints, in arrival order.
+    requests: Mutex<Vec<RecordedRequest>>,
+    /// Id counter shared with the demo agent (bg-<n>, d-<n>, resp ids, …).
+    pub(crate) ids: Arc<yui_demo::push::Ids>,
     /// Bumped on every recorded frame and connection change; waiters watch it.
     changed: watch::Sender<u64>,
 }
@@ -53,7 +57,8 @@ impl Shared {
             failures: Mutex::new(Vec::new()),
             conns: Mutex::new(HashMap::new()),
             accepted: AtomicUsize::new(0),
-            seq: AtomicU64::new(0),
+            requests: Mutex::new(Vec::new()),
+            ids: Arc::new(yui_demo::push::Ids::default()),
             changed: watch::Sender::new(0),
         }
     }
@@ -62,9 +67,20 @@ impl Shared {
         self.changed.send_modify(|v| *v = v.wrapping_add(1));
     }
 
-    /// A server-wide counter for minted ids (bg-<n>, d-<n>, resp ids, …).
+    /// A server-wide counter for minted ids (connection ids, …).
     pub(crate) fn next_seq(&self) -> u64 {
-        self.seq.fetch_add(1, Ordering::Relaxed) + 1
+        self.ids.next()
+    }
+
+    /// Records an SSE request; returns its 1-based index across both endpoints.
+    pub(crate) fn record_request(&self, request: RecordedRequest) -> usize {
+        let n = {
+            let mut requests = lock(&self.requests);
+            requests.push(request);
+            requests.len()
+        };
+        self.bump();
+        n
     }
 
     /// Records a JSON frame a client sent on `/ws`.
@@ -148,8 +164,8 @@ impl MockServer {
         let shared = Arc::new(Shared::new(config));
         let app = Router::new()
             .route("/ws", get(crate::push::ws_handler))
-            .route("/v1/responses", post(crate::sse::responses))
-            .route("/v1/chat/completions", post(crate::sse::chat_completions))
+            .route("/v1/responses", post(crate::http::responses))
+            .route("/v1/chat/completions", post(crate::http::chat_completions))
             .route("/health", get(|| async { "ok" }))
             .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
             .with_state(shared.clone());
@@ -199,6 +215,31 @@ impl MockServer {
                 lock(&self.shared.received)
                     .iter()
                     .filter(|f| f.get("type").and_then(Value::as_str) == Some(frame_type))
+                    .nth(nth)
+                    .cloned()
+            })
+            .await
+    }
+
+    /// Every request sent to `/v1/responses` and `/v1/chat/completions`, in
+    /// arrival order (recorded before the key check and the answer).
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.requests).clone()
+    }
+
+    /// Waits until the `nth` (0-based) request to `path` (e.g.
+    /// `"/v1/responses"`) has arrived and returns it; `None` on timeout.
+    pub async fn wait_for_request(
+        &self,
+        path: &str,
+        nth: usize,
+        timeout: Duration,
+    ) -> Option<RecordedRequest> {
+        self.shared
+            .wait_until(timeout, || {
+                lock(&self.shared.requests)
+                    .iter()
+                    .filter(|r| r.path == path)
                     .nth(nth)
                     .cloned()
             })

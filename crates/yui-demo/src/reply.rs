@@ -237,14 +237,14 @@ pub fn demo_reply(text: &str, now: &str) -> DemoReply {
 }
 
 /// Splits `text` into about `parts` chunks at spaces (coalesced reasoning deltas).
-pub(crate) fn chunks(text: &str, parts: usize) -> Vec<String> {
+pub fn chunks(text: &str, parts: usize) -> Vec<String> {
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     let per = words.len().div_ceil(parts.max(1)).max(1);
     words.chunks(per).map(|c| c.concat()).collect()
 }
 
 /// A rough token count for usage figures.
-pub(crate) fn tokens(text: &str) -> u64 {
+pub fn tokens(text: &str) -> u64 {
     (text.chars().count() as u64).div_ceil(4)
 }
 

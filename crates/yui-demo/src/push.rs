@@ -8,7 +8,13 @@
 //! delegation finishes a few seconds (× pace) after the turn ended: the list
 //! is sent again with the item done, then a backend-initiated `render` under
 //! a minted `bg-<n>` turn id and its `turn_end`.
+//!
+//! [`run_session`] runs after the handshake (hello checked, ready sent) and
+//! knows nothing of sockets: frames go out through a [`FrameSink`], so the
+//! demo's own server and `yui-mock` (which records what clients send) share
+//! it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -16,15 +22,62 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::demo::{
+use crate::reply::{
     chunks, cut_chars, demo_reply, local_time_hhmm, tokens, DemoReply, SUMMARY_MAX_CHARS,
 };
-use crate::push::{frame_type, HelloInfo, Out};
-use crate::scenario::id_string;
-use crate::server::Shared;
+
+/// Where a push session's frames go (one connection's outgoing queue).
+pub trait FrameSink: Send + Sync + 'static {
+    /// Queues one JSON frame; `false` when the connection is gone.
+    fn send_frame(&self, frame: Value) -> bool;
+}
+
+impl FrameSink for mpsc::UnboundedSender<Value> {
+    fn send_frame(&self, frame: Value) -> bool {
+        self.send(frame).is_ok()
+    }
+}
+
+/// A server-wide counter for minted ids (`bg-<n>`, `d-<n>`, `resp_<n>`, …).
+#[derive(Debug, Default)]
+pub struct Ids(AtomicU64);
+
+impl Ids {
+    /// The next id number, starting at 1.
+    pub fn next(&self) -> u64 {
+        self.0.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// What a push session needs besides its socket.
+#[derive(Debug, Clone)]
+pub struct PushSession {
+    /// Delay multiplier (1.0 human pacing, 0 none).
+    pub pace: f64,
+    /// The client's hello `accepts` lists `"error"`: a failing turn sends an
+    /// `error` frame instead of a spoken failure line.
+    pub accepts_error: bool,
+    /// Id counter shared by the server.
+    pub ids: Arc<Ids>,
+    /// Cancelled when the server stops; the session's timers end on it.
+    pub cancel: CancellationToken,
+}
+
+/// A turn or delegation frame's id as a string (ids may be numbers).
+pub fn id_string(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn frame_type(frame: &Value) -> Option<&str> {
+    frame.get("type").and_then(Value::as_str)
+}
 
 /// The `source` of every render the demo sends.
-const SOURCE: &str = "yui-mock";
+const SOURCE: &str = "yui-demo";
 /// Delegation list cap (the seed's limits table).
 const MAX_DELEGATIONS: usize = 50;
 
@@ -61,9 +114,8 @@ struct Inner {
 }
 
 struct Demo {
-    shared: Arc<Shared>,
-    out: Out,
-    hello: HelloInfo,
+    session: PushSession,
+    out: Arc<dyn FrameSink>,
     /// Cancelled when the connection's session ends.
     cancel: CancellationToken,
     inner: Mutex<Inner>,
@@ -75,18 +127,18 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Runs the demo agent until the connection ends.
-pub(crate) async fn run(
-    shared: Arc<Shared>,
-    out: Out,
+/// Runs the demo agent on one connection until `inbox` closes (the
+/// connection ended). `inbox` carries the client's parsed frames after hello;
+/// `turn`, `stop` and `reset` are acted on, others are ignored.
+pub async fn run_session(
+    session: PushSession,
+    out: impl FrameSink,
     mut inbox: mpsc::UnboundedReceiver<Value>,
-    hello: HelloInfo,
 ) {
-    let cancel = shared.cancel.child_token();
+    let cancel = session.cancel.child_token();
     let demo = Arc::new(Demo {
-        shared,
-        out,
-        hello,
+        session,
+        out: Arc::new(out),
         cancel: cancel.clone(),
         inner: Mutex::new(Inner::default()),
     });
@@ -107,7 +159,7 @@ impl Demo {
     }
 
     fn pace(&self) -> f64 {
-        self.shared.config.pace.max(0.0)
+        self.session.pace.max(0.0)
     }
 
     fn start_turn(self: &Arc<Self>, frame: &Value) {
@@ -182,7 +234,7 @@ impl Demo {
     fn emit(&self, gen: u64, frame: Value) -> bool {
         let inner = self.lock();
         match &inner.active {
-            Some(a) if a.gen == gen && !a.cancel.is_cancelled() => self.out.frame(frame),
+            Some(a) if a.gen == gen && !a.cancel.is_cancelled() => self.out.send_frame(frame),
             _ => false,
         }
     }
@@ -221,7 +273,7 @@ impl Demo {
         if !self.emit(gen, tool(if reply.fail { "failed" } else { "done" })) {
             return;
         }
-        if reply.fail && self.hello.accepts_error {
+        if reply.fail && self.session.accepts_error {
             let error = json!({ "type": "error", "turn_id": turn_id, "message": "Provider returned 429: rate limit reached" });
             if self.pause(SENTENCE_MS, &cancel).await && self.emit(gen, error) {
                 self.finish(gen, None);
@@ -263,9 +315,10 @@ impl Demo {
         if let Some(usage) = usage {
             end["usage"] = usage;
         }
-        self.out.frame(end);
+        self.out.send_frame(end);
         for id in &active.carried {
-            self.out.frame(json!({ "type": "turn_end", "turn_id": id }));
+            self.out
+                .send_frame(json!({ "type": "turn_end", "turn_id": id }));
         }
         self.schedule_pending(&mut inner);
     }
@@ -275,7 +328,8 @@ impl Demo {
         if let Some(active) = inner.active.take() {
             active.cancel.cancel();
             for id in std::iter::once(&active.turn_id).chain(&active.carried) {
-                self.out.frame(json!({ "type": "turn_end", "turn_id": id }));
+                self.out
+                    .send_frame(json!({ "type": "turn_end", "turn_id": id }));
             }
             self.schedule_pending(inner);
         }
@@ -303,7 +357,8 @@ impl Demo {
         active.carried.retain(|id| {
             let stop = named.contains(id);
             if stop {
-                self.out.frame(json!({ "type": "turn_end", "turn_id": id }));
+                self.out
+                    .send_frame(json!({ "type": "turn_end", "turn_id": id }));
             }
             !stop
         });
@@ -322,7 +377,7 @@ impl Demo {
         inner.delegations.clear();
         inner.pending.clear();
         self.out
-            .frame(json!({ "type": "delegations", "items": [] }));
+            .send_frame(json!({ "type": "delegations", "items": [] }));
     }
 
     /// Lists a new running delegation (if run `gen` is still current).
@@ -335,8 +390,8 @@ impl Demo {
         {
             return false;
         }
-        let id = format!("d-{}", self.shared.next_seq());
-        let title = cut_chars(title, crate::demo::TITLE_MAX_CHARS);
+        let id = format!("d-{}", self.session.ids.next());
+        let title = cut_chars(title, crate::reply::TITLE_MAX_CHARS);
         inner
             .delegations
             .push(json!({ "id": id, "title": title, "started_at": now_ms(), "state": "running" }));
@@ -348,7 +403,7 @@ impl Demo {
         }
         inner.pending.push(id);
         self.out
-            .frame(json!({ "type": "delegations", "items": inner.delegations }))
+            .send_frame(json!({ "type": "delegations", "items": inner.delegations }))
     }
 
     /// Starts the completion timers of the delegations listed so far.
@@ -388,11 +443,11 @@ impl Demo {
         item["status"] = json!("ok");
         item["summary"] = json!(summary);
         self.out
-            .frame(json!({ "type": "delegations", "items": inner.delegations }));
-        let turn_id = format!("bg-{}", self.shared.next_seq());
+            .send_frame(json!({ "type": "delegations", "items": inner.delegations }));
+        let turn_id = format!("bg-{}", self.session.ids.next());
         tracing::info!(event = "demo_delegation_done", id, turn_id);
         let speech = format!("Quick update: I finished \"{title}\".");
-        self.out.frame(json!({
+        self.out.send_frame(json!({
             "type": "render", "turn_id": turn_id, "source": SOURCE,
             "segments": [
                 { "cues": [{ "emotion_id": "happy", "motion_id": "nod" }], "speech": speech },
@@ -400,7 +455,7 @@ impl Demo {
             ],
         }));
         self.out
-            .frame(json!({ "type": "turn_end", "turn_id": turn_id }));
+            .send_frame(json!({ "type": "turn_end", "turn_id": turn_id }));
     }
 }
 

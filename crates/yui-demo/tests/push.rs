@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{json, Value};
-use yui_mock::{MockConfig, MockServer, Mode, EMOTIONS, MOTIONS};
+use yui_demo::{EMOTIONS, MOTIONS};
 
 fn turn(id: &str, text: &str) -> Value {
     json!({ "type": "turn", "turn_id": id, "client_context": "<client_context>\ntrigger: user message\n</client_context>", "text": text })
@@ -27,7 +27,7 @@ fn speech_of(frames: &[Value]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_greeting_turn_moves_every_part_of_the_ui() {
-    let server = start(Mode::Demo).await;
+    let server = start().await;
     let (mut ws, _) = connect_ready(&server, &["error"]).await;
     send(&mut ws, turn("1789365854947", "hello!")).await;
     let frames = frames_until(&mut ws, is_end_of("1789365854947")).await;
@@ -115,7 +115,7 @@ async fn a_greeting_turn_moves_every_part_of_the_ui() {
 
 #[tokio::test]
 async fn time_task_and_background_turns() {
-    let server = start(Mode::Demo).await;
+    let server = start().await;
     let (mut ws, _) = connect_ready(&server, &[]).await;
     send(&mut ws, turn("10", "what time is it?")).await;
     let frames = frames_until(&mut ws, is_end_of("10")).await;
@@ -163,7 +163,7 @@ async fn time_task_and_background_turns() {
 
 #[tokio::test]
 async fn fail_sends_an_error_frame_only_to_clients_that_accept_it() {
-    let server = start(Mode::Demo).await;
+    let server = start().await;
     let (mut ws, _) = connect_ready(&server, &["error"]).await;
     send(&mut ws, turn("5", "please fail")).await;
     let frames = frames_until(&mut ws, is_end_of("5")).await;
@@ -198,12 +198,7 @@ async fn fail_sends_an_error_frame_only_to_clients_that_accept_it() {
 
 #[tokio::test]
 async fn stop_ends_the_named_running_turn() {
-    let server = MockServer::start(MockConfig {
-        pace: 0.5,
-        ..MockConfig::default()
-    })
-    .await
-    .unwrap();
+    let server = start_with(0.5, None).await;
     let (mut ws, _) = connect_ready(&server, &[]).await;
     send(&mut ws, turn("100", "tell me a story")).await;
     assert_eq!(frame(&mut ws).await["type"], "reasoning");
@@ -224,12 +219,7 @@ async fn stop_ends_the_named_running_turn() {
 
 #[tokio::test]
 async fn a_newer_turn_takes_over_and_both_end() {
-    let server = MockServer::start(MockConfig {
-        pace: 0.2,
-        ..MockConfig::default()
-    })
-    .await
-    .unwrap();
+    let server = start_with(0.2, None).await;
     let (mut ws, _) = connect_ready(&server, &[]).await;
     send(&mut ws, turn("200", "first")).await;
     send(&mut ws, turn("201", "second")).await;
@@ -250,12 +240,7 @@ async fn a_newer_turn_takes_over_and_both_end() {
 
 #[tokio::test]
 async fn reset_forgets_the_conversation_and_its_delegations() {
-    let server = MockServer::start(MockConfig {
-        pace: 0.3,
-        ..MockConfig::default()
-    })
-    .await
-    .unwrap();
+    let server = start_with(0.3, None).await;
     let (mut ws, _) = connect_ready(&server, &[]).await;
     send(&mut ws, turn("300", "add a todo: buy milk")).await;
     frames_until(&mut ws, is_end_of("300")).await; // the delegation finishes ~0.9 s after this
@@ -268,23 +253,5 @@ async fn reset_forgets_the_conversation_and_its_delegations() {
     assert!(
         rest.is_empty(),
         "the reset delegation never reports: {rest:?}"
-    );
-    send(
-        &mut ws,
-        json!({ "type": "vocabulary", "vocabulary": { "emotion_ids": ["neutral"] } }),
-    )
-    .await;
-    send(
-        &mut ws,
-        json!({ "type": "tool_result", "id": "c-1", "turn_id": "300", "result": "ok" }),
-    )
-    .await;
-    assert!(server
-        .wait_for_frame("tool_result", 0, WAIT)
-        .await
-        .is_some());
-    assert_eq!(
-        types(&server.received()),
-        ["hello", "turn", "reset", "vocabulary", "tool_result"]
     );
 }

@@ -1,0 +1,63 @@
+//! `yui-demo`: the YUI demo agent, a tiny local backend the app and the CLI
+//! start when no backend is configured, so the pet talks out of the box.
+//!
+//! It serves, on `127.0.0.1`, whichever chat protocol the user picked:
+//!
+//! * `GET /ws` — the push WebSocket protocol: hello / ready, then per turn
+//!   `reasoning`, `tool_status`, `delegations`, `speech`, `render`,
+//!   `turn_end`; `stop` and `reset` (see [`push`]);
+//! * `POST /v1/responses` — an OpenAI Responses SSE stream placing one
+//!   `generate_express` function call after each sentence (see [`http`]);
+//! * `POST /v1/chat/completions` — an OpenAI Chat Completions SSE stream
+//!   with `generate_express` tool-call deltas;
+//! * `GET /health` — `ok`.
+//!
+//! What it says is [`demo_reply`]: a greeting, the time, an echo, a task.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! use yui_demo::{DemoConfig, DemoServer};
+//! let server = DemoServer::start(DemoConfig::default()).await?;
+//! println!("point the client at {}", server.base_url());
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod http;
+pub mod openai;
+pub mod push;
+mod reply;
+mod server;
+mod ws;
+
+pub use reply::{
+    chunks, cut_chars, demo_reply, local_time_hhmm, strip_context, tokens, DemoReply, DemoSentence,
+    EMOTIONS, MOTIONS, SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
+};
+pub use server::DemoServer;
+pub use ws::MAX_FRAME_BYTES;
+
+/// How a [`DemoServer`] behaves.
+#[derive(Debug, Clone)]
+pub struct DemoConfig {
+    /// Port to bind on 127.0.0.1; 0 = any free port.
+    pub port: u16,
+    /// Delay multiplier (1.0 = human-pleasant pacing; tests use 0.0).
+    pub pace: f64,
+    /// When set, hello must carry this key (else close 4401) and the HTTP
+    /// routes need `Authorization: Bearer <key>` (else 401 JSON).
+    pub key: Option<String>,
+}
+
+impl Default for DemoConfig {
+    /// Any free port, pace 1.0, no key.
+    fn default() -> Self {
+        DemoConfig {
+            port: 0,
+            pace: 1.0,
+            key: None,
+        }
+    }
+}
