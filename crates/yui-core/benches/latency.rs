@@ -1,0 +1,192 @@
+//! Latency from an event written by a fake backend on loopback to its UI
+//! event in the session's sink, for each of the three transports: p50 and
+//! p99 over 10,000 events. Run with `cargo bench -p yui-core --bench latency`.
+//!
+//! The fake backend writes one event, records the time, and writes the next
+//! only once the sink has seen the last, so each figure is one event's trip
+//! (socket, transport task, engine, driver, sink), not a queue. The backend
+//! runs on its own runtime thread; the session on a two-worker runtime, as
+//! in the app. Events: push `speech` frames (→ `speech` UI events), Responses
+//! `response.reasoning_summary_text.delta` and Chat Completions
+//! `reasoning_content` deltas (→ `reasoning` UI events: they reach the sink
+//! at once, where text waits for its cue).
+//!
+//! `YUI_BENCH_EVENTS` changes the count; `YUI_BENCH_LOG=1` installs the
+//! daily-file logger as the app does.
+
+use futures_util::{SinkExt, StreamExt};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Notify};
+use yui_core::{ChatApi, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
+
+/// What the sink saw: the arrival time of each counted event.
+#[derive(Default)]
+struct Seen {
+    times: Mutex<Vec<Instant>>,
+    count: AtomicUsize,
+    notify: Notify,
+}
+
+impl Seen {
+    fn mark(&self) {
+        let now = Instant::now();
+        self.times.lock().unwrap().push(now);
+        self.count.fetch_add(1, Ordering::SeqCst);
+        self.notify.notify_one();
+    }
+    async fn wait(&self, n: usize) {
+        while self.count.load(Ordering::SeqCst) < n {
+            let notified = self.notify.notified();
+            if self.count.load(Ordering::SeqCst) >= n {
+                break;
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(50), notified).await;
+        }
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+fn report(name: &str, writes: &[Instant], seen: &Seen) {
+    let times = seen.times.lock().unwrap();
+    let mut lat: Vec<Duration> = writes.iter().zip(times.iter()).map(|(w, s)| s.saturating_duration_since(*w)).collect();
+    lat.sort();
+    println!(
+        "{name:<18} n={:<6} p50={:>7.1} µs  p99={:>7.1} µs  max={:>8.1} µs",
+        lat.len(),
+        percentile(&lat, 0.50).as_secs_f64() * 1e6,
+        percentile(&lat, 0.99).as_secs_f64() * 1e6,
+        lat.last().copied().unwrap_or_default().as_secs_f64() * 1e6
+    );
+}
+
+/// A push backend: ready, wait for the turn, then `n` speech frames, each
+/// after the sink saw the one before.
+async fn push_backend(listener: tokio::net::TcpListener, n: usize, seen: Arc<Seen>) -> Vec<Instant> {
+    let (tcp, _) = listener.accept().await.unwrap();
+    tcp.set_nodelay(true).unwrap();
+    let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+    let _hello = ws.next().await;
+    ws.send(tokio_tungstenite::tungstenite::Message::text(r#"{"type":"ready"}"#)).await.unwrap();
+    let turn_id = loop {
+        if let Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t))) = ws.next().await {
+            let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "turn" {
+                break v["turn_id"].as_str().unwrap().to_string();
+            }
+        }
+    };
+    let mut writes = Vec::with_capacity(n);
+    for i in 0..n {
+        let frame = format!(r#"{{"type":"speech","turn_id":"{turn_id}","segments":[{{"cues":[],"speech":"Sentence {i}."}}]}}"#);
+        writes.push(Instant::now());
+        ws.send(tokio_tungstenite::tungstenite::Message::text(frame)).await.unwrap();
+        seen.wait(i + 1).await;
+    }
+    let end = format!(r#"{{"type":"turn_end","turn_id":"{turn_id}"}}"#);
+    let _ = ws.send(tokio_tungstenite::tungstenite::Message::text(end)).await;
+    writes
+}
+
+/// An SSE backend: one streamed answer whose body is fed event by event.
+async fn sse_backend(listener: tokio::net::TcpListener, api: ChatApi, n: usize, seen: Arc<Seen>) -> Vec<Instant> {
+    use axum::body::Body;
+    use axum::routing::post;
+    let (tx, rx) = mpsc::unbounded_channel::<Result<String, std::io::Error>>();
+    let rx = Arc::new(Mutex::new(Some(rx)));
+    let asked = Arc::new(Notify::new());
+    let asked_tx = asked.clone();
+    let handler = move || {
+        let rx = rx.clone();
+        let asked = asked_tx.clone();
+        async move {
+            let rx = rx.lock().unwrap().take().expect("one request");
+            asked.notify_one();
+            let stream = tokio_stream_from(rx);
+            axum::response::Response::builder()
+                .header("content-type", "text/event-stream")
+                .body(Body::from_stream(stream))
+                .unwrap()
+        }
+    };
+    let app = axum::Router::new().route("/v1/responses", post(handler.clone())).route("/v1/chat/completions", post(handler));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // Time from the request on: the first event must not include the turn's setup.
+    asked.notified().await;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let mut writes = Vec::with_capacity(n);
+    for i in 0..n {
+        let event = match api {
+            ChatApi::Responses => format!(
+                "event: response.reasoning_summary_text.delta\ndata: {{\"type\":\"response.reasoning_summary_text.delta\",\"item_id\":\"rs_1\",\"output_index\":0,\"summary_index\":0,\"delta\":\"step {i} \",\"sequence_number\":{i}}}\n\n"
+            ),
+            _ => format!(
+                "data: {{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{{\"index\":0,\"delta\":{{\"reasoning_content\":\"step {i} \"}},\"finish_reason\":null}}]}}\n\n"
+            ),
+        };
+        writes.push(Instant::now());
+        tx.send(Ok(event)).unwrap();
+        seen.wait(i + 1).await;
+    }
+    let last = match api {
+        ChatApi::Responses => "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[]}}\n\n".to_string(),
+        _ => "data: [DONE]\n\n".to_string(),
+    };
+    let _ = tx.send(Ok(last));
+    writes
+}
+
+fn tokio_stream_from(
+    mut rx: mpsc::UnboundedReceiver<Result<String, std::io::Error>>,
+) -> impl futures_util::Stream<Item = Result<String, std::io::Error>> {
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
+fn run(api: ChatApi, n: usize) {
+    let seen = Arc::new(Seen::default());
+    let backend_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let listener = backend_rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let backend = {
+        let seen = seen.clone();
+        backend_rt.spawn(async move {
+            match api {
+                ChatApi::Push => push_backend(listener, n, seen).await,
+                other => sse_backend(listener, other, n, seen).await,
+            }
+        })
+    };
+    let client_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let writes = client_rt.block_on(async {
+        let settings = Settings { chat_api: api, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
+        let sink_seen = seen.clone();
+        let sink = Arc::new(move |e: UiEvent| {
+            if matches!(e, UiEvent::Speech { .. } | UiEvent::Reasoning { .. }) {
+                sink_seen.mark();
+            }
+        });
+        let session = Session::start(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), sink).unwrap();
+        assert!(session.wait_ready(Duration::from_secs(10)).await, "{api:?}: no ready");
+        session.send(UserCommand::SendText { text: "go".into() }).unwrap();
+        let writes = tokio::time::timeout(Duration::from_secs(300), async { backend.await.unwrap() }).await.expect("bench finished");
+        session.close().await;
+        writes
+    });
+    report(api.as_str(), &writes, &seen);
+    backend_rt.shutdown_background();
+}
+
+fn main() {
+    let n: usize = std::env::var("YUI_BENCH_EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let log_dir = tempfile::tempdir().unwrap();
+    let _log = (std::env::var("YUI_BENCH_LOG").as_deref() == Ok("1")).then(|| yui_core::logging::init(log_dir.path(), None).unwrap());
+    println!("event written by the fake backend on loopback → UI event in the sink ({n} events each)");
+    for api in [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions] {
+        run(api, n);
+    }
+}
