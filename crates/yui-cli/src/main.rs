@@ -63,7 +63,9 @@ fn main() -> anyhow::Result<()> {
         println!("{block}\n\n{}", yui_core::context::user_input(&ctx));
         return Ok(());
     }
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    // One thread: the transport, the driver and the sink hand events to each
+    // other without waking another thread (the end-to-end bench measures it).
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(chat(args))
 }
 
