@@ -17,6 +17,7 @@ pub mod context_log;
 pub mod data_dir;
 pub mod error;
 pub mod event;
+pub mod keystore;
 pub mod limits;
 pub mod logging;
 pub mod model;
