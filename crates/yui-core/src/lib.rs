@@ -23,6 +23,7 @@ pub mod logging;
 pub mod model;
 pub mod outcome;
 pub mod placement;
+pub mod probe;
 pub mod session;
 pub mod settings;
 pub mod sink;

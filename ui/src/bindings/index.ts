@@ -377,3 +377,31 @@ sent_at: number,
  * The rendered block, byte for byte.
  */
 block: string, };
+
+/**
+ * Where the key is (or would be) stored.
+ */
+export type KeyPlace = "keychain" | "file";
+
+/**
+ * What the connection test found.
+ */
+export type ProbeReport = { 
+/**
+ * The backend answered at all.
+ */
+reachable: boolean, 
+/**
+ * The key was accepted (`true`), refused (`false`), or it could not be
+ * told (`null`).
+ */
+auth_ok: boolean | null, 
+/**
+ * The model answered (`true`), the backend said it cannot (`false`), or
+ * it could not be told or does not apply (`null`, e.g. on push).
+ */
+model_ok: boolean | null, 
+/**
+ * One line for a person; never contains the key.
+ */
+detail: string, };
