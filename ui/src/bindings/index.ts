@@ -274,7 +274,8 @@ chat_api: ChatApi,
  */
 chat_base_url: string, 
 /**
- * The chat API key. Never logged; `Debug` redacts it.
+ * The chat API key. Never logged; `Debug` redacts it. Kept by the
+ * [`crate::keystore::KeyStore`], never written to `settings.json`.
  */
 key: string, 
 /**
