@@ -41,7 +41,11 @@ pub fn run() {
             settings_window::import_character,
             settings_window::use_default_character,
             settings_window::import_motion,
-            settings_window::recent_contexts
+            settings_window::recent_contexts,
+            settings_window::key_place,
+            settings_window::test_connection,
+            settings_window::import_card,
+            settings_window::current_card_name
         ])
         .setup(|app| {
             startup::setup(app.handle());

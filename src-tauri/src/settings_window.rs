@@ -1,6 +1,9 @@
-//! The settings window and its commands: read and save settings, import a
-//! character or a clip. What a change means is decided by the core
-//! (`Settings::change_to`); this applies it.
+//! The settings window and its commands: read and save settings (the key
+//! through the core's key store), test a connection, import a character, a
+//! clip or a card. What a change means is decided by the core
+//! (`Settings::change_to`, `probe`, `card::import_into`); this applies it.
+//! Every call that may block (files, the OS keychain) runs in
+//! `spawn_blocking`.
 
 use crate::commands::{caller, CommandError};
 use crate::startup::{restart_pet_session, Background};
@@ -8,8 +11,11 @@ use crate::window::WindowId;
 use std::path::Path;
 use tauri::ipc::{InvokeBody, Request};
 use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use yui_core::card::{self, CardStore};
 use yui_core::character::{self, CharacterInfo};
-use yui_core::{ErrorCode, Settings, UiEvent};
+use yui_core::keystore::KeyPlace;
+use yui_core::probe::ProbeReport;
+use yui_core::{CoreError, ErrorCode, Settings, UiEvent};
 
 /// Open the settings window, or bring it to the front.
 pub fn open(app: &AppHandle) {
@@ -20,7 +26,7 @@ pub fn open(app: &AppHandle) {
     }
     let built = WebviewWindowBuilder::new(app, WindowId::Settings.label(), WebviewUrl::App("settings.html".into()))
         .title("YUI Settings")
-        .inner_size(480.0, 600.0)
+        .inner_size(560.0, 760.0)
         .resizable(true)
         .build();
     if let Err(e) = built {
@@ -41,11 +47,35 @@ pub fn open_settings(app: AppHandle) {
     open(&app);
 }
 
+/// Run blocking work (files, the OS keychain) off the async threads.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, CoreError> + Send + 'static) -> Result<T, CommandError> {
+    match tauri::async_runtime::spawn_blocking(f).await {
+        Ok(result) => Ok(result?),
+        Err(e) => Err(CommandError::new(ErrorCode::Storage, format!("the task failed: {e}"))),
+    }
+}
+
 /// The saved settings, key included (only for the settings window).
 #[tauri::command]
-pub fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
+pub async fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
     settings_only(&window)?;
-    Ok(background.data_dir()?.load_settings()?)
+    let dir = background.data_dir()?;
+    blocking(move || dir.load_settings()).await
+}
+
+/// Where the key is kept, or would be kept if saved now.
+#[tauri::command]
+pub async fn key_place(window: WebviewWindow, background: State<'_, Background>) -> Result<KeyPlace, CommandError> {
+    settings_only(&window)?;
+    let dir = background.data_dir()?;
+    blocking(move || Ok(dir.key_store().place())).await
+}
+
+/// Test the connection `settings` describe (the form's values, unsaved).
+#[tauri::command]
+pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Result<ProbeReport, CommandError> {
+    settings_only(&window)?;
+    Ok(yui_core::probe::probe(&settings).await)
 }
 
 /// Validate and save `settings`; restart the pet's session when the
@@ -64,9 +94,14 @@ pub async fn save_settings(
 
 async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
-    let old = dir.load_settings().unwrap_or_default();
-    let change = old.change_to(&next);
-    dir.save_settings(&next)?;
+    let (change, place) = blocking(move || {
+        let old = dir.load_settings().unwrap_or_default();
+        let change = old.change_to(&next);
+        let place = dir.save_settings(&next)?;
+        Ok((change, place))
+    })
+    .await?;
+    tracing::info!(record = "key_place", place = ?place);
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
     if change.restart_session {
         restart_pet_session(app).await;
@@ -80,7 +115,7 @@ async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Resu
 /// Tell the pet window to reload its character and clips.
 fn announce_character(app: &AppHandle, background: &Background) {
     let Ok(dir) = background.data_dir() else { return };
-    let settings = dir.load_settings().unwrap_or_default();
+    let settings = dir.load_settings_without_key().unwrap_or_default();
     let event = UiEvent::CharacterChanged {
         character: character::current(&dir, &settings.character).map(|(info, _)| info),
         motions: character::user_motions(&dir),
@@ -128,7 +163,7 @@ pub async fn import_character(
 ) -> Result<CharacterInfo, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let info = character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
-    let mut settings = dir.load_settings()?;
+    let mut settings = blocking(move || dir.load_settings()).await?;
     settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
     apply(&app, &background, settings).await?;
     Ok(info)
@@ -138,7 +173,8 @@ pub async fn import_character(
 #[tauri::command]
 pub async fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
     settings_only(&window)?;
-    let mut settings = background.data_dir()?.load_settings()?;
+    let dir = background.data_dir()?;
+    let mut settings = blocking(move || dir.load_settings()).await?;
     settings.character.clear();
     apply(&app, &background, settings).await
 }
@@ -155,4 +191,37 @@ pub async fn import_motion(
     let id = character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
     announce_character(&app, &background);
     Ok(id)
+}
+
+/// Import a Tavern Card V2 (`.json` or `.png`; raw body, `x-file-name`
+/// header) as the current character's card, then restart the pet's session
+/// so it is used. Answers the card's name.
+#[tauri::command]
+pub async fn import_card(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+    request: Request<'_>,
+) -> Result<String, CommandError> {
+    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
+    let card = blocking(move || {
+        let settings = dir.load_settings_without_key()?;
+        Ok(card::import_into(&CardStore::new(&dir, &settings.character), &name, &bytes)?)
+    })
+    .await?;
+    restart_pet_session(&app).await;
+    Ok(card.name)
+}
+
+/// The name on the current character's card (the imported one, else the
+/// default persona in the UI language).
+#[tauri::command]
+pub async fn current_card_name(window: WebviewWindow, background: State<'_, Background>) -> Result<String, CommandError> {
+    settings_only(&window)?;
+    let dir = background.data_dir()?;
+    blocking(move || {
+        let settings = dir.load_settings_without_key()?;
+        Ok(card::current(&CardStore::new(&dir, &settings.character), &settings.language).name)
+    })
+    .await
 }

@@ -114,7 +114,11 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
 /// Load the settings, start the demo agent when they name no backend, and
 /// start the session.
 async fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
-    let mut settings = data_dir.load_settings()?;
+    // Loading may ask the OS keychain, which blocks.
+    let dir = data_dir.clone();
+    let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
+        .await
+        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("loading the settings failed: {e}")))??;
     if settings.uses_demo() {
         let demo = DemoServer::start(DemoConfig::default())
             .await

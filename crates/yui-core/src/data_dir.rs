@@ -2,6 +2,7 @@
 //! so a test can isolate a whole installation in a temp dir.
 
 use crate::error::CoreError;
+use crate::keystore::{KeyPlace, KeyStore};
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +13,7 @@ const SETTINGS_FILE: &str = "settings.json";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataDir {
     root: PathBuf,
+    keychain: bool,
 }
 
 impl DataDir {
@@ -19,7 +21,24 @@ impl DataDir {
     pub fn new(root: impl Into<PathBuf>) -> Result<Self, CoreError> {
         let root = root.into();
         std::fs::create_dir_all(&root).map_err(|source| CoreError::Storage { path: root.clone(), source })?;
-        Ok(Self { root })
+        Ok(Self { root, keychain: true })
+    }
+
+    /// The same directory with the OS keychain left alone: the key is kept
+    /// only in the 0600 file (tests, and machines without a keychain).
+    pub fn without_keychain(mut self) -> Self {
+        self.keychain = false;
+        self
+    }
+
+    /// True when the key may go to the OS keychain (see [`KeyStore`]).
+    pub fn uses_keychain(&self) -> bool {
+        self.keychain
+    }
+
+    /// The store that keeps this installation's chat API key.
+    pub fn key_store(&self) -> KeyStore {
+        KeyStore::new(self)
     }
 
     /// The platform's per-user data directory for YUI (the `directories` crate).
@@ -57,21 +76,46 @@ impl DataDir {
         Ok(id)
     }
 
-    /// Load `settings.json`; defaults when the file does not exist.
+    /// Load the settings with their key: `settings.json` (defaults when
+    /// the file does not exist), and the key from the [`KeyStore`]. A key
+    /// still written in an old `settings.json` wins, and moves to the store
+    /// on the next save. Blocking: it may ask the OS keychain.
     pub fn load_settings(&self) -> Result<Settings, CoreError> {
+        let mut settings = self.read_settings_file()?;
+        if settings.key.is_empty() {
+            settings.key = self.key_store().load()?.unwrap_or_default();
+        }
+        Ok(settings)
+    }
+
+    /// Load the settings without looking the key up (it is left empty): for
+    /// callers that need no key and must not wait on the keychain.
+    pub fn load_settings_without_key(&self) -> Result<Settings, CoreError> {
+        let mut settings = self.read_settings_file()?;
+        settings.key.clear();
+        Ok(settings)
+    }
+
+    /// Save the settings: the key through the [`KeyStore`] (an empty key
+    /// deletes it), everything else to `settings.json` atomically, with an
+    /// empty `key`. Answers where the key is kept. Blocking: it may ask the
+    /// OS keychain.
+    pub fn save_settings(&self, settings: &Settings) -> Result<KeyPlace, CoreError> {
+        let place = self.key_store().save(&settings.key)?;
+        let path = self.root.join(SETTINGS_FILE);
+        let stored = Settings { key: String::new(), ..settings.clone() };
+        let json = serde_json::to_vec_pretty(&stored).expect("settings serialize");
+        write_atomic(&path, &json)?;
+        Ok(place)
+    }
+
+    fn read_settings_file(&self) -> Result<Settings, CoreError> {
         let path = self.root.join(SETTINGS_FILE);
         match std::fs::read_to_string(&path) {
             Ok(raw) => serde_json::from_str(&raw).map_err(|source| CoreError::Parse { path, raw, source }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
             Err(source) => Err(CoreError::Storage { path, source }),
         }
-    }
-
-    /// Save `settings.json` atomically.
-    pub fn save_settings(&self, settings: &Settings) -> Result<(), CoreError> {
-        let path = self.root.join(SETTINGS_FILE);
-        let json = serde_json::to_vec_pretty(settings).expect("settings serialize");
-        write_atomic(&path, &json)
     }
 }
 
@@ -139,7 +183,7 @@ mod tests {
     #[test]
     fn settings_round_trip_and_bad_json_keeps_raw() {
         let tmp = tempfile::tempdir().unwrap();
-        let dir = DataDir::new(tmp.path()).unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
         assert_eq!(dir.load_settings().unwrap(), Settings::default());
         let s = Settings { chat_base_url: "http://h:1".into(), key: "k".into(), ..Default::default() };
         dir.save_settings(&s).unwrap();
@@ -149,5 +193,45 @@ mod tests {
             Err(CoreError::Parse { raw, .. }) => assert_eq!(raw, "{oops"),
             other => panic!("expected a parse error, got {other:?}"),
         }
+    }
+
+    fn settings_json(tmp: &tempfile::TempDir) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("settings.json")).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_key_never_lands_in_settings_json() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
+        let s = Settings { chat_base_url: "http://h:1".into(), key: "sk-secret".into(), ..Default::default() };
+        assert_eq!(dir.save_settings(&s).unwrap(), KeyPlace::File);
+        assert_eq!(settings_json(&tmp)["key"], "");
+        assert!(!std::fs::read_to_string(tmp.path().join("settings.json")).unwrap().contains("sk-secret"));
+        assert_eq!(dir.load_settings().unwrap(), s);
+        assert_eq!(dir.load_settings_without_key().unwrap().key, "");
+    }
+
+    #[test]
+    fn an_old_key_in_settings_json_loads_and_moves_on_save() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("settings.json"), r#"{"chat_base_url":"http://h:1","key":"k"}"#).unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
+        let s = dir.load_settings().unwrap();
+        assert_eq!(s.key, "k", "the old file's key is used");
+        dir.save_settings(&s).unwrap();
+        assert_eq!(settings_json(&tmp)["key"], "", "moved out of settings.json");
+        assert_eq!(std::fs::read_to_string(tmp.path().join("key")).unwrap(), "k");
+        assert_eq!(dir.load_settings().unwrap().key, "k");
+    }
+
+    #[test]
+    fn an_empty_key_deletes_the_stored_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
+        dir.save_settings(&Settings { key: "k".into(), ..Default::default() }).unwrap();
+        assert!(tmp.path().join("key").exists());
+        dir.save_settings(&Settings::default()).unwrap();
+        assert!(!tmp.path().join("key").exists());
+        assert_eq!(dir.load_settings().unwrap().key, "");
     }
 }

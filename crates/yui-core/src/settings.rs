@@ -53,7 +53,8 @@ pub struct Settings {
     pub chat_api: ChatApi,
     /// The backend's base URL, e.g. `https://host:8646`. Empty: the built-in demo agent.
     pub chat_base_url: String,
-    /// The chat API key. Never logged; `Debug` redacts it.
+    /// The chat API key. Never logged; `Debug` redacts it. Kept by the
+    /// [`crate::keystore::KeyStore`], never written to `settings.json`.
     pub key: String,
     /// The model name (request transports only).
     pub model: String,

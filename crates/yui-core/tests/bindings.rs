@@ -31,6 +31,8 @@ fn generate() -> String {
         decl::<yui_core::character::CharacterInfo>(&cfg),
         decl::<yui_core::character::VrmVersion>(&cfg),
         decl::<yui_core::context_log::SentContext>(&cfg),
+        decl::<yui_core::keystore::KeyPlace>(&cfg),
+        decl::<yui_core::probe::ProbeReport>(&cfg),
     ];
     format!(
         "// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings\n\n{}",

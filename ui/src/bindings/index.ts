@@ -274,7 +274,8 @@ chat_api: ChatApi,
  */
 chat_base_url: string, 
 /**
- * The chat API key. Never logged; `Debug` redacts it.
+ * The chat API key. Never logged; `Debug` redacts it. Kept by the
+ * [`crate::keystore::KeyStore`], never written to `settings.json`.
  */
 key: string, 
 /**
@@ -377,3 +378,31 @@ sent_at: number,
  * The rendered block, byte for byte.
  */
 block: string, };
+
+/**
+ * Where the key is (or would be) stored.
+ */
+export type KeyPlace = "keychain" | "file";
+
+/**
+ * What the connection test found.
+ */
+export type ProbeReport = { 
+/**
+ * The backend answered at all.
+ */
+reachable: boolean, 
+/**
+ * The key was accepted (`true`), refused (`false`), or it could not be
+ * told (`null`).
+ */
+auth_ok: boolean | null, 
+/**
+ * The model answered (`true`), the backend said it cannot (`false`), or
+ * it could not be told or does not apply (`null`, e.g. on push).
+ */
+model_ok: boolean | null, 
+/**
+ * One line for a person; never contains the key.
+ */
+detail: string, };

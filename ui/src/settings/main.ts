@@ -1,11 +1,15 @@
-// The settings window: reads and saves settings through the shell, and
-// uploads a character or a clip. The core decides what a change means.
+// The settings window: reads and saves settings through the shell, tests a
+// connection, and uploads a character, a clip or a card. The core decides
+// what a change means and what a test found.
 import { invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatApi, SentContext, Settings } from "../bindings";
+import type { CharacterInfo, ChatApi, KeyPlace, ProbeReport, SentContext, Settings } from "../bindings";
 
 const form = document.getElementById("settings") as HTMLFormElement;
 const message = document.getElementById("message") as HTMLSpanElement;
 const characterName = document.getElementById("character-name") as HTMLParagraphElement;
+const keyPlace = document.getElementById("key-place") as HTMLParagraphElement;
+const probeList = document.getElementById("probe") as HTMLUListElement;
+const cardName = document.getElementById("card-name") as HTMLParagraphElement;
 
 /** Show one line of feedback; errors in red. */
 function say(text: string, isError = false): void {
@@ -19,8 +23,12 @@ function errorText(e: unknown): string {
   return String(e);
 }
 
-function field(name: string): HTMLInputElement | HTMLSelectElement {
-  return form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
+function field(name: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+  return form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+}
+
+function checkbox(name: string): HTMLInputElement {
+  return form.elements.namedItem(name) as HTMLInputElement;
 }
 
 let current: Settings | null = null;
@@ -31,8 +39,54 @@ function fill(s: Settings): void {
   field("chat_base_url").value = s.chat_base_url;
   field("key").value = s.key;
   field("model").value = s.model;
+  field("reasoning_effort").value = s.reasoning_effort;
+  field("context_window").value = String(s.context_window);
+  field("chat_instructions").value = s.chat_instructions;
+  checkbox("card_enabled").checked = s.card_enabled;
+  field("user_name").value = s.user_name;
+  field("language").value = s.language || "en";
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
+}
+
+/** The settings as the form shows them now, on top of the loaded ones. */
+function formSettings(base: Settings): Settings {
+  const tokens = Number.parseInt(field("context_window").value, 10);
+  return {
+    ...base,
+    chat_api: field("chat_api").value as ChatApi,
+    chat_base_url: field("chat_base_url").value.trim(),
+    key: field("key").value,
+    model: field("model").value.trim(),
+    reasoning_effort: field("reasoning_effort").value,
+    context_window: Number.isFinite(tokens) && tokens > 0 ? tokens : base.context_window,
+    chat_instructions: field("chat_instructions").value,
+    card_enabled: checkbox("card_enabled").checked,
+    user_name: field("user_name").value.trim(),
+    language: field("language").value,
+  };
+}
+
+const PLACE_TEXT: Record<KeyPlace, string> = {
+  keychain: "Stored in the system keychain.",
+  file: "Stored in a file only you can read (no keychain available).",
+};
+
+async function loadKeyPlace(): Promise<void> {
+  try {
+    keyPlace.textContent = PLACE_TEXT[await invoke<KeyPlace>("key_place")];
+  } catch (e) {
+    keyPlace.textContent = errorText(e);
+  }
+}
+
+async function loadCardName(): Promise<void> {
+  try {
+    const name = await invoke<string>("current_card_name");
+    cardName.textContent = name ? `Card: ${name}` : "Card: (unnamed)";
+  } catch (e) {
+    cardName.textContent = errorText(e);
+  }
 }
 
 async function load(): Promise<void> {
@@ -41,24 +95,60 @@ async function load(): Promise<void> {
   } catch (e) {
     say(errorText(e), true);
   }
+  void loadKeyPlace();
+  void loadCardName();
 }
 
 form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   if (!current) return;
-  const next: Settings = {
-    ...current,
-    chat_api: field("chat_api").value as ChatApi,
-    chat_base_url: field("chat_base_url").value.trim(),
-    key: field("key").value,
-    model: field("model").value.trim(),
-  };
+  const next = formSettings(current);
   try {
     await invoke("save_settings", { settings: next });
     current = next;
     say("Saved.");
+    void loadKeyPlace();
+    void loadCardName();
   } catch (e) {
     say(errorText(e), true);
+  }
+});
+
+/** ✓, ✗ or ? for a tri-state answer. */
+function mark(v: boolean | null): string {
+  return v === null ? "?" : v ? "✓" : "✗";
+}
+
+function showReport(r: ProbeReport): void {
+  const lines: [string, string][] = [
+    [`Reachable ${r.reachable ? "✓" : "✗"}`, r.reachable ? "ok" : "bad"],
+    [`Key accepted ${mark(r.auth_ok)}`, r.auth_ok === null ? "unknown" : r.auth_ok ? "ok" : "bad"],
+    [`Model answering ${mark(r.model_ok)}`, r.model_ok === null ? "unknown" : r.model_ok ? "ok" : "bad"],
+    [r.detail, "detail"],
+  ];
+  probeList.replaceChildren(
+    ...lines.map(([text, kind]) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      li.className = kind;
+      return li;
+    }),
+  );
+  probeList.hidden = false;
+}
+
+const testButton = document.getElementById("test-connection") as HTMLButtonElement;
+testButton.addEventListener("click", async () => {
+  if (!current) return;
+  testButton.disabled = true;
+  probeList.hidden = false;
+  probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: "Testing…", className: "detail" }));
+  try {
+    showReport(await invoke<ProbeReport>("test_connection", { settings: formSettings(current) }));
+  } catch (e) {
+    probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: errorText(e), className: "bad" }));
+  } finally {
+    testButton.disabled = false;
   }
 });
 
@@ -103,6 +193,21 @@ document.getElementById("vrma")?.addEventListener("change", async (ev) => {
     say(`Added the motion "${id}".`);
   } catch (e) {
     say(errorText(e), true);
+  }
+});
+
+document.getElementById("card")?.addEventListener("change", async (ev) => {
+  const input = ev.target as HTMLInputElement;
+  const file = input.files?.[0];
+  if (!file) return;
+  try {
+    const name = await upload<string>("import_card", file);
+    say(`Loaded the card of ${name || "(unnamed)"}.`);
+    void loadCardName();
+  } catch (e) {
+    say(errorText(e), true);
+  } finally {
+    input.value = "";
   }
 });
 
