@@ -29,7 +29,10 @@ pub mod http;
 pub mod openai;
 pub mod push;
 mod reply;
+pub mod serve;
 mod server;
+#[cfg(feature = "test-client")]
+pub mod test_client;
 mod ws;
 
 pub use reply::{

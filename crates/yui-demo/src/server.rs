@@ -2,22 +2,18 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::Context as _;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::Router;
-use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::http::{chat_reply, check_bearer, parse_body, responses_reply, HttpReply};
 use crate::push::Ids;
 use crate::reply::local_time_hhmm;
+use crate::serve::{routes, Serving};
 use crate::DemoConfig;
 
 /// State shared by the server task and every connection.
@@ -29,15 +25,13 @@ pub(crate) struct Shared {
 
 /// A running demo agent on `127.0.0.1`. Dropping it stops the server.
 pub struct DemoServer {
-    addr: SocketAddr,
-    shared: Arc<Shared>,
-    task: Option<JoinHandle<()>>,
+    serving: Serving,
 }
 
 impl std::fmt::Debug for DemoServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DemoServer")
-            .field("addr", &self.addr)
+            .field("addr", &self.addr())
             .finish_non_exhaustive()
     }
 }
@@ -49,67 +43,47 @@ impl DemoServer {
         if !(config.pace.is_finite() && config.pace >= 0.0) {
             anyhow::bail!("pace must be a finite number >= 0");
         }
-        let listener = TcpListener::bind(("127.0.0.1", config.port))
-            .await
-            .with_context(|| format!("binding 127.0.0.1:{}", config.port))?;
-        let addr = listener.local_addr()?;
+        let port = config.port;
         let shared = Arc::new(Shared {
             config,
             cancel: CancellationToken::new(),
             ids: Arc::new(Ids::default()),
         });
-        let app = Router::new()
-            .route("/ws", get(crate::ws::ws_handler))
-            .route("/v1/responses", post(responses))
-            .route("/v1/chat/completions", post(chat_completions))
-            .route("/health", get(|| async { "ok" }))
-            .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
-            .with_state(shared.clone());
-        let cancel = shared.cancel.clone();
-        let task = tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(cancel.cancelled_owned())
-                .await;
-            if let Err(e) = served {
-                tracing::error!(event = "serve_error", error = %e);
-            }
-        });
-        tracing::info!(event = "demo_listening", %addr);
-        Ok(DemoServer {
-            addr,
-            shared,
-            task: Some(task),
-        })
+        let app = routes(
+            get(crate::ws::ws_handler),
+            post(responses),
+            post(chat_completions),
+            shared.clone(),
+        );
+        let serving = Serving::start(port, app, shared.cancel.clone()).await?;
+        tracing::info!(event = "demo_listening", addr = %serving.addr());
+        Ok(DemoServer { serving })
     }
 
     /// The bound address.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.serving.addr()
     }
 
     /// `http://127.0.0.1:PORT`: the push client appends `/ws`, the request
     /// transports `/v1/responses` or `/v1/chat/completions`.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.serving.base_url()
     }
 
     /// Stops serving: open sockets are closed and in-flight streams end.
-    pub async fn shutdown(mut self) {
-        self.shared.cancel.cancel();
-        if let Some(mut task) = self.task.take() {
-            if tokio::time::timeout(Duration::from_secs(3), &mut task)
-                .await
-                .is_err()
-            {
-                task.abort();
-            }
-        }
+    pub async fn shutdown(self) {
+        self.serving.shutdown().await;
     }
 }
 
-impl Drop for DemoServer {
-    fn drop(&mut self) {
-        self.shared.cancel.cancel();
+impl crate::serve::Server for DemoServer {
+    fn base_url(&self) -> String {
+        DemoServer::base_url(self)
+    }
+
+    async fn shutdown(self) {
+        DemoServer::shutdown(self).await;
     }
 }
 

@@ -28,7 +28,7 @@ fn speech_of(frames: &[Value]) -> Vec<String> {
 #[tokio::test]
 async fn a_greeting_turn_moves_every_part_of_the_ui() {
     let server = start().await;
-    let (mut ws, _) = connect_ready(&server, &["error"]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &["error"]).await;
     send(&mut ws, turn("1789365854947", "hello!")).await;
     let frames = frames_until(&mut ws, is_end_of("1789365854947")).await;
     let t = types(&frames);
@@ -116,7 +116,7 @@ async fn a_greeting_turn_moves_every_part_of_the_ui() {
 #[tokio::test]
 async fn time_task_and_background_turns() {
     let server = start().await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(&mut ws, turn("10", "what time is it?")).await;
     let frames = frames_until(&mut ws, is_end_of("10")).await;
     let tool: Vec<_> = frames
@@ -164,7 +164,7 @@ async fn time_task_and_background_turns() {
 #[tokio::test]
 async fn fail_sends_an_error_frame_only_to_clients_that_accept_it() {
     let server = start().await;
-    let (mut ws, _) = connect_ready(&server, &["error"]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &["error"]).await;
     send(&mut ws, turn("5", "please fail")).await;
     let frames = frames_until(&mut ws, is_end_of("5")).await;
     let t = types(&frames);
@@ -178,14 +178,14 @@ async fn fail_sends_an_error_frame_only_to_clients_that_accept_it() {
         .iter()
         .any(|f| f["type"] == "tool_status" && f["state"] == "failed"));
 
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(&mut ws, turn("6", "please fail")).await;
     let frames = frames_until(&mut ws, is_end_of("6")).await;
     assert!(!types(&frames).contains(&"error"));
     assert!(speech_of(&frames)[0].starts_with("Sorry"));
 
     // accepts that is not a list of strings reads as absent.
-    let mut ws = connect(&server).await;
+    let mut ws = connect(server.addr()).await;
     send(
         &mut ws,
         json!({ "type": "hello", "key": "", "chat_id": "x", "accepts": ["error", 3] }),
@@ -199,7 +199,7 @@ async fn fail_sends_an_error_frame_only_to_clients_that_accept_it() {
 #[tokio::test]
 async fn stop_ends_the_named_running_turn() {
     let server = start_with(0.5, None).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(&mut ws, turn("100", "tell me a story")).await;
     assert_eq!(frame(&mut ws).await["type"], "reasoning");
     send(
@@ -220,7 +220,7 @@ async fn stop_ends_the_named_running_turn() {
 #[tokio::test]
 async fn a_newer_turn_takes_over_and_both_end() {
     let server = start_with(0.2, None).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(&mut ws, turn("200", "first")).await;
     send(&mut ws, turn("201", "second")).await;
     let frames = frames_until(&mut ws, is_end_of("200")).await;
@@ -241,7 +241,7 @@ async fn a_newer_turn_takes_over_and_both_end() {
 #[tokio::test]
 async fn reset_forgets_the_conversation_and_its_delegations() {
     let server = start_with(0.3, None).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(&mut ws, turn("300", "add a todo: buy milk")).await;
     frames_until(&mut ws, is_end_of("300")).await; // the delegation finishes ~0.9 s after this
     send(&mut ws, json!({ "type": "reset" })).await;

@@ -3,7 +3,6 @@
 //! Prints exactly one line to stdout, `listening on http://127.0.0.1:PORT`,
 //! then logs to stderr (`RUST_LOG` filters, default `info`).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Parser;
@@ -36,59 +35,22 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
-    if !(args.pace.is_finite() && args.pace >= 0.0) {
-        anyhow::bail!("--pace must be a finite number >= 0");
-    }
-    let mode = match &args.scenario {
-        Some(path) => Mode::Scenario(Scenario::load(path)?),
-        None => Mode::Demo,
-    };
-    let config = MockConfig {
-        mode,
-        key: args.key,
-        port: args.port,
-        max_turn_bytes: args.max_turn_bytes,
-        pace: args.pace,
-    };
-    let server = MockServer::start(config).await?;
-    {
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening on {}", server.base_url())?;
-        stdout.flush()?;
-    }
-    shutdown_signal().await;
-    tracing::info!(event = "mock_stopping");
-    server.shutdown().await;
-    Ok(())
-}
-
-/// Resolves on Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+    let start = async move {
+        if !(args.pace.is_finite() && args.pace >= 0.0) {
+            anyhow::bail!("--pace must be a finite number >= 0");
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
+        let mode = match &args.scenario {
+            Some(path) => Mode::Scenario(Scenario::load(path)?),
+            None => Mode::Demo,
+        };
+        MockServer::start(MockConfig {
+            mode,
+            key: args.key,
+            port: args.port,
+            max_turn_bytes: args.max_turn_bytes,
+            pace: args.pace,
+        })
+        .await
+    };
+    yui_demo::serve::run_binary(start, "mock_stopping").await
 }

@@ -7,15 +7,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use anyhow::Context as _;
-use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use axum::Router;
 use serde_json::Value;
-use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+use yui_demo::serve::{routes, Serving};
 
 use crate::http::RecordedRequest;
 use crate::push::Out;
@@ -137,15 +133,14 @@ impl Shared {
 
 /// A running mock backend. Dropping it stops the server.
 pub struct MockServer {
-    addr: SocketAddr,
     shared: Arc<Shared>,
-    task: Option<JoinHandle<()>>,
+    serving: Serving,
 }
 
 impl std::fmt::Debug for MockServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MockServer")
-            .field("addr", &self.addr)
+            .field("addr", &self.addr())
             .finish_non_exhaustive()
     }
 }
@@ -157,43 +152,27 @@ impl MockServer {
         if let crate::Mode::Scenario(scenario) = &config.mode {
             scenario.validate()?;
         }
-        let listener = TcpListener::bind(("127.0.0.1", config.port))
-            .await
-            .with_context(|| format!("binding 127.0.0.1:{}", config.port))?;
-        let addr = listener.local_addr()?;
+        let port = config.port;
         let shared = Arc::new(Shared::new(config));
-        let app = Router::new()
-            .route("/ws", get(crate::push::ws_handler))
-            .route("/v1/responses", post(crate::http::responses))
-            .route("/v1/chat/completions", post(crate::http::chat_completions))
-            .route("/health", get(|| async { "ok" }))
-            .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
-            .with_state(shared.clone());
-        let cancel = shared.cancel.clone();
-        let task = tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(cancel.cancelled_owned())
-                .await;
-            if let Err(e) = served {
-                tracing::error!(event = "serve_error", error = %e);
-            }
-        });
-        tracing::info!(event = "mock_listening", %addr);
-        Ok(MockServer {
-            addr,
-            shared,
-            task: Some(task),
-        })
+        let app = routes(
+            get(crate::push::ws_handler),
+            post(crate::http::responses),
+            post(crate::http::chat_completions),
+            shared.clone(),
+        );
+        let serving = Serving::start(port, app, shared.cancel.clone()).await?;
+        tracing::info!(event = "mock_listening", addr = %serving.addr());
+        Ok(MockServer { shared, serving })
     }
 
     /// The bound address.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.serving.addr()
     }
 
     /// `http://127.0.0.1:PORT` (the client appends `/ws` itself).
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.serving.base_url()
     }
 
     /// Every JSON frame any client sent on `/ws`, in arrival order, across
@@ -292,22 +271,18 @@ impl MockServer {
     }
 
     /// Stops serving: open sockets are closed and in-flight streams end.
-    pub async fn shutdown(mut self) {
-        self.shared.cancel.cancel();
-        if let Some(mut task) = self.task.take() {
-            if tokio::time::timeout(Duration::from_secs(3), &mut task)
-                .await
-                .is_err()
-            {
-                task.abort();
-            }
-        }
+    pub async fn shutdown(self) {
+        self.serving.shutdown().await;
     }
 }
 
-impl Drop for MockServer {
-    fn drop(&mut self) {
-        self.shared.cancel.cancel();
+impl yui_demo::serve::Server for MockServer {
+    fn base_url(&self) -> String {
+        MockServer::base_url(self)
+    }
+
+    async fn shutdown(self) {
+        MockServer::shutdown(self).await;
     }
 }
 

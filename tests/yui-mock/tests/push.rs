@@ -14,7 +14,7 @@ async fn hello_gets_ready_with_chat_id_echo() {
     let server = start(Mode::Demo).await;
     assert!(server.base_url().starts_with("http://127.0.0.1:"));
     assert_ne!(server.addr().port(), 0);
-    let mut ws = connect(&server).await;
+    let mut ws = connect(server.addr()).await;
     send(&mut ws, hello_frame("yui-3f9a2c1d", "anything", &["error"])).await;
     let ready = frame(&mut ws).await;
     assert_eq!(ready, json!({ "type": "ready", "chat_id": "yui-3f9a2c1d" }));
@@ -35,7 +35,7 @@ async fn ready_carries_max_turn_bytes_when_configured() {
         ..MockConfig::default()
     };
     let server = MockServer::start(config).await.unwrap();
-    let (_ws, ready) = connect_ready(&server, &[]).await;
+    let (_ws, ready) = connect_ready(server.addr(), &[]).await;
     assert_eq!(ready["max_turn_bytes"], 4_000_000);
     assert_eq!(ready["chat_id"], "yui-test");
 }
@@ -48,14 +48,14 @@ async fn wrong_key_closes_4401_and_sends_nothing() {
         ..MockConfig::default()
     };
     let server = MockServer::start(config).await.unwrap();
-    let mut ws = connect(&server).await;
+    let mut ws = connect(server.addr()).await;
     send(&mut ws, hello_frame("c", "wrong", &[])).await;
     match next(&mut ws, WAIT).await {
         Next::Closed(code) => assert_eq!(code, Some(4401)),
         other => panic!("expected a 4401 close first, got {other:?}"),
     }
     // The right key gets its ready.
-    let mut ws = connect(&server).await;
+    let mut ws = connect(server.addr()).await;
     send(&mut ws, hello_frame("c", "sekrit", &[])).await;
     assert_eq!(frame(&mut ws).await["type"], "ready");
     assert_eq!(server.connections(), 2);
@@ -64,7 +64,7 @@ async fn wrong_key_closes_4401_and_sends_nothing() {
 #[tokio::test]
 async fn malformed_and_oversize_frames_are_dropped_and_the_socket_stays() {
     let server = start_scenario(r#"{"steps": [{"expect": "playback"}, {"send": {"type": "render", "turn_id": "ok", "segments": []}}]}"#).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send_text(&mut ws, "{not json".into()).await;
     let big = json!({ "type": "vocabulary", "vocabulary": { "pad": "x".repeat(MAX_FRAME_BYTES) } });
     send(&mut ws, big).await;
@@ -93,7 +93,7 @@ async fn big_turns_pass_up_to_max_turn_bytes() {
         ..MockConfig::default()
     };
     let server = MockServer::start(config).await.unwrap();
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "vocabulary", "pad": "x".repeat(MAX_FRAME_BYTES) }),
@@ -131,7 +131,7 @@ async fn push_close_all_and_wait_for_frame() {
         !server.push(json!({ "type": "render" })).await,
         "no client yet"
     );
-    let mut quiet = connect(&server).await;
+    let mut quiet = connect(server.addr()).await;
     send(&mut quiet, hello_frame("q", "", &[])).await;
     server.wait_for_frame("hello", 0, WAIT).await.unwrap();
     assert!(
@@ -140,7 +140,7 @@ async fn push_close_all_and_wait_for_frame() {
     );
 
     let server = start(Mode::Demo).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     let frame_out = json!({ "type": "render", "turn_id": "bg-test", "source": "t", "segments": [{ "cues": [], "speech": "Done." }] });
     assert!(server.push(frame_out.clone()).await);
     assert_eq!(frame(&mut ws).await, frame_out);
@@ -168,7 +168,7 @@ async fn push_close_all_and_wait_for_frame() {
         Next::Closed(Some(4000))
     ));
     // A client reconnects; the server counts it.
-    let (_ws2, _) = connect_ready(&server, &[]).await;
+    let (_ws2, _) = connect_ready(server.addr(), &[]).await;
     assert!(server.wait_for_connections(2, WAIT).await);
     assert_eq!(server.connections(), 2);
 }
@@ -177,7 +177,7 @@ async fn push_close_all_and_wait_for_frame() {
 async fn shutdown_ends_open_sockets_and_frees_the_port() {
     let server = start(Mode::Demo).await;
     let addr = server.addr();
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     server.shutdown().await;
     assert!(matches!(
         next(&mut ws, WAIT).await,

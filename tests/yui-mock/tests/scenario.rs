@@ -68,7 +68,7 @@ fn bad_scenarios_are_rejected_with_a_reason() {
 #[tokio::test]
 async fn one_turn_substitutes_the_turn_id() {
     let server = start(Mode::Scenario(scenario_file("one_turn.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "1789365854947", "text": "How did the tests go?" }),
@@ -98,7 +98,7 @@ async fn expectations_record_failures() {
         ]}"#,
     )
     .await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "playback", "turn_id": "0", "ended": "failed" }),
@@ -144,7 +144,7 @@ async fn expectations_record_failures() {
 #[tokio::test]
 async fn tool_call_round_trip_uses_call_id() {
     let server = start(Mode::Scenario(scenario_file("tool_call.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "77", "text": "where are you?" }),
@@ -168,7 +168,7 @@ async fn tool_call_round_trip_uses_call_id() {
     assert_eq!(types(&frames), ["render", "turn_end"]);
     assert!(server.failures().is_empty(), "{:?}", server.failures());
     // A wrong answer is reported.
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "78", "text": "" }),
@@ -196,7 +196,7 @@ async fn faults_raw_oversize_and_close() {
         ]}"#,
     )
     .await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "3", "text": "x" }),
@@ -218,7 +218,7 @@ async fn faults_raw_oversize_and_close() {
 #[tokio::test]
 async fn drop_ends_the_tcp_connection_without_a_close_frame() {
     let server = start_scenario(r#"{"steps": [{"drop": true}]}"#).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     match next(&mut ws, WAIT).await {
         Next::Ended(_) => {}
         other => panic!("expected an abrupt end, got {other:?}"),
@@ -228,14 +228,14 @@ async fn drop_ends_the_tcp_connection_without_a_close_frame() {
 #[tokio::test]
 async fn per_connection_scripts_and_manual_ready() {
     let server = start(Mode::Scenario(scenario_file("reconnect.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     assert!(matches!(
         next(&mut ws, WAIT).await,
         Next::Closed(Some(1011))
     ));
     for n in 0..2 {
         // Connections past the list run the last script.
-        let (mut ws, _) = connect_ready(&server, &[]).await;
+        let (mut ws, _) = connect_ready(server.addr(), &[]).await;
         send(
             &mut ws,
             json!({ "type": "turn", "turn_id": format!("t{n}"), "text": "again" }),
@@ -251,7 +251,7 @@ async fn per_connection_scripts_and_manual_ready() {
         r#"{"auto_ready": false, "steps": [{"sleep_ms": 150}, {"send": {"type": "ready", "chat_id": "$chat_id", "max_turn_bytes": 5}}]}"#,
     )
     .await;
-    let mut ws = connect(&server).await;
+    let mut ws = connect(server.addr()).await;
     send(&mut ws, hello_frame("late", "", &[])).await;
     assert!(matches!(
         next(&mut ws, Duration::from_millis(80)).await,
@@ -272,7 +272,7 @@ async fn per_connection_scripts_and_manual_ready() {
 #[tokio::test]
 async fn stall_records_and_never_answers() {
     let server = start(Mode::Scenario(scenario_file("stall.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "1", "text": "hello?" }),
@@ -292,7 +292,7 @@ async fn rust_built_scenarios_run_too() {
         Step::Send(json!({ "type": "turn_end", "turn_id": "$turn_id" })),
     ];
     let server = start(Mode::Scenario(Scenario::new("built", steps))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "41", "text": "" }),
@@ -308,7 +308,7 @@ async fn rust_built_scenarios_run_too() {
 #[tokio::test]
 async fn shipped_error_malformed_and_backend_initiated_scenarios() {
     let server = start(Mode::Scenario(scenario_file("error_turn.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &["error"]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &["error"]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "e1", "text": "x" }),
@@ -322,7 +322,7 @@ async fn shipped_error_malformed_and_backend_initiated_scenarios() {
     assert_eq!(frames[2]["turn_id"], "e1");
 
     let server = start(Mode::Scenario(scenario_file("malformed.json"))).await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     send(
         &mut ws,
         json!({ "type": "turn", "turn_id": "m1", "text": "x" }),
@@ -338,7 +338,7 @@ async fn shipped_error_malformed_and_backend_initiated_scenarios() {
         Scenario::shipped("backend_initiated").unwrap(),
     ))
     .await;
-    let (mut ws, _) = connect_ready(&server, &[]).await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     let frames = frames_until(&mut ws, |f| f["type"] == "turn_end").await;
     assert_eq!(types(&frames), ["delegations", "render", "turn_end"]);
     assert_eq!(frames[1]["turn_id"], "bg-1");

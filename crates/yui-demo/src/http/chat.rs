@@ -11,56 +11,30 @@
 use serde_json::{json, Value};
 
 use super::{
-    chat_user_text, is_chat_follow_up, split_args, wants_stream, HttpReply, SseEvent, FIRST_MS,
-    FOLLOW_UP, REASONING_MS, SENTENCE_MS,
+    chat_user_text, is_chat_follow_up, split_args, wants_stream, HttpReply, Plan, SseEvent,
+    FIRST_MS, REASONING_MS, SENTENCE_MS,
 };
 use crate::openai::chat as c;
 use crate::push::Ids;
-use crate::reply::{chunks, demo_reply, tokens};
+use crate::reply::chunks;
 
 /// The demo's whole answer to a Chat Completions request; `now` is the
 /// `HH:MM` it tells when asked the time, `ids` mints `chatcmpl-<n>`.
 pub fn chat_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
-    let follow_up = is_chat_follow_up(req);
-    let text = chat_user_text(req);
-    tracing::info!(
-        event = "chat_completions_request",
-        text,
-        follow_up,
-        stream = wants_stream(req)
-    );
-    let reply = demo_reply(&text, now);
-    if reply.fail && !follow_up {
-        return HttpReply::rate_limited();
-    }
-    let n = ids.next();
+    let (text, follow_up) = (chat_user_text(req), is_chat_follow_up(req));
+    Plan::new(req, ids, now, "chat_completions_request", text, follow_up)
+        .map_or_else(|e| e, |plan| chat_answer(req, &plan))
+}
+
+fn chat_answer(req: &Value, plan: &Plan) -> HttpReply {
+    let (n, pieces, model) = (plan.n, &plan.pieces, &plan.model);
     let id = format!("chatcmpl-{n}");
-    let model = req
-        .get("model")
-        .cloned()
-        .unwrap_or(json!(crate::openai::MODEL));
-    let (pieces, reasoning): (Vec<(String, Option<String>)>, &str) = if follow_up {
-        (vec![(FOLLOW_UP.to_string(), None)], "")
-    } else {
-        let pieces = reply
-            .sentences
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let lead = if i == 0 { "" } else { " " };
-                (format!("{lead}{}", s.speech), Some(s.cue.to_string()))
-            })
-            .collect();
-        (pieces, reply.reasoning.as_str())
-    };
-    let full: String = pieces.iter().map(|(p, _)| p.as_str()).collect();
-    let prompt_tokens = 900 + tokens(&text);
-    let completion_tokens = tokens(&full) + tokens(reasoning);
+    let (prompt_tokens, completion_tokens) = (plan.input_tokens, plan.output_tokens);
     let cues = pieces.iter().any(|(_, a)| a.is_some());
     let finish_reason = if cues { "tool_calls" } else { "stop" };
 
     if !wants_stream(req) {
-        let mut message = json!({ "role": "assistant", "content": full });
+        let mut message = json!({ "role": "assistant", "content": plan.full });
         if cues {
             message["tool_calls"] = pieces
                 .iter()
@@ -81,7 +55,7 @@ pub fn chat_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
     }
 
     let mut events: Vec<(f64, Value)> = vec![(0.0, c::chunk_role(&id))];
-    for part in chunks(reasoning, 3) {
+    for part in chunks(&plan.reasoning, 3) {
         events.push((
             REASONING_MS,
             c::chunk_reasoning(&id, "reasoning_content", &part),

@@ -25,7 +25,8 @@ use tokio_util::sync::CancellationToken;
 pub use chat::chat_reply;
 pub use responses::responses_reply;
 
-use crate::reply::strip_context;
+use crate::push::Ids;
+use crate::reply::{demo_reply, strip_context, tokens};
 
 /// One server-sent event with the delay (ms × pace) before it.
 #[derive(Debug, Clone, PartialEq)]
@@ -253,6 +254,73 @@ pub fn is_chat_follow_up(req: &Value) -> bool {
 
 fn wants_stream(req: &Value) -> bool {
     req.get("stream").and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// What the demo answers to one request, before either protocol shapes it.
+struct Plan {
+    /// The id number of this answer (`resp_<n>`, `chatcmpl-<n>`, `call_<n>_<i>`, …).
+    n: u64,
+    /// The request's `model`, else [`crate::openai::MODEL`].
+    model: Value,
+    /// (speech piece, `generate_express` arguments) per sentence; a
+    /// follow-up gets one piece and no arguments.
+    pieces: Vec<(String, Option<String>)>,
+    /// The reasoning text (empty for a follow-up).
+    reasoning: String,
+    /// Every piece joined: the whole message text.
+    full: String,
+    /// Prompt / input tokens: the utterance plus 900 for the rest.
+    input_tokens: u64,
+    /// Completion / output tokens: the message and the reasoning.
+    output_tokens: u64,
+}
+
+impl Plan {
+    /// Logs the request as `event`, then plans the answer to `text`; a
+    /// failing turn (not a follow-up) is `Err(429)` and mints no id.
+    fn new(
+        req: &Value,
+        ids: &Ids,
+        now: &str,
+        event: &'static str,
+        text: String,
+        follow_up: bool,
+    ) -> Result<Plan, HttpReply> {
+        tracing::info!(event, text, follow_up, stream = wants_stream(req));
+        let reply = demo_reply(&text, now);
+        if reply.fail && !follow_up {
+            return Err(HttpReply::rate_limited());
+        }
+        let n = ids.next();
+        let model = req
+            .get("model")
+            .cloned()
+            .unwrap_or(json!(crate::openai::MODEL));
+        let (pieces, reasoning) = if follow_up {
+            (vec![(FOLLOW_UP.to_string(), None)], String::new())
+        } else {
+            let pieces = reply
+                .sentences
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let lead = if i == 0 { "" } else { " " };
+                    (format!("{lead}{}", s.speech), Some(s.cue.to_string()))
+                })
+                .collect();
+            (pieces, reply.reasoning)
+        };
+        let full: String = pieces.iter().map(|(p, _)| p.as_str()).collect();
+        Ok(Plan {
+            n,
+            model,
+            input_tokens: 900 + tokens(&text),
+            output_tokens: tokens(&full) + tokens(&reasoning),
+            pieces,
+            reasoning,
+            full,
+        })
+    }
 }
 
 /// What the demo says to a follow-up (after the client answered its calls).

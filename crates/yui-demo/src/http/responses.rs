@@ -11,53 +11,26 @@
 use serde_json::{json, Value};
 
 use super::{
-    is_responses_follow_up, responses_user_text, split_args, wants_stream, HttpReply, SseEvent,
-    FIRST_MS, FOLLOW_UP, REASONING_MS, SENTENCE_MS,
+    is_responses_follow_up, responses_user_text, split_args, wants_stream, HttpReply, Plan,
+    SseEvent, FIRST_MS, REASONING_MS, SENTENCE_MS,
 };
 use crate::openai::responses as r;
 use crate::push::Ids;
-use crate::reply::{chunks, demo_reply, tokens};
+use crate::reply::{chunks, tokens};
 
 /// The demo's whole answer to a Responses request; `now` is the `HH:MM` it
 /// tells when asked the time, `ids` mints `resp_<n>` etc.
 pub fn responses_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
-    let follow_up = is_responses_follow_up(req);
-    let text = responses_user_text(req);
-    tracing::info!(
-        event = "responses_request",
-        text,
-        follow_up,
-        stream = wants_stream(req)
-    );
-    let reply = demo_reply(&text, now);
-    if reply.fail && !follow_up {
-        return HttpReply::rate_limited();
-    }
-    let n = ids.next();
+    let (text, follow_up) = (responses_user_text(req), is_responses_follow_up(req));
+    Plan::new(req, ids, now, "responses_request", text, follow_up)
+        .map_or_else(|e| e, |plan| responses_answer(req, &plan))
+}
+
+fn responses_answer(req: &Value, plan: &Plan) -> HttpReply {
+    let (n, pieces, model, full) = (plan.n, &plan.pieces, &plan.model, plan.full.as_str());
+    let reasoning = plan.reasoning.as_str();
     let (resp_id, msg_id, rs_id) = (format!("resp_{n}"), format!("msg_{n}"), format!("rs_{n}"));
-    let model = req
-        .get("model")
-        .cloned()
-        .unwrap_or(json!(crate::openai::MODEL));
-    // (speech piece, generate_express arguments) per sentence.
-    let (pieces, reasoning): (Vec<(String, Option<String>)>, &str) = if follow_up {
-        (vec![(FOLLOW_UP.to_string(), None)], "")
-    } else {
-        let pieces = reply
-            .sentences
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let lead = if i == 0 { "" } else { " " };
-                (format!("{lead}{}", s.speech), Some(s.cue.to_string()))
-            })
-            .collect();
-        (pieces, reply.reasoning.as_str())
-    };
-    let full: String = pieces.iter().map(|(p, _)| p.as_str()).collect();
-    let input_tokens = 900 + tokens(&text);
-    let (reasoning_tokens, output_tokens) = (tokens(reasoning), tokens(&full) + tokens(reasoning));
-    let usage = r::usage(input_tokens, output_tokens, reasoning_tokens);
+    let usage = r::usage(plan.input_tokens, plan.output_tokens, tokens(reasoning));
 
     // Output indices: reasoning 0 (when any), the message, then one per call.
     let msg_index = usize::from(!reasoning.is_empty());
@@ -109,9 +82,9 @@ pub fn responses_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
             "completed",
         ));
     }
-    let message = r::message_item(&msg_id, "completed", Some(&full));
-    events.push((0.0, at(r::output_text_done(&msg_id, &full))));
-    events.push((0.0, at(r::content_part_done(&msg_id, &full))));
+    let message = r::message_item(&msg_id, "completed", Some(full));
+    events.push((0.0, at(r::output_text_done(&msg_id, full))));
+    events.push((0.0, at(r::content_part_done(&msg_id, full))));
     events.push((0.0, r::item_done(msg_index, message.clone())));
     output.push(message);
     output.extend(calls);
