@@ -1,6 +1,7 @@
 //! The push wire: every frame as a `#[serde(tag = "type")]` enum with the wire names.
 
 use crate::model::{Cue, DelegationItem, DelegationState, Segment as ReplySegment, ToolState, Usage, Vocabulary};
+use serde::de::Deserializer;
 use crate::limits::{DELEGATION_ITEM_SUMMARY, DELEGATION_ITEM_TITLE, DELEGATION_LIST_ITEMS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -214,6 +215,7 @@ pub enum ServerFrame {
         /// The turn.
         turn_id: String,
         /// Running, done or failed.
+        #[serde(deserialize_with = "tool_state")]
         state: ToolState,
         /// The tool name.
         tool_id: String,
@@ -266,6 +268,50 @@ impl ServerFrame {
     }
 }
 
+/// `running`, `done` or `failed`, as the wire spells them.
+fn tool_state<'de, D: Deserializer<'de>>(d: D) -> Result<ToolState, D::Error> {
+    match String::deserialize(d)?.as_str() {
+        "running" => Ok(ToolState::Running),
+        "done" => Ok(ToolState::Done),
+        "failed" => Ok(ToolState::Failed),
+        other => Err(serde::de::Error::unknown_variant(other, &["running", "done", "failed"])),
+    }
+}
+
+/// One delegation item as the wire carries it.
+#[derive(Debug, Deserialize)]
+struct WireDelegation {
+    id: String,
+    title: String,
+    started_at: u64,
+    state: String,
+    #[serde(default)]
+    ended_at: Option<u64>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
+}
+
+impl WireDelegation {
+    fn into_item(self) -> Result<DelegationItem, String> {
+        let state = match self.state.as_str() {
+            "running" => DelegationState::Running,
+            "done" => DelegationState::Done,
+            other => return Err(format!("unknown state {other:?}")),
+        };
+        Ok(DelegationItem {
+            id: self.id,
+            title: self.title,
+            started_at: self.started_at,
+            state,
+            ended_at: self.ended_at,
+            status: self.status,
+            summary: self.summary,
+        })
+    }
+}
+
 fn positive_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     let v = Option::<Value>::deserialize(d)?;
     Ok(v.and_then(|v| v.as_u64()).filter(|n| *n > 0))
@@ -291,7 +337,7 @@ pub fn cut_chars(s: &str, max: usize) -> String {
 pub fn parse_delegations(items: &[Value]) -> Vec<DelegationItem> {
     items
         .iter()
-        .filter_map(|raw| match serde_json::from_value::<DelegationItem>(raw.clone()) {
+        .filter_map(|raw| match serde_json::from_value::<WireDelegation>(raw.clone()).map_err(|e| e.to_string()).and_then(WireDelegation::into_item) {
             Ok(mut it) => {
                 it.title = cut_chars(it.title.lines().next().unwrap_or(""), DELEGATION_ITEM_TITLE);
                 it.summary = it.summary.map(|s| cut_chars(&s, DELEGATION_ITEM_SUMMARY));
