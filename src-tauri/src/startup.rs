@@ -127,7 +127,8 @@ async fn start_session(data_dir: DataDir, background: &Background, sink: yui_cor
         settings.chat_base_url = demo.base_url();
         *lock(&background.demo) = Some(demo);
     }
-    Ok(Session::start(SessionConfig::new(settings, data_dir), sink)?)
+    // Its own thread: events go socket → engine → window without a hop between workers.
+    Ok(Session::start_on_own_thread(SessionConfig::new(settings, data_dir), sink)?)
 }
 
 /// Lock a mutex, taking the data even after a panic elsewhere.

@@ -5,8 +5,9 @@
 //! The fake backend writes one event, records the time, and writes the next
 //! only once the sink has seen the last, so each figure is one event's trip
 //! (socket, transport task, engine, driver, sink), not a queue. The backend
-//! runs on its own runtime thread; the session on a two-worker runtime, as
-//! in the app. Events: push `speech` frames (→ `speech` UI events), Responses
+//! runs on its own runtime thread; the session on its own thread, started
+//! from a two-worker runtime as the app starts it
+//! (`YUI_BENCH_SHARED_RUNTIME=1` runs it on that runtime's workers instead). Events: push `speech` frames (→ `speech` UI events), Responses
 //! `response.reasoning_summary_text.delta` and Chat Completions
 //! `reasoning_content` deltas (→ `reasoning` UI events: they reach the sink
 //! at once, where text waits for its cue).
@@ -161,6 +162,7 @@ fn run(api: ChatApi, n: usize) {
         })
     };
     let client_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let own_thread = std::env::var("YUI_BENCH_SHARED_RUNTIME").as_deref() != Ok("1");
     let dir = tempfile::tempdir().unwrap();
     let writes = client_rt.block_on(async {
         let settings = Settings { chat_api: api, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
@@ -170,7 +172,9 @@ fn run(api: ChatApi, n: usize) {
                 sink_seen.mark();
             }
         });
-        let session = Session::start(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), sink).unwrap();
+        let config = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+        // As the app starts it: the session on its own thread.
+        let session = if own_thread { Session::start_on_own_thread(config, sink).unwrap() } else { Session::start(config, sink).unwrap() };
         assert!(session.wait_ready(Duration::from_secs(10)).await, "{api:?}: no ready");
         session.send(UserCommand::SendText { text: "go".into() }).unwrap();
         let writes = tokio::time::timeout(Duration::from_secs(300), async { backend.await.unwrap() }).await.expect("bench finished");

@@ -77,3 +77,18 @@ async fn a_dead_server_fails_the_turn_and_the_session_keeps_working() {
     let ends = sink.events().iter().filter(|e| matches!(e, UiEvent::TurnEnded { .. })).count();
     assert_eq!(ends, 2, "the second turn also ended");
 }
+
+#[tokio::test]
+async fn a_session_on_its_own_thread_answers_and_closes() {
+    let mock = mock_demo(Some("k")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings { chat_api: ChatApi::Push, chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let sink = CollectingSink::new();
+    let session = Session::start_on_own_thread(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), Arc::new(sink.clone())).unwrap();
+    assert!(session.wait_ready(WAIT).await);
+    session.send(UserCommand::SendText { text: "hello".into() }).unwrap();
+    assert!(matches!(ended(&sink).await, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }));
+    assert!(!speeches(&sink).is_empty());
+    let closed = tokio::time::timeout(WAIT, session.close()).await;
+    assert!(closed.is_ok(), "close() returns once the session's thread has ended");
+}

@@ -69,6 +69,9 @@ pub struct Session {
     contexts: Arc<ContextLog>,
     cancel: CancellationToken,
     tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// Fires when the session's own thread has finished (see
+    /// [`Session::start_on_own_thread`]).
+    thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
 impl Session {
@@ -107,7 +110,51 @@ impl Session {
             contexts,
             cancel,
             tasks: vec![task, transport],
+            thread_done: None,
         })
+    }
+
+    /// Start the session on a thread of its own, with a one-thread runtime:
+    /// the transport task, the driver and the sink hand each event to one
+    /// another without waking another thread, whatever runtime the caller
+    /// runs (the app's is multi-threaded). The thread ends with the session.
+    ///
+    /// Errors: as [`Session::start`], and a thread or runtime that cannot be
+    /// made (`storage`).
+    pub fn start_on_own_thread(config: SessionConfig, sink: SharedSink) -> Result<Session, CoreError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Session, CoreError>>(1);
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        let io = |e: std::io::Error| CoreError::Storage { path: "session thread".into(), source: e };
+        std::thread::Builder::new()
+            .name("yui-session".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = tx.send(Err(io(e)));
+                        return;
+                    }
+                };
+                rt.block_on(async move {
+                    match Session::start(config, sink) {
+                        Ok(mut session) => {
+                            let tasks = std::mem::take(&mut session.tasks);
+                            let _ = tx.send(Ok(session));
+                            for task in tasks {
+                                let _ = task.await;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                        }
+                    }
+                });
+                let _ = done_tx.send(());
+            })
+            .map_err(io)?;
+        let mut session = rx.recv().map_err(|_| CoreError::Closed)??;
+        session.thread_done = Some(done_rx);
+        Ok(session)
     }
 
     /// Hand a user action to the session.
@@ -150,6 +197,9 @@ impl Session {
         self.cancel.cancel();
         for task in self.tasks.drain(..) {
             let _ = task.await;
+        }
+        if let Some(done) = self.thread_done.take() {
+            let _ = done.await;
         }
     }
 }
