@@ -119,6 +119,18 @@ fn measure(name: &str, n: usize, mut command: Command) -> (f64, f64) {
     (p50, p99)
 }
 
+/// A fresh command with the same program, arguments and environment.
+fn clone(cmd: &Command) -> Command {
+    let mut c = Command::new(cmd.get_program());
+    c.args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            c.env(k, v);
+        }
+    }
+    c
+}
+
 fn main() {
     if let Ok(url) = std::env::var("YUI_BENCH_FLOOR_URL") {
         if std::env::args().any(|a| a == "--floor") {
@@ -134,7 +146,21 @@ fn main() {
     let data = tempfile::tempdir().unwrap();
     let mut cli = Command::new(env!("CARGO_BIN_EXE_yui-cli"));
     cli.args(["--chat-api", "push", "--key", "k", "--data-dir"]).arg(data.path()).arg("--base-url");
-    let (f50, f99) = measure("floor", n, floor);
-    let (c50, c99) = measure("yui-cli", n, cli);
+    // Rounds alternate so both clients see the same machine; the medians
+    // of the rounds are the figures.
+    let rounds: usize = std::env::var("YUI_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let (mut f, mut c) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        f.push(measure("floor", n, clone(&floor)));
+        c.push(measure("yui-cli", n, clone(&cli)));
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (mut f50, mut f99): (Vec<f64>, Vec<f64>) = f.into_iter().unzip();
+    let (mut c50, mut c99): (Vec<f64>, Vec<f64>) = c.into_iter().unzip();
+    let (f50, f99, c50, c99) = (median(&mut f50), median(&mut f99), median(&mut c50), median(&mut c99));
+    println!("median of {rounds} rounds: floor p50 {f50:.1} µs p99 {f99:.1} µs; yui-cli p50 {c50:.1} µs p99 {c99:.1} µs");
     println!("yui-cli / floor: p50 {:.2}x, p99 {:.2}x", c50 / f50, c99 / f99);
 }
