@@ -15,6 +15,9 @@ npm run --silent ui:build
 step "Rust tests (workspace, including the stale-bindings check)"
 cargo test --workspace --features yui/custom-protocol
 
+step "The key in a real Secret Service (gnome-keyring on a private session bus)"
+dbus-run-session -- sh -c 'printf yui | gnome-keyring-daemon --unlock --components=secrets >/dev/null && cargo test --workspace --features yui/custom-protocol --test keychain -- --ignored'
+
 step "UI unit tests"
 npm run --silent test:ui
 
