@@ -126,37 +126,40 @@ pub async fn run_binary<S: Server>(
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .init();
+    // The handlers are in place before the address is printed: whoever reads
+    // the line may signal at once.
+    let signalled = shutdown_signal()?;
     let server = start.await?;
     {
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "listening on {}", server.base_url())?;
         stdout.flush()?;
     }
-    shutdown_signal().await;
+    signalled.await;
     tracing::info!(event = stopping);
     server.shutdown().await;
     Ok(())
 }
 
-/// Resolves on Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
+/// Install the Ctrl-C and (on Unix) SIGTERM handlers now; the answer
+/// resolves when either arrives.
+fn shutdown_signal() -> anyhow::Result<impl Future<Output = ()>> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
+        let mut term = signal(SignalKind::terminate())?;
+        let mut int = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
+        })
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        Ok(async move {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
