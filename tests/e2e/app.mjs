@@ -65,7 +65,7 @@ export async function launch(name, settingsJson) {
     port: driver.port,
     logLevel: "warn",
     connectionRetryTimeout: 60_000,
-    connectionRetryCount: 1,
+    connectionRetryCount: 2,
     capabilities: {
       "tauri:options": { application: APP },
       "wdio:enforceWebDriverClassic": true,

@@ -187,7 +187,10 @@ export async function startTauriDriver(name, env) {
   const port = await freePort();
   const nativePort = await freePort();
   const child = start(name, driver, ["--port", String(port), "--native-port", String(nativePort), "--native-driver", native], { env });
-  const up = await waitFor(async () => child.exitCode !== null || (await portOpen(port)), 15_000);
+  // Both ports: tauri-driver proxies to WebKitWebDriver, which may start
+  // listening after tauri-driver does (a busy machine refused the first
+  // session that way).
+  const up = await waitFor(async () => child.exitCode !== null || ((await portOpen(port)) && (await portOpen(nativePort))), 15_000);
   if (!up || child.exitCode !== null) throw new Error(`tauri-driver did not start; see tests/e2e/artifacts/${name}.log`);
   return { child, port };
 }
