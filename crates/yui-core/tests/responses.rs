@@ -1,6 +1,7 @@
 //! The Responses transport against a fake `/v1/responses` server on
 //! 127.0.0.1:0: the exact request JSON, chaining, the 404 chain reset, cue
-//! placement, reasoning, usage, failures, stop, and tool round trips.
+//! placement, reasoning, usage, failures, stop, a newer turn aborting the
+//! one in flight, tool round trips, stream liveness and what is logged.
 
 use axum::body::Body;
 use axum::extract::State;
@@ -562,4 +563,155 @@ async fn tool_rounds_stop_at_three_requests() {
     let reqs = fake.requests();
     assert_eq!(reqs[3]["previous_response_id"], "resp_x");
     assert_eq!(reqs[3]["input"][0], json!({"type":"function_call_output","call_id":"c1","output":"ok"}));
+}
+
+/// Every event until `turn_id`'s End (included), Alive kept.
+async fn all_until_end(h: &mut Harness, turn_id: &str) -> Vec<Inbound> {
+    let mut out = Vec::new();
+    loop {
+        let ev = h.next().await;
+        let end = matches!(&ev, Inbound::Reply { turn_id: t, part: ReplyPart::End { .. } } if t == turn_id);
+        out.push(ev);
+        if end {
+            return out;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_newer_turn_aborts_the_one_in_flight() {
+    let (fake, base) = Fake::start().await;
+    fake.push(Answer { status: 200, chunks: vec![sse(&[text("Let me think")])], tail: Tail::Hang });
+    fake.push(ok(&[text("Next."), completed("resp_2")]));
+    let mut h = Harness::start(config(&base)).await;
+    h.send(Outbound::Turn(turn("t1", "hi")));
+    loop {
+        if let Inbound::Reply { part: ReplyPart::Alive { after_speech: true }, .. } = h.next().await {
+            break;
+        }
+    }
+    // A greeting kept during the turn still comes before the newer turn.
+    h.send(Outbound::Greeting { text: "Welcome back!".into() });
+    h.send(Outbound::Turn(turn("t2", "again")));
+    assert_eq!(h.next().await, Inbound::Reply { turn_id: "t1".into(), part: ReplyPart::End { usage: None } });
+    let got = h.until_end("t2").await;
+    assert_eq!(
+        got,
+        vec![
+            Inbound::Reply {
+                turn_id: "t2".into(),
+                part: ReplyPart::Render { source: Some("gpt-test".into()), segments: vec![Segment { cues: vec![], speech: "Next.".into() }], reasoning: None }
+            },
+            Inbound::Reply { turn_id: "t2".into(), part: ReplyPart::End { usage: Some(Usage { input_tokens: 100, output_tokens: 20, total_tokens: 120 }) } },
+        ],
+        "nothing more of t1"
+    );
+    h.quiet(300).await;
+    let reqs = fake.requests();
+    assert_eq!(reqs.len(), 2);
+    assert!(reqs[1].get("previous_response_id").is_none(), "not chained to the aborted turn");
+    assert_eq!(reqs[1]["input"], json!([{"role":"assistant","content":"Welcome back!"},{"role":"user","content":user_text("again")}]));
+}
+
+#[tokio::test]
+async fn completion_and_a_follow_up_request_report_the_long_budget() {
+    let (fake, base) = Fake::start().await;
+    // The round ends on speech: the client tool was called first, the text
+    // (closed by its cue) came after it.
+    fake.push(ok(&[
+        call("c2", "address_character", r#"{"character":"Rin"}"#),
+        text("Telling Rin."),
+        call("c1", "generate_express", r#"{"emotion_id":"happy"}"#),
+        json!({"type":"response.output_text.done","item_id":"msg_1","text":"Telling Rin."}),
+        completed("resp_1"),
+    ]));
+    fake.push(ok(&[text("Done!"), completed("resp_2")]));
+    let mut h = Harness::start(config(&base)).await;
+    h.send(Outbound::Turn(turn("t1", "say hi to Rin")));
+    let mut got = Vec::new();
+    loop {
+        let ev = h.next().await;
+        let call = matches!(ev, Inbound::ToolCall(_));
+        got.push(ev);
+        if call {
+            break;
+        }
+    }
+    // Everything of round 1 arrives before the result is given.
+    while let Ok(Some(ev)) = tokio::time::timeout(Duration::from_millis(300), h.rx.recv()).await {
+        got.push(ev);
+    }
+    h.send(Outbound::ToolResult(ToolResult { id: "c2".into(), turn_id: "t1".into(), result: "ok".into(), images: vec![] }));
+    got.extend(all_until_end(&mut h, "t1").await);
+    let reply = |part| Inbound::Reply { turn_id: "t1".into(), part };
+    let alive = |after_speech| reply(ReplyPart::Alive { after_speech });
+    let usage = Some(Usage { input_tokens: 100, output_tokens: 20, total_tokens: 120 });
+    assert_eq!(
+        got,
+        vec![
+            Inbound::ToolCall(yui_core::transport::ToolCall { id: "c2".into(), turn_id: "t1".into(), name: "address_character".into(), arguments: json!({"character":"Rin"}) }),
+            alive(true),
+            reply(ReplyPart::Speech { segments: vec![Segment { cues: vec![cue("happy")], speech: "Telling Rin.".into() }] }),
+            alive(true),
+            alive(false), // response.completed
+            alive(false), // the follow-up request is sent
+            alive(true),
+            alive(false), // response.completed
+            reply(ReplyPart::Render { source: Some("gpt-test".into()), segments: vec![Segment { cues: vec![], speech: "Done!".into() }], reasoning: None }),
+            reply(ReplyPart::End { usage }),
+        ]
+    );
+    assert_eq!(fake.requests().len(), 2);
+}
+
+/// A log sink for one test (the runtime is current-thread, so the transport
+/// task logs to the thread's default subscriber).
+#[derive(Clone, Default)]
+struct LogBuf(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogBuf {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+#[tokio::test]
+async fn failures_are_logged_without_the_key_or_a_refusal_body() {
+    let logs = LogBuf::default();
+    let sink = logs.clone();
+    let subscriber = tracing_subscriber::fmt().with_writer(move || sink.clone()).with_ansi(false).with_max_level(tracing::Level::INFO).finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    // A 401 whose body repeats the key: the status and the kind, nothing of the body.
+    let (p, _) = failure(http(401, r#"{"error":{"message":"Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."}}"#)).await;
+    assert_eq!(p, failed_with(GENERIC_FAILURE));
+    let log = logs.text();
+    let line = log.lines().find(|l| l.contains("record=\"http_error\"")).unwrap_or_else(|| panic!("no http_error record:\n{log}"));
+    assert!(line.contains("status=Some(401)") && line.contains("kind=\"http\""), "{line}");
+    assert!(!log.contains("sk-test") && !log.contains("Incorrect API key"), "the 401 body leaked into the log:\n{log}");
+
+    // Any other failure keeps its text, the key scrubbed.
+    let (p, _) = failure(http(500, r#"{"error":{"message":"upstream echoed sk-test back"}}"#)).await;
+    assert_eq!(p, failed_with("HTTP 500: upstream echoed sk-test back"));
+    let log = logs.text();
+    assert!(log.lines().any(|l| l.contains("record=\"http_error\"") && l.contains("status=Some(500)") && l.contains("upstream echoed <key> back")), "{log}");
+    assert!(!log.contains("sk-test"), "the key leaked into the log:\n{log}");
+
+    // A malformed event is logged as such, the key scrubbed there too.
+    let raw = format!("event: sk-test\ndata: {{not json\n\n{}", sse(&[text("Fine."), completed("resp_1")]));
+    let (p, _) = failure(Answer { status: 200, chunks: vec![raw], tail: Tail::End }).await;
+    assert_eq!(p.last(), Some(&ReplyPart::End { usage: Some(Usage { input_tokens: 100, output_tokens: 20, total_tokens: 120 }) }));
+    let log = logs.text();
+    assert!(log.lines().any(|l| l.contains("record=\"sse_malformed\"") && l.contains("event=<key>")), "{log}");
+    assert!(!log.contains("sk-test"), "the key leaked into the log:\n{log}");
 }

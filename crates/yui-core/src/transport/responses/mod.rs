@@ -2,10 +2,17 @@
 //! `POST /v1/responses` per round, chained by `previous_response_id`.
 //!
 //! [`run`] is the task. It reports [`Status::Stateless`] once, then takes
-//! [`Outbound`] messages in order: one turn at a time, with the turns,
-//! resets and greetings that arrive meanwhile kept for after it. During a
-//! turn it answers `Stop` and `Abandon` at once (the request is dropped) and
-//! gathers the engine's tool results.
+//! [`Outbound`] messages in order: one turn at a time, with the resets and
+//! greetings that arrive meanwhile kept for after it. During a turn it
+//! answers `Stop` and `Abandon` at once (the request is dropped) and gathers
+//! the engine's tool results. A new turn arriving meanwhile aborts the one in
+//! flight (its request is dropped and it ends with `End { usage: None }`),
+//! then starts after the messages kept before it.
+//!
+//! Every parsed stream event is reported (the engine's stream deadline
+//! restarts on each); `response.completed` and the sending of a follow-up
+//! request report [`ReplyPart::Alive`] with `after_speech: false`, so the
+//! long budget covers the tool wait and the follow-up's first byte.
 //!
 //! A turn is up to [`MAX_ROUND_TRIPS`] requests:
 //!
@@ -51,6 +58,40 @@ pub const CONTEXT_RESET_NOTICE: &str = "The conversation context was reset: the 
 
 /// The notice shown when the server refused the key (401, 403).
 pub const AUTH_NOTICE: &str = "The model server refused the API key.";
+
+/// The transport's name in log records.
+const NAME: &str = "responses";
+
+/// At most this many characters of a failure's (scrubbed) text are logged.
+const LOGGED_DETAIL: usize = 300;
+
+/// `text` on one line with every occurrence of `key` replaced by `<key>`
+/// (nothing replaced for an empty key).
+fn scrub(text: &str, key: &str) -> String {
+    let one = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match key.trim() {
+        "" => one,
+        key => one.replace(key, "<key>"),
+    }
+}
+
+/// At most `max` characters of `s`, `…` marking a cut.
+fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// The kind of a failure, as logged.
+fn error_kind(e: &RequestError) -> &'static str {
+    match e {
+        RequestError::Connect { .. } => "connect",
+        RequestError::Http { .. } => "http",
+        RequestError::Stream { .. } => "stream",
+        RequestError::Decode { .. } => "decode",
+    }
+}
 
 /// Run the Responses transport on `link` until its cancellation token fires
 /// or its outbound channel closes.
@@ -105,6 +146,8 @@ enum Interrupt {
     Stopped,
     /// The engine gave up on the turn.
     Abandoned,
+    /// A newer turn arrived; it waits at the back of the deferred queue.
+    Superseded,
     /// The session ended.
     Closed,
 }
@@ -132,6 +175,11 @@ struct Task {
 impl Task {
     fn reply(&self, turn_id: &str, part: ReplyPart) {
         self.link.reply(turn_id, part);
+    }
+
+    /// `text` fit for the log: on one line, the key replaced by `<key>`.
+    fn scrub(&self, text: &str) -> String {
+        scrub(text, &self.cfg.key)
     }
 
     /// Take one outbound message while `turn_id` runs: answer it, keep it
@@ -163,7 +211,13 @@ impl Task {
             Outbound::ToolResult(_) => {}
             Outbound::Vocabulary(v) => self.vocab = v,
             Outbound::Playback { .. } | Outbound::Reconnect => {}
-            other @ (Outbound::Turn(_) | Outbound::Reset | Outbound::Greeting { .. }) => self.deferred.push_back(other),
+            // One turn in flight: the newer one aborts this one and starts
+            // after what was kept before it.
+            turn @ Outbound::Turn(_) => {
+                self.deferred.push_back(turn);
+                return Some(Interrupt::Superseded);
+            }
+            other @ (Outbound::Reset | Outbound::Greeting { .. }) => self.deferred.push_back(other),
         }
         None
     }
@@ -215,6 +269,7 @@ impl Task {
     async fn turn(&mut self, turn: TurnRequest) -> Result<(), Closed> {
         self.results.clear();
         let turn_id = turn.turn_id.clone();
+        tracing::info!(record = "turn", transport = NAME, turn_id = %turn_id, spoke_text = false);
         let result = self.turn_rounds(&turn).await;
         self.results.clear();
         match result {
@@ -225,6 +280,11 @@ impl Task {
             }
             Err(Interrupt::Abandoned) => {
                 // The engine forgets an abandoned turn on its End, as a stopped one.
+                self.reply(&turn_id, ReplyPart::End { usage: None });
+                Ok(())
+            }
+            Err(Interrupt::Superseded) => {
+                // Aborted as a stopped turn: the chain stays as it was.
                 self.reply(&turn_id, ReplyPart::End { usage: None });
                 Ok(())
             }
@@ -243,6 +303,12 @@ impl Task {
             let mut round = 1;
             loop {
                 let chained = previous.is_some();
+                if round > 1 || retried {
+                    // A request after the turn's first: the wait for it gets
+                    // the long budget, whatever the last round ended on.
+                    self.reply(turn_id, ReplyPart::Alive { after_speech: false });
+                }
+                tracing::info!(record = "responses.request", turn_id, round, chained);
                 let request = body::request(&self.cfg, &self.vocab, previous.as_deref(), std::mem::take(&mut input));
                 let (id, usage, calls) = match self.round(turn_id, &request, &mut text).await? {
                     RoundEnd::Completed { id, usage, calls } => (id, usage, calls),
@@ -318,7 +384,8 @@ impl Task {
                 Ok(ev) => ev,
                 Err(e) => {
                     // A malformed event is skipped; it still shows the stream is alive.
-                    tracing::warn!(turn_id, event = %next.event, error = %e, "responses: unreadable stream event skipped");
+                    let (event, error) = (self.scrub(&next.event), self.scrub(&e.to_string()));
+                    tracing::warn!(record = "sse_malformed", transport = NAME, turn_id, event = %event, error = %error, "responses: unreadable stream event skipped");
                     self.reply(turn_id, ReplyPart::Alive { after_speech: false });
                     continue;
                 }
@@ -344,11 +411,40 @@ impl Task {
     /// End the turn on a failure: the notice for a refused key, the shown
     /// text, then the end.
     fn fail(&self, turn_id: &str, e: &RequestError) {
-        tracing::warn!(turn_id, error = %e, "responses: the turn failed");
+        let status = e.status();
+        let kind = error_kind(e);
+        if matches!(status, Some(401 | 403)) {
+            // A refusal's body often repeats the key: nothing of it is logged.
+            tracing::warn!(record = "http_error", transport = NAME, turn_id, status = ?status, kind, "responses: the turn failed");
+        } else {
+            let detail = cut(&self.scrub(&e.to_string()), LOGGED_DETAIL);
+            tracing::warn!(record = "http_error", transport = NAME, turn_id, status = ?status, kind, detail = %detail, "responses: the turn failed");
+        }
         if e.code() == ErrorCode::Auth {
             self.link.report(Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into() });
         }
         self.reply(turn_id, ReplyPart::Error { message: e.shown() });
         self.reply(turn_id, ReplyPart::End { usage: None });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrub_replaces_the_key_and_keeps_one_line() {
+        assert_eq!(scrub("HTTP 500: key sk-1\n was bad sk-1", "sk-1"), "HTTP 500: key <key> was bad <key>");
+        assert_eq!(scrub("nothing  here", ""), "nothing here");
+        assert_eq!(scrub("nothing here", "  "), "nothing here");
+    }
+
+    #[test]
+    fn failure_kinds() {
+        assert_eq!(error_kind(&RequestError::Http { status: 401, body: String::new() }), "http");
+        assert_eq!(error_kind(&RequestError::Connect { url: String::new(), message: String::new() }), "connect");
+        assert_eq!(error_kind(&RequestError::Stream { status: None, message: String::new(), raw: String::new() }), "stream");
+        assert_eq!(cut("abcdef", 3), "abc…");
+        assert_eq!(cut("abc", 3), "abc");
     }
 }

@@ -151,6 +151,11 @@ impl Reader {
             }
             StreamEvent::ReasoningTextDelta { delta } => self.reasoning(delta, text),
             StreamEvent::Completed { response } => {
+                // A parsed event like any other: it restarts the engine's
+                // stream deadline with the long budget, so a round that ended
+                // on speech does not carry the after-speech deadline into the
+                // tool wait and the follow-up request.
+                self.part(ReplyPart::Alive { after_speech: false });
                 return Step::Completed { id: response.id, usage: response.usage.map(Usage::from) };
             }
             StreamEvent::Failed { .. } | StreamEvent::Incomplete { .. } => return Step::Failed,
@@ -311,6 +316,22 @@ mod tests {
                 ReplyPart::ToolStatus { state: ToolState::Failed, tool_id: "web_search".into() },
             ]
         );
+    }
+
+    #[test]
+    fn completed_reports_the_stream_alive_with_the_long_budget() {
+        let (mut r, mut t) = (Reader::new("t1"), TurnText::default());
+        let steps = feed(
+            &mut r,
+            &mut t,
+            &[
+                json!({"type":"response.output_text.delta","item_id":"msg_1","delta":"Hi."}),
+                json!({"type":"response.completed","response":{"id":"resp_1","status":"completed","usage":{"input_tokens":1,"output_tokens":2,"total_tokens":3}}}),
+            ],
+        );
+        assert!(matches!(&steps[1], Step::Completed { id: Some(id), .. } if id == "resp_1"));
+        let alive = |after_speech| Inbound::Reply { turn_id: "t1".into(), part: ReplyPart::Alive { after_speech } };
+        assert_eq!(r.drain(), vec![alive(true), alive(false)]);
     }
 
     #[test]

@@ -179,7 +179,9 @@ impl From<WireUsage> for Usage {
         Usage {
             input_tokens: u.input_tokens,
             output_tokens: u.output_tokens,
-            total_tokens: u.total_tokens.unwrap_or(u.input_tokens + u.output_tokens),
+            // The server's total when it sent one; the sum is only computed
+            // without it, and saturates on hostile values.
+            total_tokens: u.total_tokens.unwrap_or_else(|| u.input_tokens.saturating_add(u.output_tokens)),
         }
     }
 }
@@ -271,6 +273,19 @@ mod tests {
         let StreamEvent::Completed { response } = done else { panic!() };
         assert_eq!(response.id.as_deref(), Some("resp_1"));
         assert_eq!(Usage::from(response.usage.unwrap()), Usage { input_tokens: 10, output_tokens: 5, total_tokens: 15 });
+    }
+
+    #[test]
+    fn usage_prefers_the_server_total_and_never_overflows() {
+        let usage = |v: Value| Usage::from(serde_json::from_value::<WireUsage>(v).unwrap());
+        // The server's total wins, even when the sum would overflow.
+        assert_eq!(
+            usage(json!({"input_tokens":u64::MAX,"output_tokens":u64::MAX,"total_tokens":7})),
+            Usage { input_tokens: u64::MAX, output_tokens: u64::MAX, total_tokens: 7 }
+        );
+        assert_eq!(usage(json!({"input_tokens":u64::MAX,"output_tokens":1})).total_tokens, u64::MAX);
+        assert_eq!(usage(json!({"input_tokens":3,"output_tokens":4})).total_tokens, 7);
+        assert_eq!(usage(json!({"input_tokens":3,"output_tokens":4,"total_tokens":9})).total_tokens, 9);
     }
 
     #[test]
