@@ -162,7 +162,10 @@ pub async fn import_character(
     request: Request<'_>,
 ) -> Result<CharacterInfo, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
-    let info = character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
+    let info = {
+        let dir = dir.clone();
+        blocking(move || character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?
+    };
     let mut settings = blocking(move || dir.load_settings()).await?;
     settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
     apply(&app, &background, settings).await?;
@@ -188,7 +191,7 @@ pub async fn import_motion(
     request: Request<'_>,
 ) -> Result<String, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
-    let id = character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)?;
+    let id = blocking(move || character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?;
     announce_character(&app, &background);
     Ok(id)
 }

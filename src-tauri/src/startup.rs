@@ -127,8 +127,14 @@ async fn start_session(data_dir: DataDir, background: &Background, sink: yui_cor
         settings.chat_base_url = demo.base_url();
         *lock(&background.demo) = Some(demo);
     }
-    // Its own thread: events go socket → engine → window without a hop between workers.
-    Ok(Session::start_on_own_thread(SessionConfig::new(settings, data_dir), sink)?)
+    // Its own thread: events go socket → engine → window without a hop
+    // between workers. Starting it waits for that thread (and its file
+    // reads), so it runs off the async workers.
+    let config = SessionConfig::new(settings, data_dir);
+    tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
+        .await
+        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?
+        .map_err(CommandError::from)
 }
 
 /// Lock a mutex, taking the data even after a panic elsewhere.

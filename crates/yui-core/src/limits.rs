@@ -51,6 +51,15 @@ pub const ERROR_MESSAGE_SHOWN: usize = 200;
 pub const STREAM_IDLE_AFTER_SPEECH: Duration = Duration::from_secs(45);
 /// Stream liveness, after any other event: 240 s.
 pub const STREAM_IDLE: Duration = Duration::from_secs(240);
+/// Largest inbound WebSocket message read at all (not in the seed's table):
+/// frames between the text frame size and this are read and dropped unread
+/// as the seed says; a larger one breaks the connection instead of filling
+/// memory.
+pub const INBOUND_MESSAGE_CAP: usize = 4 * 1024 * 1024;
+/// How long one outbound frame may take to leave (not in the seed's table):
+/// a peer that stopped reading ends the connection instead of holding the
+/// task forever.
+pub const FRAME_SEND_WAIT: Duration = Duration::from_secs(10);
 /// How many stopped or backend-started turn ids the engine remembers while
 /// it waits for their end; past that the oldest is forgotten.
 pub const RECENT_TURN_IDS: usize = 256;

@@ -18,6 +18,9 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+/// How many transport events one pass of the loop takes at most.
+const INBOUND_BATCH: usize = 64;
+
 /// Everything the loop owns.
 pub(super) struct Driver {
     pub engine: Engine,
@@ -48,20 +51,24 @@ impl Driver {
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => break,
-                event = inbound.recv() => match event {
-                    Some(event) => {
-                        self.inbound(event, &mut fx);
-                        // Take what else already arrived in the same pass.
-                        while let Ok(event) = inbound.try_recv() {
-                            self.inbound(event, &mut fx);
-                        }
-                    }
-                    None => break,
-                },
+                // A user's stop never waits behind a flood of server events.
                 cmd = cmds.recv() => match cmd {
                     Some(cmd) => {
                         self.applied += 1;
                         self.engine.on_command(cmd, self.now(), &mut fx);
+                    }
+                    None => break,
+                },
+                event = inbound.recv() => match event {
+                    Some(event) => {
+                        self.inbound(event, &mut fx);
+                        // Take a few more that already arrived in the same pass.
+                        for _ in 1..INBOUND_BATCH {
+                            match inbound.try_recv() {
+                                Ok(event) => self.inbound(event, &mut fx),
+                                Err(_) => break,
+                            }
+                        }
                     }
                     None => break,
                 },

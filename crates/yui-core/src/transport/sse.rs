@@ -14,8 +14,12 @@ use serde_json::Value;
 use std::pin::Pin;
 use std::time::Duration;
 
-/// Largest error body kept from a failed request, in bytes.
+/// Largest error body kept from a failed request, in bytes; reading stops there.
 const ERROR_BODY_KEPT: usize = 64 * 1024;
+
+/// Largest server-sent event, in bytes: a stream that sends more without an
+/// event boundary ends as a stream error instead of growing without bound.
+pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 
 /// How long opening the connection may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -83,7 +87,8 @@ impl RequestError {
             RequestError::Http { status, body } => format!("HTTP {status}: {}", server_text(body)),
             RequestError::Stream { status: Some(status), message, .. } => format!("HTTP {status}: {}", one_line(message)),
             RequestError::Stream { status: None, .. } | RequestError::Decode { .. } => GENERIC_FAILURE.to_string(),
-            RequestError::Connect { message, .. } => format!("cannot reach the server: {}", one_line(message)),
+            // No status: the generic text (the details are in the log).
+            RequestError::Connect { .. } => GENERIC_FAILURE.to_string(),
         };
         cut(&text, ERROR_MESSAGE_SHOWN)
     }
@@ -158,10 +163,17 @@ pub async fn post_stream(client: &reqwest::Client, url: &str, key: &str, body: &
     let resp = req.send().await.map_err(|e| RequestError::Connect { url: url.to_string(), message: error_chain(&e) })?;
     let status = resp.status();
     if !status.is_success() {
-        let mut body = resp.text().await.unwrap_or_default();
-        if body.len() > ERROR_BODY_KEPT {
-            body = cut(&body, ERROR_BODY_KEPT);
+        // Read at most ERROR_BODY_KEPT: an error body that never ends must not grow.
+        let mut bytes: Vec<u8> = Vec::new();
+        let mut chunks = resp.bytes_stream();
+        while let Some(Ok(chunk)) = chunks.next().await {
+            let room = ERROR_BODY_KEPT.saturating_sub(bytes.len());
+            bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            if bytes.len() >= ERROR_BODY_KEPT {
+                break;
+            }
         }
+        let body = String::from_utf8_lossy(&bytes).into_owned();
         return Err(RequestError::Http { status: status.as_u16(), body });
     }
     Ok(events(resp.bytes_stream()))
@@ -175,7 +187,7 @@ where
     E: std::fmt::Display + Send + 'static,
 {
     use eventsource_stream::Eventsource;
-    let parsed = bytes.eventsource().map(|r| match r {
+    let parsed = bounded(bytes).eventsource().map(|r| match r {
         Ok(ev) => Ok(SseEvent { event: ev.event, data: ev.data }),
         Err(e) => Err(RequestError::Stream { status: None, message: e.to_string(), raw: String::new() }),
     });
@@ -183,6 +195,45 @@ where
         let done = matches!(r, Ok(ev) if ev.data.trim() == "[DONE]");
         std::future::ready(!done)
     }))
+}
+
+/// The byte stream, cut off with an error once more than
+/// [`MAX_EVENT_BYTES`] arrive without an event boundary (a blank line).
+fn bounded<S, B, E>(bytes: S) -> impl Stream<Item = Result<Vec<u8>, String>> + Send + 'static
+where
+    S: Stream<Item = Result<B, E>> + Send + 'static,
+    B: AsRef<[u8]> + Send + 'static,
+    E: std::fmt::Display + Send + 'static,
+{
+    // Bytes since the last boundary, and the length of the current line
+    // (`\r` not counted): a `\n` ending an empty line is a boundary.
+    let mut open = 0usize;
+    let mut line = 0usize;
+    let mut over = false;
+    bytes.map(move |r| {
+        let chunk = r.map_err(|e| e.to_string())?;
+        if over {
+            return Err("the stream ended: an event was too large".to_string());
+        }
+        let chunk = chunk.as_ref();
+        for &b in chunk {
+            match b {
+                b'\n' if line == 0 => open = 0,
+                b'\n' => line = 0,
+                b'\r' => {}
+                _ => {
+                    line += 1;
+                    open += 1;
+                }
+            }
+        }
+        if open > MAX_EVENT_BYTES {
+            over = true;
+            tracing::warn!(record = "sse_oversize", bytes = open, limit = MAX_EVENT_BYTES, "an event over the limit ends the stream");
+            return Err(format!("an event passed {MAX_EVENT_BYTES} bytes"));
+        }
+        Ok(chunk.to_vec())
+    })
 }
 
 /// The error and its sources, one line (reqwest's own message is terse).
@@ -216,6 +267,16 @@ mod tests {
     }
 
     #[test]
+    fn an_event_without_an_end_is_cut_off() {
+        let big: &'static str = Box::leak(format!("data: {}", "a".repeat(MAX_EVENT_BYTES / 2)).into_boxed_str());
+        let out = parse(&["data: ok\n\n", big, big, big]);
+        assert!(matches!(&out[0], Ok(ev) if ev.data == "ok"));
+        assert!(out.iter().any(|r| matches!(r, Err(RequestError::Stream { .. }))), "the oversize event ends the stream as an error");
+        let fine = parse(&["data: x\r\n\r\n", "data: y\n", "\n"]);
+        assert_eq!(fine.len(), 2, "CRLF and split boundaries still count");
+    }
+
+    #[test]
     fn shown_text_follows_the_table() {
         let http = |status, body: &str| RequestError::Http { status, body: body.into() };
         assert_eq!(http(429, r#"{"error":{"message":"Rate limit reached.","type":"x"}}"#).shown(), "HTTP 429: Rate limit reached.");
@@ -228,5 +289,7 @@ mod tests {
         assert_eq!(stream(None).shown(), GENERIC_FAILURE);
         assert_eq!(http(500, &"x".repeat(500)).shown().chars().count(), ERROR_MESSAGE_SHOWN);
         assert_eq!(http(401, "").code(), ErrorCode::Auth);
+        let gone = RequestError::Connect { url: "http://user:pw@h/v1/x".into(), message: "refused".into() };
+        assert_eq!(gone.shown(), GENERIC_FAILURE, "no status: the generic text, and no URL");
     }
 }

@@ -163,7 +163,7 @@ impl Engine {
         match cmd {
             UserCommand::SendText { text } => self.send_text(text, now, fx),
             UserCommand::Stop => self.stop(now, fx),
-            UserCommand::Reset => self.reset(fx),
+            UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
@@ -257,11 +257,14 @@ impl Engine {
         }
     }
 
-    fn reset(&mut self, fx: &mut Effects) {
+    fn reset(&mut self, now: Now, fx: &mut Effects) {
         if !self.ready {
             fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected; the reset was not sent.".into() }));
             return;
         }
+        // The old conversation's turns end with it: nothing of them plays
+        // after the reset or lands in the new transcript.
+        self.stop(now, fx);
         fx.push(Effect::Send(Outbound::Reset));
         fx.push(Effect::Ui(UiEvent::SessionReset));
         if self.cfg.greetings.is_empty() {

@@ -293,6 +293,18 @@ fn reset_performs_a_greeting_and_hands_it_to_the_transport() {
 }
 
 #[test]
+fn reset_stops_the_running_turn_first() {
+    let mut r = Rig::new("chat_completions");
+    let id = r.send("hi", 0);
+    r.reply(&id, speech("Half a"), 1);
+    let fx = r.cmd(UserCommand::Reset, 2);
+    assert_eq!(sent(&fx)[..2], [Outbound::Stop { turn_ids: vec![id.clone()] }, Outbound::Reset], "stop, then reset: {fx:?}");
+    assert!(ui(&fx).iter().any(|e| matches!(e, UiEvent::TurnEnded { outcome: TurnOutcome::Stopped, .. })));
+    assert!(ui(&r.reply(&id, speech("rest"), 3)).is_empty(), "nothing of the old turn plays after the reset");
+    assert!(!r.e.busy());
+}
+
+#[test]
 fn vocabulary_goes_out_only_when_it_changes() {
     let mut r = Rig::new("push");
     assert!(r.cmd(UserCommand::SetVocabulary { vocabulary: Vocabulary::default() }, 0).is_empty());

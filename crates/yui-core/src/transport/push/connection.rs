@@ -5,7 +5,7 @@
 use super::frames::{ClientFrame, ServerFrame, WireVocabulary};
 use crate::error::ErrorCode;
 use crate::event::Status;
-use crate::limits::{Timeouts, RECONNECT_DELAY_GROWTH, TEXT_FRAME_SIZE, TURN_FRAME_SIZE};
+use crate::limits::{Timeouts, FRAME_SEND_WAIT, INBOUND_MESSAGE_CAP, RECONNECT_DELAY_GROWTH, TEXT_FRAME_SIZE, TURN_FRAME_SIZE};
 use crate::model::Vocabulary;
 use crate::transport::{Inbound, Link, Outbound};
 use futures_util::{SinkExt, StreamExt};
@@ -178,7 +178,13 @@ async fn sleep_opt(deadline: Option<Instant>) {
 async fn connect_once(conn: &mut Conn) -> End {
     let lost = |reason: String| End::Lost { close_code: None, reason, was_ready: false };
     let url = conn.cfg.url.clone();
-    let connect = tokio::time::timeout(conn.cfg.timeouts.hello_reply_wait, tokio_tungstenite::connect_async(url.as_str()));
+    let ws_config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .max_message_size(Some(INBOUND_MESSAGE_CAP))
+        .max_frame_size(Some(INBOUND_MESSAGE_CAP));
+    let connect = tokio::time::timeout(
+        conn.cfg.timeouts.hello_reply_wait,
+        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config), true),
+    );
     tokio::pin!(connect);
     let mut ws: Ws = loop {
         tokio::select! {
@@ -244,13 +250,19 @@ async fn connect_once(conn: &mut Conn) -> End {
         }
     }
 
+    let cancel = conn.link.cancel.clone();
     loop {
         let step = tokio::select! {
-            _ = conn.link.cancel.cancelled() => { close(&mut ws).await; return End::Cancelled; }
+            _ = cancel.cancelled() => { close(&mut ws).await; return End::Cancelled; }
             out = conn.link.outbound.recv() => match out {
                 None => { close(&mut ws).await; return End::Cancelled; }
                 Some(Outbound::Reconnect) => { close(&mut ws).await; return End::Requested; }
-                Some(out) => send_outbound(conn, &mut ws, out, turn_limit).await,
+                // A send watches cancellation too: a peer that stopped reading
+                // must not hold the task.
+                Some(out) => tokio::select! {
+                    _ = cancel.cancelled() => return End::Cancelled,
+                    sent = send_outbound(conn, &mut ws, out, turn_limit) => sent,
+                },
             },
             msg = ws.next() => match read(msg) {
                 Read::Frame(f) => { super::inbound::report(&conn.link, f); Ok(()) }
@@ -362,7 +374,10 @@ async fn send_frame(ws: &mut Ws, frame: &ClientFrame, limit: usize) -> Result<()
             _ => return Ok(()),
         }
     }
-    ws.send(Message::text(text)).await.map_err(|e| format!("send failed: {e}"))
+    match tokio::time::timeout(FRAME_SEND_WAIT, ws.send(Message::text(text))).await {
+        Ok(sent) => sent.map_err(|e| format!("send failed: {e}")),
+        Err(_) => Err(format!("a frame could not leave within {} s: the backend stopped reading", FRAME_SEND_WAIT.as_secs())),
+    }
 }
 
 async fn close(ws: &mut Ws) {
