@@ -35,7 +35,7 @@ struct Fake {
 
 async fn handler(State(fake): State<Fake>, body: String) -> Response {
     fake.bodies.lock().unwrap().push(serde_json::from_str(&body).unwrap());
-    let answer = fake.script.lock().unwrap().pop_front().unwrap_or(Answer::Sse(format!("{}{}", chunk(json!({"content":"?"})), DONE)));
+    let answer = fake.script.lock().unwrap().pop_front().unwrap_or(Answer::Sse(format!("{}{}{}", chunk(json!({"content":"?"})), finish("stop"), DONE)));
     let sse = |b: Body| Response::builder().header("content-type", "text/event-stream").body(b).unwrap();
     match answer {
         Answer::Sse(s) => sse(Body::from(s)),
@@ -302,7 +302,7 @@ async fn cues_reasoning_usage_and_unknown_fields() {
 async fn every_event_keeps_the_turn_alive() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::start(dir.path(), |_| {}).await;
-    h.script(Answer::Sse([chunk(json!({"role":"assistant"})), chunk(json!({"content":"Hi"})), "data: {bad\n\n".into(), usage(1, 1), DONE.into()].concat()));
+    h.script(Answer::Sse([chunk(json!({"role":"assistant"})), chunk(json!({"content":"Hi"})), "data: {bad\n\n".into(), finish("stop"), usage(1, 1), DONE.into()].concat()));
     h.turn("t1", "hi");
     let mut all = Vec::new();
     loop {
@@ -318,6 +318,7 @@ async fn every_event_keeps_the_turn_alive() {
         vec![
             reply("t1", ReplyPart::Alive { after_speech: false }),
             reply("t1", ReplyPart::Alive { after_speech: true }),
+            reply("t1", ReplyPart::Alive { after_speech: false }),
             reply("t1", ReplyPart::Alive { after_speech: false }),
             reply("t1", ReplyPart::Alive { after_speech: false }),
             reply("t1", speech(None, "Hi")),
@@ -493,4 +494,187 @@ async fn reset_writes_a_boundary_and_a_greeting_is_recorded() {
     h.turn("t3", "x");
     h.until_end().await;
     assert_eq!(h.bodies()[2]["messages"][1], said("Hi, I'm Yui!"));
+}
+
+/// Everything the transport logs while `f` runs (the test runtime is
+/// current-thread, so the spawned transport task logs on this thread).
+struct LogBuf(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct LogCapture {
+    _guard: tracing::subscriber::DefaultGuard,
+    /// A second registered dispatcher: with only one, tracing-core computes
+    /// a callsite's interest from the default of whichever thread hits it
+    /// first (another test's thread, with none), and caches "never".
+    _other: tracing::Dispatch,
+}
+
+fn capture_logs() -> (Arc<Mutex<Vec<u8>>>, LogCapture) {
+    let other = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_ansi(false).with_writer(move || LogBuf(writer.clone())).finish();
+    let guard = tracing::dispatcher::set_default(&tracing::Dispatch::new(subscriber));
+    tracing::callsite::rebuild_interest_cache();
+    (buf, LogCapture { _guard: guard, _other: other })
+}
+
+#[tokio::test]
+async fn failure_logs_carry_the_status_and_kind_never_the_key() {
+    let (logs, _guard) = capture_logs();
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    h.script(Answer::Status(401, r#"{"error":{"message":"Incorrect API key provided: sk-test"}}"#.into()));
+    h.turn("t1", "hi");
+    h.until_end().await;
+    h.script(Answer::Status(500, r#"{"error":{"message":"backend echoed Bearer sk-test"}}"#.into()));
+    h.turn("t2", "hi");
+    assert_eq!(h.until_end().await, vec![reply("t2", ReplyPart::Error { message: "HTTP 500: backend echoed Bearer sk-test".into() }), reply("t2", end(None))]);
+    h.script(Answer::Sse(format!("{}data: {}\n\n", chunk(json!({"content":"Hel"})), json!({"error":{"message":"key sk-test overloaded","code":503}}))));
+    h.turn("t3", "hi");
+    h.until_end().await;
+    let text = String::from_utf8(logs.lock().unwrap().clone()).unwrap();
+    let failures: Vec<&str> = text.lines().filter(|l| l.contains("http_error")).collect();
+    assert_eq!(failures.len(), 3, "{text}");
+    assert!(failures[0].contains("status=Some(401)") && failures[0].contains("kind=\"http\""), "{}", failures[0]);
+    assert!(failures[1].contains("status=Some(500)"), "{}", failures[1]);
+    assert!(failures[2].contains("status=Some(503)"), "{}", failures[2]);
+    assert!(!text.contains("sk-test"), "the key reached the log:\n{text}");
+    assert!(!text.contains("Incorrect API key"), "a 401 body reached the log:\n{text}");
+}
+
+#[tokio::test]
+async fn a_stream_cut_before_its_finish_is_a_failure_and_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    // The connection closes mid-reply: no finish_reason, no [DONE].
+    h.script(Answer::Sse([chunk(json!({"role":"assistant","content":""})), chunk(json!({"content":"Hello, I was say"}))].concat()));
+    h.turn("t1", "hi");
+    assert_eq!(h.until_end().await, vec![reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
+    // A [DONE] without any finish_reason is no proper end either.
+    h.script(Answer::Sse([chunk(json!({"content":"Partial"})), DONE.into()].concat()));
+    h.turn("t2", "hi");
+    assert_eq!(h.until_end().await, vec![reply("t2", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t2", end(None))]);
+    // A finished reply followed by its usage chunk is complete.
+    h.script(text_reply("fine"));
+    h.turn("t9", "ok?");
+    assert_eq!(h.until_end().await, vec![reply("t9", speech(None, "fine")), reply("t9", end(Some((10, 2))))]);
+    assert_eq!(h.bodies()[2]["messages"], json!([sys("CARD"), ctx("t9"), user("ok?")]), "the cut turns recorded nothing");
+}
+
+#[tokio::test]
+async fn an_error_chunk_with_a_string_error_fails_the_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    h.script(Answer::Sse(format!("{}data: {}\n\n{}", chunk(json!({"content":"Hel"})), json!({"error":"upstream timeout"}), finish("stop"))));
+    h.turn("t1", "hi");
+    assert_eq!(h.until_end().await, vec![reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
+    h.script(Answer::Sse(format!("{}data: {}\n\n", chunk(json!({"content":"Hel"})), json!({"error":{"message":"slow down","code":"429"}}))));
+    h.turn("t2", "hi");
+    assert_eq!(h.until_end().await, vec![reply("t2", ReplyPart::Error { message: "HTTP 429: slow down".into() }), reply("t2", end(None))]);
+}
+
+#[tokio::test]
+async fn a_follow_up_request_first_reports_a_long_liveness_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    h.script(Answer::Sse([chunk(json!({"content":"Let me tell her."})), call(0, Some("call_1"), Some("address_character"), "{\"character\":\"Mio\"}"), finish("tool_calls"), usage(5, 1), DONE.into()].concat()));
+    // The follow-up's first event is speech, so only the transport's own report can come first.
+    h.script(Answer::Sse([chunk(json!({"content":"Told her."})), finish("stop"), usage(10, 2), DONE.into()].concat()));
+    h.turn("t1", "tell Mio");
+    loop {
+        if let Inbound::ToolCall(_) = tokio::time::timeout(std::time::Duration::from_secs(10), h.rx.recv()).await.unwrap().unwrap() {
+            break;
+        }
+    }
+    // The rest of round 1 (its speech) before the result is sent.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    while h.rx.try_recv().is_ok() {}
+    h.send(Outbound::ToolResult(ToolResult { id: "call_1".into(), turn_id: "t1".into(), result: "ok".into(), images: vec![] }));
+    let mut all = Vec::new();
+    loop {
+        let ev = tokio::time::timeout(std::time::Duration::from_secs(10), h.rx.recv()).await.expect("timed out").unwrap();
+        let end = matches!(&ev, Inbound::Reply { part: ReplyPart::End { .. }, .. });
+        all.push(ev);
+        if end {
+            break;
+        }
+    }
+    assert_eq!(
+        all,
+        vec![
+            reply("t1", ReplyPart::Alive { after_speech: false }),
+            reply("t1", ReplyPart::Alive { after_speech: true }),
+            reply("t1", ReplyPart::Alive { after_speech: false }),
+            reply("t1", ReplyPart::Alive { after_speech: false }),
+            reply("t1", speech(None, "Told her.")),
+            reply("t1", end(Some((10, 2)))),
+        ]
+    );
+    assert_eq!(h.bodies().len(), 2);
+}
+
+#[tokio::test]
+async fn the_capped_round_waits_for_its_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    let tool_reply = |id: &str| {
+        Answer::Sse([call(0, Some(id), Some("address_character"), "{\"character\":\"Mio\"}"), finish("tool_calls"), usage(5, 1), DONE.into()].concat())
+    };
+    for i in 0..3 {
+        h.script(tool_reply(&format!("c{i}")));
+    }
+    h.turn("t1", "again");
+    let mut calls = 0;
+    while calls < 3 {
+        match tokio::time::timeout(std::time::Duration::from_secs(10), h.rx.recv()).await.unwrap().unwrap() {
+            Inbound::ToolCall(c) => {
+                calls += 1;
+                if calls < 3 {
+                    h.send(Outbound::ToolResult(ToolResult { id: c.id, turn_id: c.turn_id, result: "ok".into(), images: vec![] }));
+                }
+            }
+            Inbound::Reply { part: ReplyPart::End { .. }, .. } => panic!("the turn ended before its third call"),
+            _ => {}
+        }
+    }
+    // The capped round's call is still running: the turn waits for it.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    while let Ok(ev) = h.rx.try_recv() {
+        assert!(matches!(ev, Inbound::Reply { part: ReplyPart::Alive { .. }, .. }), "nothing but liveness while the call runs: {ev:?}");
+    }
+    h.send(Outbound::ToolResult(ToolResult { id: "c2".into(), turn_id: "t1".into(), result: "Mio heard you".into(), images: vec![] }));
+    assert_eq!(h.until_end().await, vec![reply("t1", end(Some((5, 1))))]);
+    assert_eq!(h.bodies().len(), 3, "no request past the cap");
+    h.script(text_reply("ok"));
+    h.turn("t2", "next");
+    h.until_end().await;
+    let m = h.bodies()[3]["messages"].clone();
+    assert_eq!(m[7], json!({"role":"tool","tool_call_id":"c2","content":"Mio heard you"}), "{m:#}");
+
+    // A stop while the capped round's call runs ends the turn at once.
+    for i in 3..6 {
+        h.script(tool_reply(&format!("c{i}")));
+    }
+    h.turn("t3", "once more");
+    let mut calls = 0;
+    while calls < 3 {
+        if let Inbound::ToolCall(c) = tokio::time::timeout(std::time::Duration::from_secs(10), h.rx.recv()).await.unwrap().unwrap() {
+            calls += 1;
+            if calls < 3 {
+                h.send(Outbound::ToolResult(ToolResult { id: c.id, turn_id: c.turn_id, result: "ok".into(), images: vec![] }));
+            }
+        }
+    }
+    h.send(Outbound::Stop { turn_ids: vec!["t3".into()] });
+    assert_eq!(h.until_end().await, vec![reply("t3", end(None))]);
 }

@@ -77,6 +77,11 @@ struct Flight {
     seg: Segmenter,
     calls: Calls,
     usage: Option<Usage>,
+    /// A choice of the current request carried a `finish_reason`: the
+    /// stream ended properly (a usage chunk may follow it).
+    finished: bool,
+    /// The last round asked for a follow-up request.
+    follow: bool,
     wire: Wire,
 }
 
@@ -132,7 +137,10 @@ pub async fn run(cfg: RequestConfig, mut link: Link) {
                     f.wire = Wire::Streaming(stream);
                 }
             }
-            Step::Connected(Err(e)) | Step::Item(Some(Err(e))) => s.fail(e, &link),
+            Step::Connected(Err(e)) | Step::Item(Some(Err(e))) => {
+                let kind = kind_of(&e);
+                s.fail(e, kind, &link)
+            }
             Step::Item(Some(Ok(ev))) => s.event(&ev, &link),
             Step::Item(None) => s.stream_ended(&link),
         }
@@ -153,9 +161,11 @@ impl Session {
                     seg: Segmenter::new(),
                     calls: Calls::new(),
                     usage: None,
+                    finished: false,
+                    follow: false,
                     wire: Wire::Waiting,
                 });
-                self.send();
+                self.send(link);
             }
             Outbound::Stop { turn_ids } => {
                 if self.flight.as_ref().is_some_and(|f| turn_ids.contains(&f.turn.turn_id)) {
@@ -178,8 +188,8 @@ impl Session {
                 let Some(call) = call else { return };
                 call.answer = Some(r.result);
                 call.images = r.images;
-                if matches!(f.wire, Wire::Waiting) && !f.pending() {
-                    self.send();
+                if matches!(f.wire, Wire::Waiting) {
+                    self.proceed(link);
                 }
             }
             Outbound::Reset => self.transcript.reset(),
@@ -192,10 +202,15 @@ impl Session {
     }
 
     /// Send the flight's next request (the first, or a follow-up with the
-    /// turn's earlier rounds).
-    fn send(&mut self) {
+    /// turn's earlier rounds). A follow-up first reports the turn alive
+    /// without speech: the engine's deadline resets on each report, and the
+    /// new request's first wait is the long one, not the 45 s after speech.
+    fn send(&mut self, link: &Link) {
         let Some(f) = self.flight.as_mut() else { return };
         f.request += 1;
+        if f.request > 1 {
+            link.reply(&f.turn.turn_id, ReplyPart::Alive { after_speech: false });
+        }
         let mut rounds = Vec::new();
         for r in &f.done {
             rounds.extend(r.entries().iter().flat_map(Entry::messages));
@@ -212,6 +227,7 @@ impl Session {
         f.seg = Segmenter::new();
         f.calls = Calls::new();
         f.usage = None;
+        f.finished = false;
         f.wire = Wire::Connecting(Box::pin(async move { sse::post_stream(&client, &url, &key, &body).await }));
     }
 
@@ -228,10 +244,12 @@ impl Session {
         link.reply(&f.turn.turn_id, ReplyPart::End { usage: None });
     }
 
-    /// The request or its stream failed: nothing is recorded.
-    fn fail(&mut self, e: RequestError, link: &Link) {
+    /// The request or its stream failed: nothing is recorded. The log line
+    /// names the status and the kind of failure only: an error's text can
+    /// carry the server's body, and a 401 body often repeats the key.
+    fn fail(&mut self, e: RequestError, kind: &'static str, link: &Link) {
         let Some(f) = self.flight.take() else { return };
-        tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn.turn_id, status = ?e.status(), error = %e);
+        tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn.turn_id, status = ?e.status(), kind);
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
             link.report(Inbound::Notice {
                 code: ErrorCode::Auth,
@@ -246,7 +264,8 @@ impl Session {
         let chunk = match wire::parse(&ev.data) {
             Ok(c) => c,
             Err(e) => {
-                tracing::warn!(record = "sse_malformed", transport = NAME, event = %ev.event, error = %e);
+                let (event, error) = (scrub(&self.cfg.key, &ev.event), scrub(&self.cfg.key, &e.to_string()));
+                tracing::warn!(record = "sse_malformed", transport = NAME, event = %event, error = %error);
                 if let Some(f) = &self.flight {
                     link.reply(&f.turn.turn_id, ReplyPart::Alive { after_speech: false });
                 }
@@ -254,9 +273,12 @@ impl Session {
             }
         };
         if let Some(err) = chunk.error {
-            return self.fail(err.into_request_error(&ev.data), link);
+            return self.fail(err.into_request_error(&ev.data), "stream_error", link);
         }
         let Some(f) = self.flight.as_mut() else { return };
+        if chunk.choices.iter().any(|c| c.finish_reason.is_some()) {
+            f.finished = true;
+        }
         let mut parts = Vec::new();
         if let Some(u) = chunk.usage {
             f.usage = Some(u.into());
@@ -293,9 +315,15 @@ impl Session {
         }
     }
 
-    /// The stream ended: close the round, then follow up or end the turn.
+    /// The stream ended: close the round, then follow up or end the turn. A
+    /// stream that ends before any `finish_reason` (the connection closed
+    /// mid-reply; `[DONE]` alone proves nothing) is a failure.
     fn stream_ended(&mut self, link: &Link) {
         let Some(f) = self.flight.as_mut() else { return };
+        if !f.finished {
+            let e = RequestError::Stream { status: None, message: "the stream ended before a finish_reason".into(), raw: String::new() };
+            return self.fail(e, "incomplete", link);
+        }
         let mut parts = Vec::new();
         if let Some(done) = f.calls.finish() {
             complete(&self.cfg, f, done, &mut parts, link);
@@ -308,14 +336,22 @@ impl Session {
         }
         let round = std::mem::take(&mut f.round);
         let client_called = round.calls.iter().any(|c| !express::is_express(&c.record.name));
-        let follow = client_called || (!f.seg.spoke() && !round.calls.is_empty());
+        f.follow = client_called || (!f.seg.spoke() && !round.calls.is_empty());
         f.done.push(round);
         f.wire = Wire::Waiting;
-        if follow && f.request < MAX_ROUND_TRIPS {
-            if !f.pending() {
-                self.send();
-            }
+        self.proceed(link);
+    }
+
+    /// Between requests: once every client call has its result, send the
+    /// follow-up, or (no follow-up, or the round-trip cap reached) end the
+    /// turn. Until then, wait; a Stop or Abandon still ends it at once.
+    fn proceed(&mut self, link: &Link) {
+        let Some(f) = self.flight.as_ref() else { return };
+        if f.pending() {
             return;
+        }
+        if f.follow && f.request < MAX_ROUND_TRIPS {
+            return self.send(link);
         }
         let Some(f) = self.flight.take() else { return };
         let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
@@ -324,6 +360,25 @@ impl Session {
         }
         self.transcript.commit(entries);
         link.reply(&f.turn.turn_id, ReplyPart::End { usage: f.usage });
+    }
+}
+
+/// The kind of a failure, for the log.
+fn kind_of(e: &RequestError) -> &'static str {
+    match e {
+        RequestError::Connect { .. } => "connect",
+        RequestError::Http { .. } => "http",
+        RequestError::Stream { .. } => "stream",
+        RequestError::Decode { .. } => "decode",
+    }
+}
+
+/// `text` with the key replaced by `<key>` (an empty key replaces nothing).
+fn scrub(key: &str, text: &str) -> String {
+    if key.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(key, "<key>")
     }
 }
 
@@ -361,4 +416,15 @@ fn complete(cfg: &RequestConfig, f: &mut Flight, a: Assembled, parts: &mut Vec<R
         Some("error: unknown tool".to_string())
     };
     f.round.calls.push(CallRec { record, answer, images: Vec::new() });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_is_scrubbed_and_an_empty_key_changes_nothing() {
+        assert_eq!(scrub("sk-1", "Bearer sk-1 and sk-1x"), "Bearer <key> and <key>x");
+        assert_eq!(scrub("", "nothing to hide"), "nothing to hide");
+    }
 }

@@ -212,17 +212,20 @@ impl Transcript {
     /// Then answer the replayed messages.
     pub fn replay(&mut self, budget: usize) -> Vec<Value> {
         self.cursor = self.cursor.min(self.entries.len());
-        let cost_from = |i: usize| -> usize { self.entries[i..].iter().map(Entry::cost).sum() };
-        if cost_from(self.cursor) > budget {
+        let live = &self.entries[self.cursor..];
+        // The cost from each entry to the end, summed once walking backward
+        // (`from[k]` is the cost of `live[k..]`): each entry's cost is
+        // computed once, not once per candidate.
+        let mut from = vec![0usize; live.len() + 1];
+        for (k, e) in live.iter().enumerate().rev() {
+            from[k] = from[k + 1] + e.cost();
+        }
+        if from[0] > budget {
             let target = budget * 3 / 4;
-            let mut at = self.entries.len();
-            for i in self.cursor..self.entries.len() {
-                if !matches!(self.entries[i], Entry::Tool { .. }) && cost_from(i) <= target {
-                    at = i;
-                    break;
-                }
-            }
-            self.cursor = at;
+            let at = (0..live.len())
+                .find(|&k| !matches!(live[k], Entry::Tool { .. }) && from[k] <= target)
+                .unwrap_or(live.len());
+            self.cursor += at;
         }
         self.entries[self.cursor..].iter().flat_map(Entry::messages).collect()
     }
@@ -283,5 +286,64 @@ mod tests {
         assert!(m[0]["content"].as_str().unwrap().starts_with(&format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n")));
         assert!(e.cost() > estimate("help") + 100);
         assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"role":"user","input":"help","guide":"controls"}"#);
+    }
+
+    /// The replay rule written the slow way: the cost from each candidate
+    /// recomputed.
+    fn naive_cursor(entries: &[Entry], cursor: usize, budget: usize) -> usize {
+        let cursor = cursor.min(entries.len());
+        let cost_from = |i: usize| -> usize { entries[i..].iter().map(Entry::cost).sum() };
+        if cost_from(cursor) <= budget {
+            return cursor;
+        }
+        (cursor..entries.len()).find(|&i| !matches!(entries[i], Entry::Tool { .. }) && cost_from(i) <= budget * 3 / 4).unwrap_or(entries.len())
+    }
+
+    fn mixed(n: usize) -> Vec<Entry> {
+        let calls = vec![CallRecord { id: "c".into(), name: "look".into(), arguments: "{}".into() }];
+        (0..n)
+            .map(|i| {
+                let x = "x".repeat((i * 37) % 200);
+                match i % 5 {
+                    0 => user(&x),
+                    1 => Entry::Assistant { content: x, tool_calls: calls.clone() },
+                    2 | 3 => Entry::Tool { tool_call_id: "c".into(), content: x },
+                    _ => said(&x),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_cursor_matches_the_rule_written_the_slow_way() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in [0, 1, 2, 5, 13, 40] {
+            for start in [0, 1, 3, 7, 50] {
+                for budget in [0, 10, 40, 100, 300, 1000, 100_000] {
+                    let mut t = Transcript::load(&dir.path().join("none.jsonl"));
+                    t.entries = mixed(n);
+                    t.cursor = start;
+                    let want = naive_cursor(&t.entries, start, budget);
+                    let msgs = t.replay(budget);
+                    assert_eq!(t.cursor(), want, "n {n} start {start} budget {budget}");
+                    assert_eq!(msgs, t.entries[want..].iter().flat_map(Entry::messages).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_transcript_trims_in_one_pass() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Transcript::load(&dir.path().join("none.jsonl"));
+        // 20,000 entries of 13 tokens each; the rest must fit 750 → the last 57.
+        let x = "x".repeat(36);
+        t.entries = (0..20_000).map(|i| if i % 2 == 0 { user(&x) } else { said(&x) }).collect();
+        let msgs = t.replay(1000);
+        assert_eq!(t.cursor(), 20_000 - 57);
+        assert_eq!(msgs.len(), 57);
+        // The next request holds the cursor.
+        t.replay(1000);
+        assert_eq!(t.cursor(), 20_000 - 57);
     }
 }

@@ -6,6 +6,7 @@
 //! server raised mid-stream.
 
 use crate::model::Usage;
+use crate::transport::responses::wire::error_status;
 use crate::transport::sse::RequestError;
 use serde::Deserialize;
 use serde_json::Value;
@@ -89,43 +90,53 @@ pub struct WireUsage {
     /// Output tokens.
     #[serde(default)]
     pub completion_tokens: u64,
-    /// Both.
+    /// Both; when absent, the sum of the two.
     #[serde(default)]
-    pub total_tokens: u64,
+    pub total_tokens: Option<u64>,
 }
 
 impl From<WireUsage> for Usage {
     fn from(u: WireUsage) -> Self {
-        Usage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens, total_tokens: u.total_tokens }
+        Usage {
+            input_tokens: u.prompt_tokens,
+            output_tokens: u.completion_tokens,
+            total_tokens: u.total_tokens.unwrap_or_else(|| u.prompt_tokens.saturating_add(u.completion_tokens)),
+        }
     }
 }
 
-/// An error raised mid-stream.
+/// An error raised mid-stream: `{"error": {...}}`, or `{"error": "text"}`
+/// (read as a JSON value, so either shape keeps the error).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(from = "Value")]
 pub struct WireError {
     /// What the server said.
-    #[serde(default)]
     pub message: Option<String>,
     /// A code: a number, a numeric string or a word.
-    #[serde(default)]
     pub code: Option<Value>,
     /// A status, when the server gives one.
-    #[serde(default)]
     pub status: Option<Value>,
+}
+
+impl From<Value> for WireError {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::String(s) => WireError { message: Some(s), ..WireError::default() },
+            Value::Object(mut o) => WireError {
+                message: o.get("message").and_then(Value::as_str).map(str::to_string),
+                code: o.remove("code").filter(|c| !c.is_null()),
+                status: o.remove("status").filter(|c| !c.is_null()),
+            },
+            _ => WireError::default(),
+        }
+    }
 }
 
 impl WireError {
     /// The stream error this is: its `code` or `status` as the status when it
-    /// is a number or a numeric string.
+    /// is a number or a numeric string in 100..=599.
     pub fn into_request_error(self, raw: &str) -> RequestError {
-        let numeric = |v: &Option<Value>| -> Option<u16> {
-            match v.as_ref()? {
-                Value::Number(n) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
-                Value::String(s) => s.trim().parse().ok(),
-                _ => None,
-            }
-        };
-        let status = numeric(&self.code).or_else(|| numeric(&self.status));
+        let status = error_status(self.code.as_ref()).or_else(|| error_status(self.status.as_ref()));
         RequestError::Stream { status, message: self.message.unwrap_or_default(), raw: raw.to_string() }
     }
 }
@@ -165,5 +176,29 @@ mod tests {
         assert_eq!(e.into_request_error("raw").status(), None);
         let e = parse(r#"{"error":{"message":"boom","status":503}}"#).unwrap().error.unwrap();
         assert_eq!(e.into_request_error("raw").status(), Some(503));
+    }
+
+    #[test]
+    fn a_string_error_is_an_error_and_only_real_statuses_count() {
+        let e = parse(r#"{"error":"upstream timeout"}"#).unwrap().error.unwrap();
+        assert_eq!(e.message.as_deref(), Some("upstream timeout"));
+        assert_eq!(e.into_request_error("raw").status(), None);
+        for (code, status) in [("42", None), ("700", None), ("\"429\"", Some(429)), ("\"1000\"", None), ("599", Some(599)), ("100", Some(100)), ("99", None)] {
+            let c = parse(&format!(r#"{{"error":{{"message":"m","code":{code}}}}}"#)).unwrap();
+            assert_eq!(c.error.unwrap().into_request_error("raw").status(), status, "code {code}");
+        }
+        let c = parse(r#"{"error":{"message":"m","code":"server_error","status":"503"}}"#).unwrap();
+        assert_eq!(c.error.unwrap().into_request_error("raw").status(), Some(503));
+        assert!(parse(r#"{"error":null,"choices":[]}"#).unwrap().error.is_none());
+    }
+
+    #[test]
+    fn a_missing_total_is_the_sum() {
+        let c = parse(r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5}}"#).unwrap();
+        assert_eq!(Usage::from(c.usage.unwrap()), Usage { input_tokens: 10, output_tokens: 5, total_tokens: 15 });
+        let c = parse(r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":20}}"#).unwrap();
+        assert_eq!(Usage::from(c.usage.unwrap()).total_tokens, 20, "a total the server gives is kept");
+        let c = parse(&format!(r#"{{"choices":[],"usage":{{"prompt_tokens":{},"completion_tokens":5}}}}"#, u64::MAX)).unwrap();
+        assert_eq!(Usage::from(c.usage.unwrap()).total_tokens, u64::MAX);
     }
 }
