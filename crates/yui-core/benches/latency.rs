@@ -52,17 +52,17 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
 }
 
-fn report(name: &str, writes: &[Instant], seen: &Seen) {
+fn report(name: &str, writes: &[Instant], seen: &Seen) -> (f64, f64) {
     let times = seen.times.lock().unwrap();
     let mut lat: Vec<Duration> = writes.iter().zip(times.iter()).map(|(w, s)| s.saturating_duration_since(*w)).collect();
     lat.sort();
+    let (p50, p99) = (percentile(&lat, 0.50).as_secs_f64() * 1e6, percentile(&lat, 0.99).as_secs_f64() * 1e6);
     println!(
-        "{name:<18} n={:<6} p50={:>7.1} µs  p99={:>7.1} µs  max={:>8.1} µs",
+        "{name:<18} n={:<6} p50={p50:>7.1} µs  p99={p99:>7.1} µs  max={:>8.1} µs",
         lat.len(),
-        percentile(&lat, 0.50).as_secs_f64() * 1e6,
-        percentile(&lat, 0.99).as_secs_f64() * 1e6,
         lat.last().copied().unwrap_or_default().as_secs_f64() * 1e6
     );
+    (p50, p99)
 }
 
 /// A push backend: ready, wait for the turn, then `n` speech frames, each
@@ -147,7 +147,7 @@ fn tokio_stream_from(
     futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }
 
-fn run(api: ChatApi, n: usize) {
+fn run(api: ChatApi, n: usize) -> (f64, f64) {
     let seen = Arc::new(Seen::default());
     let backend_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let listener = backend_rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
@@ -181,16 +181,30 @@ fn run(api: ChatApi, n: usize) {
         session.close().await;
         writes
     });
-    report(api.as_str(), &writes, &seen);
+    let figures = report(api.as_str(), &writes, &seen);
     backend_rt.shutdown_background();
+    figures
 }
 
 fn main() {
     let n: usize = std::env::var("YUI_BENCH_EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let log_dir = tempfile::tempdir().unwrap();
     let _log = (std::env::var("YUI_BENCH_LOG").as_deref() == Ok("1")).then(|| yui_core::logging::init(log_dir.path(), None).unwrap());
-    println!("event written by the fake backend on loopback → UI event in the sink ({n} events each)");
-    for api in [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions] {
-        run(api, n);
+    // Rounds go round the transports, so each sees the same machine; the
+    // medians of the rounds are the figures.
+    let rounds: usize = std::env::var("YUI_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    println!("event written by the fake backend on loopback → UI event in the sink ({n} events a run, {rounds} rounds)");
+    let apis = [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions];
+    let mut figures: Vec<Vec<(f64, f64)>> = vec![Vec::new(); apis.len()];
+    for _ in 0..rounds {
+        for (i, api) in apis.iter().enumerate() {
+            figures[i].push(run(*api, n));
+        }
+    }
+    for (api, runs) in apis.iter().zip(figures) {
+        let (mut p50, mut p99): (Vec<f64>, Vec<f64>) = runs.into_iter().unzip();
+        p50.sort_by(f64::total_cmp);
+        p99.sort_by(f64::total_cmp);
+        println!("median {:<18} p50={:>7.1} µs  p99={:>7.1} µs", api.as_str(), p50[p50.len() / 2], p99[p99.len() / 2]);
     }
 }
