@@ -11,7 +11,8 @@ use crate::context_log::{ContextLog, SentContext};
 use crate::event::{Status, UiEvent};
 use crate::outcome::OutcomeStore;
 use crate::sink::SharedSink;
-use crate::transport::{Inbound, Outbound, ToolCall, ToolResult};
+use crate::tools::{Desk, Executor, Toolbox};
+use crate::transport::{Inbound, Outbound, ToolResult};
 use crate::turn::{Effect, Effects, Engine, Now};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
@@ -34,6 +35,8 @@ pub(super) struct Driver {
     pub clock: SharedClock,
     pub transport_name: &'static str,
     pub applied: u64,
+    /// What the client tools may ask of the desktop.
+    pub desk: Arc<dyn Desk>,
 }
 
 impl Driver {
@@ -45,6 +48,8 @@ impl Driver {
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
+        // The tools run on a task of their own; dropped with this loop.
+        let tools = Executor::spawn(Arc::new(Toolbox::new(self.desk.clone())), tool_tx);
         let mut fx: Effects = Vec::with_capacity(16);
         loop {
             let deadline = self.engine.next_deadline();
@@ -75,7 +80,7 @@ impl Driver {
                 Some(result) = tool_rx.recv() => self.engine.on_tool_result(result, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
             }
-            self.apply(&mut fx, &tool_tx);
+            self.apply(&mut fx, &tools);
         }
         // The window (or its replacement) is not told; only the watch is.
         self.status.send_replace(Status::Closed);
@@ -103,11 +108,19 @@ impl Driver {
         self.engine.on_inbound(event, now, fx);
     }
 
-    fn apply(&mut self, fx: &mut Effects, tools: &mpsc::UnboundedSender<ToolResult>) {
+    fn apply(&mut self, fx: &mut Effects, tools: &Executor) {
         for effect in fx.drain(..) {
             match effect {
                 Effect::Ui(event) => self.sink.emit(event),
-                Effect::Send(out) => self.send(out),
+                Effect::Send(out) => {
+                    // A stopped or abandoned turn's tool calls end with it.
+                    match &out {
+                        Outbound::Stop { turn_ids } => tools.stop(turn_ids.clone()),
+                        Outbound::Abandon { turn_id } => tools.stop(vec![turn_id.clone()]),
+                        _ => {}
+                    }
+                    self.send(out);
+                }
                 Effect::Begin(begin) => {
                     let wall = self.clock.now_ms();
                     let turn = self.sampler.turn(&begin, wall);
@@ -125,7 +138,8 @@ impl Driver {
                     self.send(Outbound::Turn(turn));
                 }
                 Effect::Save(record) => self.outcomes.save(&record),
-                Effect::RunTool(call) => run_tool(call, tools),
+                Effect::RunTool(call) => tools.run(call),
+                Effect::StopTools(turn_ids) => tools.stop(turn_ids),
             }
         }
         let busy = self.engine.busy();
@@ -146,12 +160,6 @@ impl Driver {
             tracing::warn!(record = "transport_gone", "the transport task has ended; a message was dropped");
         }
     }
-}
-
-/// Run one client tool and hand its answer back to the loop.
-fn run_tool(call: ToolCall, tools: &mpsc::UnboundedSender<ToolResult>) {
-    let result = crate::tools::answer(&call.name, &call.arguments, false);
-    let _ = tools.send(ToolResult { id: call.id, turn_id: call.turn_id, result, images: Vec::new() });
 }
 
 async fn sleep_opt(deadline: Option<Instant>) {

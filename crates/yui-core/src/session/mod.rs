@@ -15,6 +15,7 @@ use crate::limits::Timeouts;
 use crate::model::Vocabulary;
 use crate::settings::Settings;
 use crate::sink::SharedSink;
+use crate::tools::{Desk, NoDesk};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +35,9 @@ pub struct SessionConfig {
     pub timeouts: Timeouts,
     /// The wall clock for ids and timestamps (the system clock by default).
     pub clock: SharedClock,
+    /// What the client tools may ask of the desktop ([`NoDesk`] by default:
+    /// no other open character).
+    pub desk: Arc<dyn Desk>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -45,7 +49,7 @@ impl std::fmt::Debug for SessionConfig {
 impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system() }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk) }
     }
 }
 
@@ -100,6 +104,7 @@ impl Session {
             clock: config.clock.clone(),
             transport_name: parts.transport_name,
             applied: 0,
+            desk: config.desk.clone(),
         };
         let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, cancel.clone()));
         Ok(Session {

@@ -56,7 +56,7 @@ impl Sampler {
 }
 
 pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
-    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock } = config;
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk: _ } = config;
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };

@@ -49,6 +49,10 @@ pub enum Effect {
     Save(PreviousTurn),
     /// Run a client tool; answer with [`Engine::on_tool_result`].
     RunTool(ToolCall),
+    /// These turns were stopped without a stop sent (a newer user turn
+    /// stopped them): their running and queued tool calls end. A sent
+    /// `Outbound::Stop` or `Outbound::Abandon` says the same for its turns.
+    StopTools(Vec<String>),
 }
 
 /// The effects of one call, in order.
@@ -229,8 +233,11 @@ impl Engine {
         }
         // A turn the user typed stops the speech of every older outstanding turn.
         let older: Vec<String> = self.turns.drain(..).map(|t| t.id).chain(self.backend_turns.drain()).collect();
-        for id in older {
-            self.stop_id(id);
+        for id in &older {
+            self.stop_id(id.clone());
+        }
+        if !older.is_empty() {
+            fx.push(Effect::StopTools(older));
         }
         tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = false, chars = text.chars().count(), "turn");
         fx.push(Effect::Begin(Begin {

@@ -285,6 +285,17 @@ fn tool_calls_run_once_and_a_stopped_turn_answers_turn_stopped() {
 }
 
 #[test]
+fn a_newer_user_turn_stops_the_tool_calls_of_the_older() {
+    let mut r = Rig::new("push");
+    let old = r.send("hi", 0);
+    r.reply(&old, speech("a"), 0);
+    r.tick(300);
+    let fx = r.cmd(UserCommand::SendText { text: "again".into() }, 301);
+    assert!(fx.contains(&Effect::StopTools(vec![old.clone()])), "{fx:?}");
+    assert!(r.e.is_stopped(&old));
+}
+
+#[test]
 fn reset_performs_a_greeting_and_hands_it_to_the_transport() {
     let mut r = Rig::new("chat_completions");
     let fx = r.cmd(UserCommand::Reset, 0);
