@@ -120,22 +120,24 @@ impl DataDir {
 }
 
 /// The file key of a character setting (a `.vrm` path, empty for the
-/// bundled default): its sanitized file stem, or `default`. Per-character
-/// files (previous turn, transcript, card) are named by it.
+/// bundled default). Per-character files (previous turn, transcript, card)
+/// are named by it: the file stem kept to ASCII letters, digits, `-` and `_`
+/// (at most 64); `default` when the stem is empty. A stem with none of those
+/// characters (`ユイ.vrm`) gets `character-` and a hash of the stem, so it
+/// does not share the default character's files.
 pub fn character_key(character: &str) -> String {
-    let key: String = Path::new(character)
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .take(64)
-        .collect();
-    if key.is_empty() {
-        "default".to_string()
-    } else {
-        key
+    let stem = Path::new(character).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+    let key: String = stem.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').take(64).collect();
+    match (key.is_empty(), stem.is_empty()) {
+        (false, _) => key,
+        (true, true) => "default".to_string(),
+        (true, false) => format!("character-{:08x}", fnv1a(stem.as_bytes())),
     }
+}
+
+/// 32-bit FNV-1a: a stable hash, the same in every build.
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
 }
 
 fn new_chat_id() -> String {

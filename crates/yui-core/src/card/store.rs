@@ -27,7 +27,7 @@ impl CardStore {
     /// The store of the character set as `character` (a file path; empty for
     /// the bundled default) in `data_dir`.
     pub fn new(data_dir: &DataDir, character: &str) -> Self {
-        Self { path: data_dir.root().join(DIR).join(format!("{}.json", file_key(character))) }
+        Self { path: data_dir.root().join(DIR).join(format!("{}.json", crate::data_dir::character_key(character))) }
     }
 
     /// The file the card is kept in.
@@ -98,32 +98,11 @@ pub fn current(store: &CardStore, lang: &str) -> Card {
     store.load().unwrap_or_else(|| default_card(lang))
 }
 
-/// The file stem of `character`, kept to ASCII letters, digits, `-` and `_`
-/// (at most 64); `default` when the stem is empty. A stem with none of those
-/// characters (`ユイ.vrm`) gets `character-` and a hash of the stem, so it
-/// does not share the default character's card.
-fn file_key(character: &str) -> String {
-    let stem = Path::new(character).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-    let key: String = stem
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .take(64)
-        .collect();
-    match (key.is_empty(), stem.is_empty()) {
-        (false, _) => key,
-        (true, true) => "default".to_string(),
-        (true, false) => format!("character-{:08x}", fnv1a(stem.as_bytes())),
-    }
-}
-
-/// 32-bit FNV-1a: a stable hash, the same in every build.
-fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::data_dir::character_key as file_key;
 
     #[test]
     fn keys_are_sanitized_stems() {
