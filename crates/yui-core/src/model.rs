@@ -42,6 +42,14 @@ pub struct Usage {
     pub total_tokens: u64,
 }
 
+impl Usage {
+    /// A readout from a server's figures: its total when it sent one, else
+    /// input plus output (saturating on hostile values).
+    pub fn from_parts(input_tokens: u64, output_tokens: u64, total_tokens: Option<u64>) -> Usage {
+        Usage { input_tokens, output_tokens, total_tokens: total_tokens.unwrap_or_else(|| input_tokens.saturating_add(output_tokens)) }
+    }
+}
+
 /// State of a backend tool call, as tool_status frames carry it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

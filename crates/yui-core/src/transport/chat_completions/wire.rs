@@ -97,11 +97,7 @@ pub struct WireUsage {
 
 impl From<WireUsage> for Usage {
     fn from(u: WireUsage) -> Self {
-        Usage {
-            input_tokens: u.prompt_tokens,
-            output_tokens: u.completion_tokens,
-            total_tokens: u.total_tokens.unwrap_or_else(|| u.prompt_tokens.saturating_add(u.completion_tokens)),
-        }
+        Usage::from_parts(u.prompt_tokens, u.completion_tokens, u.total_tokens)
     }
 }
 

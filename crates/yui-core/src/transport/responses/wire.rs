@@ -176,13 +176,7 @@ pub struct WireUsage {
 
 impl From<WireUsage> for Usage {
     fn from(u: WireUsage) -> Self {
-        Usage {
-            input_tokens: u.input_tokens,
-            output_tokens: u.output_tokens,
-            // The server's total when it sent one; the sum is only computed
-            // without it, and saturates on hostile values.
-            total_tokens: u.total_tokens.unwrap_or_else(|| u.input_tokens.saturating_add(u.output_tokens)),
-        }
+        Usage::from_parts(u.input_tokens, u.output_tokens, u.total_tokens)
     }
 }
 
