@@ -21,6 +21,19 @@ pub struct SentContext {
     pub sent_at: u64,
     /// The rendered block, byte for byte.
     pub block: String,
+    /// The pictures that left with it (data URLs as sent), screenshot first.
+    #[serde(default)]
+    pub images: Vec<String>,
+}
+
+impl ContextLog {
+    /// Attach the pictures that left with `turn_id`'s block.
+    pub fn attach_images(&self, turn_id: &str, images: Vec<String>) {
+        let mut e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = e.iter_mut().rev().find(|c| c.turn_id == turn_id) {
+            entry.images = images;
+        }
+    }
 }
 
 /// A ring of the last [`CONTEXT_LOG_ENTRIES`] sent blocks, newest last.
@@ -53,7 +66,7 @@ mod tests {
     fn keeps_the_last_twenty() {
         let log = ContextLog::default();
         for i in 0..25u64 {
-            log.push(SentContext { turn_id: i.to_string(), transport: "push".into(), sent_at: i, block: String::new() });
+            log.push(SentContext { turn_id: i.to_string(), transport: "push".into(), sent_at: i, block: String::new(), images: Vec::new() });
         }
         let e = log.entries();
         assert_eq!(e.len(), CONTEXT_LOG_ENTRIES);

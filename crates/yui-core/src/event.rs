@@ -170,6 +170,23 @@ pub enum UiEvent {
         /// Motion ids of the user's `.vrma` clips.
         motions: Vec<String>,
     },
+    /// Whether the screen is being watched: the turn screenshot is on.
+    /// The pet shows a small indicator while it is.
+    ScreenWatch {
+        /// True while each turn attaches the screen.
+        on: bool,
+    },
+    /// The agent asked to see the screen (`look` at `screen`) while the
+    /// `look.screen` switch is off; sent once a session. The pet shows a
+    /// one-line notice with a button that turns the switch on.
+    ScreenRequestRefused,
+    /// The pictures that left with a turn's block, as sent (data URLs).
+    ImagesSent {
+        /// The turn they rode on.
+        turn_id: String,
+        /// The data URLs, screenshot first.
+        images: Vec<String>,
+    },
     /// A problem worth showing, with a code.
     Notice {
         /// What kind of problem.

@@ -76,6 +76,52 @@ pub struct Settings {
     pub user_name: String,
     /// The UI language (`en`, `ja`, `ko`): picks the default card.
     pub language: String,
+    /// The turn screenshot and the `look.screen` switch.
+    pub screenshot: ScreenshotSettings,
+    /// The `browser` switch: every `browser` call (default off).
+    pub browser: bool,
+    /// The `relations` switch: `rate_relation` and the `relation:` lines
+    /// (default on).
+    pub relations: bool,
+}
+
+/// The `yui.screenshot` settings of seed `003`: two independent switches
+/// and the source attached to each turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct ScreenshotSettings {
+    /// Attach the selected source at the start of each turn (default off).
+    pub enabled: bool,
+    /// The `look.screen` switch: the backend may ask for the screen with
+    /// `look { at: "screen" }` (default off).
+    #[serde(rename = "allowRequests")]
+    pub allow_requests: bool,
+    /// What the turn screenshot shows.
+    pub source: ScreenChoice,
+}
+
+/// The source of the turn screenshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ScreenChoice {
+    /// A display, by its index in the display list.
+    Monitor {
+        /// The display index (as `look` and `body_action` number them).
+        index: usize,
+    },
+    /// The frontmost window of an app whose title contains `title`.
+    Window {
+        /// The app (window class), matched without case.
+        app: String,
+        /// A part of the title; empty matches any.
+        title: String,
+    },
+}
+
+impl Default for ScreenChoice {
+    fn default() -> Self {
+        ScreenChoice::Monitor { index: 0 }
+    }
 }
 
 /// The context window assumed when none is set: 32k tokens.
@@ -95,6 +141,9 @@ impl Default for Settings {
             card_enabled: true,
             user_name: String::new(),
             language: "en".into(),
+            screenshot: ScreenshotSettings::default(),
+            browser: false,
+            relations: true,
         }
     }
 }
@@ -111,6 +160,9 @@ impl fmt::Debug for Settings {
             .field("context_window", &self.context_window)
             .field("card_enabled", &self.card_enabled)
             .field("language", &self.language)
+            .field("screenshot", &self.screenshot)
+            .field("browser", &self.browser)
+            .field("relations", &self.relations)
             .finish_non_exhaustive()
     }
 }
@@ -185,6 +237,70 @@ impl Settings {
     }
 }
 
+/// The settings a running session reads at the moment it uses them (the
+/// tool switches when a call runs, the screenshot when a turn starts). The
+/// app writes it when the user saves; a change here needs no new session.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSettings(std::sync::Arc<std::sync::RwLock<Settings>>);
+
+impl LiveSettings {
+    /// A handle holding `settings`.
+    pub fn new(settings: Settings) -> Self {
+        Self(std::sync::Arc::new(std::sync::RwLock::new(settings)))
+    }
+
+    /// Read a part of the settings now.
+    pub fn read<T>(&self, f: impl FnOnce(&Settings) -> T) -> T {
+        f(&self.0.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Replace the settings.
+    pub fn set(&self, settings: Settings) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = settings;
+    }
+
+    /// Change the settings in place.
+    pub fn update(&self, f: impl FnOnce(&mut Settings)) {
+        f(&mut self.0.write().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+/// Apply a `KEY=VALUE` override (the CLI's `--set`): `look.screen`,
+/// `browser`, `relations`, `screenshot.enabled` and
+/// `screenshot.allowRequests` take `on`/`off` (or `true`/`false`);
+/// `screenshot.monitor` takes a display index; `screenshot.window` takes
+/// `app` or `app:title part`.
+pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreError> {
+    let (key, value) = pair.split_once('=').ok_or_else(|| CoreError::Settings { field: "set", reason: format!("{pair:?} is not KEY=VALUE") })?;
+    let (key, value) = (key.trim(), value.trim());
+    let switch = || match value {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        _ => Err(CoreError::Settings { field: "set", reason: format!("{key} takes on or off, not {value:?}") }),
+    };
+    match key {
+        "look.screen" | "screenshot.allowRequests" => settings.screenshot.allow_requests = switch()?,
+        "screenshot.enabled" => settings.screenshot.enabled = switch()?,
+        "browser" => settings.browser = switch()?,
+        "relations" => settings.relations = switch()?,
+        "screenshot.monitor" => {
+            let index = value.parse().map_err(|_| CoreError::Settings { field: "set", reason: format!("screenshot.monitor takes a display index, not {value:?}") })?;
+            settings.screenshot.source = ScreenChoice::Monitor { index };
+        }
+        "screenshot.window" => {
+            let (app, title) = value.split_once(':').unwrap_or((value, ""));
+            settings.screenshot.source = ScreenChoice::Window { app: app.trim().into(), title: title.trim().into() };
+        }
+        _ => {
+            return Err(CoreError::Settings {
+                field: "set",
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor or screenshot.window"),
+            })
+        }
+    }
+    Ok(())
+}
+
 /// The push endpoint for a base URL: `https://h:1` gives `wss://h:1/ws`,
 /// `http://h:1` gives `ws://h:1/ws`; `ws(s)://` is kept.
 pub fn push_url(chat_base_url: &str) -> Result<url::Url, CoreError> {
@@ -242,6 +358,26 @@ mod tests {
         assert!(Settings { chat_base_url: "gopher://x".into(), ..a.clone() }.validate().is_err());
         assert!(Settings { chat_base_url: "ws://x".into(), chat_api: ChatApi::Responses, ..a.clone() }.validate().is_err());
         assert!(Settings::default().validate().is_ok(), "empty URL: the demo agent");
+    }
+
+    #[test]
+    fn overrides_and_switch_defaults() {
+        let mut s = Settings::default();
+        assert!(!s.screenshot.enabled && !s.screenshot.allow_requests && !s.browser && s.relations);
+        apply_override(&mut s, "look.screen=on").unwrap();
+        apply_override(&mut s, "relations=off").unwrap();
+        apply_override(&mut s, "screenshot.enabled=true").unwrap();
+        apply_override(&mut s, "screenshot.window=Firefox:GitHub").unwrap();
+        assert!(s.screenshot.allow_requests && !s.relations && s.screenshot.enabled);
+        assert_eq!(s.screenshot.source, ScreenChoice::Window { app: "Firefox".into(), title: "GitHub".into() });
+        apply_override(&mut s, "screenshot.monitor=1").unwrap();
+        assert_eq!(s.screenshot.source, ScreenChoice::Monitor { index: 1 });
+        assert!(apply_override(&mut s, "look.screen=maybe").is_err());
+        assert!(apply_override(&mut s, "volume=3").is_err());
+        assert!(apply_override(&mut s, "relations").is_err());
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["screenshot"]["allowRequests"], true);
+        assert_eq!(json["screenshot"]["source"]["kind"], "monitor");
     }
 
     #[test]

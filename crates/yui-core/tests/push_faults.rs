@@ -142,19 +142,21 @@ async fn malformed_and_oversize_frames_are_dropped_and_the_turn_goes_on() {
 #[tokio::test]
 async fn tool_calls_are_answered_by_the_client_rules() {
     let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
-        {"send": {"type": "tool_call", "id": "c-1", "turn_id": "$turn_id", "name": "look", "arguments": {"at": "body"}}},
+        {"send": {"type": "tool_call", "id": "c-1", "turn_id": "$turn_id", "name": "body_action", "arguments": {"action": "stand_down"}}},
         {"send": {"type": "tool_call", "id": "c-2", "turn_id": "$turn_id", "name": "address_character", "arguments": {}}},
-        {"expect": "tool_result"}, {"expect": "tool_result"},
+        {"send": {"type": "tool_call", "id": "c-3", "turn_id": "$turn_id", "name": "look", "arguments": {"at": "body"}}},
+        {"expect": "tool_result"}, {"expect": "tool_result"}, {"expect": "tool_result"},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
     ended(&sink).await;
     let results: Vec<_> = mock.received().into_iter().filter(|f| f["type"] == "tool_result").collect();
-    assert_eq!(results.len(), 2);
-    assert_eq!(results[0]["id"], "c-1");
-    assert_eq!(results[0]["result"], "error: unknown tool");
-    assert_eq!(results[1]["result"], "error: missing field character");
+    assert_eq!(results.len(), 3);
+    let answer = |id: &str| results.iter().find(|r| r["id"] == id).map(|r| r["result"].as_str().unwrap().to_string()).unwrap();
+    assert_eq!(answer("c-1"), "error: unknown tool", "body_action is not declared yet");
+    assert_eq!(answer("c-2"), "error: missing field character");
+    assert_eq!(answer("c-3"), "standing (for 0min)");
     assert_eq!(results[1]["turn_id"], mock.wait_for_frame("turn", 0, WAIT).await.unwrap()["turn_id"]);
     session.close().await;
 }

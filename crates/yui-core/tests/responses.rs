@@ -261,7 +261,9 @@ async fn the_request_is_exact() {
     cfg.reasoning_effort = Some("low".into());
     let mut h = Harness::start(cfg).await;
     let mut t = turn("t1", "look");
-    t.images = vec!["data:image/jpeg;base64,AAAA".into(), "data:image/png;base64,BBBB".into()];
+    // Small encoded pictures ride as they are.
+    let pic = |u: &str| yui_core::transport::request::from_data_url(u).unwrap();
+    t.images = vec![pic("data:image/jpeg;base64,AAAA"), pic("data:image/png;base64,BBBB")];
     h.turn(t).await;
     let req = &fake.requests()[0];
     assert_eq!(req["reasoning"], json!({"effort":"low"}));

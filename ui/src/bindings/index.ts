@@ -116,7 +116,19 @@ character?: CharacterInfo,
 /**
  * Motion ids of the user's `.vrma` clips.
  */
-motions: Array<string>, } | { "type": "notice", 
+motions: Array<string>, } | { "type": "screen_watch", 
+/**
+ * True while each turn attaches the screen.
+ */
+on: boolean, } | { "type": "screen_request_refused" } | { "type": "images_sent", 
+/**
+ * The turn they rode on.
+ */
+turn_id: string, 
+/**
+ * The data URLs, screenshot first.
+ */
+images: Array<string>, } | { "type": "notice", 
 /**
  * What kind of problem.
  */
@@ -313,7 +325,20 @@ user_name: string,
 /**
  * The UI language (`en`, `ja`, `ko`): picks the default card.
  */
-language: string, };
+language: string, 
+/**
+ * The turn screenshot and the `look.screen` switch.
+ */
+screenshot: ScreenshotSettings, 
+/**
+ * The `browser` switch: every `browser` call (default off).
+ */
+browser: boolean, 
+/**
+ * The `relations` switch: `rate_relation` and the `relation:` lines
+ * (default on).
+ */
+relations: boolean, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -377,7 +402,11 @@ sent_at: number,
 /**
  * The rendered block, byte for byte.
  */
-block: string, };
+block: string, 
+/**
+ * The pictures that left with it (data URLs as sent), screenshot first.
+ */
+images: Array<string>, };
 
 /**
  * Where the key is (or would be) stored.

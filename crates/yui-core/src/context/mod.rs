@@ -51,6 +51,13 @@ pub fn minutes_since(now_ms: i64, since_ms: i64) -> i64 {
     diff.round().max(0.0) as i64
 }
 
+/// The body state as `look` answers it: the `body:` line's text without
+/// its key, e.g. `standing (for 12min)`.
+pub fn body_text(body: &BodyState, now_ms: i64) -> String {
+    let line = lines::body(body, now_ms);
+    line.strip_prefix("body: ").map(str::to_string).unwrap_or(line)
+}
+
 /// Render the whole block, from the opening tag to the closing tag (no
 /// trailing newline). Every duration comes from the one `now_ms`; a line
 /// whose data is absent is left out.

@@ -3,7 +3,7 @@
 //! engine's effects: events into the sink, messages to the transport, turns
 //! rendered and sent, tools run, records saved.
 
-use super::setup::Sampler;
+use super::setup::{Sampler, TurnShot};
 use super::Activity;
 use crate::clock::SharedClock;
 use crate::command::UserCommand;
@@ -11,9 +11,11 @@ use crate::context_log::{ContextLog, SentContext};
 use crate::event::{Status, UiEvent};
 use crate::outcome::OutcomeStore;
 use crate::sink::SharedSink;
+use crate::picture::Picture;
 use crate::tools::{Desk, Executor, Toolbox};
 use crate::transport::{Inbound, Outbound, ToolResult};
-use crate::turn::{Effect, Effects, Engine, Now};
+use crate::turn::{Begin, Effect, Effects, Engine, Now};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -21,6 +23,21 @@ use tokio_util::sync::CancellationToken;
 
 /// How many transport events one pass of the loop takes at most.
 const INBOUND_BATCH: usize = 64;
+/// How long a turn waits for its screenshot before it goes without one.
+const TURN_SHOT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// A turn screenshot taken off the loop, ready to ride with its turn.
+pub(super) struct Shot {
+    begin: Begin,
+    shot: TurnShot,
+    images: Vec<Picture>,
+}
+
+/// What waits behind a turn whose screenshot is being taken, in order.
+pub(super) enum HeldItem {
+    Out(Outbound),
+    Begin(Begin),
+}
 
 /// Everything the loop owns.
 pub(super) struct Driver {
@@ -37,6 +54,13 @@ pub(super) struct Driver {
     pub applied: u64,
     /// What the client tools may ask of the desktop.
     pub desk: Arc<dyn Desk>,
+    /// The tools that run the calls.
+    pub tools: Toolbox,
+    /// Fit pictures into the request budget before they reach the transport
+    /// (the request transports; push fits into its frame itself).
+    pub prefit: bool,
+    /// While a turn's screenshot is taken, what must leave after that turn.
+    pub held: Option<VecDeque<HeldItem>>,
 }
 
 impl Driver {
@@ -48,8 +72,9 @@ impl Driver {
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
+        let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<Shot>();
         // The tools run on a task of their own; dropped with this loop.
-        let tools = Executor::spawn(Arc::new(Toolbox::new(self.desk.clone())), tool_tx);
+        let tools = Executor::spawn(Arc::new(self.tools.clone()), tool_tx, self.prefit);
         let mut fx: Effects = Vec::with_capacity(16);
         loop {
             let deadline = self.engine.next_deadline();
@@ -78,9 +103,10 @@ impl Driver {
                     None => break,
                 },
                 Some(result) = tool_rx.recv() => self.engine.on_tool_result(result, &mut fx),
+                Some(shot) = shot_rx.recv() => self.shot_taken(shot, &shot_tx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
             }
-            self.apply(&mut fx, &tools);
+            self.apply(&mut fx, &tools, &shot_tx);
         }
         // The window (or its replacement) is not told; only the watch is.
         self.status.send_replace(Status::Closed);
@@ -91,6 +117,11 @@ impl Driver {
     }
 
     fn inbound(&mut self, event: Inbound, fx: &mut Effects) {
+        if let Inbound::ImagesSent { turn_id, images } = event {
+            self.contexts.attach_images(&turn_id, images.clone());
+            self.sink.emit(UiEvent::ImagesSent { turn_id, images });
+            return;
+        }
         if let Inbound::Status(status) = &event {
             let changed = self.status.send_if_modified(|cur| {
                 if cur == status {
@@ -108,7 +139,7 @@ impl Driver {
         self.engine.on_inbound(event, now, fx);
     }
 
-    fn apply(&mut self, fx: &mut Effects, tools: &Executor) {
+    fn apply(&mut self, fx: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<Shot>) {
         for effect in fx.drain(..) {
             match effect {
                 Effect::Ui(event) => self.sink.emit(event),
@@ -119,24 +150,12 @@ impl Driver {
                         Outbound::Abandon { turn_id } => tools.stop(vec![turn_id.clone()]),
                         _ => {}
                     }
-                    self.send(out);
+                    self.send_in_order(out);
                 }
-                Effect::Begin(begin) => {
-                    let wall = self.clock.now_ms();
-                    let turn = self.sampler.turn(&begin, wall);
-                    self.contexts.push(SentContext {
-                        turn_id: turn.turn_id.clone(),
-                        transport: self.transport_name.into(),
-                        sent_at: wall.max(0) as u64,
-                        block: turn.block.clone(),
-                    });
-                    self.sink.emit(UiEvent::ContextSent {
-                        turn_id: turn.turn_id.clone(),
-                        transport: self.transport_name.into(),
-                        block: turn.block.clone(),
-                    });
-                    self.send(Outbound::Turn(turn));
-                }
+                Effect::Begin(begin) => match &mut self.held {
+                    Some(held) => held.push_back(HeldItem::Begin(begin)),
+                    None => self.begin(begin, shots),
+                },
                 Effect::Save(record) => self.outcomes.save(&record),
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
@@ -153,6 +172,106 @@ impl Driver {
                 true
             }
         });
+    }
+
+    /// Start a turn: at once, or after its screenshot is taken off the loop
+    /// (everything sent meanwhile waits behind it, in order).
+    fn begin(&mut self, begin: Begin, shots: &mpsc::UnboundedSender<Shot>) {
+        let Some(shot) = self.sampler.turn_shot(|_| None) else {
+            self.send_turn(begin, None, Vec::new());
+            return;
+        };
+        self.held = Some(VecDeque::new());
+        let (desk, prefit, shots) = (self.desk.clone(), self.prefit, shots.clone());
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let mut shot = shot;
+            let taken = tokio::time::timeout(TURN_SHOT_WAIT, async {
+                if let crate::tools::Shot::Display(index) = shot.shot {
+                    let desk2 = desk.clone();
+                    let labels = tokio::task::spawn_blocking(move || desk2.displays()).await;
+                    if let Ok(Ok(displays)) = labels {
+                        if let Some(d) = displays.iter().find(|d| d.index == index) {
+                            shot.source = crate::context::ScreenSource::Monitor { index: Some(index as i64), label: Some(d.label.clone()) };
+                        }
+                    }
+                }
+                let picture = desk.capture(shot.shot.clone()).await.map_err(|e| e.to_string())?;
+                if !prefit {
+                    return Ok(vec![picture]);
+                }
+                tokio::task::spawn_blocking(move || crate::transport::request::prefit(&[picture]))
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .map_err(|e| e.to_string())
+            })
+            .await;
+            let images = match taken {
+                Ok(Ok(images)) => {
+                    tracing::info!(record = "turn_screenshot", turn_id = %begin.turn_id, ms = started.elapsed().as_millis() as u64);
+                    images
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(record = "turn_screenshot_failed", turn_id = %begin.turn_id, error = %e, "the turn goes without its screenshot");
+                    Vec::new()
+                }
+                Err(_) => {
+                    tracing::warn!(record = "turn_screenshot_failed", turn_id = %begin.turn_id, error = "timed out", "the turn goes without its screenshot");
+                    Vec::new()
+                }
+            };
+            let _ = shots.send(Shot { begin, shot, images });
+        });
+    }
+
+    /// A screenshot was taken: its turn leaves, then what waited behind it.
+    fn shot_taken(&mut self, shot: Shot, shots: &mpsc::UnboundedSender<Shot>) {
+        let Shot { begin, shot, images } = shot;
+        // The line names the source even when the capture failed: the
+        // setting is on; the pixels are simply absent.
+        self.send_turn(begin, Some(&shot), images);
+        let mut held = self.held.take().unwrap_or_default();
+        while let Some(item) = held.pop_front() {
+            match item {
+                HeldItem::Out(out) => self.send(out),
+                HeldItem::Begin(begin) => {
+                    self.begin(begin, shots);
+                    if let Some(h) = &mut self.held {
+                        h.extend(held.drain(..));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Render and send a turn, and keep its block for the inspector.
+    fn send_turn(&mut self, begin: Begin, shot: Option<&TurnShot>, images: Vec<Picture>) {
+        let wall = self.clock.now_ms();
+        let turn = self.sampler.turn(&begin, wall, shot, images);
+        self.contexts.push(SentContext {
+            turn_id: turn.turn_id.clone(),
+            transport: self.transport_name.into(),
+            sent_at: wall.max(0) as u64,
+            block: turn.block.clone(),
+            images: Vec::new(),
+        });
+        self.sink.emit(UiEvent::ContextSent { turn_id: turn.turn_id.clone(), transport: self.transport_name.into(), block: turn.block.clone() });
+        if self.prefit && !turn.images.is_empty() {
+            // Already fitted: what is sent is known now.
+            let urls = crate::transport::request::urls(&turn.images);
+            self.contexts.attach_images(&turn.turn_id, urls.clone());
+            self.sink.emit(UiEvent::ImagesSent { turn_id: turn.turn_id.clone(), images: urls });
+        }
+        self.send(Outbound::Turn(turn));
+    }
+
+    /// Send now, or after the turn whose screenshot is being taken.
+    fn send_in_order(&mut self, out: Outbound) {
+        match &mut self.held {
+            Some(held) => held.push_back(HeldItem::Out(out)),
+            None => self.send(out),
+        }
     }
 
     fn send(&self, out: Outbound) {

@@ -13,7 +13,7 @@ use crate::error::CoreError;
 use crate::event::Status;
 use crate::limits::Timeouts;
 use crate::model::Vocabulary;
-use crate::settings::Settings;
+use crate::settings::{LiveSettings, Settings};
 use crate::sink::SharedSink;
 use crate::tools::{Desk, NoDesk};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,8 +36,11 @@ pub struct SessionConfig {
     /// The wall clock for ids and timestamps (the system clock by default).
     pub clock: SharedClock,
     /// What the client tools may ask of the desktop ([`NoDesk`] by default:
-    /// no other open character).
+    /// no screen, no other open character).
     pub desk: Arc<dyn Desk>,
+    /// The settings the session reads when it uses them (switches, the
+    /// turn screenshot); [`Session::update_settings`] writes it.
+    pub live: LiveSettings,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -49,7 +52,8 @@ impl std::fmt::Debug for SessionConfig {
 impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk) }
+        let live = LiveSettings::new(settings.clone());
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live }
     }
 }
 
@@ -72,6 +76,8 @@ pub struct Session {
     sent: AtomicU64,
     contexts: Arc<ContextLog>,
     cancel: CancellationToken,
+    live: LiveSettings,
+    sink: SharedSink,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// Fires when the session's own thread has finished (see
     /// [`Session::start_on_own_thread`]).
@@ -91,10 +97,19 @@ impl Session {
         let contexts = Arc::new(ContextLog::default());
         let parts = setup::build(&config, cancel.clone())?;
         sink.emit(crate::event::UiEvent::Status { status: Status::Connecting { attempt: 0 } });
+        sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.screenshot.enabled) });
+        let tools = crate::tools::Toolbox::new(
+            config.desk.clone(),
+            config.live.clone(),
+            parts.relations.clone(),
+            parts.body.clone(),
+            config.clock.clone(),
+            sink.clone(),
+        );
         let transport = tokio::spawn(parts.transport);
         let driver = driver::Driver {
             engine: parts.engine,
-            sink,
+            sink: sink.clone(),
             status: status_tx,
             activity: activity_tx,
             outbound: parts.outbound,
@@ -105,6 +120,9 @@ impl Session {
             transport_name: parts.transport_name,
             applied: 0,
             desk: config.desk.clone(),
+            tools,
+            prefit: config.settings.chat_api != crate::settings::ChatApi::Push,
+            held: None,
         };
         let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, cancel.clone()));
         Ok(Session {
@@ -114,6 +132,8 @@ impl Session {
             sent: AtomicU64::new(0),
             contexts,
             cancel,
+            live: config.live.clone(),
+            sink,
             tasks: vec![task, transport],
             thread_done: None,
         })
@@ -160,6 +180,22 @@ impl Session {
         let mut session = rx.recv().map_err(|_| CoreError::Closed)??;
         session.thread_done = Some(done_rx);
         Ok(session)
+    }
+
+    /// Apply settings that need no new session: the tool switches and the
+    /// turn screenshot are read from here when next used. The pet hears
+    /// whether the screen is watched.
+    pub fn update_settings(&self, settings: &Settings) {
+        let was = self.live.read(|s| s.screenshot.enabled);
+        self.live.set(settings.clone());
+        if was != settings.screenshot.enabled {
+            self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
+        }
+    }
+
+    /// The settings this session reads now.
+    pub fn live_settings(&self) -> LiveSettings {
+        self.live.clone()
     }
 
     /// Hand a user action to the session.

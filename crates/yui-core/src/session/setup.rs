@@ -2,10 +2,15 @@
 //! engine, the context sampler and the stores.
 
 use super::SessionConfig;
-use crate::context::{render, user_input, ClientContext, Env};
+use crate::context::{render, user_input, BodyState, ClientContext, Env, Posture, PostureState, ScreenSource, Screenshot};
 use crate::data_dir::character_key;
 use crate::error::CoreError;
 use crate::outcome::OutcomeStore;
+use crate::picture::Picture;
+use crate::relations::RelationStore;
+use crate::settings::{LiveSettings, ScreenChoice};
+use crate::tools::{Declared, Shot};
+use std::sync::{Arc, Mutex};
 use crate::settings::{push_url, ChatApi};
 use crate::transport::{push, request::RequestConfig, Inbound, Link, Outbound, TurnRequest};
 use crate::turn::{Begin, Engine, EngineConfig};
@@ -26,23 +31,62 @@ pub(super) struct Parts {
     pub inbound: mpsc::UnboundedReceiver<Inbound>,
     pub outcomes: OutcomeStore,
     pub sampler: Sampler,
+    pub relations: Arc<RelationStore>,
+    pub body: Arc<Mutex<BodyState>>,
 }
 
 /// Samples what a turn's client_context block says and renders it.
 pub(super) struct Sampler {
-    /// When the body took its posture (standing since the session started).
-    body_since: i64,
+    /// The body's state (standing since the session started until the body moves).
+    pub body: Arc<Mutex<BodyState>>,
     /// The user's name, for the card.
     user_name: Option<String>,
+    /// The settings read when a turn starts (screenshot, switches).
+    pub live: LiveSettings,
+    /// This character's relations.
+    relations: Arc<RelationStore>,
+    /// The tools this window declares (their switches make a line).
+    declared: Declared,
+}
+
+/// The screenshot a turn attaches: what to capture and how the
+/// `screenshot source:` line names it.
+#[derive(Debug, Clone)]
+pub(super) struct TurnShot {
+    pub shot: Shot,
+    pub source: ScreenSource,
 }
 
 impl Sampler {
-    /// The turn request for `begin`, rendered at `wall_ms`.
-    pub fn turn(&self, begin: &Begin, wall_ms: i64) -> TurnRequest {
-        let mut ctx = ClientContext::user_message(&begin.text, self.body_since);
+    /// The screenshot the next turn attaches, when the setting is on. The
+    /// display's label comes from `labels` (index → label).
+    pub fn turn_shot(&self, labels: impl FnOnce(usize) -> Option<String>) -> Option<TurnShot> {
+        let shot = self.live.read(|s| s.screenshot.enabled.then(|| s.screenshot.source.clone()))?;
+        Some(match shot {
+            ScreenChoice::Monitor { index } => {
+                TurnShot { shot: Shot::Display(index), source: ScreenSource::Monitor { index: Some(index as i64), label: labels(index) } }
+            }
+            ScreenChoice::Window { app, title } => TurnShot {
+                source: ScreenSource::Window { app: Some(app.clone()).filter(|a| !a.is_empty()), title: Some(title.clone()).filter(|t| !t.is_empty()) },
+                shot: Shot::Window { app, title },
+            },
+        })
+    }
+
+    /// The turn request for `begin`, rendered at `wall_ms`, with the
+    /// screenshot `shot` names (its pictures in `images`).
+    pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>) -> TurnRequest {
+        let mut ctx = ClientContext::user_message(&begin.text, 0);
+        ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
         ctx.env = Env::local_at(wall_ms);
         ctx.previous_turn = begin.previous.clone();
         ctx.user_name = self.user_name.clone();
+        let settings = self.live.read(|s| s.clone());
+        ctx.screenshot = shot.map(|s| Screenshot { enabled: true, source: Some(s.source.clone()) });
+        ctx.tool_switches = self.declared.switches(&settings);
+        if settings.relations {
+            ctx.relations = self.relations.context();
+        }
         let block = render(&ctx, wall_ms);
         TurnRequest {
             turn_id: begin.turn_id.clone(),
@@ -50,19 +94,20 @@ impl Sampler {
             text: begin.text.clone(),
             input: user_input(&ctx),
             guide: ctx.trigger.guide,
-            images: Vec::new(),
+            images,
         }
     }
 }
 
 pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
-    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk: _ } = config;
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live } = config;
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };
     let outcomes = OutcomeStore::new(data_dir, &settings.character);
     let now = clock.now_ms();
-    let tools = crate::tools::declarations();
+    let declared = Declared::of(&**desk);
+    let tools = crate::tools::declarations(declared);
     let (transport, name, greetings): (TransportTask, &'static str, Vec<String>) = match settings.chat_api {
         ChatApi::Push => {
             let cfg = push::PushConfig {
@@ -107,11 +152,16 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         previous: outcomes.load(),
         vocabulary: vocabulary.clone(),
     });
+    let body = Arc::new(Mutex::new(BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: now, waking: false }));
+    let relations = Arc::new(RelationStore::open(data_dir, &settings.character));
     let sampler = Sampler {
-        body_since: now,
+        body: body.clone(),
         user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
+        live: live.clone(),
+        relations: relations.clone(),
+        declared,
     };
-    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler })
+    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body })
 }
 
 /// What the card gives a request transport: the instructions, the

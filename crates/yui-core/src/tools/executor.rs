@@ -59,10 +59,13 @@ impl std::fmt::Debug for Order {
 
 impl Executor {
     /// Spawn the executor task on the current tokio runtime: `tools` runs
-    /// the calls, their answers go to `results`.
-    pub fn spawn(tools: Arc<dyn Run>, results: mpsc::UnboundedSender<ToolResult>) -> Executor {
+    /// the calls, their answers go to `results`. With `prefit` (the request
+    /// transports), pictures in an answer are fitted into the request budget
+    /// here, off the transport; one that cannot fit answers
+    /// `error: result too large`. Push fits them into its frame itself.
+    pub fn spawn(tools: Arc<dyn Run>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool) -> Executor {
         let (orders, rx) = mpsc::unbounded_channel();
-        tokio::spawn(work(tools, rx, results));
+        tokio::spawn(work(tools, rx, results, prefit));
         Executor { orders }
     }
 
@@ -85,7 +88,7 @@ enum Step {
     Done(Answer),
 }
 
-async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, results: mpsc::UnboundedSender<ToolResult>) {
+async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool) {
     let answer = |id: String, turn_id: String, a: Answer| {
         let _ = results.send(ToolResult { id, turn_id, result: a.result, images: a.images });
     };
@@ -95,7 +98,7 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
         if running.is_none() {
             if let Some(next) = queue.pop_front() {
                 tracing::info!(record = "tool_run", id = %next.id, turn_id = %next.turn_id, name = next.args.name(), "a tool call starts");
-                running = Some(start(&*tools, next));
+                running = Some(start(&*tools, next, prefit));
             }
         }
         let step = tokio::select! {
@@ -133,13 +136,22 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
 }
 
 /// Start a call: its answer, or the no-reply answer once its wait passes.
-fn start(tools: &dyn Run, q: Queued) -> Running {
+fn start(tools: &dyn Run, q: Queued, prefit: bool) -> Running {
     let wait = q.args.wait();
-    let run = tools.run(q.args);
+    let run = tools.run(q.args, &q.turn_id);
     let answer = Box::pin(async move {
-        match tokio::time::timeout(wait, run).await {
+        let answer = match tokio::time::timeout(wait, run).await {
             Ok(a) => a,
             Err(_) => ToolError::NoReply(wait).into(),
+        };
+        if !prefit || answer.images.is_empty() {
+            return answer;
+        }
+        let Answer { result, images } = answer;
+        let fitted = tokio::task::spawn_blocking(move || crate::transport::request::prefit(&images)).await;
+        match fitted {
+            Ok(Ok(images)) => Answer { result, images },
+            _ => ToolError::ResultTooLarge.into(),
         }
     });
     Running { id: q.id, turn_id: q.turn_id, answer }
@@ -164,8 +176,8 @@ mod tests {
     /// seconds as the name is long.
     struct Slow;
     impl Run for Slow {
-        fn run(&self, args: ToolArgs) -> BoxFuture<'static, Answer> {
-            let ToolArgs::AddressCharacter { character } = args;
+        fn run(&self, args: ToolArgs, _turn_id: &str) -> BoxFuture<'static, Answer> {
+            let ToolArgs::AddressCharacter { character } = args else { panic!("only address_character here") };
             Box::pin(async move {
                 tokio::time::sleep(Duration::from_secs(character.len() as u64)).await;
                 Answer::text(format!("said {character}"))
@@ -183,7 +195,7 @@ mod tests {
 
     fn setup() -> (Executor, mpsc::UnboundedReceiver<ToolResult>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Executor::spawn(Arc::new(Slow), tx), rx)
+        (Executor::spawn(Arc::new(Slow), tx, false), rx)
     }
 
     async fn next(rx: &mut mpsc::UnboundedReceiver<ToolResult>) -> (String, String) {
@@ -199,7 +211,7 @@ mod tests {
     async fn calls_that_do_not_read_answer_at_once() {
         let (ex, mut rx) = setup();
         ex.run(addr("slow", "t1", "r"));
-        ex.run(call("a", "t1", "look", json!({})));
+        ex.run(call("a", "t1", "body_action", json!({})));
         ex.run(call("b", "t1", "address_character", json!({})));
         ex.run(call("c", "t1", "address_character", json!({ "character": 3 })));
         ex.run(call("d", "t1", "address_character", Value::Null));

@@ -1,68 +1,161 @@
-//! The client tools this window declares in hello, how their calls are read
-//! and how they run.
+//! The client tools a pet window declares and runs
+//! (`shared/spec/client-tools.md`).
 //!
-//! Declared now: `address_character` (`shared/spec/client-tools.md`).
 //! - [`ToolArgs`] reads a call's name and arguments into one typed value, or
 //!   the spec's generic answer ([`ToolError`]) before anything runs.
 //! - [`Executor`] runs the calls of one chat one at a time, in arrival order,
 //!   off the driver loop, each within its client wait.
-//! - [`Desk`] is what a tool may ask of the desktop; [`NoDesk`] knows nothing.
+//! - [`Toolbox`] runs a checked call: `look`, `rate_relation`, `browser` and
+//!   `address_character`, reading the switches when the call runs.
+//! - [`Desk`] is what a tool needs from the desktop (capture, the window
+//!   list, where the pet stands, the browser window); the app implements it,
+//!   [`SystemDesk`] is the headless one (xcap, no window of its own), tests
+//!   fake it.
 //!
-//! This build opens one character, so the default desk reports no other open
-//! character and every well-formed `address_character` call answers
-//! `error: invalid field character`, as the spec says.
+//! What is declared ([`declarations`]) is exactly what runs: `rate_relation`
+//! and `address_character` always, `look` on the main pet window, `browser`
+//! when the desk has a browser window.
 
 mod args;
 mod executor;
+mod toolbox;
 
-pub use args::{ToolArgs, ToolError};
+pub use args::{BrowserAction, LookAt, ToolArgs, ToolError, RELATION_WHY_CHARS};
 pub use executor::Executor;
+pub use toolbox::{Toolbox, SCREEN_SWITCHED_OFF};
 
+use crate::context::ToolSwitch;
+use crate::picture::capture::{self, CaptureError, Display, WindowInfo};
+use crate::picture::Picture;
 use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// The function schemas sent in `hello.tools`, in the OpenAI function-tool shape.
-pub fn declarations() -> Vec<Value> {
-    vec![json!({
-        "type": "function",
-        "function": {
-            "name": "address_character",
-            "description": "Speak to another open character by name; it gets a turn when this reply has finished playing",
-            "parameters": {
-                "type": "object",
-                "properties": { "character": { "type": "string", "description": "The name of another open character" } },
-                "required": ["character"],
-                "additionalProperties": false
-            }
-        }
-    })]
+/// What the turn screenshot or a `look` captures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shot {
+    /// A display by index.
+    Display(usize),
+    /// The frontmost window of `app` whose title contains `title`.
+    Window {
+        /// The app, matched without case.
+        app: String,
+        /// A part of the title; empty matches any.
+        title: String,
+    },
 }
 
 /// What the tools may ask of the desktop. The app implements it; the core
-/// only reads through it.
+/// only reads through it. The defaults read the system through xcap, for a
+/// client with no window of its own.
 pub trait Desk: Send + Sync {
     /// The names of the other open characters (never this window's own).
-    fn open_characters(&self) -> Vec<String>;
+    fn open_characters(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// True for the main pet window: the one whose body the OS window is.
+    /// It declares `look`.
+    fn is_main(&self) -> bool {
+        true
+    }
+
+    /// Where the pet stands, in physical screen pixels (its centre); none
+    /// when it has no window.
+    fn pet_point(&self) -> Option<(i32, i32)> {
+        None
+    }
+
+    /// The displays.
+    fn displays(&self) -> Result<Vec<Display>, CaptureError> {
+        capture::displays()
+    }
+
+    /// Other apps' windows, front to back, without this app's own.
+    fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
+        capture::windows()
+    }
+
+    /// Capture `shot` with none of this app's windows in the picture. Runs
+    /// off the async runtime's worker threads.
+    fn capture(&self, shot: Shot) -> BoxFuture<'static, Result<Picture, CaptureError>> {
+        Box::pin(capture_blocking(shot))
+    }
+
+    /// The character's own browser window, when this client has one.
+    fn browser(&self) -> Option<Arc<dyn Browser>> {
+        None
+    }
 }
 
-/// A desk that knows of nothing: no other open character.
+/// Capture `shot` on a blocking thread, as it is on screen now.
+pub async fn capture_blocking(shot: Shot) -> Result<Picture, CaptureError> {
+    let job = move || match shot {
+        Shot::Display(index) => capture::capture_display(index),
+        Shot::Window { app, title } => capture::capture_window(&app, &title),
+    };
+    tokio::task::spawn_blocking(job).await.unwrap_or_else(|e| Err(CaptureError::Failed(format!("the capture thread ended: {e}"))))
+}
+
+/// A desk with no window of its own: the system's displays and windows
+/// through xcap, no other character, no browser (the CLI's).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemDesk;
+
+impl Desk for SystemDesk {}
+
+/// A desk that knows of nothing: no display, no window, no other character
+/// (tests and clients that must not touch the screen).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoDesk;
 
 impl Desk for NoDesk {
-    fn open_characters(&self) -> Vec<String> {
-        Vec::new()
+    fn displays(&self) -> Result<Vec<Display>, CaptureError> {
+        Ok(Vec::new())
+    }
+
+    fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
+        Ok(Vec::new())
+    }
+
+    fn capture(&self, _shot: Shot) -> BoxFuture<'static, Result<Picture, CaptureError>> {
+        Box::pin(async { Err(CaptureError::Failed("no screen here".into())) })
     }
 }
 
-/// One tool's answer: the result string and any image data URLs beside it.
+/// A page the browser window shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// Its URL after redirects.
+    pub url: String,
+    /// Its title.
+    pub title: String,
+}
+
+/// The character's browser window: a separate window of the app with no
+/// access to the app's commands or files. Each call fails with a one-line
+/// reason (sent as `error: <reason>`).
+pub trait Browser: Send + Sync {
+    /// Load `url` (opening the window if needed); answers once it has loaded.
+    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>>;
+    /// The current page and its text (`document.body.innerText` or the like).
+    fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>>;
+    /// The current page and its picture.
+    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>>;
+    /// Navigate back.
+    fn back(&self) -> BoxFuture<'static, Result<(), String>>;
+    /// Close the window.
+    fn close(&self) -> BoxFuture<'static, Result<(), String>>;
+}
+
+/// One tool's answer: the result string and any pictures beside it (fitted
+/// into the frame or request by the transport).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     /// The answer, `error: <reason>` on failure.
     pub result: String,
-    /// Image data URLs beside the answer (none for text-only tools).
-    pub images: Vec<String>,
+    /// Pictures beside the answer (none for text-only answers).
+    pub images: Vec<Picture>,
 }
 
 impl Answer {
@@ -82,59 +175,103 @@ impl From<ToolError> for Answer {
 /// cancel the call (a stop, or a wait that passed), so a tool must leave
 /// nothing half done when dropped at an await.
 pub trait Run: Send + Sync {
-    /// Run `args` to its answer.
-    fn run(&self, args: ToolArgs) -> BoxFuture<'static, Answer>;
+    /// Run `args`, a call of turn `turn_id`, to its answer.
+    fn run(&self, args: ToolArgs, turn_id: &str) -> BoxFuture<'static, Answer>;
 }
 
-/// The real tools, reading the desktop through a [`Desk`].
-#[derive(Clone)]
-pub struct Toolbox {
-    desk: Arc<dyn Desk>,
+/// Which tools a window declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declared {
+    /// `look` (the main pet window).
+    pub look: bool,
+    /// `browser` (a window with a browser).
+    pub browser: bool,
 }
 
-impl Toolbox {
-    /// Tools that ask `desk` about the desktop.
-    pub fn new(desk: Arc<dyn Desk>) -> Self {
-        Self { desk }
+impl Declared {
+    /// What `desk` can run.
+    pub fn of(desk: &dyn Desk) -> Self {
+        Self { look: desk.is_main(), browser: desk.browser().is_some() }
     }
-}
 
-impl std::fmt::Debug for Toolbox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Toolbox").finish_non_exhaustive()
-    }
-}
-
-impl Run for Toolbox {
-    fn run(&self, args: ToolArgs) -> BoxFuture<'static, Answer> {
-        match args {
-            ToolArgs::AddressCharacter { character } => {
-                let open = self.desk.open_characters().contains(&character);
-                // The addressed turn itself is not delivered yet (a later part
-                // of the issue); with the default desk no name is open.
-                let answer = if open { Answer::text("ok") } else { ToolError::InvalidField("character").into() };
-                Box::pin(async move { answer })
-            }
+    /// The `tool switches:` entries of the declared tools, in the spec's
+    /// order (`look.screen`, `browser`, `relations`), with their state now.
+    pub fn switches(&self, settings: &crate::settings::Settings) -> Vec<ToolSwitch> {
+        let mut out = Vec::new();
+        if self.look {
+            out.push(ToolSwitch { id: "look.screen".into(), on: Some(settings.screenshot.allow_requests) });
         }
+        if self.browser {
+            out.push(ToolSwitch { id: "browser".into(), on: Some(settings.browser) });
+        }
+        out.push(ToolSwitch { id: "relations".into(), on: Some(settings.relations) });
+        out
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn function(name: &str, description: &str, parameters: Value) -> Value {
+    json!({ "type": "function", "function": { "name": name, "description": description, "parameters": parameters } })
+}
 
-    struct Desk1;
-    impl Desk for Desk1 {
-        fn open_characters(&self) -> Vec<String> {
-            vec!["perlica".into()]
-        }
+/// The function schemas of the declared tools, in the OpenAI function-tool
+/// shape (`hello.tools` on push, `tools[]` on the request transports, where
+/// `generate_express` is added beside them).
+pub fn declarations(declared: Declared) -> Vec<Value> {
+    let mut out = vec![
+        function(
+            "rate_relation",
+            "Move how you stand toward the user or another open character by a small step, with the reason",
+            json!({
+                "type": "object",
+                "properties": {
+                    "target": { "type": "string", "description": "\"user\" for the human, or the name of another open character" },
+                    "delta": { "type": "integer", "minimum": -3, "maximum": 3, "description": "A whole number from -3 to 3, not 0" },
+                    "why": { "type": "string", "description": "The reason, one line, at most 200 characters" }
+                },
+                "required": ["target", "delta", "why"],
+                "additionalProperties": false
+            }),
+        ),
+        function(
+            "address_character",
+            "Speak to another open character by name; it gets a turn when this reply has finished playing",
+            json!({
+                "type": "object",
+                "properties": { "character": { "type": "string", "description": "The name of another open character" } },
+                "required": ["character"],
+                "additionalProperties": false
+            }),
+        ),
+    ];
+    if declared.look {
+        out.push(function(
+            "look",
+            "Read body state, perch targets, or a display screenshot; screen requests require user permission",
+            json!({
+                "type": "object",
+                "properties": {
+                    "at": { "type": "string", "enum": ["body", "perch_targets", "screen"] },
+                    "monitor": { "type": "integer", "description": "For screen: the display number used by body_action.monitor; omit for the character's display" }
+                },
+                "required": ["at"],
+                "additionalProperties": false
+            }),
+        ));
     }
-
-    #[tokio::test]
-    async fn address_character_asks_the_desk() {
-        let args = || ToolArgs::AddressCharacter { character: "perlica".into() };
-        assert_eq!(Toolbox::new(Arc::new(NoDesk)).run(args()).await, Answer::text("error: invalid field character"));
-        assert_eq!(Toolbox::new(Arc::new(Desk1)).run(args()).await, Answer::text("ok"));
-        assert_eq!(declarations()[0]["function"]["name"], "address_character");
+    if declared.browser {
+        out.push(function(
+            "browser",
+            "Drive your own browser window, which the user can watch: open an http(s) page, read its text, take its screenshot, go back, or close it",
+            json!({
+                "type": "object",
+                "properties": {
+                    "action": { "type": "string", "enum": ["open", "read", "screenshot", "back", "close"] },
+                    "url": { "type": "string", "description": "For open: an http or https URL" }
+                },
+                "required": ["action"],
+                "additionalProperties": false
+            }),
+        ));
     }
+    out
 }

@@ -44,8 +44,9 @@ pub struct TurnRequest {
     pub input: String,
     /// The guide the turn carried (the help button), kept by the transcript.
     pub guide: Option<GuideKey>,
-    /// Image data URLs: the turn's screenshot first, then attachments.
-    pub images: Vec<String>,
+    /// Pictures: the turn's screenshot first, then attachments. The
+    /// transport fits them into its budget (`crate::picture::fit`).
+    pub images: Vec<crate::picture::Picture>,
 }
 
 /// A call against a tool the client declared.
@@ -70,8 +71,8 @@ pub struct ToolResult {
     pub turn_id: String,
     /// The answer, a string (`error: <reason>` on failure).
     pub result: String,
-    /// Image data URLs beside the answer.
-    pub images: Vec<String>,
+    /// Pictures beside the answer, fitted by the transport.
+    pub images: Vec<crate::picture::Picture>,
 }
 
 /// What the engine asks a transport to do.
@@ -137,6 +138,13 @@ pub enum Inbound {
     ToolCall(ToolCall),
     /// The backend's delegations list, replacing the last one.
     Delegations(Vec<DelegationItem>),
+    /// The pictures that left with a turn, fitted and encoded as sent.
+    ImagesSent {
+        /// The turn.
+        turn_id: String,
+        /// The data URLs.
+        images: Vec<String>,
+    },
     /// A turn could not be sent: its frame is over the limit, or the
     /// transport is not connected. The turn fails at once.
     Rejected {
@@ -147,6 +155,24 @@ pub enum Inbound {
         /// One line for a person.
         reason: String,
     },
+}
+
+/// Fit `pictures` into `room` bytes of a JSON array of data URLs
+/// ([`crate::picture::fit`]) on a blocking thread: encoding is CPU work.
+pub(crate) async fn fit_pictures(pictures: Vec<crate::picture::Picture>, room: usize) -> Result<Vec<String>, crate::picture::FitError> {
+    if pictures.is_empty() {
+        return Ok(Vec::new());
+    }
+    let started = std::time::Instant::now();
+    let n = pictures.len();
+    let fitted = tokio::task::spawn_blocking(move || crate::picture::fit(&pictures, room))
+        .await
+        .unwrap_or(Err(crate::picture::FitError::TooLarge));
+    match &fitted {
+        Ok(urls) => tracing::info!(record = "images_fitted", count = n, room, bytes = urls.iter().map(String::len).sum::<usize>(), ms = started.elapsed().as_millis() as u64),
+        Err(e) => tracing::warn!(record = "images_unfittable", count = n, room, error = %e),
+    }
+    fitted
 }
 
 /// One thing that arrived for a turn.

@@ -61,7 +61,7 @@ pub fn messages(cfg: &RequestConfig, transcript: &mut Transcript, turn: &TurnReq
         out.push(system(post));
     }
     out.push(system(&context));
-    out.push(user_message(&turn.input, &turn.images));
+    out.push(user_message(&turn.input, &crate::transport::request::urls(&turn.images)));
     out.extend(rounds.iter().cloned());
     out
 }

@@ -187,7 +187,7 @@ impl Session {
                     .find(|c| c.record.id == r.id && c.answer.is_none());
                 let Some(call) = call else { return };
                 call.answer = Some(r.result);
-                call.images = r.images;
+                call.images = crate::transport::request::urls(&r.images);
                 if matches!(f.wire, Wire::Waiting) {
                     self.proceed(link);
                 }

@@ -261,7 +261,7 @@ async fn connect_once(conn: &mut Conn) -> End {
                 // must not hold the task.
                 Some(out) => tokio::select! {
                     _ = cancel.cancelled() => return End::Cancelled,
-                    sent = send_outbound(conn, &mut ws, out, turn_limit) => sent,
+                    sent = send_outbound(conn, &mut ws, out, turn_limit, max_turn_bytes.is_some()) => sent,
                 },
             },
             msg = ws.next() => match read(msg) {
@@ -276,13 +276,37 @@ async fn connect_once(conn: &mut Conn) -> End {
     }
 }
 
+/// The bytes `,"images":[]` adds to a frame beside its data URLs.
+const IMAGES_FIELD: usize = r#","images":[]"#.len();
+
+/// The room `limit` leaves for data URLs beside `frame` (serialized without images).
+fn image_room(frame: &ClientFrame, limit: usize) -> usize {
+    let size = serde_json::to_string(frame).map(|s| s.len()).unwrap_or(usize::MAX);
+    limit.saturating_sub(size.saturating_add(IMAGES_FIELD))
+}
+
 /// Send one outbound message on a ready socket. A turn over its limit is
-/// not sent; its turn is rejected.
-async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: usize) -> Result<(), String> {
+/// not sent; its turn is rejected. Pictures ride only to a backend that
+/// stated `max_turn_bytes` (`images_ok`), fitted into what the frame leaves.
+async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: usize, images_ok: bool) -> Result<(), String> {
     let frame = match out {
         Outbound::Turn(t) => {
-            let images = (!t.images.is_empty()).then_some(t.images);
-            let frame = ClientFrame::Turn { turn_id: t.turn_id.clone(), client_context: t.block, text: t.text, images };
+            let mut frame = ClientFrame::Turn { turn_id: t.turn_id.clone(), client_context: t.block, text: t.text, images: None };
+            if !t.images.is_empty() {
+                if !images_ok {
+                    tracing::info!(record = "images_not_sent", turn_id = %t.turn_id, count = t.images.len(), "the backend stated no max_turn_bytes: the turn goes without its pictures");
+                } else {
+                    match crate::transport::fit_pictures(t.images, image_room(&frame, turn_limit)).await {
+                        Ok(urls) => {
+                            conn.link.report(Inbound::ImagesSent { turn_id: t.turn_id.clone(), images: urls.clone() });
+                            if let ClientFrame::Turn { images, .. } = &mut frame {
+                                *images = Some(urls);
+                            }
+                        }
+                        Err(e) => tracing::warn!(record = "images_not_sent", turn_id = %t.turn_id, error = %e, "the pictures do not fit the turn frame: it goes without them"),
+                    }
+                }
+            }
             let size = serde_json::to_string(&frame).map(|s| s.len()).unwrap_or(usize::MAX);
             if size > turn_limit {
                 tracing::warn!(record = "frame_oversize", direction = "outbound", frame = "turn", bytes = size, limit = turn_limit, "turn not sent");
@@ -293,10 +317,24 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
         }
         Outbound::Stop { turn_ids } => ClientFrame::Stop { turn_ids },
         Outbound::ToolResult(r) => {
-            let limit = if r.images.is_empty() { TEXT_FRAME_SIZE } else { turn_limit };
-            let images = (!r.images.is_empty()).then_some(r.images);
-            let frame = ClientFrame::ToolResult { id: r.id, turn_id: r.turn_id, result: r.result, images };
-            return send_frame(ws, &frame, limit).await;
+            let mut frame = ClientFrame::ToolResult { id: r.id, turn_id: r.turn_id, result: r.result, images: None };
+            if r.images.is_empty() {
+                return send_frame(ws, &frame, TEXT_FRAME_SIZE).await;
+            }
+            // The fitter gets what the frame leaves; nothing fits: `error: result too large`, no images.
+            match crate::transport::fit_pictures(r.images, image_room(&frame, turn_limit)).await {
+                Ok(urls) => {
+                    if let ClientFrame::ToolResult { images, .. } = &mut frame {
+                        *images = Some(urls);
+                    }
+                }
+                Err(_) => {
+                    if let ClientFrame::ToolResult { result, .. } = &mut frame {
+                        *result = crate::tools::ToolError::ResultTooLarge.to_string();
+                    }
+                }
+            }
+            return send_frame(ws, &frame, turn_limit).await;
         }
         Outbound::Playback { turn_id } => ClientFrame::Playback { turn_id, ended: "failed".into() },
         Outbound::Reset => ClientFrame::Reset,

@@ -61,11 +61,12 @@ pub fn user_text(post_history: Option<&str>, turn: &TurnRequest) -> String {
 /// `input_text` part followed by one `input_image` part per image.
 pub fn user_item(post_history: Option<&str>, turn: &TurnRequest) -> Value {
     let text = user_text(post_history, turn);
-    if turn.images.is_empty() {
+    let images = crate::transport::request::urls(&turn.images);
+    if images.is_empty() {
         return json!({ "role": "user", "content": text });
     }
     let mut parts = vec![json!({ "type": "input_text", "text": text })];
-    parts.extend(turn.images.iter().map(|url| json!({ "type": "input_image", "image_url": url })));
+    parts.extend(images.iter().map(|url| json!({ "type": "input_image", "image_url": url })));
     json!({ "role": "user", "content": parts })
 }
 
@@ -130,7 +131,7 @@ mod tests {
             text: "hi".into(),
             input: "hi".into(),
             guide: None,
-            images,
+            images: images.iter().filter_map(|u| crate::transport::request::from_data_url(u)).collect(),
         }
     }
 
@@ -156,10 +157,10 @@ mod tests {
             user_text(Some("Be brief."), &t),
             "<post_history_instructions>\nBe brief.\n</post_history_instructions>\n<client_context>\ntrigger: user message\n</client_context>\n\nhi"
         );
-        let with = user_item(None, &turn(vec!["data:image/jpeg;base64,AA".into(), "data:image/png;base64,BB".into()]));
+        let with = user_item(None, &turn(vec!["data:image/jpeg;base64,AAAA".into(), "data:image/png;base64,BBBB".into()]));
         assert_eq!(with["content"][0]["type"], "input_text");
-        assert_eq!(with["content"][1], json!({"type":"input_image","image_url":"data:image/jpeg;base64,AA"}));
-        assert_eq!(with["content"][2]["image_url"], "data:image/png;base64,BB");
+        assert_eq!(with["content"][1], json!({"type":"input_image","image_url":"data:image/jpeg;base64,AAAA"}));
+        assert_eq!(with["content"][2]["image_url"], "data:image/png;base64,BBBB");
     }
 
     #[test]

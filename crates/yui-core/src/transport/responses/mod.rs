@@ -259,7 +259,7 @@ impl Task {
         let mut out: Vec<Value> = calls.iter().filter_map(|c| c.answer.as_ref().map(|a| body::call_output(&c.call_id, a, &[]))).collect();
         for c in calls.iter().filter(|c| c.answer.is_none()) {
             if let Some(r) = self.results.remove(&c.call_id) {
-                out.push(body::call_output(&c.call_id, &r.result, &r.images));
+                out.push(body::call_output(&c.call_id, &r.result, &crate::transport::request::urls(&r.images)));
             }
         }
         out
