@@ -78,6 +78,7 @@ pub struct Session {
     cancel: CancellationToken,
     live: LiveSettings,
     sink: SharedSink,
+    relations: Arc<crate::relations::RelationStore>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// Fires when the session's own thread has finished (see
     /// [`Session::start_on_own_thread`]).
@@ -134,6 +135,7 @@ impl Session {
             cancel,
             live: config.live.clone(),
             sink,
+            relations: parts.relations.clone(),
             tasks: vec![task, transport],
             thread_done: None,
         })
@@ -191,6 +193,12 @@ impl Session {
         if was != settings.screenshot.enabled {
             self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
         }
+    }
+
+    /// This character's relations, as the session reads and writes them
+    /// (the settings window lists them and sets one by hand through this).
+    pub fn relations(&self) -> Arc<crate::relations::RelationStore> {
+        self.relations.clone()
     }
 
     /// The settings this session reads now.
