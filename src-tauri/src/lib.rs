@@ -9,6 +9,7 @@ mod commands;
 mod cursor;
 mod pet_commands;
 mod placement;
+mod screen_settings;
 mod settings_window;
 mod shortcut;
 mod sink;
@@ -45,7 +46,11 @@ pub fn run() {
             settings_window::key_place,
             settings_window::test_connection,
             settings_window::import_card,
-            settings_window::current_card_name
+            settings_window::current_card_name,
+            screen_settings::list_displays,
+            screen_settings::list_relations,
+            screen_settings::set_relation,
+            screen_settings::allow_screen_requests
         ])
         .setup(|app| {
             startup::setup(app.handle());

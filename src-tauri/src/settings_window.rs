@@ -34,7 +34,8 @@ pub fn open(app: &AppHandle) {
     }
 }
 
-fn settings_only(window: &WebviewWindow) -> Result<(), CommandError> {
+/// The caller must be the settings window (settings, keys and relations are its alone).
+pub(crate) fn settings_only(window: &WebviewWindow) -> Result<(), CommandError> {
     match caller(window)? {
         WindowId::Settings => Ok(()),
         _ => Err(CommandError::new(ErrorCode::Closed, "only the settings window reads or writes settings")),
@@ -48,7 +49,7 @@ pub fn open_settings(app: AppHandle) {
 }
 
 /// Run blocking work (files, the OS keychain) off the async threads.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, CoreError> + Send + 'static) -> Result<T, CommandError> {
+pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, CoreError> + Send + 'static) -> Result<T, CommandError> {
     match tauri::async_runtime::spawn_blocking(f).await {
         Ok(result) => Ok(result?),
         Err(e) => Err(CommandError::new(ErrorCode::Storage, format!("the task failed: {e}"))),
@@ -92,8 +93,12 @@ pub async fn save_settings(
     apply(&app, &background, settings).await
 }
 
-async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
+/// Save `next` and make the app follow it: a new pet session when the
+/// transport changed, else the live session reads it (switches, the turn
+/// screenshot); the pet reloads its character when that changed.
+pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
+    let live = next.clone();
     let (change, place) = blocking(move || {
         let old = dir.load_settings().unwrap_or_default();
         let change = old.change_to(&next);
@@ -105,6 +110,12 @@ async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Resu
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
     if change.restart_session {
         restart_pet_session(app).await;
+    } else {
+        let windows = app.state::<crate::window::Windows>();
+        let _ = windows.with_session(WindowId::Pet, |session| {
+            session.update_settings(&live);
+            Ok(())
+        });
     }
     if change.character_changed {
         announce_character(app, background);

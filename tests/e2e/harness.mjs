@@ -133,12 +133,15 @@ export async function startCompositor(n) {
 
 /**
  * Start the yui-mock binary and return its base URL: the demo agent with no
- * pacing, or the scenario file `scenario` (a path) when given.
+ * pacing, or the scenario file `scenario` (a path) when given. Options:
+ * `maxTurnBytes` (announced in ready: turns may carry images) and `record`
+ * (a file the mock keeps holding every frame it received, as a JSON array).
  */
-export async function startMock(scenario = null) {
+export async function startMock(scenario = null, { maxTurnBytes = null, record = null } = {}) {
   const bin = requireExecutable(path.join(ROOT, "target/debug/yui-mock"), "build it with `cargo build -p yui-mock`");
   const mode = scenario ? ["--scenario", scenario] : ["--demo", "--pace", "0"];
-  const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, "--port", "0"], { pipeStdout: true });
+  const extra = [...(maxTurnBytes ? ["--max-turn-bytes", String(maxTurnBytes)] : []), ...(record ? ["--record", record] : [])];
+  const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, ...extra, "--port", "0"], { pipeStdout: true });
   const lines = readline.createInterface({ input: child.stdout });
   let timer;
   const first = await Promise.race([

@@ -19,6 +19,8 @@ export interface FakeControls {
   interactive(seconds: number): void;
   /** User .vrma clips by id (empty at first); emit character_changed after adding some. */
   motions: Map<string, ArrayBuffer>;
+  /** True once the page pressed Allow on the screen notice. */
+  screenAllowed: boolean;
 }
 
 declare global {
@@ -91,6 +93,7 @@ export function fakeBackend(): Backend {
     cursor: (p) => cursorListeners.forEach((l) => l(p)),
     interactive: (s) => interactiveListeners.forEach((l) => l(s)),
     motions: new Map(),
+    screenAllowed: false,
   };
   window.__yuiFake = controls;
 
@@ -149,5 +152,8 @@ export function fakeBackend(): Backend {
       return () => interactiveListeners.delete(handler);
     },
     startDragging: async () => {},
+    allowScreenRequests: async () => {
+      controls.screenAllowed = true;
+    },
   };
 }

@@ -10,7 +10,7 @@ import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
-import { initialState, reduce, type State } from "./state";
+import { dismissScreenNotice, initialState, reduce, type State } from "./state";
 import { installTestHook, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
@@ -52,7 +52,27 @@ async function start(backend: Backend): Promise<void> {
   };
   const sendQuiet = (command: UserCommand) =>
     backend.send(command).catch((err) => view.showLocalError(asCommandError(err).message));
-  const view = mountView({ submit: (text) => void sendText(text), stop: () => void sendQuiet({ type: "stop" }) });
+  const view = mountView({
+    submit: (text) => void sendText(text),
+    stop: () => void sendQuiet({ type: "stop" }),
+    allowScreen: async () => {
+      try {
+        await backend.allowScreenRequests();
+        view.showLocalError(null);
+        setState(dismissScreenNotice(state));
+      } catch (err) {
+        view.showLocalError(asCommandError(err).message);
+      }
+    },
+    dismissScreen: () => setState(dismissScreenNotice(state)),
+  });
+  /** Show `next`; the character makes room when the screen notice comes or goes. */
+  const setState = (next: State) => {
+    const noticeChanged = next.screenAsked !== state.screenAsked;
+    state = next;
+    view.render(state);
+    if (noticeChanged) layout();
+  };
 
   const host = new CharacterHost(canvas, now);
   const director = new Director(host);
@@ -74,10 +94,10 @@ async function start(backend: Backend): Promise<void> {
 
   const layout = () => {
     const h = window.innerHeight;
-    const bottom = view.composerTop() - 4;
+    const bottom = view.dockTop() - 4;
     const top = Math.max(view.pillBottom() + 8, bottom - Math.round(h * 0.56));
     host.layout(window.innerWidth, h, { top, bottom, side: 14 });
-    view.bubble.setLimits({ minTop: view.pillBottom() + 6, maxBottom: view.composerTop() - 8 });
+    view.bubble.setLimits({ minTop: view.pillBottom() + 6, maxBottom: view.dockTop() - 8 });
     loop.wake();
   };
   window.addEventListener("resize", layout);
@@ -105,8 +125,7 @@ async function start(backend: Backend): Promise<void> {
 
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
-    state = reduce(state, event);
-    view.render(state);
+    setState(reduce(state, event));
     director.onEvent(event, now());
     if (event.type === "cue") {
       const r = host.lastResolved();

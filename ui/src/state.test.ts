@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "./bindings/index";
-import { composerLocked, initialState, pillText, pillTone, reduce, type State } from "./state";
+import { composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -157,5 +157,38 @@ describe("the tool segment", () => {
     expect(s.tool).not.toBeNull();
     expect(reduce(s, { type: "turn_ended", turn_id: "1", outcome: "complete" }).tool).toBeNull();
     expect(reduce(s, { type: "status", status: { state: "reconnecting", delay_ms: 1000, reason: "x" } }).tool).toBeNull();
+  });
+});
+
+describe("the screen indicator and notice", () => {
+  it("screen_watch turns the indicator on and off", () => {
+    expect(initialState().screenWatched).toBe(false);
+    const on = run({ type: "screen_watch", on: true });
+    expect(on.screenWatched).toBe(true);
+    expect(reduce(on, { type: "screen_watch", on: false }).screenWatched).toBe(false);
+  });
+
+  it("the indicator survives turns, errors and a session reset", () => {
+    const s = run(
+      { type: "screen_watch", on: true },
+      started,
+      { type: "turn_ended", turn_id: "t1", outcome: "failed", error: "boom" },
+      { type: "session_reset" },
+    );
+    expect(s.screenWatched).toBe(true);
+  });
+
+  it("a refused screen request raises the notice until it is dismissed", () => {
+    const s = run(ready, { type: "screen_request_refused" });
+    expect(s.screenAsked).toBe(true);
+    expect(reduce(s, started).screenAsked).toBe(true);
+    const gone = dismissScreenNotice(s);
+    expect(gone.screenAsked).toBe(false);
+    expect(dismissScreenNotice(gone)).toBe(gone);
+  });
+
+  it("images_sent changes nothing the pet shows", () => {
+    const s = run(ready);
+    expect(reduce(s, { type: "images_sent", turn_id: "t1", images: ["data:image/jpeg;base64,AA=="] })).toBe(s);
   });
 });

@@ -27,6 +27,10 @@ export interface State {
   delegations: DelegationItem[];
   /** Token usage of the last finished turn, when the backend sent it. */
   usage: Usage | null;
+  /** True while each turn attaches the screen: the pet shows its eye badge. */
+  screenWatched: boolean;
+  /** True while the "she asked to see your screen" notice is up (until Allow or ×). */
+  screenAsked: boolean;
 }
 
 /** The state before any event arrived. */
@@ -43,6 +47,8 @@ export function initialState(): State {
     tool: null,
     delegations: [],
     usage: null,
+    screenWatched: false,
+    screenAsked: false,
   };
 }
 
@@ -98,11 +104,22 @@ export function reduce(state: State, event: UiEvent): State {
       return state;
     case "notice":
       return { ...state, error: oneLine(event.message) };
+    case "screen_watch":
+      return { ...state, screenWatched: event.on };
+    case "screen_request_refused":
+      return { ...state, screenAsked: true };
+    case "images_sent":
+      return state;
     default: {
       const unknown: never = event;
       return unknownEvent(state, unknown);
     }
   }
+}
+
+/** The user answered the screen notice (Allow worked, or ×): take it down. */
+export function dismissScreenNotice(state: State): State {
+  return state.screenAsked ? { ...state, screenAsked: false } : state;
 }
 
 /** True while the composer must not take a new message. */

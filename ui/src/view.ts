@@ -11,6 +11,10 @@ export interface ViewActions {
   submit(text: string): void;
   /** The user pressed stop while a turn runs. */
   stop(): void;
+  /** The user pressed Allow on the screen notice (resolves once the switch is on). */
+  allowScreen(): Promise<void>;
+  /** The user closed the screen notice with ×. */
+  dismissScreen(): void;
 }
 
 /** Handles to the elements `render` updates. */
@@ -23,10 +27,12 @@ export interface View {
   showLocalError(message: string | null): void;
   /** The speech bubble. */
   readonly bubble: Bubble;
-  /** Boxes of the visible UI elements (pill, bubble, error, composer), for the hit test. */
+  /** Boxes of the visible UI elements (pill, screen badge, bubble, error, screen notice, composer), for the hit test. */
   uiRects(): Rect[];
-  /** The composer's top edge, CSS pixels (the character stands above it). */
+  /** The composer's top edge, CSS pixels. */
   composerTop(): number;
+  /** Where the character's feet may reach: the top of the screen notice while it shows, else of the composer. */
+  dockTop(): number;
   /** The status pill's bottom edge, CSS pixels. */
   pillBottom(): number;
 }
@@ -54,6 +60,10 @@ export function mountView(actions: ViewActions): View {
   const input = el<HTMLTextAreaElement>("composer-input");
   const button = el<HTMLButtonElement>("composer-button");
   const bubble = new Bubble(el("bubble"), el("bubble-text"), el("bubble-tail"));
+  const pet = pill.parentElement as HTMLElement;
+  const watch = el<HTMLSpanElement>("screen-watch");
+  const notice = el<HTMLDivElement>("screen-notice");
+  const allow = el<HTMLButtonElement>("screen-allow");
   let running = false;
   let localError: string | null = null;
   let shownError: string | null = null;
@@ -80,6 +90,12 @@ export function mountView(actions: ViewActions): View {
     else submit();
   });
 
+  allow.addEventListener("click", () => {
+    allow.disabled = true;
+    actions.allowScreen().finally(() => (allow.disabled = false));
+  });
+  el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => actions.dismissScreen());
+
   const showError = () => {
     const text = localError ?? shownError;
     error.textContent = text ?? "";
@@ -99,6 +115,9 @@ export function mountView(actions: ViewActions): View {
       button.textContent = running ? "Stop" : "Send";
       button.dataset.kind = running ? "stop" : "send";
       button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
+      watch.hidden = !state.screenWatched;
+      pet.dataset.watched = String(state.screenWatched);
+      notice.hidden = !state.screenAsked;
       if (state.error !== shownError) localError = null;
       shownError = state.error;
       showError();
@@ -112,11 +131,14 @@ export function mountView(actions: ViewActions): View {
       showError();
     },
     uiRects() {
-      const rects = [rectOf(pill), rectOf(error), rectOf(form), bubble.visibleRect()];
+      const rects = [rectOf(pill), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];
       return rects.filter((r): r is Rect => r !== null);
     },
     composerTop() {
       return form.getBoundingClientRect().top;
+    },
+    dockTop() {
+      return notice.hidden ? form.getBoundingClientRect().top : notice.getBoundingClientRect().top;
     },
     pillBottom() {
       return pill.getBoundingClientRect().bottom;

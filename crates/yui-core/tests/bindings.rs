@@ -33,6 +33,10 @@ fn generate() -> String {
         decl::<yui_core::context_log::SentContext>(&cfg),
         decl::<yui_core::keystore::KeyPlace>(&cfg),
         decl::<yui_core::probe::ProbeReport>(&cfg),
+        decl::<yui_core::settings::ScreenshotSettings>(&cfg),
+        decl::<yui_core::settings::ScreenChoice>(&cfg),
+        decl::<yui_core::relations::RelationRecord>(&cfg),
+        decl::<yui_core::picture::capture::Display>(&cfg),
     ];
     format!(
         "// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings\n\n{}",

@@ -435,3 +435,109 @@ model_ok: boolean | null,
  * One line for a person; never contains the key.
  */
 detail: string, };
+
+/**
+ * The `yui.screenshot` settings of seed `003`: two independent switches
+ * and the source attached to each turn.
+ */
+export type ScreenshotSettings = { 
+/**
+ * Attach the selected source at the start of each turn (default off).
+ */
+enabled: boolean, 
+/**
+ * The `look.screen` switch: the backend may ask for the screen with
+ * `look { at: "screen" }` (default off).
+ */
+allowRequests: boolean, 
+/**
+ * What the turn screenshot shows.
+ */
+source: ScreenChoice, };
+
+/**
+ * The source of the turn screenshot.
+ */
+export type ScreenChoice = { "kind": "monitor", 
+/**
+ * The display index (as `look` and `body_action` number them).
+ */
+index: number, } | { "kind": "window", 
+/**
+ * The app (window class), matched without case.
+ */
+app: string, 
+/**
+ * A part of the title; empty matches any.
+ */
+title: string, };
+
+/**
+ * One target's current record, as the settings window lists it.
+ */
+export type RelationRecord = { 
+/**
+ * `user`, or another character's name.
+ */
+target: string, 
+/**
+ * -10..=10.
+ */
+value: number, 
+/**
+ * The band of `value`.
+ */
+band: string, 
+/**
+ * The last accepted change, signed (for a value set by hand: new minus old).
+ */
+delta: number, 
+/**
+ * Why, one line; `set by the user` for a value set by hand.
+ */
+why: string, 
+/**
+ * When, epoch milliseconds.
+ */
+at: number, 
+/**
+ * An external engine's one-line summary.
+ */
+note?: string, };
+
+/**
+ * A display.
+ */
+export type Display = { 
+/**
+ * Index.
+ */
+index: number, 
+/**
+ * Label.
+ */
+label: string, 
+/**
+ * X.
+ */
+x: number, 
+/**
+ * Y.
+ */
+y: number, 
+/**
+ * Width.
+ */
+width: number, 
+/**
+ * Height.
+ */
+height: number, 
+/**
+ * Scale.
+ */
+scale: number, 
+/**
+ * Primary.
+ */
+primary: boolean, };

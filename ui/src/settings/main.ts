@@ -3,6 +3,7 @@
 // what a change means and what a test found.
 import { invoke } from "@tauri-apps/api/core";
 import type { CharacterInfo, ChatApi, KeyPlace, ProbeReport, SentContext, Settings } from "../bindings";
+import { errorText, pictureStrip, ScreenTools } from "./tools";
 
 const form = document.getElementById("settings") as HTMLFormElement;
 const message = document.getElementById("message") as HTMLSpanElement;
@@ -17,12 +18,6 @@ function say(text: string, isError = false): void {
   message.classList.toggle("error", isError);
 }
 
-/** The `{ code, message }` a failed command returns, as one line. */
-function errorText(e: unknown): string {
-  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
-  return String(e);
-}
-
 function field(name: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   return form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 }
@@ -32,6 +27,7 @@ function checkbox(name: string): HTMLInputElement {
 }
 
 let current: Settings | null = null;
+const screenTools = new ScreenTools(form);
 
 function fill(s: Settings): void {
   current = s;
@@ -45,6 +41,7 @@ function fill(s: Settings): void {
   checkbox("card_enabled").checked = s.card_enabled;
   field("user_name").value = s.user_name;
   field("language").value = s.language || "en";
+  screenTools.fill(s);
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -64,6 +61,7 @@ function formSettings(base: Settings): Settings {
     card_enabled: checkbox("card_enabled").checked,
     user_name: field("user_name").value.trim(),
     language: field("language").value,
+    ...screenTools.read(),
   };
 }
 
@@ -227,6 +225,11 @@ async function loadContexts(): Promise<void> {
         pre.textContent = c.block;
         details.append(summary, pre);
         li.append(details);
+        const strip = pictureStrip(c.images ?? []);
+        if (strip) {
+          summary.append(` · ${strip.childElementCount} picture${strip.childElementCount === 1 ? "" : "s"}`);
+          li.append(strip);
+        }
         return li;
       }),
     );
@@ -240,3 +243,4 @@ document.getElementById("refresh-contexts")?.addEventListener("click", () => voi
 
 void load();
 void loadContexts();
+void screenTools.loadRelations();

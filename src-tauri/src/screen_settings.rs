@@ -1,0 +1,68 @@
+//! The "Screen & tools" commands: the displays the turn screenshot may show,
+//! the pet's relations (listed, and set by hand from the settings window),
+//! and the pet's "Allow" on the screen notice. The core decides what a value
+//! means (`RelationStore::set_by_user`, `Session::update_settings`); this
+//! only forwards.
+
+use crate::commands::{caller, CommandError};
+use crate::settings_window::{apply, blocking, settings_only};
+use crate::startup::Background;
+use crate::window::{WindowId, Windows};
+use tauri::{AppHandle, State, WebviewWindow};
+use yui_core::picture::capture::{self, Display};
+use yui_core::relations::RelationRecord;
+use yui_core::ErrorCode;
+
+/// The displays a turn screenshot can show, in the order `look` numbers them.
+///
+/// Errors: `unsupported` with the capture's own line when the displays
+/// cannot be listed (no display server, no permission).
+#[tauri::command]
+pub async fn list_displays(window: WebviewWindow) -> Result<Vec<Display>, CommandError> {
+    settings_only(&window)?;
+    match tauri::async_runtime::spawn_blocking(capture::displays).await {
+        Ok(Ok(displays)) => Ok(displays),
+        Ok(Err(e)) => Err(CommandError::new(ErrorCode::Unsupported, e.to_string())),
+        Err(e) => Err(CommandError::new(ErrorCode::Unsupported, format!("listing the displays failed: {e}"))),
+    }
+}
+
+/// The pet's relations now, `user` first. Empty while the pet has no session.
+#[tauri::command]
+pub fn list_relations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<RelationRecord>, CommandError> {
+    settings_only(&window)?;
+    Ok(windows.with_session(WindowId::Pet, |s| Ok(s.relations().list())).unwrap_or_default())
+}
+
+/// Set the pet's relation toward `target` to `value` by hand (the core
+/// clamps it to -10..=10). Answers the new record.
+///
+/// Errors: `settings` for an empty target; the pet's session's error when it
+/// has none.
+#[tauri::command]
+pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: String, value: i32) -> Result<RelationRecord, CommandError> {
+    settings_only(&window)?;
+    let target = target.trim().to_string();
+    if target.is_empty() {
+        return Err(CommandError::new(ErrorCode::Settings, "name whom the relation is toward"));
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    windows.with_session(WindowId::Pet, |s| Ok(s.relations().set_by_user(&target, value, now)))
+}
+
+/// The screen notice's "Allow": turn `look.screen` (`screenshot.allowRequests`)
+/// on, save it, and let the pet's live session read it. Only the pet window
+/// calls this.
+#[tauri::command]
+pub async fn allow_screen_requests(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
+    if caller(&window)? != WindowId::Pet {
+        return Err(CommandError::new(ErrorCode::Closed, "only the pet window answers the screen notice"));
+    }
+    let dir = background.data_dir()?;
+    let mut settings = blocking(move || dir.load_settings()).await?;
+    settings.screenshot.allow_requests = true;
+    tracing::info!(record = "screen_requests_allowed");
+    apply(&app, &background, settings).await
+}
