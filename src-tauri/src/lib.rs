@@ -50,7 +50,8 @@ pub fn run() {
             screen_settings::list_displays,
             screen_settings::list_relations,
             screen_settings::set_relation,
-            screen_settings::allow_screen_requests
+            screen_settings::allow_screen_requests,
+            screen_settings::screen_watched
         ])
         .setup(|app| {
             startup::setup(app.handle());

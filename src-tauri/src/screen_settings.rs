@@ -52,6 +52,16 @@ pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: 
     windows.with_session(WindowId::Pet, |s| Ok(s.relations().set_by_user(&target, value, now)))
 }
 
+/// Whether the calling window's session attaches the screen to each turn
+/// now. The page asks on load: the first `screen_watch` event may have gone
+/// out before it listened.
+///
+/// Errors: as `current_status`.
+#[tauri::command]
+pub fn screen_watched(window: WebviewWindow, windows: State<'_, Windows>) -> Result<bool, CommandError> {
+    windows.with_session(caller(&window)?, |s| Ok(s.live_settings().read(|x| x.screenshot.enabled)))
+}
+
 /// The screen notice's "Allow": turn `look.screen` (`screenshot.allowRequests`)
 /// on, save it, and let the pet's live session read it. Only the pet window
 /// calls this.

@@ -56,6 +56,8 @@ export interface Backend {
   onInteractive(handler: (seconds: number) => void): Promise<Unsubscribe>;
   /** Start moving the OS window with the mouse (call on mousedown). */
   startDragging(): Promise<void>;
+  /** Whether each turn attaches the screen now (the first `screen_watch` event may predate the page). */
+  screenWatched(): Promise<boolean>;
   /** Turn the `look.screen` switch on (the screen notice's Allow): saved and applied to the session. */
   allowScreenRequests(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export function tauriBackend(): Backend {
     onInteractive: (handler) =>
       win.listen<InteractivePayload>(INTERACTIVE_EVENT, (e) => handler(Number(e.payload?.seconds) || 0)),
     startDragging: () => win.startDragging(),
+    screenWatched: () => call<boolean>("screen_watched"),
     allowScreenRequests: () => call<void>("allow_screen_requests"),
   };
 }

@@ -152,6 +152,7 @@ export function fakeBackend(): Backend {
       return () => interactiveListeners.delete(handler);
     },
     startDragging: async () => {},
+    screenWatched: async () => false,
     allowScreenRequests: async () => {
       controls.screenAllowed = true;
     },

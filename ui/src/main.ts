@@ -36,6 +36,7 @@ function characterSource(backend: Backend, bundledOnly: boolean): CharacterSourc
 async function start(backend: Backend): Promise<void> {
   let state: State = initialState();
   let sawStatus = false;
+  let sawScreenWatch = false;
   let lastCue: LastCue | null = null;
   let dragging = false;
   const canvas = document.getElementById("stage") as HTMLCanvasElement;
@@ -125,6 +126,7 @@ async function start(backend: Backend): Promise<void> {
 
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
+    if (event.type === "screen_watch") sawScreenWatch = true;
     setState(reduce(state, event));
     director.onEvent(event, now());
     if (event.type === "cue") {
@@ -176,6 +178,12 @@ async function start(backend: Backend): Promise<void> {
     // No session behind this window (its startup failed): say why, show offline.
     if (!sawStatus) apply({ type: "status", status: { state: "closed" } });
     view.showLocalError(asCommandError(err).message);
+  }
+  try {
+    const on = await backend.screenWatched();
+    if (!sawScreenWatch) apply({ type: "screen_watch", on });
+  } catch (err) {
+    console.warn("yui: screen_watched failed", asCommandError(err).message);
   }
   let motions: string[] = [];
   try {

@@ -1,0 +1,121 @@
+// The screen end to end: with "Attach the screen to each turn" on, a typed
+// message leaves with a JPEG of display 0 and the `screenshot source:` line,
+// and the pet shows its eye badge; with `look.screen` off, the agent's
+// `look { at: "screen" }` is refused, the pet says she asked, and Allow turns
+// the switch on in the saved settings.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { startMock, waitFor } from "./harness.mjs";
+import { launch, pageState, screenshot, textOf, typeAndEnter, useDisplay, waitReady } from "./app.mjs";
+
+useDisplay();
+
+const MiB = 1024 * 1024;
+
+/** A fresh file for the mock to record what it received into. */
+function recordFile(name) {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "yui-e2e-rec-")), `${name}.json`);
+}
+
+/** The frames the mock received so far (an empty list before the first). */
+function received(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return [];
+  }
+}
+
+/** Wait for the first received frame of `type` matching `pick` and return it. */
+async function frameOf(file, type, pick = () => true, ms = 30_000) {
+  let found = null;
+  await waitFor(() => (found = received(file).find((f) => f.type === type && pick(f)) ?? null) !== null, ms);
+  assert.ok(found, `the mock never received a ${type} frame; got ${received(file).map((f) => f.type).join(", ") || "nothing"}`);
+  return found;
+}
+
+/** The box of element `id` and the window's size, CSS pixels. */
+function boxOf(browser, id) {
+  return browser.execute((i) => {
+    const r = document.getElementById(i).getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: innerWidth, h: innerHeight };
+  }, id);
+}
+
+const inside = (b) => b.left >= 0 && b.top >= 0 && b.right <= b.w && b.bottom <= b.h;
+
+test("a turn carries the screen and the pet shows that it is watched", { timeout: 240_000 }, async (t) => {
+  const record = recordFile("screenshot");
+  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screenshot_turn.json"), { maxTurnBytes: 2 * MiB, record });
+  const settings = JSON.stringify({
+    chat_api: "push",
+    chat_base_url: baseUrl,
+    key: "k",
+    screenshot: { enabled: true, allowRequests: false, source: { kind: "monitor", index: 0 } },
+  });
+  const { browser, close } = await launch("screenshot", settings);
+  try {
+    await waitReady(browser);
+    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "the character never loaded" });
+    const badge = await browser.$("#screen-watch");
+    await badge.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the screen badge never showed" });
+    const box = await boxOf(browser, "screen-watch");
+    assert.ok(inside(box), `the badge is inside the window: ${JSON.stringify(box)}`);
+    const character = await browser.execute(() => window.__yui.characterBox());
+    assert.ok(box.bottom <= character.y + character.height * 0.12, `the badge stays above her face: badge ${JSON.stringify(box)}, character ${JSON.stringify(character)}`);
+    assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), (box.left + box.right) / 2, (box.top + box.bottom) / 2), true, "the badge takes the mouse");
+
+    await typeAndEnter(browser, "what do you see");
+    const turn = await frameOf(record, "turn", (f) => f.text === "what do you see");
+    t.diagnostic(`client_context:\n${turn.client_context}`);
+    assert.match(turn.client_context, /screenshot source: monitor 0\b/);
+    assert.ok(Array.isArray(turn.images), `the turn carries images: ${JSON.stringify(Object.keys(turn))}`);
+    assert.equal(turn.images.length, 1, "one picture: the screen");
+    assert.match(turn.images[0], /^data:image\/jpeg;base64,[A-Za-z0-9+/]/);
+    assert.ok(turn.images[0].length < 2 * MiB, "the picture fits max_turn_bytes");
+    await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 20_000, timeoutMsg: "the turn never ended" });
+    assert.ok(await badge.isDisplayed(), "the badge stays while the screen is watched");
+  } finally {
+    await screenshot(t, browser, "screenshot-badge");
+    await close();
+  }
+});
+
+test("a refused look at the screen asks the user, and Allow turns the switch on", { timeout: 240_000 }, async (t) => {
+  const record = recordFile("screen-request");
+  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screen_request.json"), { record });
+  const settings = JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" });
+  const { browser, close, dataDir } = await launch("screen-request", settings);
+  try {
+    await waitReady(browser);
+    assert.equal(await browser.$("#screen-watch").isDisplayed(), false, "no badge while the screen is not attached");
+    await typeAndEnter(browser, "look at this");
+    const result = await frameOf(record, "tool_result", (f) => f.id === "look-1");
+    assert.equal(result.result, "error: look.screen is switched off");
+    assert.equal(result.images, undefined, "no picture left");
+
+    const notice = await browser.$("#screen-notice");
+    await notice.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the screen notice never showed" });
+    assert.match(await textOf(browser, "screen-notice"), /asked to see your screen/i);
+    const box = await boxOf(browser, "screen-notice");
+    assert.ok(inside(box), `the notice is inside the window: ${JSON.stringify(box)}`);
+    const allow = await browser.$("#screen-allow");
+    const a = await boxOf(browser, "screen-allow");
+    assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), (a.left + a.right) / 2, (a.top + a.bottom) / 2), true, "Allow takes the mouse");
+    await screenshot(t, browser, "screen-notice");
+
+    await allow.click();
+    await notice.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: "the notice stayed after Allow" });
+    const file = path.join(dataDir, "settings.json");
+    const saved = await waitFor(() => JSON.parse(fs.readFileSync(file, "utf8")).screenshot?.allowRequests === true, 10_000);
+    assert.ok(saved, `allowRequests is on in ${file}: ${fs.readFileSync(file, "utf8")}`);
+    assert.equal((await pageState(browser)).error, null, "no error line");
+  } finally {
+    await screenshot(t, browser, "screen-notice-after");
+    await close();
+  }
+});
