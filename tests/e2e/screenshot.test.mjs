@@ -119,3 +119,56 @@ test("a refused look at the screen asks the user, and Allow turns the switch on"
     await close();
   }
 });
+
+test("the Screen & tools settings save without a new session and set a relation by hand", { timeout: 240_000 }, async (t) => {
+  const record = recordFile("screen-settings");
+  const baseUrl = await startMock(null, { record });
+  const { browser, close, dataDir } = await launch("screen-settings", JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" }));
+  try {
+    await waitReady(browser);
+    const refused = await browser.executeAsync((done) => {
+      window.__TAURI_INTERNALS__.invoke("list_relations").then(() => done(null), (e) => done(e));
+    });
+    assert.equal(refused?.code, "closed", "the pet may not list relations");
+    const pet = await browser.getWindowHandle();
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    const url = await browser.$('input[name="chat_base_url"]');
+    await browser.waitUntil(async () => (await url.getValue()) === baseUrl, { timeout: 15_000, timeoutMsg: "the settings did not load" });
+
+    // Relations: none yet, so a neutral "user" row to set.
+    const userRow = await browser.$('#relations tr[data-target="user"]');
+    await userRow.waitForExist({ timeout: 10_000, timeoutMsg: "no user row in the relations list" });
+    const value = await userRow.$("input.relation-value");
+    await value.setValue("4");
+    await (await userRow.$("button")).click();
+    await browser.waitUntil(async () => /Set user to 4 \(warm\)/.test(await textOf(browser, "relations-message")), {
+      timeout: 10_000,
+      timeoutMsg: "the relation was not set",
+    });
+    assert.match(await textOf(browser, "relations"), /user\s*warm/);
+    assert.match(await textOf(browser, "relations"), /set by the user/);
+
+    // Switches save with the form and reach the live session without a new one.
+    for (const name of ["screenshot_enabled", "allow_requests", "browser"]) await (await browser.$(`input[name="${name}"]`)).click();
+    await (await browser.$('input[name="screen_kind"][value="window"]')).click();
+    await (await browser.$('input[name="screen_app"]')).setValue("firefox");
+    await browser.execute(() => document.getElementById("screen-tools").scrollIntoView());
+    await screenshot(t, browser, "settings-screen-tools");
+    await (await browser.$('button[type="submit"]')).click();
+    await browser.waitUntil(async () => (await textOf(browser, "message")) === "Saved.", { timeout: 10_000, timeoutMsg: "not saved" });
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, "settings.json"), "utf8"));
+    assert.deepEqual(saved.screenshot, { enabled: true, allowRequests: true, source: { kind: "window", app: "firefox", title: "" } });
+    assert.equal(saved.browser, true);
+    assert.equal(saved.relations, true);
+
+    await browser.switchToWindow(pet);
+    await (await browser.$("#screen-watch")).waitForDisplayed({ timeout: 10_000, timeoutMsg: "the live session never said the screen is watched" });
+    await browser.pause(500);
+    assert.equal(received(record).filter((f) => f.type === "hello").length, 1, "no new session: one hello only");
+  } finally {
+    await screenshot(t, browser, "screen-settings-pet");
+    await close();
+  }
+});

@@ -14,6 +14,7 @@ describe("the source picker", () => {
     expect(displayOptions([display(0), display(1)], 1).map((o) => o.value)).toEqual(["0", "1"]);
     expect(displayOptions([display(0)], 2).at(-1)).toEqual({ value: "2", label: "Display 2 (not found now)" });
     expect(displayOptions([], null)).toEqual([{ value: "0", label: "Display 0" }]);
+    expect(displayOptions([], 3)).toEqual([{ value: "3", label: "Display 3" }]);
   });
 
   it("reads the form as a monitor or a window source", () => {

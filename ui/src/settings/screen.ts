@@ -18,7 +18,8 @@ export function displayLabel(d: Display): string {
 export function displayOptions(displays: readonly Display[], saved: number | null): { value: string; label: string }[] {
   const options = displays.map((d) => ({ value: String(d.index), label: displayLabel(d) }));
   if (saved !== null && !displays.some((d) => d.index === saved)) {
-    options.push({ value: String(saved), label: `Display ${saved} (not found now)` });
+    // "not found" only when a list came back; an unlisted setup just keeps the index.
+    options.push({ value: String(saved), label: displays.length > 0 ? `Display ${saved} (not found now)` : `Display ${saved}` });
   }
   if (options.length === 0) options.push({ value: "0", label: "Display 0" });
   return options;
