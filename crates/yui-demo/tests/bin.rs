@@ -21,15 +21,19 @@ async fn binary_prints_one_line_and_serves_the_demo() {
     // A turn with a picture: the demo says it sees it.
     let turn = json!({ "type": "turn", "turn_id": "1", "client_context": "", "text": "hello", "images": ["data:image/jpeg;base64,AAAA"] });
     send(&mut ws, turn).await;
-    let mut said = String::new();
-    for _ in 0..20 {
+    let mut said = Vec::new();
+    for _ in 0..50 {
         let f = frame(&mut ws).await;
-        if f["type"] == "render" {
-            said = f["segments"][0]["speech"].as_str().unwrap_or_default().to_string();
+        if f["type"] == "speech" || f["type"] == "render" {
+            for seg in f["segments"].as_array().into_iter().flatten() {
+                said.push(seg["speech"].as_str().unwrap_or_default().to_string());
+            }
+        }
+        if f["type"] == "turn_end" {
             break;
         }
     }
-    assert_eq!(said, "I can see your screen.");
+    assert_eq!(said.first().map(String::as_str), Some("I can see your screen."), "{said:?}");
     drop(ws);
     // SIGTERM (or a kill elsewhere) ends it; nothing more was printed to stdout.
     bin.stop();
