@@ -2,7 +2,8 @@
 //!
 //! Every core event goes to stdout as one JSON object per line. Each stdin
 //! line is one user turn; `/stop`, `/reset` and `/quit` are commands.
-//! Connection problems also go to stderr. Exits 0 on `/quit` or EOF, after
+//! Connection problems also go to stderr. `--set KEY=VALUE` overrides a
+//! setting for the run (the tool switches, the turn screenshot). Exits 0 on `/quit` or EOF, after
 //! the running turn ends or its wait passes.
 
 use anyhow::Context;
@@ -33,6 +34,11 @@ struct Args {
     /// The data directory: chat_id, settings and every persisted file.
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// Override a setting for this run, e.g. `--set look.screen=on`,
+    /// `--set relations=off`, `--set screenshot.enabled=on`,
+    /// `--set screenshot.monitor=0`, `--set browser=off` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
     /// Frame wait per turn in milliseconds (default: the limits table's 240 s).
     #[arg(long, hide = true)]
     frame_wait_ms: Option<u64>,
@@ -106,6 +112,9 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     if let Some(model) = args.model {
         settings.model = model;
     }
+    for pair in &args.set {
+        yui_core::settings::apply_override(&mut settings, pair)?;
+    }
     let _demo = if settings.uses_demo() {
         let demo = yui_demo::DemoServer::start(yui_demo::DemoConfig::default()).await?;
         eprintln!("yui-cli: no backend configured; the built-in demo agent answers at {}", demo.base_url());
@@ -120,6 +129,10 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     }
     let mut config = SessionConfig::new(settings, data_dir);
     config.timeouts = timeouts;
+    // A main pet window whose body stands still: `look` (body, perch targets,
+    // the screen of a display this run can see) and `rate_relation` run; no
+    // browser window.
+    config.desk = Arc::new(yui_core::tools::SystemDesk);
     let session = Session::start(config, Arc::new(|e: UiEvent| print_event(&e)))?;
 
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();

@@ -40,7 +40,7 @@ pub use reply::{
     EMOTIONS, MOTIONS, SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
 };
 pub use server::DemoServer;
-pub use ws::MAX_FRAME_BYTES;
+pub use ws::{MAX_FRAME_BYTES, MAX_TURN_BYTES};
 
 /// How a [`DemoServer`] behaves.
 #[derive(Debug, Clone)]

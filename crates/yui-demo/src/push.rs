@@ -175,7 +175,12 @@ impl Demo {
             .get("client_context")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let reply = demo_reply(text, &local_time_hhmm());
+        let mut reply = demo_reply(text, &local_time_hhmm());
+        // A picture rode with the turn (the screenshot): say so first.
+        let sees = frame.get("images").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+        if sees && !reply.fail && !reply.sentences.is_empty() {
+            reply.sentences.insert(0, crate::reply::DemoSentence::new("happy", "nod", "I can see your screen."));
+        }
         let mut inner = self.lock();
         inner.gen += 1;
         let gen = inner.gen;

@@ -23,7 +23,7 @@ pub struct DemoSentence {
 }
 
 impl DemoSentence {
-    fn new(emotion: &str, motion: &str, speech: impl Into<String>) -> DemoSentence {
+    pub(crate) fn new(emotion: &str, motion: &str, speech: impl Into<String>) -> DemoSentence {
         DemoSentence {
             cue: json!({ "emotion_id": emotion, "motion_id": motion }),
             speech: speech.into(),

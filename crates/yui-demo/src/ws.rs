@@ -16,12 +16,16 @@ use crate::server::Shared;
 /// Largest text frame either side may send, in bytes (the push seed's limits table).
 pub const MAX_FRAME_BYTES: usize = 256 * 1024;
 
+/// The largest turn frame the demo takes, stated in `ready` as
+/// `max_turn_bytes`: it also says the demo accepts pictures on a turn.
+pub const MAX_TURN_BYTES: usize = 4 * MAX_FRAME_BYTES;
+
 /// Axum handler for `GET /ws`.
 pub(crate) async fn ws_handler(
     ws: WebSocketUpgrade,
     State(shared): State<Arc<Shared>>,
 ) -> Response {
-    ws.max_message_size(4 * MAX_FRAME_BYTES)
+    ws.max_message_size(MAX_TURN_BYTES)
         .on_upgrade(move |socket| connection(socket, shared))
 }
 
@@ -72,7 +76,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
                             .as_array()
                             .filter(|a| a.iter().all(Value::is_string))
                             .is_some_and(|a| a.iter().any(|v| v == "error"));
-                        let ready = json!({ "type": "ready", "chat_id": frame.get("chat_id").cloned().unwrap_or(json!("")) });
+                        let ready = json!({ "type": "ready", "chat_id": frame.get("chat_id").cloned().unwrap_or(json!("")), "max_turn_bytes": MAX_TURN_BYTES });
                         if socket.send(Message::Text(ready.to_string().into())).await.is_err() {
                             break;
                         }
