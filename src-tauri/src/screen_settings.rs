@@ -76,3 +76,27 @@ pub async fn allow_screen_requests(app: AppHandle, window: WebviewWindow, backgr
     tracing::info!(record = "screen_requests_allowed");
     apply(&app, &background, settings).await
 }
+
+#[cfg(test)]
+mod tests {
+    use yui_core::settings::{ScreenChoice, ScreenshotSettings};
+    use yui_core::Settings;
+
+    #[test]
+    fn the_screen_and_tool_switches_keep_the_session() {
+        let old = Settings { chat_base_url: "http://x".into(), ..Default::default() };
+        let next = Settings {
+            screenshot: ScreenshotSettings {
+                enabled: true,
+                allow_requests: true,
+                source: ScreenChoice::Window { app: "firefox".into(), title: String::new() },
+            },
+            browser: true,
+            relations: false,
+            ..old.clone()
+        };
+        let change = old.change_to(&next);
+        assert!(!change.restart_session, "saving the switches must not restart the session");
+        assert!(!change.character_changed);
+    }
+}
