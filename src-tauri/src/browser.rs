@@ -128,11 +128,17 @@ impl Inner {
         self.window().ok_or_else(|| NO_PAGE.to_string())
     }
 
-    /// The page the window shows now.
-    fn page(&self, window: &WebviewWindow) -> Result<Page, String> {
-        let url = window.url().map_err(|e| format!("the page's address is unknown: {e}"))?;
-        let title = self.title.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        Ok(Page { url: url.to_string(), title })
+    /// The page the window shows now: its address and title as the web
+    /// view has them (on Linux read from WebKit itself, since the title
+    /// event may trail the load's end; elsewhere the last title event).
+    async fn page(&self, window: &WebviewWindow) -> Result<Page, String> {
+        let known = self.title.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let page = platform::page(window, self.progress.subscribe()).await?;
+        let url = match page.url.is_empty() {
+            true => window.url().map_err(|e| format!("the page's address is unknown: {e}"))?.to_string(),
+            false => page.url,
+        };
+        Ok(Page { url, title: page.title.unwrap_or(known) })
     }
 
     /// Wait until a page load finishes after `since` (the state before the
@@ -168,7 +174,7 @@ impl Inner {
             None => self.build(url)?,
         };
         self.loaded(rx, since).await?;
-        self.page(&window)
+        self.page(&window).await
     }
 
     /// Build the window on `url`, reporting loads, title changes and its
@@ -204,13 +210,13 @@ impl Inner {
     async fn read(&self) -> Result<(Page, String), String> {
         let window = self.open_window()?;
         let (page, text) = platform::read(&window, self.progress.subscribe()).await?;
-        let page = Page { url: if page.url.is_empty() { self.page(&window)?.url } else { page.url }, title: page.title };
+        let page = if page.url.is_empty() { Page { title: page.title, ..self.page(&window).await? } } else { page };
         Ok((page, text))
     }
 
     async fn screenshot(&self) -> Result<(Page, Picture), String> {
         let window = self.open_window()?;
-        let page = self.page(&window)?;
+        let page = self.page(&window).await?;
         let picture = platform::snapshot(&window, self.progress.subscribe()).await?;
         Ok((page, picture))
     }
@@ -238,6 +244,13 @@ impl Inner {
         tracing::info!(record = "browser_window_closed");
         Ok(())
     }
+}
+
+/// What the platform's web view reports of its page: an empty `url` and no
+/// `title` where it cannot say.
+struct Shown {
+    url: String,
+    title: Option<String>,
 }
 
 /// Resolve with `answer`, or fail with [`CLOSED`] once the window goes.
@@ -285,6 +298,17 @@ mod platform {
         let (tx, answer) = oneshot::channel();
         window.with_webview(move |view| f(view.inner(), tx)).map_err(|e| format!("the web view is unreachable: {e}"))?;
         unless_closed(rx, async move { answer.await.unwrap_or_else(|_| Err(super::CLOSED.into())) }).await
+    }
+
+    /// The address and title WebKit shows now.
+    pub async fn page(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
+        on_view(window, rx, |view, tx| {
+            let _ = tx.send(Ok(super::Shown {
+                url: view.uri().map(|u| u.to_string()).unwrap_or_default(),
+                title: Some(view.title().map(|t| t.to_string()).unwrap_or_default()),
+            }));
+        })
+        .await
     }
 
     /// Record why a load failed (a cancelled load is no failure: a newer
@@ -404,6 +428,10 @@ mod platform {
     const UNSUPPORTED: &str = "unsupported on this platform";
 
     pub fn watch_failures(_window: &WebviewWindow, _failure: Arc<Mutex<Option<String>>>) {}
+
+    pub async fn page(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
+        Ok(super::Shown { url: String::new(), title: None })
+    }
 
     pub async fn read(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<(Page, String), String> {
         let _ = super::READ_SCRIPT;

@@ -32,7 +32,10 @@ const PAGE = `<!doctype html>
 /** Serve PAGE on 127.0.0.1; resolves to { url, close }. */
 function servePage() {
   const server = http.createServer((req, res) => {
-    if (req.url === "/page") {
+    if (req.url === "/other") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>Other</title><p>another page</p>");
+    } else if (req.url === "/page") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(PAGE);
     } else {
@@ -90,9 +93,20 @@ function watchPill(browser, done) {
   return loop.then(() => seen);
 }
 
-test("the browser tool opens, reads, pictures and closes a page", { timeout: 120_000 }, async (t) => {
+test("the browser tool opens, reads, pictures, goes back and closes a page", { timeout: 120_000 }, async (t) => {
   const page = await servePage();
-  const calls = [{ action: "open", url: page.url }, { action: "read" }, { action: "screenshot" }, { action: "close" }];
+  const other = page.url.replace(/\/page$/, "/other");
+  const calls = [
+    { action: "read" },
+    { action: "open", url: page.url },
+    { action: "read" },
+    { action: "screenshot" },
+    { action: "open", url: other },
+    { action: "back" },
+    { action: "read" },
+    { action: "close" },
+    { action: "screenshot" },
+  ];
   const baseUrl = await startMock(scenario("browser-on", calls));
   const settings = JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k", browser: true });
   const { browser, close } = await launch("browser-on", settings);
@@ -101,7 +115,7 @@ test("the browser tool opens, reads, pictures and closes a page", { timeout: 120
     await typeAndEnter(browser, "look something up");
     const results = toolResults(baseUrl, calls.length, 60_000);
     const pill = watchPill(browser, results);
-    const [open, read, shot, closed] = await results;
+    const [early, open, read, shot, opened, back, reread, closed, late] = await results;
     t.diagnostic(`pill: ${(await pill).join(", ")}`);
     t.diagnostic(`read: ${read.result.slice(0, 300)}`);
 
@@ -114,7 +128,12 @@ test("the browser tool opens, reads, pictures and closes a page", { timeout: 120
     assert.ok(Array.isArray(shot.images) && shot.images.length > 0, "the screenshot carries a picture");
     assert.ok(shot.images.every((u) => u.startsWith("data:image/") && u.length > 200), "pictures are data URLs");
     fs.writeFileSync(path.join(ARTIFACTS, "browser-page.png"), Buffer.from(shot.images[0].split(",")[1], "base64"));
+    assert.equal(early.result, "error: no page is open");
+    assert.equal(opened.result, `opened ${other}: "Other"`);
+    assert.equal(back.result, "ok");
+    assert.ok(reread.result.startsWith(`${TITLE}\n`) && reread.result.includes(WORDS), `back returned to the first page: ${reread.result.slice(0, 80)}`);
     assert.equal(closed.result, "ok");
+    assert.equal(late.result, "error: no page is open");
     assert.ok((await pill).includes("browser:running"), "the pill showed the browser running");
     await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 10_000, timeoutMsg: "the turn never ended" });
   } finally {
