@@ -94,6 +94,7 @@ pub async fn save_settings(
 
 async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
+    let saved = next.clone();
     let (change, place) = blocking(move || {
         let old = dir.load_settings().unwrap_or_default();
         let change = old.change_to(&next);
@@ -105,6 +106,12 @@ async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Resu
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
     if change.restart_session {
         restart_pet_session(app).await;
+    } else {
+        // The running session reads switches and the screenshot setting live.
+        let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
+            s.update_settings(&saved);
+            Ok(())
+        });
     }
     if change.character_changed {
         announce_character(app, background);

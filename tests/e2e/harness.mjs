@@ -11,6 +11,8 @@ import readline from "node:readline";
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
+/** Cargo's target directory: $CARGO_TARGET_DIR (a shared one), else <root>/target. */
+export const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(ROOT, "target");
 /** Where screenshots and child logs go (ignored by git). */
 export const ARTIFACTS = path.join(ROOT, "tests/e2e/artifacts");
 
@@ -136,7 +138,7 @@ export async function startCompositor(n) {
  * pacing, or the scenario file `scenario` (a path) when given.
  */
 export async function startMock(scenario = null) {
-  const bin = requireExecutable(path.join(ROOT, "target/debug/yui-mock"), "build it with `cargo build -p yui-mock`");
+  const bin = requireExecutable(path.join(TARGET, "debug/yui-mock"), "build it with `cargo build -p yui-mock`");
   const mode = scenario ? ["--scenario", scenario] : ["--demo", "--pace", "0"];
   const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, "--port", "0"], { pipeStdout: true });
   const lines = readline.createInterface({ input: child.stdout });
