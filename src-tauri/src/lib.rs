@@ -5,8 +5,10 @@
 //! that window. Everything that decides anything lives in `yui-core`.
 #![deny(missing_docs)]
 
+mod browser;
 mod commands;
 mod cursor;
+mod desk;
 mod pet_commands;
 mod placement;
 mod screen_settings;

@@ -98,7 +98,7 @@ pub async fn save_settings(
 /// screenshot); the pet reloads its character when that changed.
 pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
-    let live = next.clone();
+    let saved = next.clone();
     let (change, place) = blocking(move || {
         let old = dir.load_settings().unwrap_or_default();
         let change = old.change_to(&next);
@@ -111,9 +111,9 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
     if change.restart_session {
         restart_pet_session(app).await;
     } else {
-        let windows = app.state::<crate::window::Windows>();
-        let _ = windows.with_session(WindowId::Pet, |session| {
-            session.update_settings(&live);
+        // The running session reads switches and the screenshot setting live.
+        let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
+            s.update_settings(&saved);
             Ok(())
         });
     }

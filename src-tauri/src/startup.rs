@@ -56,6 +56,7 @@ pub fn setup(app: &AppHandle) {
         tracing::warn!(record = "tray_unavailable", error = %e);
     }
     crate::shortcut::install(app);
+    crate::desk::install(app);
     let tasks = tokio_util::sync::CancellationToken::new();
     crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
     app.state::<Windows>().insert(WindowId::Pet, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
@@ -79,7 +80,7 @@ pub async fn restart_pet_session(app: &AppHandle) {
         old.shutdown().await;
     }
     let session = match background.data_dir() {
-        Ok(dir) => start_session(dir, &background, sink.clone()).await,
+        Ok(dir) => start_session(app, dir, &background, sink.clone()).await,
         Err(e) => Err(e),
     };
     if let Err(e) = &session {
@@ -113,7 +114,7 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
 
 /// Load the settings, start the demo agent when they name no backend, and
 /// start the session.
-async fn start_session(data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
+async fn start_session(app: &AppHandle, data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
     // Loading may ask the OS keychain, which blocks.
     let dir = data_dir.clone();
     let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
@@ -130,7 +131,8 @@ async fn start_session(data_dir: DataDir, background: &Background, sink: yui_cor
     // Its own thread: events go socket → engine → window without a hop
     // between workers. Starting it waits for that thread (and its file
     // reads), so it runs off the async workers.
-    let config = SessionConfig::new(settings, data_dir);
+    let mut config = SessionConfig::new(settings, data_dir);
+    config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
         .await
         .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?

@@ -13,17 +13,21 @@ pub enum WindowId {
     Pet,
     /// The settings window, opened from the tray.
     Settings,
+    /// The character's browser window (`browser.rs`): external pages only,
+    /// in no capability file, so its pages reach no app command.
+    Browser,
 }
 
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 2] = [WindowId::Pet, WindowId::Settings];
+    pub const ALL: [WindowId; 3] = [WindowId::Pet, WindowId::Settings, WindowId::Browser];
 
     /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
     pub fn label(self) -> &'static str {
         match self {
             WindowId::Pet => "pet",
             WindowId::Settings => "settings",
+            WindowId::Browser => "browser",
         }
     }
 
@@ -138,6 +142,7 @@ mod tests {
         }
         assert_eq!(WindowId::Pet.label(), "pet");
         assert_eq!(WindowId::Settings.label(), "settings");
+        assert_eq!(WindowId::Browser.label(), "browser");
         assert_eq!(WindowId::from_label("main"), None);
     }
 

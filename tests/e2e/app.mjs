@@ -9,7 +9,7 @@ import { after, before } from "node:test";
 import { remote } from "webdriverio";
 import {
   ARTIFACTS,
-  ROOT,
+  TARGET,
   captureDisplay,
   requireExecutable,
   startCompositor,
@@ -20,8 +20,8 @@ import {
   tauriDriverPath,
 } from "./harness.mjs";
 
-export const APP = path.join(ROOT, "target/debug/yui");
-export const MOCK = path.join(ROOT, "target/debug/yui-mock");
+export const APP = path.join(TARGET, "debug/yui");
+export const MOCK = path.join(TARGET, "debug/yui-mock");
 
 /** The X display number the tests run on (set in `before`). */
 export let display = null;

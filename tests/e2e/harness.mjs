@@ -11,6 +11,8 @@ import readline from "node:readline";
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
+/** Cargo's target directory: $CARGO_TARGET_DIR (a shared one), else <root>/target. */
+export const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(ROOT, "target");
 /** Where screenshots and child logs go (ignored by git). */
 export const ARTIFACTS = path.join(ROOT, "tests/e2e/artifacts");
 
@@ -133,14 +135,13 @@ export async function startCompositor(n) {
 
 /**
  * Start the yui-mock binary and return its base URL: the demo agent with no
- * pacing, or the scenario file `scenario` (a path) when given. Options:
- * `maxTurnBytes` (announced in ready: turns may carry images) and `record`
- * (a file the mock keeps holding every frame it received, as a JSON array).
+ * pacing, or the scenario file `scenario` (a path) when given. With
+ * `maxTurnBytes`, ready states it (turns may carry images).
  */
-export async function startMock(scenario = null, { maxTurnBytes = null, record = null } = {}) {
-  const bin = requireExecutable(path.join(ROOT, "target/debug/yui-mock"), "build it with `cargo build -p yui-mock`");
+export async function startMock(scenario = null, { maxTurnBytes = null } = {}) {
+  const bin = requireExecutable(path.join(TARGET, "debug/yui-mock"), "build it with `cargo build -p yui-mock`");
   const mode = scenario ? ["--scenario", scenario] : ["--demo", "--pace", "0"];
-  const extra = [...(maxTurnBytes ? ["--max-turn-bytes", String(maxTurnBytes)] : []), ...(record ? ["--record", record] : [])];
+  const extra = maxTurnBytes ? ["--max-turn-bytes", String(maxTurnBytes)] : [];
   const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, ...extra, "--port", "0"], { pipeStdout: true });
   const lines = readline.createInterface({ input: child.stdout });
   let timer;

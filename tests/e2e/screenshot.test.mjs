@@ -6,7 +6,6 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { startMock, waitFor } from "./harness.mjs";
@@ -16,25 +15,21 @@ useDisplay();
 
 const MiB = 1024 * 1024;
 
-/** A fresh file for the mock to record what it received into. */
-function recordFile(name) {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "yui-e2e-rec-")), `${name}.json`);
-}
-
-/** The frames the mock received so far (an empty list before the first). */
-function received(file) {
+/** The frames the mock received so far (GET /__mock/received). */
+async function received(baseUrl) {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
+    return await (await fetch(`${baseUrl}/__mock/received`)).json();
   } catch {
     return [];
   }
 }
 
 /** Wait for the first received frame of `type` matching `pick` and return it. */
-async function frameOf(file, type, pick = () => true, ms = 30_000) {
+async function frameOf(baseUrl, type, pick = () => true, ms = 30_000) {
   let found = null;
-  await waitFor(() => (found = received(file).find((f) => f.type === type && pick(f)) ?? null) !== null, ms);
-  assert.ok(found, `the mock never received a ${type} frame; got ${received(file).map((f) => f.type).join(", ") || "nothing"}`);
+  await waitFor(async () => (found = (await received(baseUrl)).find((f) => f.type === type && pick(f)) ?? null) !== null, ms);
+  const types = (await received(baseUrl)).map((f) => f.type).join(", ");
+  assert.ok(found, `the mock never received a ${type} frame; got ${types || "nothing"}`);
   return found;
 }
 
@@ -49,8 +44,7 @@ function boxOf(browser, id) {
 const inside = (b) => b.left >= 0 && b.top >= 0 && b.right <= b.w && b.bottom <= b.h;
 
 test("a turn carries the screen and the pet shows that it is watched", { timeout: 240_000 }, async (t) => {
-  const record = recordFile("screenshot");
-  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screenshot_turn.json"), { maxTurnBytes: 2 * MiB, record });
+  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screenshot_turn.json"), { maxTurnBytes: 2 * MiB });
   const settings = JSON.stringify({
     chat_api: "push",
     chat_base_url: baseUrl,
@@ -70,7 +64,7 @@ test("a turn carries the screen and the pet shows that it is watched", { timeout
     assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), (box.left + box.right) / 2, (box.top + box.bottom) / 2), true, "the badge takes the mouse");
 
     await typeAndEnter(browser, "what do you see");
-    const turn = await frameOf(record, "turn", (f) => f.text === "what do you see");
+    const turn = await frameOf(baseUrl, "turn", (f) => f.text === "what do you see");
     t.diagnostic(`client_context:\n${turn.client_context}`);
     assert.match(turn.client_context, /screenshot source: monitor 0\b/);
     assert.ok(Array.isArray(turn.images), `the turn carries images: ${JSON.stringify(Object.keys(turn))}`);
@@ -86,15 +80,14 @@ test("a turn carries the screen and the pet shows that it is watched", { timeout
 });
 
 test("a refused look at the screen asks the user, and Allow turns the switch on", { timeout: 240_000 }, async (t) => {
-  const record = recordFile("screen-request");
-  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screen_request.json"), { record });
+  const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screen_request.json"));
   const settings = JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" });
   const { browser, close, dataDir } = await launch("screen-request", settings);
   try {
     await waitReady(browser);
     assert.equal(await browser.$("#screen-watch").isDisplayed(), false, "no badge while the screen is not attached");
     await typeAndEnter(browser, "look at this");
-    const result = await frameOf(record, "tool_result", (f) => f.id === "look-1");
+    const result = await frameOf(baseUrl, "tool_result", (f) => f.id === "look-1");
     assert.equal(result.result, "error: look.screen is switched off");
     assert.equal(result.images, undefined, "no picture left");
 
@@ -121,8 +114,7 @@ test("a refused look at the screen asks the user, and Allow turns the switch on"
 });
 
 test("the Screen & tools settings save without a new session and set a relation by hand", { timeout: 240_000 }, async (t) => {
-  const record = recordFile("screen-settings");
-  const baseUrl = await startMock(null, { record });
+  const baseUrl = await startMock();
   const { browser, close, dataDir } = await launch("screen-settings", JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" }));
   try {
     await waitReady(browser);
@@ -166,7 +158,7 @@ test("the Screen & tools settings save without a new session and set a relation 
     await browser.switchToWindow(pet);
     await (await browser.$("#screen-watch")).waitForDisplayed({ timeout: 10_000, timeoutMsg: "the live session never said the screen is watched" });
     await browser.pause(500);
-    assert.equal(received(record).filter((f) => f.type === "hello").length, 1, "no new session: one hello only");
+    assert.equal((await received(baseUrl)).filter((f) => f.type === "hello").length, 1, "no new session: one hello only");
   } finally {
     await screenshot(t, browser, "screen-settings-pet");
     await close();

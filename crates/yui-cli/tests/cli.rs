@@ -106,3 +106,59 @@ fn render_context_prints_the_block() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.json"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn headless_tools_run_with_set_overrides() {
+    let scenario = Scenario::from_json(
+        r#"{"steps": [{"expect": "turn"},
+            {"send": {"type": "tool_call", "id": "c1", "turn_id": "$turn_id", "name": "look", "arguments": {"at": "body"}}},
+            {"expect": "tool_result"},
+            {"send": {"type": "tool_call", "id": "c2", "turn_id": "$turn_id", "name": "rate_relation", "arguments": {"target": "user", "delta": 1, "why": "x"}}},
+            {"expect": "tool_result"},
+            {"send": {"type": "tool_call", "id": "c3", "turn_id": "$turn_id", "name": "browser", "arguments": {"action": "read"}}},
+            {"expect": "tool_result"},
+            {"send": {"type": "tool_call", "id": "c4", "turn_id": "$turn_id", "name": "look", "arguments": {"at": "perch_targets"}}},
+            {"expect": "tool_result"},
+            {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
+    .unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
+            .args(["--chat-api", "push", "--base-url", &url, "--key", "k", "--data-dir"])
+            .arg(&d)
+            .args(["--frame-wait-ms", "5000", "--set", "look.screen=on", "--set", "relations=off"])
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn yui-cli");
+        child.stdin.take().unwrap().write_all(b"look around\n").unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let hello = mock.received().into_iter().find(|f| f["type"] == "hello").unwrap();
+    let names: Vec<&str> = hello["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["rate_relation", "address_character", "look"], "no browser window headless");
+    let turn = mock.received().into_iter().find(|f| f["type"] == "turn").unwrap();
+    assert!(turn["client_context"].as_str().unwrap().contains("\ntool switches: look.screen=on, relations=off\n"), "{turn}");
+    let results: Vec<Value> = mock.received().into_iter().filter(|f| f["type"] == "tool_result").collect();
+    let answer = |id: &str| results.iter().find(|r| r["id"] == id).unwrap()["result"].as_str().unwrap().to_string();
+    assert_eq!(answer("c1"), "standing (for 0min)");
+    assert_eq!(answer("c2"), "error: relations is switched off");
+    assert_eq!(answer("c3"), "error: unknown tool");
+    let perch = answer("c4");
+    assert!(perch == "[]" || perch.starts_with("error: "), "no display: an empty list or a clear error, got {perch}");
+
+    // A bad override is refused before anything starts.
+    let bad = Command::new(env!("CARGO_BIN_EXE_yui-cli")).args(["--set", "look.screen=maybe", "--data-dir"]).arg(dir.path()).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("look.screen takes on or off"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

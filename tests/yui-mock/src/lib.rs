@@ -12,6 +12,8 @@
 //!   `"http"` list scripts the answers with fault injection (see
 //!   [`script`]); without one the demo agent answers. [`openai`] builds
 //!   the exact event shapes for test authors.
+//! * `GET /__mock/received` ([`RECEIVED_PATH`]) — every frame received on
+//!   `/ws` so far as one JSON array, for tests that run the binary.
 //!
 //! The demo agent itself lives in the `yui-demo` crate; [`Mode::Demo`]
 //! delegates to it. This crate does not depend on `yui-core`: it stands
@@ -44,7 +46,7 @@ pub mod openai {
 pub use http::RecordedRequest;
 pub use scenario::{Scenario, Step, DEFAULT_EXPECT_TIMEOUT_MS};
 pub use script::{HttpScript, StreamStep};
-pub use server::MockServer;
+pub use server::{MockServer, RECEIVED_PATH};
 pub use yui_demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
 
 /// Largest text frame either side may send, in bytes (the seed's limits table).

@@ -4,7 +4,6 @@
 //! then logs to stderr (`RUST_LOG` filters, default `info`).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Parser;
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
@@ -31,57 +30,6 @@ struct Args {
     /// Delay multiplier for the demo (1.0 = human pacing, 0 = none).
     #[arg(long, default_value_t = 1.0)]
     pace: f64,
-    /// Keep FILE holding every frame the client sent on /ws, as one JSON
-    /// array rewritten after each new frame (end-to-end tests read it).
-    #[arg(long, value_name = "FILE")]
-    record: Option<PathBuf>,
-}
-
-/// A [`MockServer`] whose received frames are copied to a file as they come.
-struct Recorded {
-    server: Arc<MockServer>,
-    copier: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl Recorded {
-    fn new(server: MockServer, file: Option<PathBuf>) -> Self {
-        let server = Arc::new(server);
-        let copier = file.map(|file| {
-            let server = server.clone();
-            tokio::spawn(async move {
-                let mut written = usize::MAX;
-                loop {
-                    let frames = server.received();
-                    if frames.len() != written {
-                        written = frames.len();
-                        let tmp = file.with_extension("tmp");
-                        let body = serde_json::to_vec(&frames).unwrap_or_default();
-                        if std::fs::write(&tmp, body).and_then(|()| std::fs::rename(&tmp, &file)).is_err() {
-                            tracing::warn!(event = "record_unwritable", file = %file.display());
-                        }
-                    }
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                }
-            })
-        });
-        Recorded { server, copier }
-    }
-}
-
-impl yui_demo::serve::Server for Recorded {
-    fn base_url(&self) -> String {
-        self.server.base_url()
-    }
-
-    async fn shutdown(mut self) {
-        if let Some(copier) = self.copier.take() {
-            copier.abort();
-            let _ = copier.await;
-        }
-        if let Ok(server) = Arc::try_unwrap(self.server) {
-            server.shutdown().await;
-        }
-    }
 }
 
 #[tokio::main]
@@ -95,15 +43,14 @@ async fn main() -> anyhow::Result<()> {
             Some(path) => Mode::Scenario(Scenario::load(path)?),
             None => Mode::Demo,
         };
-        let server = MockServer::start(MockConfig {
+        MockServer::start(MockConfig {
             mode,
             key: args.key,
             port: args.port,
             max_turn_bytes: args.max_turn_bytes,
             pace: args.pace,
         })
-        .await?;
-        Ok(Recorded::new(server, args.record))
+        .await
     };
     yui_demo::serve::run_binary(start, "mock_stopping").await
 }

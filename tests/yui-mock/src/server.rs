@@ -17,6 +17,10 @@ use crate::http::RecordedRequest;
 use crate::push::Out;
 use crate::MockConfig;
 
+/// `GET` answers every frame received on `/ws` so far, as a JSON array
+/// (for tests that run the mock as a separate process).
+pub const RECEIVED_PATH: &str = "/__mock/received";
+
 /// One open `/ws` connection as the server sees it.
 struct ConnHandle {
     out: Out,
@@ -154,11 +158,21 @@ impl MockServer {
         }
         let port = config.port;
         let shared = Arc::new(Shared::new(config));
+        let recorded = shared.clone();
         let app = routes(
             get(crate::push::ws_handler),
             post(crate::http::responses),
             post(crate::http::chat_completions),
             shared.clone(),
+        )
+        // What out-of-process tests read back (the e2e tests): every frame
+        // received on `/ws` so far, as one JSON array.
+        .route(
+            RECEIVED_PATH,
+            get(move || {
+                let frames = lock(&recorded.received).clone();
+                async move { axum::Json(frames) }
+            }),
         );
         let serving = Serving::start(port, app, shared.cancel.clone()).await?;
         tracing::info!(event = "mock_listening", addr = %serving.addr());

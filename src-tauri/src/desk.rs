@@ -1,0 +1,164 @@
+//! The app's side of the core's [`Desk`] port for the main pet window: where
+//! the pet stands, captures without the app's own windows, and the browser
+//! window. What a tool answers is decided in the core; this only reaches the
+//! desktop.
+
+use crate::browser::AppBrowser;
+use crate::window::WindowId;
+use futures_util::future::BoxFuture;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
+use yui_core::picture::capture::CaptureError;
+use yui_core::picture::Picture;
+use yui_core::tools::{capture_blocking, Browser, Desk, Shot};
+
+/// How long a capture waits after hiding the app's windows, so the hide has
+/// reached the screen: an X11 unmap plus a compositor repaint is one or two
+/// frames (16–33 ms at 60 Hz) on an idle desktop; 120 ms leaves room for a
+/// busy one without making the turn screenshot noticeably slower.
+pub const HIDE_SETTLE: Duration = Duration::from_millis(120);
+
+/// The pet window's outer place, kept current from its Moved and Resized
+/// events so reading it never waits on the main thread.
+#[derive(Debug, Default)]
+pub struct PetPlace {
+    place: Mutex<Option<(PhysicalPosition<i32>, PhysicalSize<u32>)>>,
+}
+
+impl PetPlace {
+    /// The pet's centre in physical pixels, once known.
+    pub fn centre(&self) -> Option<(i32, i32)> {
+        let place = *self.place.lock().unwrap_or_else(|p| p.into_inner());
+        place.map(|(pos, size)| (pos.x + (size.width / 2) as i32, pos.y + (size.height / 2) as i32))
+    }
+
+    fn set(&self, f: impl FnOnce(&mut (PhysicalPosition<i32>, PhysicalSize<u32>))) {
+        let mut place = self.place.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(place) = place.as_mut() {
+            f(place);
+        }
+    }
+}
+
+/// What every pet session's desk shares: the pet's place and the one
+/// browser window. Managed by the app from [`install`] on.
+struct DeskParts {
+    place: Arc<PetPlace>,
+    browser: Arc<AppBrowser>,
+}
+
+/// Start tracking the pet window's place and create the app's browser
+/// (no window until its first `open`). Runs once, in setup.
+pub fn install(app: &AppHandle) {
+    let place = Arc::new(PetPlace::default());
+    if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
+        if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
+            *place.place.lock().unwrap_or_else(|p| p.into_inner()) = Some((pos, size));
+        }
+        let tracked = place.clone();
+        pet.on_window_event(move |event| match event {
+            WindowEvent::Moved(pos) => tracked.set(|p| p.0 = *pos),
+            WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
+            _ => {}
+        });
+    }
+    app.manage(DeskParts { place, browser: Arc::new(AppBrowser::new(app.clone())) });
+}
+
+/// The desk of the main pet window.
+pub struct AppDesk {
+    app: AppHandle,
+    place: Arc<PetPlace>,
+    browser: Arc<AppBrowser>,
+}
+
+impl AppDesk {
+    /// The pet window's desk. [`install`] must have run (setup does it);
+    /// before that the pet's place is unknown and a fresh browser is used.
+    pub fn new(app: AppHandle) -> Self {
+        let (place, browser) = match app.try_state::<DeskParts>() {
+            Some(parts) => (parts.place.clone(), parts.browser.clone()),
+            None => (Arc::new(PetPlace::default()), Arc::new(AppBrowser::new(app.clone()))),
+        };
+        Self { app, place, browser }
+    }
+}
+
+impl Desk for AppDesk {
+    fn is_main(&self) -> bool {
+        true
+    }
+
+    fn pet_point(&self) -> Option<(i32, i32)> {
+        self.place.centre()
+    }
+
+    fn capture(&self, shot: Shot) -> BoxFuture<'static, Result<Picture, CaptureError>> {
+        let app = self.app.clone();
+        Box::pin(async move {
+            let hidden = Hidden::hide_all(&app);
+            if hidden.any() {
+                tokio::time::sleep(HIDE_SETTLE).await;
+            }
+            let picture = capture_blocking(shot).await;
+            drop(hidden);
+            picture
+        })
+    }
+
+    fn browser(&self) -> Option<Arc<dyn Browser>> {
+        Some(self.browser.clone())
+    }
+}
+
+/// The app's windows that were visible and are hidden for a capture; they
+/// are shown again when this is dropped (after the capture, when it fails,
+/// or when the call is cancelled).
+struct Hidden {
+    windows: Vec<WebviewWindow>,
+}
+
+impl Hidden {
+    fn hide_all(app: &AppHandle) -> Self {
+        let mut windows = Vec::new();
+        for window in app.webview_windows().into_values() {
+            if window.is_visible().unwrap_or(false) {
+                match window.hide() {
+                    Ok(()) => windows.push(window),
+                    Err(e) => tracing::warn!(record = "capture_hide_failed", window = window.label(), error = %e),
+                }
+            }
+        }
+        Self { windows }
+    }
+
+    fn any(&self) -> bool {
+        !self.windows.is_empty()
+    }
+}
+
+impl Drop for Hidden {
+    fn drop(&mut self) {
+        for window in self.windows.drain(..) {
+            if let Err(e) = window.show() {
+                tracing::warn!(record = "capture_show_failed", window = window.label(), error = %e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_centre_is_the_middle_of_the_outer_box() {
+        let place = PetPlace::default();
+        assert_eq!(place.centre(), None);
+        *place.place.lock().unwrap() = Some((PhysicalPosition::new(100, -20), PhysicalSize::new(360, 520)));
+        assert_eq!(place.centre(), Some((280, 240)));
+        place.set(|p| p.0 = PhysicalPosition::new(0, 0));
+        assert_eq!(place.centre(), Some((180, 260)));
+    }
+}
