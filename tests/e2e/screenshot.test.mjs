@@ -73,8 +73,25 @@ test("a turn carries the screen and the pet shows that it is watched", { timeout
     assert.ok(turn.images[0].length < 2 * MiB, "the picture fits max_turn_bytes");
     await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 20_000, timeoutMsg: "the turn never ended" });
     assert.ok(await badge.isDisplayed(), "the badge stays while the screen is watched");
-  } finally {
     await screenshot(t, browser, "screenshot-badge");
+
+    // The inspector shows the picture that left with the block.
+    const pet = await browser.getWindowHandle();
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    const thumb = await browser.$("#contexts .thumb");
+    await thumb.waitForExist({ timeout: 15_000, timeoutMsg: "the inspector shows no picture" });
+    assert.equal(await thumb.getAttribute("src"), turn.images[0], "the thumbnail is the picture that was sent");
+    await browser.execute(() => document.getElementById("inspector").scrollIntoView());
+    await screenshot(t, browser, "screenshot-inspector");
+    await thumb.click();
+    await (await browser.$("#picture-view")).waitForDisplayed({ timeout: 5_000, timeoutMsg: "the picture did not open larger" });
+    await screenshot(t, browser, "screenshot-inspector-open");
+    await (await browser.$("#picture-view")).click();
+    await (await browser.$("#settings")).waitForDisplayed({ timeout: 5_000 });
+    await browser.switchToWindow(pet);
+  } finally {
     await close();
   }
 });
