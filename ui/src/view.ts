@@ -29,8 +29,6 @@ export interface View {
   readonly bubble: Bubble;
   /** Boxes of the visible UI elements (pill, screen badge, bubble, error, screen notice, composer), for the hit test. */
   uiRects(): Rect[];
-  /** The composer's top edge, CSS pixels. */
-  composerTop(): number;
   /** Where the character's feet may reach: the top of the screen notice while it shows, else of the composer. */
   dockTop(): number;
   /** The status pill's bottom edge, CSS pixels. */
@@ -133,9 +131,6 @@ export function mountView(actions: ViewActions): View {
     uiRects() {
       const rects = [rectOf(pill), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];
       return rects.filter((r): r is Rect => r !== null);
-    },
-    composerTop() {
-      return form.getBoundingClientRect().top;
     },
     dockTop() {
       return notice.hidden ? form.getBoundingClientRect().top : notice.getBoundingClientRect().top;
