@@ -22,6 +22,7 @@ pub mod limits;
 pub mod logging;
 pub mod model;
 pub mod outcome;
+pub mod picture;
 pub mod placement;
 pub mod probe;
 pub mod session;
