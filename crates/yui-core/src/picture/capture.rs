@@ -94,7 +94,7 @@ pub(crate) struct RawWindow {
 fn use_x11() -> bool {
     let session = std::env::var("XDG_SESSION_TYPE").unwrap_or_default();
     let wayland = std::env::var("WAYLAND_DISPLAY").unwrap_or_default();
-    !(session.eq_ignore_ascii_case("wayland") || !wayland.is_empty())
+    !session.eq_ignore_ascii_case("wayland") && wayland.is_empty()
 }
 
 fn xcap_error(e: xcap::XCapError) -> CaptureError {

