@@ -18,6 +18,19 @@ cargo test --workspace --features yui/custom-protocol
 step "The key in a real Secret Service (gnome-keyring on a private session bus)"
 dbus-run-session -- sh -c 'printf yui | gnome-keyring-daemon --unlock --components=secrets >/dev/null && cargo test --workspace --features yui/custom-protocol --test keychain -- --ignored'
 
+step "Screen capture against a real X server (Xvfb, no window manager)"
+n=77
+while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+Xvfb ":$n" -screen 0 1280x800x24 -noreset -nolisten tcp >/dev/null 2>&1 &
+xvfb_pid=$!
+trap 'kill "$xvfb_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+env -u WAYLAND_DISPLAY XDG_SESSION_TYPE=x11 DISPLAY=":$n" \
+  cargo test --workspace --features yui/custom-protocol --test capture -- --ignored
+kill "$xvfb_pid" 2>/dev/null || true
+wait "$xvfb_pid" 2>/dev/null || true
+trap - EXIT
+
 step "UI unit tests"
 npm run --silent test:ui
 
