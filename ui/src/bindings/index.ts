@@ -506,23 +506,23 @@ at: number,
 note?: string, };
 
 /**
- * A display.
+ * One display (monitor), in logical pixels.
  */
 export type Display = { 
 /**
- * Index.
+ * Position in [`displays`]' list: what [`capture_display`] takes.
  */
 index: number, 
 /**
- * Label.
+ * The display's friendly name, else its system name (e.g. `HDMI-1`).
  */
 label: string, 
 /**
- * X.
+ * Left edge on the virtual desktop.
  */
 x: number, 
 /**
- * Y.
+ * Top edge on the virtual desktop.
  */
 y: number, 
 /**
@@ -534,10 +534,10 @@ width: number,
  */
 height: number, 
 /**
- * Scale.
+ * Physical pixels per logical pixel.
  */
 scale: number, 
 /**
- * Primary.
+ * The system's primary display.
  */
 primary: boolean, };
