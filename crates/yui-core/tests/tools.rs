@@ -332,8 +332,10 @@ async fn responses_screenshot_and_look_pictures_ride_as_input_images() {
     settings.screenshot.enabled = true;
     settings.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));
+    assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "what is on my screen?".into() }).unwrap();
-    nth_ended(&sink, 0).await;
+    let end = nth_ended(&sink, 0).await;
+    assert!(matches!(end, UiEvent::TurnEnded { outcome: yui_core::TurnOutcome::Complete, .. }), "{end:?} {:?}", sink.events());
     let one = mock.wait_for_request("/v1/responses", 0, WAIT).await.unwrap().body;
     let parts = one["input"][0]["content"].as_array().expect("a part array");
     assert_eq!(parts[0]["type"], "input_text");
@@ -357,6 +359,7 @@ async fn chat_completions_screenshot_first_and_a_follow_up_image_for_look() {
     settings.screenshot.enabled = true;
     settings.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));
+    assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "look".into() }).unwrap();
     nth_ended(&sink, 0).await;
     let one = mock.wait_for_request("/v1/chat/completions", 0, WAIT).await.unwrap().body;

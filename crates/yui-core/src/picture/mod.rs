@@ -17,7 +17,7 @@ pub use capture::{CaptureError, Display, WindowInfo};
 pub use fit::{array_overhead, fit, FitError};
 
 /// A picture to send: pixels from a capture, or an encoded file (attachment).
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum Picture {
     /// Raw 8-bit RGBA pixels, row-major, width*height*4 bytes.
     Rgba {
