@@ -138,7 +138,15 @@ impl Inner {
             true => window.url().map_err(|e| format!("the page's address is unknown: {e}"))?.to_string(),
             false => page.url,
         };
-        Ok(Page { url, title: page.title.unwrap_or(known) })
+        let mut title = page.title.filter(|t| !t.is_empty()).unwrap_or(known);
+        if title.is_empty() {
+            // WebKit's title property can trail the load's end under load;
+            // the document has it by then.
+            if let Ok((read, _)) = platform::read(window, self.progress.subscribe()).await {
+                title = read.title;
+            }
+        }
+        Ok(Page { url, title })
     }
 
     /// Wait until a page load finishes after `since` (the state before the
