@@ -135,6 +135,19 @@ pub fn character_key(character: &str) -> String {
     }
 }
 
+/// Write `bytes` to `path` whole or not at all: the folder is made when
+/// missing, the bytes go to a sibling temporary file that then replaces
+/// `path`, so a crash mid-write never leaves half a record.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
 /// 32-bit FNV-1a: a stable hash, the same in every build.
 fn fnv1a(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))

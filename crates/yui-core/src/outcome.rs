@@ -40,13 +40,7 @@ impl OutcomeStore {
 
     /// Store `record`, replacing the last one. A write failure is logged.
     pub fn save(&self, record: &PreviousTurn) {
-        let result = self
-            .path
-            .parent()
-            .map(std::fs::create_dir_all)
-            .unwrap_or(Ok(()))
-            .and_then(|_| std::fs::write(&self.path, serde_json::to_vec(record).expect("record serializes")));
-        match result {
+        match crate::data_dir::write_whole(&self.path, &serde_json::to_vec(record).expect("record serializes")) {
             Ok(()) => tracing::info!(record = "previous_turn", outcome = ?record.outcome, turn_id = ?record.turn_id),
             Err(e) => tracing::warn!(record = "previous_turn_unwritable", path = %self.path.display(), error = %e),
         }

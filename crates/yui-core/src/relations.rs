@@ -180,13 +180,8 @@ impl RelationStore {
     }
 
     fn write(&self, s: &Stored) {
-        let result = self
-            .path
-            .parent()
-            .map(std::fs::create_dir_all)
-            .unwrap_or(Ok(()))
-            .and_then(|_| std::fs::write(&self.path, serde_json::to_vec_pretty(s).expect("relations serialize")));
-        if let Err(e) = result {
+        let bytes = serde_json::to_vec_pretty(s).expect("relations serialize");
+        if let Err(e) = crate::data_dir::write_whole(&self.path, &bytes) {
             tracing::warn!(record = "relations_unwritable", path = %self.path.display(), error = %e);
         }
     }

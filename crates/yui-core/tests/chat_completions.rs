@@ -433,8 +433,12 @@ async fn a_tool_round_trip_and_the_cap() {
 #[tokio::test]
 async fn trimming_holds_a_cursor_and_the_guide_leaves_with_its_entry() {
     let dir = tempfile::tempdir().unwrap();
-    // Window 1200: reserve 300; fixed ≈ 6 + 23 + 5 = 34 → budget ≈ 866 tokens.
-    let mut h = Harness::start(dir.path(), |c| c.context_window = 1200).await;
+    // Window 1200 with a 1666-byte guide: reserve 300; fixed ≈ 6 + 23 + 5 = 34
+    // → budget ≈ 866 tokens. The window grows with the guide (a byte is a
+    // quarter token, three quarters of the window are budget) so the budget
+    // left beside the guide stays the same.
+    let window = 1200 + (yui_core::context::CONTROLS_GUIDE.len() as u32).saturating_sub(1666) / 3;
+    let mut h = Harness::start(dir.path(), |c| c.context_window = window).await;
     let long = "y".repeat(1200); // 300 + 4 tokens
     let mut help = turn("g", "help");
     help.guide = Some(GuideKey::Controls);
@@ -453,7 +457,7 @@ async fn trimming_holds_a_cursor_and_the_guide_leaves_with_its_entry() {
     let msgs = |i: usize| b[i]["messages"].as_array().unwrap().clone();
     // Request 2 replays the guide right before its user entry.
     let m1 = msgs(1);
-    assert!(m1[1]["content"].as_str().unwrap().starts_with(&format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n")));
+    assert!(m1[1]["content"].as_str().unwrap().starts_with(&format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n")), "{}", m1[1]);
     assert_eq!(m1[2], user("help"));
     let guided = |m: &Vec<Value>| m.iter().any(|x| x["content"].as_str().is_some_and(|s| s.contains(GUIDE_INSTRUCTION)));
     let has_help = |m: &Vec<Value>| m.contains(&user("help"));

@@ -376,3 +376,34 @@ async fn chat_completions_screenshot_first_and_a_follow_up_image_for_look() {
     assert_eq!(msgs[n - 1]["content"][0]["type"], "image_url", "the picture follows as a user image");
     session.close().await;
 }
+
+#[tokio::test]
+async fn an_accepted_rating_feeds_the_next_blocks_relation_line_and_the_switch_hides_it() {
+    let scenario = Scenario::from_json(
+        r#"{"steps": [{"expect": "turn"},
+            {"send": {"type": "tool_call", "id": "c1", "turn_id": "$turn_id", "name": "rate_relation", "arguments": {"target": "user", "delta": 2, "why": "stayed up to finish the parser"}}},
+            {"expect": "tool_result"},
+            {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
+            {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
+            {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
+    .unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let settings = settings_for(&mock.base_url());
+    let (session, sink) = session_with(settings.clone(), dir.path(), FakeDesk::new(small_picture()));
+    assert!(session.wait_ready(WAIT).await);
+    for n in 0..2 {
+        session.send(UserCommand::SendText { text: format!("turn {n}") }).unwrap();
+        nth_ended(&sink, n).await;
+    }
+    let block = |n: usize| mock.received().into_iter().filter(|f| f["type"] == "turn").nth(n).unwrap()["client_context"].as_str().unwrap().to_string();
+    assert!(!block(0).contains("relation:"), "never rated: no line");
+    assert!(block(1).contains("\nrelation: toward user warm (last change +2, 0min ago: \"stayed up to finish the parser\")\n"), "{}", block(1));
+    session.update_settings(&Settings { relations: false, ..settings });
+    session.send(UserCommand::SendText { text: "turn 2".into() }).unwrap();
+    nth_ended(&sink, 2).await;
+    assert!(!block(2).contains("relation:"), "switched off: no relation line: {}", block(2));
+    assert!(block(2).contains("relations=off"));
+    session.close().await;
+}
