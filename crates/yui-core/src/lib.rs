@@ -28,6 +28,7 @@ pub mod probe;
 pub mod relations;
 pub mod session;
 pub mod settings;
+pub mod speech;
 pub mod sink;
 pub mod tools;
 pub mod transport;

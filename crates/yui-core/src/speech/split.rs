@@ -1,0 +1,1 @@
+//! The sentence splitter (being written).

@@ -1,0 +1,1 @@
+//! The TTS client (being written).
