@@ -66,9 +66,9 @@ async fn backend(listener: tokio::net::TcpListener, n: usize, seen: Arc<Seen>) -
         let frame = format!(r#"{{"type":"speech","turn_id":"{turn_id}","segments":[{{"cues":[],"speech":"Sentence {i}."}}]}}"#);
         writes.push(Instant::now());
         ws.send(Message::text(frame)).await.unwrap();
-        while seen.count.load(Ordering::SeqCst) < i + 1 {
+        while seen.count.load(Ordering::SeqCst) <= i {
             let notified = seen.notify.notified();
-            if seen.count.load(Ordering::SeqCst) >= i + 1 {
+            if seen.count.load(Ordering::SeqCst) > i {
                 break;
             }
             let _ = tokio::time::timeout(Duration::from_millis(100), notified).await;

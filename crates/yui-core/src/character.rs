@@ -174,7 +174,7 @@ pub fn import_motion_bytes(data_dir: &DataDir, source: &Path, bytes: &[u8]) -> R
     if bytes.len() as u64 > MAX_VRMA_BYTES {
         return Err(ImportError::TooLarge { path: source.to_path_buf(), size: bytes.len() as u64, limit: MAX_VRMA_BYTES });
     }
-    let json = glb_json(&bytes).map_err(|reason| ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason })?;
+    let json = glb_json(bytes).map_err(|reason| ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason })?;
     if json["extensions"].get("VRMC_vrm_animation").is_none() {
         return Err(ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason: "no VRMC_vrm_animation extension".into() });
     }
@@ -248,7 +248,7 @@ mod tests {
 
     fn glb(json: &serde_json::Value) -> Vec<u8> {
         let mut j = serde_json::to_vec(json).unwrap();
-        while j.len() % 4 != 0 {
+        while !j.len().is_multiple_of(4) {
             j.push(b' ');
         }
         let mut out = Vec::new();

@@ -8,7 +8,7 @@ use yui_core::model::{DelegationState, ToolState};
 use yui_core::{ChatApi, Cue, DelegationItem, ErrorCode, Settings, Status, TurnOutcome, UiEvent, Usage, UserCommand};
 
 fn decl<T: TS>(cfg: &Config) -> String {
-    let docs = T::docs().map(|d| format!("{d}")).unwrap_or_default();
+    let docs = T::docs().unwrap_or_default();
     format!("{docs}export {}\n", T::decl(cfg))
 }
 

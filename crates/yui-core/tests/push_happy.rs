@@ -137,8 +137,7 @@ async fn a_vocabulary_set_while_connecting_reaches_the_backend_after_ready() {
     let mock = mock_demo(None).await;
     let dir = tempfile::tempdir().unwrap();
     let (session, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
-    let mut v = yui_core::Vocabulary::default();
-    v.emotion_ids = vec!["neutral".into(), "smug".into()];
+    let v = yui_core::Vocabulary { emotion_ids: vec!["neutral".into(), "smug".into()], ..Default::default() };
     session.send(UserCommand::SetVocabulary { vocabulary: v }).unwrap(); // before ready
     assert!(session.wait_ready(WAIT).await);
     let hello = mock.wait_for_frame("hello", 0, WAIT).await.unwrap();

@@ -54,6 +54,7 @@ pub const MAX_FRAME_BYTES: usize = 256 * 1024;
 
 /// What the mock backend says on `/ws`.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per mock; boxing buys nothing
 pub enum Mode {
     /// A friendly scripted agent a person can talk to (see [`demo_reply`]).
     Demo,
