@@ -64,6 +64,22 @@ pub const FRAME_SEND_WAIT: Duration = Duration::from_secs(10);
 /// it waits for their end; past that the oldest is forgotten.
 pub const RECENT_TURN_IDS: usize = 256;
 
+/// TTS (issue "Voice"): speech requests running at once per queue, by
+/// default (not in the seed's table; `TtsConfig::in_flight` overrides it).
+/// Playback stays in order whatever this is.
+pub const TTS_REQUESTS_IN_FLIGHT: usize = 2;
+/// TTS: how long one speech request may take, connect to last audio byte
+/// (not in the seed's table): past it the sentence is skipped.
+pub const TTS_REQUEST_WAIT: Duration = Duration::from_secs(30);
+/// TTS: connect timeout of the speech client (not in the seed's table).
+pub const TTS_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// TTS: the raw error body kept from a failed speech request: 64 KiB.
+pub const TTS_ERROR_BODY_KEPT: usize = 64 * 1024;
+/// TTS: the largest audio body read for one sentence (not in the seed's
+/// table): a server that sends more fails the sentence instead of filling
+/// memory.
+pub const TTS_AUDIO_BYTES: usize = 32 * 1024 * 1024;
+
 /// The waits one session runs with. Defaults are the limits above; tests shrink them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {

@@ -1,1 +1,694 @@
-//! The TTS client (being written).
+//! The OpenAI-compatible TTS client (issue "Voice").
+//!
+//! One sentence is one `POST <tts_base_url>/v1/audio/speech` with
+//! `{model, voice, input, speed, response_format[, instructions]}` and an
+//! optional `Authorization: Bearer <key>`: OpenAI, Kokoro-FastAPI,
+//! openedai-speech and other servers that copy that endpoint.
+//!
+//! * [`synth`] runs one request, bounded by [`TtsConfig::wait`].
+//! * [`TtsQueue`] runs a reply's sentences with at most
+//!   [`TtsConfig::in_flight`] requests at once and hands the results back
+//!   strictly in push order; [`TtsQueue::clear`] (a stop) drops everything.
+//!
+//! What travels where: the sentence is `input`; a cue's `caption` is
+//! `instructions` (OpenAI's `gpt-4o-mini-tts` reads it as delivery
+//! directions, other servers ignore the field); a cue's `emotion_text` is a
+//! [`Tone`], a bracketed tag in front of `input` (`"[whisper] text"`).
+//! Neither caption nor tone is ever part of the bubble: the caller shows
+//! [`SpeechRequest::text`] alone. A failed sentence comes back as an `Err`
+//! in its place; the caller skips its sound but still fires its cue and
+//! shows its text.
+//!
+//! Logs: `tts_request` (seq, chars, model, voice), `tts_done` (seq, bytes,
+//! ms) and `tts_failed` (seq, status, kind). Never the text, the caption,
+//! the error body or the key.
+
+use crate::limits::{
+    TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT,
+};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Semaphore};
+use tokio::task::JoinHandle;
+
+/// Where and how to synthesize speech.
+#[derive(Clone)]
+pub struct TtsConfig {
+    /// The base URL as the user typed it; the request goes to
+    /// `<base>/v1/audio/speech`, and a base that already ends in `/v1` gets
+    /// no second one (see [`speech_url`]).
+    pub base_url: String,
+    /// The API key, sent as `Authorization: Bearer`; empty sends none.
+    /// Never logged, never part of an error.
+    pub key: String,
+    /// The `model` field (`tts-1`, `gpt-4o-mini-tts`, `kokoro`, …).
+    pub model: String,
+    /// The `voice` field (`alloy`, `af_bella`, …).
+    pub voice: String,
+    /// The `speed` field (OpenAI takes 0.25 to 4.0; 1.0 is normal).
+    pub speed: f32,
+    /// The `response_format` field: `wav` by default; `mp3`, `opus`,
+    /// `aac`, `flac` and `pcm` where the server has them.
+    pub response_format: String,
+    /// Speech requests a [`TtsQueue`] runs at once; 0 counts as 1.
+    pub in_flight: usize,
+    /// How long one request may take, connect to last audio byte.
+    pub wait: Duration,
+}
+
+impl Default for TtsConfig {
+    /// No base URL and no key; OpenAI's `tts-1` and `alloy`, speed 1.0,
+    /// `wav`, [`TTS_REQUESTS_IN_FLIGHT`] and [`TTS_REQUEST_WAIT`].
+    fn default() -> Self {
+        Self {
+            base_url: String::new(),
+            key: String::new(),
+            model: "tts-1".into(),
+            voice: "alloy".into(),
+            speed: 1.0,
+            response_format: "wav".into(),
+            in_flight: TTS_REQUESTS_IN_FLIGHT,
+            wait: TTS_REQUEST_WAIT,
+        }
+    }
+}
+
+impl std::fmt::Debug for TtsConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TtsConfig")
+            .field("base_url", &self.base_url)
+            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
+            .field("model", &self.model)
+            .field("voice", &self.voice)
+            .field("speed", &self.speed)
+            .field("response_format", &self.response_format)
+            .field("in_flight", &self.in_flight)
+            .field("wait", &self.wait)
+            .finish()
+    }
+}
+
+/// The speech endpoint of `base`: `<base>/v1/audio/speech`, with no second
+/// `/v1` when the base already ends in one (the request transports' rule,
+/// [`crate::transport::endpoint`]).
+pub fn speech_url(base: &str) -> String {
+    crate::transport::endpoint(base, "audio/speech")
+}
+
+/// The provider's tone tag for one sentence (a cue's `emotion_text`).
+///
+/// No OpenAI-compatible server documents a field for it, so both modes are
+/// sent the same way, as a bracketed prefix of `input` (`"[whisper] text"`),
+/// the audio-tag convention expressive TTS models read. The two variants
+/// keep apart where the tag came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tone {
+    /// Free mode: whatever the model wrote as its emotion text.
+    Free(String),
+    /// Enum mode: one tag of the provider's fixed list.
+    Tag(String),
+}
+
+impl Tone {
+    /// The tag text, trimmed, with brackets and line breaks taken out so it
+    /// cannot end the prefix early; `None` when nothing is left.
+    fn tag(&self) -> Option<String> {
+        let raw = match self {
+            Tone::Free(s) | Tone::Tag(s) => s,
+        };
+        let clean: String = raw
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .filter(|c| !matches!(c, '[' | ']'))
+            .collect();
+        let clean = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+        (!clean.is_empty()).then_some(clean)
+    }
+}
+
+/// One sentence to speak.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SpeechRequest {
+    /// What is said, and what the bubble shows.
+    pub text: String,
+    /// The cue's caption, sent as `instructions`; the field is left out when
+    /// `None` (or blank). Never shown.
+    pub caption: Option<String>,
+    /// The cue's tone tag, a bracketed prefix of `input`. Never shown.
+    pub tone: Option<Tone>,
+}
+
+impl SpeechRequest {
+    /// A sentence with no caption and no tone.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self { text: text.into(), caption: None, tone: None }
+    }
+
+    /// The `input` field: the tone's `[tag] ` prefix, then the text.
+    pub fn input(&self) -> String {
+        match self.tone.as_ref().and_then(Tone::tag) {
+            Some(tag) => format!("[{tag}] {}", self.text),
+            None => self.text.clone(),
+        }
+    }
+
+    /// The JSON body of this sentence under `cfg`.
+    pub fn body(&self, cfg: &TtsConfig) -> Value {
+        let mut body = json!({
+            "model": cfg.model,
+            "voice": cfg.voice,
+            "input": self.input(),
+            "speed": cfg.speed,
+            "response_format": cfg.response_format,
+        });
+        if let Some(caption) = self.caption.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            body["instructions"] = Value::String(caption.to_string());
+        }
+        body
+    }
+}
+
+/// One sentence's audio.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Synth {
+    /// The audio file as the server sent it.
+    pub bytes: Vec<u8>,
+    /// Its MIME type: the server's `Content-Type`, or the one
+    /// `response_format` implies when the server sent none or a generic one.
+    pub mime: String,
+}
+
+/// One result of a [`TtsQueue`], in push order.
+#[derive(Debug)]
+pub struct Synthed {
+    /// The number the caller pushed it with.
+    pub seq: u64,
+    /// The audio, or why there is none (skip the sound, keep the cue and
+    /// the text).
+    pub result: Result<Synth, TtsError>,
+}
+
+/// Why a sentence has no audio. Never carries the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TtsError {
+    /// The configuration or the sentence cannot make a request.
+    #[error("TTS not attempted: {0}")]
+    Invalid(&'static str),
+    /// Nothing came back: the server is down, the name does not resolve,
+    /// TLS failed.
+    #[error("TTS server unreachable at {url}: {message}")]
+    Connect {
+        /// The speech URL.
+        url: String,
+        /// The cause chain, one line.
+        message: String,
+    },
+    /// The server answered a non-2xx status.
+    #[error("TTS server answered HTTP {status}: {}", snippet(body))]
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The raw error body, at most [`TTS_ERROR_BODY_KEPT`] bytes (lossy UTF-8).
+        body: String,
+    },
+    /// A 2xx answer that is not audio (JSON or text).
+    #[error("TTS server answered HTTP {status} with {mime}, not audio: {}", snippet(body))]
+    NotAudio {
+        /// The HTTP status.
+        status: u16,
+        /// The `Content-Type` it sent.
+        mime: String,
+        /// The body, at most [`TTS_ERROR_BODY_KEPT`] bytes (lossy UTF-8).
+        body: String,
+    },
+    /// A 2xx answer with no bytes.
+    #[error("TTS server answered HTTP {status} with no audio")]
+    Empty {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// The audio broke off while it was read.
+    #[error("TTS audio broke off: {message}")]
+    Body {
+        /// The HTTP status.
+        status: u16,
+        /// The cause chain, one line.
+        message: String,
+    },
+    /// The audio is over [`TTS_AUDIO_BYTES`].
+    #[error("TTS audio over {limit} bytes")]
+    TooLarge {
+        /// The limit.
+        limit: usize,
+    },
+    /// The request took longer than [`TtsConfig::wait`].
+    #[error("TTS request took longer than {} ms", after.as_millis())]
+    Timeout {
+        /// The wait that passed.
+        after: Duration,
+    },
+}
+
+impl TtsError {
+    /// The HTTP status, when the server answered one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            TtsError::Http { status, .. }
+            | TtsError::NotAudio { status, .. }
+            | TtsError::Empty { status }
+            | TtsError::Body { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// A short name of the failure for log records.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TtsError::Invalid(_) => "invalid",
+            TtsError::Connect { .. } => "connect",
+            TtsError::Http { .. } => "http",
+            TtsError::NotAudio { .. } => "not_audio",
+            TtsError::Empty { .. } => "empty",
+            TtsError::Body { .. } => "body",
+            TtsError::TooLarge { .. } => "too_large",
+            TtsError::Timeout { .. } => "timeout",
+        }
+    }
+}
+
+/// The first 200 characters of `body`, on one line (for `Display` only; the
+/// error keeps the whole body).
+fn snippet(body: &str) -> String {
+    let line = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line,
+    }
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The MIME type `response_format` implies.
+fn format_mime(format: &str) -> String {
+    match format.trim().to_ascii_lowercase().as_str() {
+        "wav" => "audio/wav",
+        "mp3" => "audio/mpeg",
+        "opus" | "ogg" => "audio/ogg",
+        "aac" => "audio/aac",
+        "flac" => "audio/flac",
+        "pcm" => "audio/pcm",
+        _ => "application/octet-stream",
+    }
+    .to_string()
+}
+
+/// The HTTP client for speech: a connect timeout, no overall timeout (each
+/// request has [`TtsConfig::wait`]).
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(TTS_CONNECT_TIMEOUT)
+        .build()
+        .unwrap_or_else(|_| reqwest::Client::new())
+}
+
+/// Synthesize one sentence: one `POST <base>/v1/audio/speech`, bounded by
+/// `cfg.wait`.
+///
+/// Errors: [`TtsError::Invalid`] with no base URL or no text,
+/// [`TtsError::Connect`] when nothing came back, [`TtsError::Http`] on a
+/// non-2xx status (with the body), [`TtsError::Timeout`] past the wait, and
+/// the others of [`TtsError`] on an answer that is no usable audio.
+pub async fn synth(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest) -> Result<Synth, TtsError> {
+    synth_logged(client, cfg, req, None).await
+}
+
+async fn synth_logged(
+    client: &reqwest::Client,
+    cfg: &TtsConfig,
+    req: &SpeechRequest,
+    seq: Option<u64>,
+) -> Result<Synth, TtsError> {
+    let started = Instant::now();
+    tracing::info!(
+        record = "tts_request",
+        seq,
+        chars = req.text.chars().count(),
+        model = %cfg.model,
+        voice = %cfg.voice,
+        "speech requested"
+    );
+    let result = match tokio::time::timeout(cfg.wait, request(client, cfg, req)).await {
+        Ok(r) => r,
+        Err(_) => Err(TtsError::Timeout { after: cfg.wait }),
+    };
+    match &result {
+        Ok(s) => tracing::debug!(
+            record = "tts_done",
+            seq,
+            bytes = s.bytes.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "speech ready"
+        ),
+        Err(e) => tracing::warn!(
+            record = "tts_failed",
+            seq,
+            status = e.status(),
+            kind = e.kind(),
+            ms = started.elapsed().as_millis() as u64,
+            "speech failed; the sentence plays silent"
+        ),
+    }
+    result
+}
+
+async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest) -> Result<Synth, TtsError> {
+    if cfg.base_url.trim().is_empty() {
+        return Err(TtsError::Invalid("no TTS base URL"));
+    }
+    if req.text.trim().is_empty() {
+        return Err(TtsError::Invalid("no text to speak"));
+    }
+    let url = speech_url(&cfg.base_url);
+    let mut builder = client.post(&url).json(&req.body(cfg));
+    if !cfg.key.is_empty() {
+        builder = builder.bearer_auth(&cfg.key);
+    }
+    let resp = builder
+        .send()
+        .await
+        .map_err(|e| TtsError::Connect { url: url.clone(), message: error_chain(&e.without_url()) })?;
+    let status = resp.status().as_u16();
+    let content_type = resp
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_string())
+        .unwrap_or_default();
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+
+    if !resp.status().is_success() {
+        let bytes = read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
+        return Err(TtsError::Http { status, body: String::from_utf8_lossy(&bytes).into_owned() });
+    }
+    if essence == "application/json" || essence.starts_with("text/") {
+        let bytes = read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
+        return Err(TtsError::NotAudio {
+            status,
+            mime: content_type,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    let bytes = match read_capped(resp, TTS_AUDIO_BYTES, false).await {
+        Ok(b) => b,
+        Err((_, Some(message))) => return Err(TtsError::Body { status, message }),
+        Err((_, None)) => return Err(TtsError::TooLarge { limit: TTS_AUDIO_BYTES }),
+    };
+    if bytes.is_empty() {
+        return Err(TtsError::Empty { status });
+    }
+    let mime = if essence.is_empty() || essence == "application/octet-stream" {
+        format_mime(&cfg.response_format)
+    } else {
+        essence
+    };
+    Ok(Synth { bytes, mime })
+}
+
+/// Read at most `cap` bytes of `resp`. `truncate`: stop quietly at the cap
+/// (an error body); otherwise going past it is an error with no message.
+/// A broken stream is an error with its message. Errors carry what was read.
+async fn read_capped(resp: reqwest::Response, cap: usize, truncate: bool) -> Result<Vec<u8>, (Vec<u8>, Option<String>)> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunks = resp.bytes_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(e) => return Err((bytes, Some(error_chain(&e.without_url())))),
+        };
+        let room = cap.saturating_sub(bytes.len());
+        if chunk.len() > room {
+            if !truncate {
+                return Err((bytes, None));
+            }
+            bytes.extend_from_slice(&chunk[..room]);
+            break;
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+enum Command {
+    Push { seq: u64, epoch: u64, req: SpeechRequest },
+    Clear,
+}
+
+/// A delivery on the way to the [`TtsReceiver`], tagged with the clear
+/// epoch it was pushed in.
+struct Tagged {
+    epoch: u64,
+    synthed: Synthed,
+}
+
+/// The ordered speech pipeline of one speaker.
+///
+/// [`push`](Self::push) queues a sentence; at most [`TtsConfig::in_flight`]
+/// requests run at once, started in push order, and the [`TtsReceiver`]
+/// yields every pushed sentence once, strictly in push order: a later
+/// sentence that finishes first waits for the earlier one. A failed request
+/// is delivered as an `Err` in its place.
+///
+/// Dropping every handle lets the work already pushed finish; the receiver
+/// ends after the last result. Dropping the receiver aborts everything.
+#[derive(Clone)]
+pub struct TtsQueue {
+    commands: mpsc::UnboundedSender<Command>,
+    epoch: Arc<AtomicU64>,
+}
+
+/// The in-order results of a [`TtsQueue`].
+///
+/// A wrapper rather than a bare `mpsc::Receiver`: a result that was already
+/// waiting in the channel when [`TtsQueue::clear`] ran is dropped here, so
+/// nothing pushed before a clear is ever seen after it.
+pub struct TtsReceiver {
+    results: mpsc::UnboundedReceiver<Tagged>,
+    epoch: Arc<AtomicU64>,
+}
+
+impl TtsReceiver {
+    /// The next result in push order; `None` once the queue is gone and
+    /// everything pushed has been delivered.
+    pub async fn recv(&mut self) -> Option<Synthed> {
+        loop {
+            let tagged = self.results.recv().await?;
+            if tagged.epoch == self.epoch.load(Ordering::SeqCst) {
+                return Some(tagged.synthed);
+            }
+        }
+    }
+
+    /// The next result if one is ready now (see [`recv`](Self::recv)).
+    pub fn try_recv(&mut self) -> Option<Synthed> {
+        loop {
+            let tagged = self.results.try_recv().ok()?;
+            if tagged.epoch == self.epoch.load(Ordering::SeqCst) {
+                return Some(tagged.synthed);
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for TtsQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TtsQueue").field("epoch", &self.epoch.load(Ordering::SeqCst)).finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for TtsReceiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TtsReceiver").finish_non_exhaustive()
+    }
+}
+
+impl TtsQueue {
+    /// Start the pipeline for `cfg` on the current Tokio runtime with its
+    /// own [`client`].
+    pub fn spawn(cfg: TtsConfig) -> (TtsQueue, TtsReceiver) {
+        Self::spawn_with(client(), cfg)
+    }
+
+    /// Start the pipeline for `cfg` with `client`.
+    pub fn spawn_with(client: reqwest::Client, cfg: TtsConfig) -> (TtsQueue, TtsReceiver) {
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        let (results_tx, results) = mpsc::unbounded_channel();
+        let epoch = Arc::new(AtomicU64::new(0));
+        let worker = Worker {
+            client,
+            limit: Arc::new(Semaphore::new(cfg.in_flight.max(1))),
+            cfg: Arc::new(cfg),
+            epoch: epoch.clone(),
+            pending: VecDeque::new(),
+            running: VecDeque::new(),
+            results: results_tx,
+        };
+        tokio::spawn(worker.run(command_rx));
+        (TtsQueue { commands, epoch: epoch.clone() }, TtsReceiver { results, epoch })
+    }
+
+    /// Queue sentence `seq`. Its result comes back after every sentence
+    /// pushed before it.
+    pub fn push(&self, seq: u64, req: SpeechRequest) {
+        let epoch = self.epoch.load(Ordering::SeqCst);
+        let _ = self.commands.send(Command::Push { seq, epoch, req });
+    }
+
+    /// A stop: drop every sentence queued or in flight at once (their
+    /// requests are aborted). Nothing pushed before this call is delivered
+    /// after it; sentences pushed after it run as usual.
+    pub fn clear(&self) {
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+        let _ = self.commands.send(Command::Clear);
+    }
+}
+
+struct Slot {
+    seq: u64,
+    epoch: u64,
+    handle: JoinHandle<Result<Synth, TtsError>>,
+}
+
+struct Worker {
+    client: reqwest::Client,
+    cfg: Arc<TtsConfig>,
+    limit: Arc<Semaphore>,
+    epoch: Arc<AtomicU64>,
+    /// Pushed, not started, in push order.
+    pending: VecDeque<(u64, u64, SpeechRequest)>,
+    /// Started, not delivered, in push order.
+    running: VecDeque<Slot>,
+    results: mpsc::UnboundedSender<Tagged>,
+}
+
+impl Worker {
+    async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
+        let mut open = true;
+        loop {
+            if !open && self.pending.is_empty() && self.running.is_empty() {
+                break;
+            }
+            if self.results.is_closed() {
+                break;
+            }
+            let can_start = !self.pending.is_empty();
+            tokio::select! {
+                biased;
+                command = commands.recv(), if open => match command {
+                    Some(Command::Push { seq, epoch, req }) => {
+                        if epoch == self.epoch.load(Ordering::SeqCst) {
+                            self.pending.push_back((seq, epoch, req));
+                        }
+                    }
+                    Some(Command::Clear) => self.drop_stale(),
+                    None => open = false,
+                },
+                () = self.results.closed() => break,
+                done = head(&mut self.running) => {
+                    let slot = self.running.pop_front().expect("head came from a slot");
+                    // A cancelled task was aborted by a clear: nothing to deliver.
+                    if let Ok(result) = done {
+                        if slot.epoch == self.epoch.load(Ordering::SeqCst) {
+                            let _ = self.results.send(Tagged { epoch: slot.epoch, synthed: Synthed { seq: slot.seq, result } });
+                        }
+                    }
+                }
+                permit = self.limit.clone().acquire_owned(), if can_start => {
+                    let Ok(permit) = permit else { break };
+                    let (seq, epoch, req) = self.pending.pop_front().expect("can_start");
+                    if epoch != self.epoch.load(Ordering::SeqCst) {
+                        continue;
+                    }
+                    let client = self.client.clone();
+                    let cfg = self.cfg.clone();
+                    let handle = tokio::spawn(async move {
+                        let result = synth_logged(&client, &cfg, &req, Some(seq)).await;
+                        drop(permit);
+                        result
+                    });
+                    self.running.push_back(Slot { seq, epoch, handle });
+                }
+            }
+        }
+        self.abort_all();
+    }
+
+    /// Drop whatever belongs to an earlier epoch than the current one.
+    fn drop_stale(&mut self) {
+        let now = self.epoch.load(Ordering::SeqCst);
+        self.pending.retain(|(_, epoch, _)| *epoch == now);
+        self.running.retain(|slot| {
+            let keep = slot.epoch == now;
+            if !keep {
+                slot.handle.abort();
+            }
+            keep
+        });
+    }
+
+    fn abort_all(&mut self) {
+        self.pending.clear();
+        for slot in self.running.drain(..) {
+            slot.handle.abort();
+        }
+    }
+}
+
+/// The first running slot's result; never ready while nothing runs.
+async fn head(running: &mut VecDeque<Slot>) -> Result<Result<Synth, TtsError>, tokio::task::JoinError> {
+    match running.front_mut() {
+        Some(slot) => (&mut slot.handle).await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speech_url_never_doubles_v1() {
+        assert_eq!(speech_url("http://127.0.0.1:8880"), "http://127.0.0.1:8880/v1/audio/speech");
+        assert_eq!(speech_url("https://api.openai.com/v1"), "https://api.openai.com/v1/audio/speech");
+        assert_eq!(speech_url("https://api.openai.com/v1/"), "https://api.openai.com/v1/audio/speech");
+    }
+
+    #[test]
+    fn tone_prefix_is_one_clean_tag() {
+        let mut r = SpeechRequest::new("hi");
+        r.tone = Some(Tone::Free(" soft [very]\nquiet ".into()));
+        assert_eq!(r.input(), "[soft very quiet] hi");
+        r.tone = Some(Tone::Tag("  ".into()));
+        assert_eq!(r.input(), "hi");
+    }
+
+    #[test]
+    fn mime_follows_the_format() {
+        assert_eq!(format_mime("mp3"), "audio/mpeg");
+        assert_eq!(format_mime("WAV"), "audio/wav");
+    }
+}
