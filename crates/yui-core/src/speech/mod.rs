@@ -1,6 +1,9 @@
 //! How replies become speech (issue "Voice", in progress): the sentence
 //! splitter the request transports will feed, and the OpenAI-compatible TTS
-//! client. Playback, the audio sink and voice input are not built yet.
+//! client, and the pure playback queue with its audio sink trait
+//! ([`playback`], not wired into the engine or the driver yet). The cpal sink
+//! and voice input are not built yet.
 
+pub mod playback;
 pub mod split;
 pub mod tts;
