@@ -124,7 +124,7 @@ async fn probe_http(settings: &Settings) -> ProbeReport {
     }
     let response = match request.send().await {
         Ok(r) => r,
-        Err(e) => return ProbeReport::unreachable(format!("Cannot reach {url}: {}", error_chain(&e))),
+        Err(e) => return ProbeReport::unreachable(format!("Cannot reach {url}: {}", crate::error::error_chain(&e))),
     };
     let status = response.status().as_u16();
     let text = response.text().await.unwrap_or_default();
@@ -233,19 +233,6 @@ where
     connected(None, "The connection ended before ready.".into())
 }
 
-/// The error and its sources, one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ").split_whitespace().collect::<Vec<_>>().join(" ")
-}
 
 fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {

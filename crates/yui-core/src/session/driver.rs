@@ -27,7 +27,7 @@ const INBOUND_BATCH: usize = 64;
 const TURN_SHOT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A turn screenshot taken off the loop, ready to ride with its turn.
-pub(super) struct Shot {
+pub(super) struct TakenShot {
     begin: Begin,
     shot: TurnShot,
     images: Vec<Picture>,
@@ -72,7 +72,7 @@ impl Driver {
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
-        let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<Shot>();
+        let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<TakenShot>();
         // The tools run on a task of their own; dropped with this loop.
         let tools = Executor::spawn(Arc::new(self.tools.clone()), tool_tx, self.prefit);
         let mut fx: Effects = Vec::with_capacity(16);
@@ -139,7 +139,7 @@ impl Driver {
         self.engine.on_inbound(event, now, fx);
     }
 
-    fn apply(&mut self, fx: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<Shot>) {
+    fn apply(&mut self, fx: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
         for effect in fx.drain(..) {
             match effect {
                 Effect::Ui(event) => self.sink.emit(event),
@@ -176,7 +176,7 @@ impl Driver {
 
     /// Start a turn: at once, or after its screenshot is taken off the loop
     /// (everything sent meanwhile waits behind it, in order).
-    fn begin(&mut self, begin: Begin, shots: &mpsc::UnboundedSender<Shot>) {
+    fn begin(&mut self, begin: Begin, shots: &mpsc::UnboundedSender<TakenShot>) {
         let Some(shot) = self.sampler.turn_shot(|_| None) else {
             self.send_turn(begin, None, Vec::new());
             return;
@@ -220,13 +220,13 @@ impl Driver {
                     Vec::new()
                 }
             };
-            let _ = shots.send(Shot { begin, shot, images });
+            let _ = shots.send(TakenShot { begin, shot, images });
         });
     }
 
     /// A screenshot was taken: its turn leaves, then what waited behind it.
-    fn shot_taken(&mut self, shot: Shot, shots: &mpsc::UnboundedSender<Shot>) {
-        let Shot { begin, shot, images } = shot;
+    fn shot_taken(&mut self, shot: TakenShot, shots: &mpsc::UnboundedSender<TakenShot>) {
+        let TakenShot { begin, shot, images } = shot;
         // The line names the source even when the capture failed: the
         // setting is on; the pixels are simply absent.
         self.send_turn(begin, Some(&shot), images);

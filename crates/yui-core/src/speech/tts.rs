@@ -290,18 +290,6 @@ fn snippet(body: &str) -> String {
     }
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ").split_whitespace().collect::<Vec<_>>().join(" ")
-}
 
 /// The MIME type `response_format` implies.
 fn format_mime(format: &str) -> String {
@@ -391,7 +379,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     let resp = builder
         .send()
         .await
-        .map_err(|e| TtsError::Connect { url: url.clone(), message: error_chain(&e.without_url()) })?;
+        .map_err(|e| TtsError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) })?;
     let status = resp.status().as_u16();
     let content_type = resp
         .headers()
@@ -438,7 +426,7 @@ async fn read_capped(resp: reqwest::Response, cap: usize, truncate: bool) -> Res
     while let Some(chunk) = chunks.next().await {
         let chunk = match chunk {
             Ok(c) => c,
-            Err(e) => return Err((bytes, Some(error_chain(&e.without_url())))),
+            Err(e) => return Err((bytes, Some(crate::error::error_chain(&e.without_url())))),
         };
         let room = cap.saturating_sub(bytes.len());
         if chunk.len() > room {
