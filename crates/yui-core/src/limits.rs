@@ -80,6 +80,14 @@ pub const TTS_ERROR_BODY_KEPT: usize = 64 * 1024;
 /// memory.
 pub const TTS_AUDIO_BYTES: usize = 32 * 1024 * 1024;
 
+/// The bytes of data URLs one request of the request transports carries at
+/// most (not in the seed's table: their own budget). Pictures past it are
+/// fitted down as JPEGs before the request is built.
+pub const REQUEST_IMAGE_BYTES: usize = 1024 * 1024;
+/// How long a turn waits for its screenshot (capture and fit) before it
+/// goes without one (not in the seed's table).
+pub const TURN_SCREENSHOT_WAIT: Duration = Duration::from_secs(3);
+
 /// The waits one session runs with. Defaults are the limits above; tests shrink them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {

@@ -23,8 +23,6 @@ use tokio_util::sync::CancellationToken;
 
 /// How many transport events one pass of the loop takes at most.
 const INBOUND_BATCH: usize = 64;
-/// How long a turn waits for its screenshot before it goes without one.
-const TURN_SHOT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A turn screenshot taken off the loop, ready to ride with its turn.
 pub(super) struct TakenShot {
@@ -177,7 +175,7 @@ impl Driver {
     /// Start a turn: at once, or after its screenshot is taken off the loop
     /// (everything sent meanwhile waits behind it, in order).
     fn begin(&mut self, begin: Begin, shots: &mpsc::UnboundedSender<TakenShot>) {
-        let Some(shot) = self.sampler.turn_shot(|_| None) else {
+        let Some(shot) = self.sampler.turn_shot() else {
             self.send_turn(begin, None, Vec::new());
             return;
         };
@@ -186,7 +184,7 @@ impl Driver {
         tokio::spawn(async move {
             let started = std::time::Instant::now();
             let mut shot = shot;
-            let taken = tokio::time::timeout(TURN_SHOT_WAIT, async {
+            let taken = tokio::time::timeout(crate::limits::TURN_SCREENSHOT_WAIT, async {
                 if let crate::tools::Shot::Display(index) = shot.shot {
                     let desk2 = desk.clone();
                     let labels = tokio::task::spawn_blocking(move || desk2.displays()).await;

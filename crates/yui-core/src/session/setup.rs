@@ -58,13 +58,14 @@ pub(super) struct TurnShot {
 }
 
 impl Sampler {
-    /// The screenshot the next turn attaches, when the setting is on. The
-    /// display's label comes from `labels` (index → label).
-    pub fn turn_shot(&self, labels: impl FnOnce(usize) -> Option<String>) -> Option<TurnShot> {
+    /// The screenshot the next turn attaches, when the setting is on. A
+    /// display's label is filled in when it is captured (the list is read
+    /// off the loop).
+    pub fn turn_shot(&self) -> Option<TurnShot> {
         let shot = self.live.read(|s| s.screenshot.enabled.then(|| s.screenshot.source.clone()))?;
         Some(match shot {
             ScreenChoice::Monitor { index } => {
-                TurnShot { shot: Shot::Display(index), source: ScreenSource::Monitor { index: Some(index as i64), label: labels(index) } }
+                TurnShot { shot: Shot::Display(index), source: ScreenSource::Monitor { index: Some(index as i64), label: None } }
             }
             ScreenChoice::Window { app, title } => TurnShot {
                 source: ScreenSource::Window { app: Some(app.clone()).filter(|a| !a.is_empty()), title: Some(title.clone()).filter(|t| !t.is_empty()) },

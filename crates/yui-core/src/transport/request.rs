@@ -14,10 +14,7 @@ pub const MAX_ROUND_TRIPS: usize = 3;
 /// `response.failed`, `response.incomplete`).
 pub const GENERIC_FAILURE: &str = "The model server could not answer.";
 
-/// The bytes of data URLs one request carries at most (not in the seed's
-/// table: the request transports' own budget). Pictures past it are fitted
-/// down as JPEGs before the request is built.
-pub const REQUEST_IMAGE_BYTES: usize = 1024 * 1024;
+pub use crate::limits::REQUEST_IMAGE_BYTES;
 
 /// Fit `pictures` into the request budget and keep them as encoded
 /// pictures, so building the request later only base64-encodes them. CPU
