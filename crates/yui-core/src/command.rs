@@ -13,8 +13,17 @@ pub enum UserCommand {
         /// The message.
         text: String,
     },
+    /// Send what the user said (voice input, transcribed) as a user turn
+    /// marked as spoken (queued while a turn runs).
+    SendVoice {
+        /// The transcript.
+        text: String,
+    },
     /// Stop every outstanding turn and clear the queue.
     Stop,
+    /// Voice barge-in: the user kept talking while she spoke. Stops speech
+    /// and every outstanding turn, like [`UserCommand::Stop`].
+    BargeIn,
     /// Start a new conversation under the same chat id.
     Reset,
     /// Reconnect now (also after a refused key).

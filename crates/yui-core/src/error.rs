@@ -47,6 +47,9 @@ pub enum ErrorCode {
     Closed,
     /// The server no longer had the conversation; a fresh one started.
     ContextReset,
+    /// Sound out or the microphone failed (no device, busy, no permission),
+    /// or speech could not be made or heard.
+    Audio,
 }
 
 /// The one error type of the core. Each variant maps to an [`ErrorCode`].

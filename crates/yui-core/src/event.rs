@@ -86,20 +86,31 @@ pub enum UiEvent {
         /// How many messages wait now.
         queued: u32,
     },
-    /// Play a cue (expression, motion, voice tone) before the speech that follows.
+    /// Play a cue (expression, motion, voice tone) now: it fires at a playback boundary.
     Cue {
         /// The turn it belongs to.
         turn_id: String,
         /// The cue.
         cue: Cue,
     },
-    /// Speak and show one piece of the reply.
+    /// A sentence started playing: show it in the bubble (its sound plays now).
     Speech {
         /// The turn it belongs to.
         turn_id: String,
         /// The text to show in the bubble.
         text: String,
     },
+    /// The sentence that started playing ended (its sound finished, or it
+    /// had none). The bubble may move on; the lips close.
+    SpeechDone {
+        /// The turn it belongs to.
+        turn_id: String,
+        /// The sentence.
+        text: String,
+    },
+    /// A stop (a new turn, barge-in, the stop button) cut speech: the sound,
+    /// the lips and the bubble's progress stop at once.
+    SpeechHalted,
     /// Reasoning written since the last one.
     Reasoning {
         /// The turn it belongs to.

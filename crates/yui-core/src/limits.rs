@@ -71,6 +71,11 @@ pub const TTS_REQUESTS_IN_FLIGHT: usize = 2;
 /// TTS: how long one speech request may take, connect to last audio byte
 /// (not in the seed's table): past it the sentence is skipped.
 pub const TTS_REQUEST_WAIT: Duration = Duration::from_secs(30);
+/// Playback with the voice off: reading speed, in characters a second (a
+/// CJK character counts twice). Not in the seed's table.
+pub const READING_CHARS_PER_SECOND: u64 = 15;
+/// Playback with the voice off: the shortest time a sentence shows.
+pub const READING_MIN: Duration = Duration::from_millis(1_200);
 /// TTS: connect timeout of the speech client (not in the seed's table).
 pub const TTS_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// TTS: the raw error body kept from a failed speech request: 64 KiB.

@@ -83,6 +83,100 @@ pub struct Settings {
     /// The `relations` switch: `rate_relation` and the `relation:` lines
     /// (default on).
     pub relations: bool,
+    /// Speech out and voice in.
+    pub voice: VoiceSettings,
+}
+
+/// How she speaks and listens (issue "Voice").
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct VoiceSettings {
+    /// Speak replies aloud (default on). Off: the bubble paces at reading
+    /// speed and nothing plays.
+    pub enabled: bool,
+    /// An OpenAI-compatible TTS server (`<base>/v1/audio/speech`); empty
+    /// uses the system voice.
+    pub tts_base_url: String,
+    /// The TTS server's key; empty sends none. Never logged.
+    pub tts_key: String,
+    /// The TTS `model` field.
+    pub tts_model: String,
+    /// The TTS `voice` field.
+    pub tts_voice: String,
+    /// Speaking speed in percent (100 is normal; 25 to 400).
+    pub speed_percent: u32,
+    /// With no TTS server, speak with the system voice (espeak-ng or
+    /// speech-dispatcher on Linux, `say` on macOS, SAPI on Windows);
+    /// off: reading speed, no sound.
+    pub system_voice: bool,
+    /// The system voice's name (espeak-ng `-v`); empty: its default.
+    pub system_voice_name: String,
+    /// The sound output device by name; empty: the default.
+    pub output_device: String,
+    /// Listen to the microphone (the mic toggle).
+    pub mic_enabled: bool,
+    /// The microphone by name; empty: the default.
+    pub mic_device: String,
+    /// How readily speech is detected, 0 to 100 (default 50).
+    pub vad_sensitivity: u32,
+    /// An OpenAI-compatible speech-to-text server
+    /// (`<base>/v1/audio/transcriptions`); empty: voice input is off.
+    pub stt_base_url: String,
+    /// The STT server's key; empty sends none. Never logged.
+    pub stt_key: String,
+    /// The STT `model` field.
+    pub stt_model: String,
+    /// The spoken language hint (`en`, `ja`); empty lets the server detect.
+    pub stt_language: String,
+    /// Say thinking fillers while a reply is slow (default on).
+    pub filler: bool,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            tts_base_url: String::new(),
+            tts_key: String::new(),
+            tts_model: "tts-1".into(),
+            tts_voice: "alloy".into(),
+            speed_percent: 100,
+            system_voice: true,
+            system_voice_name: String::new(),
+            output_device: String::new(),
+            mic_enabled: false,
+            mic_device: String::new(),
+            vad_sensitivity: 50,
+            stt_base_url: String::new(),
+            stt_key: String::new(),
+            stt_model: "whisper-1".into(),
+            stt_language: String::new(),
+            filler: true,
+        }
+    }
+}
+
+impl fmt::Debug for VoiceSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hide = |k: &str| if k.is_empty() { "" } else { "<redacted>" };
+        f.debug_struct("VoiceSettings")
+            .field("enabled", &self.enabled)
+            .field("tts_base_url", &self.tts_base_url)
+            .field("tts_key", &hide(&self.tts_key))
+            .field("tts_model", &self.tts_model)
+            .field("tts_voice", &self.tts_voice)
+            .field("speed_percent", &self.speed_percent)
+            .field("system_voice", &self.system_voice)
+            .field("output_device", &self.output_device)
+            .field("mic_enabled", &self.mic_enabled)
+            .field("mic_device", &self.mic_device)
+            .field("vad_sensitivity", &self.vad_sensitivity)
+            .field("stt_base_url", &self.stt_base_url)
+            .field("stt_key", &hide(&self.stt_key))
+            .field("stt_model", &self.stt_model)
+            .field("filler", &self.filler)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The `yui.screenshot` settings of seed `003`: two independent switches
@@ -144,6 +238,7 @@ impl Default for Settings {
             screenshot: ScreenshotSettings::default(),
             browser: false,
             relations: true,
+            voice: VoiceSettings::default(),
         }
     }
 }
@@ -163,6 +258,7 @@ impl fmt::Debug for Settings {
             .field("screenshot", &self.screenshot)
             .field("browser", &self.browser)
             .field("relations", &self.relations)
+            .field("voice", &self.voice)
             .finish_non_exhaustive()
     }
 }
@@ -283,6 +379,21 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "screenshot.enabled" => settings.screenshot.enabled = switch()?,
         "browser" => settings.browser = switch()?,
         "relations" => settings.relations = switch()?,
+        "voice" | "tts" => settings.voice.enabled = switch()?,
+        "tts.base_url" => settings.voice.tts_base_url = value.into(),
+        "tts.key" => settings.voice.tts_key = value.into(),
+        "tts.model" => settings.voice.tts_model = value.into(),
+        "tts.voice" => settings.voice.tts_voice = value.into(),
+        "tts.speed" => {
+            let speed: f32 = value.parse().ok().filter(|s: &f32| (0.25..=4.0).contains(s)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("tts.speed takes 0.25 to 4.0, not {value:?}") })?;
+            settings.voice.speed_percent = (speed * 100.0).round() as u32;
+        }
+        "system_voice" => settings.voice.system_voice = switch()?,
+        "filler" => settings.voice.filler = switch()?,
+        "stt.base_url" => settings.voice.stt_base_url = value.into(),
+        "stt.key" => settings.voice.stt_key = value.into(),
+        "stt.model" => settings.voice.stt_model = value.into(),
+        "stt.language" => settings.voice.stt_language = value.into(),
         "screenshot.monitor" => {
             let index = value.parse().map_err(|_| CoreError::Settings { field: "set", reason: format!("screenshot.monitor takes a display index, not {value:?}") })?;
             settings.screenshot.source = ScreenChoice::Monitor { index };
@@ -294,7 +405,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor or screenshot.window"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler or stt.*"),
             })
         }
     }

@@ -12,6 +12,7 @@ use crate::event::{Status, UiEvent};
 use crate::outcome::OutcomeStore;
 use crate::sink::SharedSink;
 use crate::picture::Picture;
+use crate::speech::speaker::{Report, Speaker};
 use crate::tools::{Desk, Executor, Toolbox};
 use crate::transport::{Inbound, Outbound, ToolResult};
 use crate::turn::{Begin, Effect, Effects, Engine, Now};
@@ -59,6 +60,8 @@ pub(super) struct Driver {
     pub prefit: bool,
     /// While a turn's screenshot is taken, what must leave after that turn.
     pub held: Option<VecDeque<HeldItem>>,
+    /// Makes and plays the sentences the engine's playback queue asks for.
+    pub speaker: Speaker,
 }
 
 impl Driver {
@@ -102,6 +105,7 @@ impl Driver {
                 },
                 Some(result) = tool_rx.recv() => self.engine.on_tool_result(result, &mut fx),
                 Some(shot) = shot_rx.recv() => self.shot_taken(shot, &shot_tx),
+                report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
             }
             self.apply(&mut fx, &tools, &shot_tx);
@@ -137,8 +141,35 @@ impl Driver {
         self.engine.on_inbound(event, now, fx);
     }
 
+    fn report(&mut self, report: Report, fx: &mut Effects) {
+        let now = self.now();
+        match report {
+            Report::Sink(event) => self.engine.on_sink(event, now, fx),
+            Report::NoAudio(item_id) => self.engine.on_synth_failed(item_id, now, fx),
+        }
+    }
+
     fn apply(&mut self, fx: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
-        for effect in fx.drain(..) {
+        // Playing may answer at once (no audio), which adds effects.
+        while !fx.is_empty() {
+            let batch: Vec<Effect> = std::mem::take(fx);
+            self.apply_batch(batch, fx, tools, shots);
+        }
+        let busy = self.engine.busy();
+        let applied = self.applied;
+        self.activity.send_if_modified(|a| {
+            let next = Activity { busy, applied };
+            if *a == next {
+                false
+            } else {
+                *a = next;
+                true
+            }
+        });
+    }
+
+    fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
+        for effect in batch {
             match effect {
                 Effect::Ui(event) => self.sink.emit(event),
                 Effect::Send(out) => {
@@ -157,19 +188,15 @@ impl Driver {
                 Effect::Save(record) => self.outcomes.save(&record),
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
+                Effect::Synth { item_id, request } => self.speaker.synth(item_id, request),
+                Effect::Play { item_id } => {
+                    if let Some(report) = self.speaker.play(item_id) {
+                        self.report(report, more);
+                    }
+                }
+                Effect::Halt => self.speaker.halt(),
             }
         }
-        let busy = self.engine.busy();
-        let applied = self.applied;
-        self.activity.send_if_modified(|a| {
-            let next = Activity { busy, applied };
-            if *a == next {
-                false
-            } else {
-                *a = next;
-                true
-            }
-        });
     }
 
     /// Start a turn: at once, or after its screenshot is taken off the loop

@@ -15,6 +15,7 @@ use crate::limits::Timeouts;
 use crate::model::Vocabulary;
 use crate::settings::{LiveSettings, Settings};
 use crate::sink::SharedSink;
+use crate::speech::voices::{AudioOutput, LipFn};
 use crate::tools::{Desk, NoDesk};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -41,6 +42,11 @@ pub struct SessionConfig {
     /// The settings the session reads when it uses them (switches, the
     /// turn screenshot); [`Session::update_settings`] writes it.
     pub live: LiveSettings,
+    /// Where speech sounds ([`AudioOutput::Null`] by default: real timing,
+    /// no sound).
+    pub audio: AudioOutput,
+    /// Receives the mouth level while sound plays.
+    pub lips: Option<LipFn>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -53,7 +59,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::Null, lips: None }
     }
 }
 
@@ -124,7 +130,11 @@ impl Session {
             tools,
             prefit: config.settings.chat_api != crate::settings::ChatApi::Push,
             held: None,
+            speaker: parts.speaker,
         };
+        if let Some(message) = parts.voice_notice {
+            sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
+        }
         let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,

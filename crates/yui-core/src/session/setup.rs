@@ -33,6 +33,9 @@ pub(super) struct Parts {
     pub sampler: Sampler,
     pub relations: Arc<RelationStore>,
     pub body: Arc<Mutex<BodyState>>,
+    pub speaker: crate::speech::speaker::Speaker,
+    /// Why the voice fell back, for the user.
+    pub voice_notice: Option<String>,
 }
 
 /// Samples what a turn's client_context block says and renders it.
@@ -101,7 +104,7 @@ impl Sampler {
 }
 
 pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
-    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live } = config;
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live, audio, lips } = config;
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };
@@ -152,7 +155,9 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         greetings,
         previous: outcomes.load(),
         vocabulary: vocabulary.clone(),
+        filler: settings.voice.filler.then(|| crate::speech::filler::FillerLines::for_locale(&settings.language)),
     });
+    let (speaker, voice_notice) = crate::speech::voices::speaker_for(&settings.voice, *audio, lips.clone());
     let body = Arc::new(Mutex::new(BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: now, waking: false }));
     let relations = Arc::new(RelationStore::open(data_dir, &settings.character));
     let sampler = Sampler {
@@ -162,7 +167,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         relations: relations.clone(),
         declared,
     };
-    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body })
+    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body, speaker, voice_notice })
 }
 
 /// What the card gives a request transport: the instructions, the

@@ -6,9 +6,8 @@
 //! device and no file: playback timing comes only from the sink's
 //! [`SinkEvent`]s, never from guessed durations.
 //!
-//! **Not wired yet.** Neither the turn engine nor the session driver feeds
-//! this queue; today the engine still writes the previous-turn record from
-//! the text it shows. Wiring (and the cpal sink) comes later.
+//! The turn engine owns one and maps its effects; the session driver's
+//! [`crate::speech::speaker::Speaker`] synthesises and plays what it asks.
 //!
 //! # Rules (seed 000, "render" / "speech")
 //!
@@ -108,8 +107,24 @@ pub enum PlayEffect {
         /// The cue.
         cue: Cue,
     },
-    /// Synthesise `text` and hand it to the sink as `item_id`; answer with the
-    /// sink's reports, or [`Playback::failed`] when no audio could be made.
+    /// A sentence was queued: start synthesising it now (so its audio is
+    /// ready when playback reaches it). `caption` and `emotion_text` come
+    /// from its segment's cues (the last that set each) and only steer the
+    /// voice; they are never shown.
+    Synth {
+        /// The queue item, named again by [`PlayEffect::Play`].
+        item_id: u64,
+        /// The turn the sentence belongs to.
+        turn_id: String,
+        /// The sentence.
+        text: String,
+        /// Voice direction in natural language (a cue's `caption`).
+        caption: Option<String>,
+        /// The voice tone tag (a cue's `emotion_text`).
+        emotion_text: Option<String>,
+    },
+    /// Hand `item_id`'s audio to the sink now; answer with the sink's
+    /// reports, or [`Playback::failed`] when no audio could be made.
     Play {
         /// The queue item, echoed by the sink's reports.
         item_id: u64,
@@ -122,6 +137,13 @@ pub enum PlayEffect {
     Halt,
     /// A sentence started: show it in the bubble.
     Show {
+        /// The turn the sentence belongs to.
+        turn_id: String,
+        /// The sentence.
+        text: String,
+    },
+    /// A sentence's playback ended (it finished, or had no audio).
+    Done {
         /// The turn the sentence belongs to.
         turn_id: String,
         /// The sentence.
@@ -184,15 +206,18 @@ pub trait AudioSink: Send {
     fn halt(&mut self);
 }
 
-/// A sink for tests on tokio's paused clock: reports `Started` at once and
-/// `Finished` after the sound's duration. Needs a tokio runtime.
+/// A sink that plays nothing and keeps real timing: reports `Started` at
+/// once and `Finished` after the sound's duration on tokio's clock. Tests
+/// use it on the paused clock; `audio=null` and the voice switched off (a
+/// [`Sound::Timed`] of reading time) use it on the real one. Needs a tokio
+/// runtime.
 #[derive(Debug)]
-pub struct TestSink {
+pub struct TimerSink {
     tx: mpsc::UnboundedSender<SinkEvent>,
     current: Option<tokio::task::JoinHandle<()>>,
 }
 
-impl TestSink {
+impl TimerSink {
     /// A sink and the receiver of its reports.
     pub fn new() -> (Self, mpsc::UnboundedReceiver<SinkEvent>) {
         let (tx, rx) = mpsc::unbounded_channel();
@@ -200,7 +225,7 @@ impl TestSink {
     }
 }
 
-impl AudioSink for TestSink {
+impl AudioSink for TimerSink {
     fn play(&mut self, item_id: u64, audio: Sound) {
         self.halt();
         let _ = self.tx.send(SinkEvent::Started(item_id));
@@ -218,7 +243,7 @@ impl AudioSink for TestSink {
     }
 }
 
-impl Drop for TestSink {
+impl Drop for TimerSink {
     fn drop(&mut self) {
         self.halt();
     }
@@ -278,6 +303,12 @@ struct Utterance {
     cursor: usize,
     /// Sentences whose playback started, in order.
     started: Vec<String>,
+    /// False for the client's own lines (filler, failure lines, greetings):
+    /// they never write the previous-turn record.
+    record: bool,
+    /// Cut short (a stall or a stream error after speech): records
+    /// `interrupted` instead of `complete` when it drains.
+    cut: bool,
 }
 
 #[derive(Debug)]
@@ -370,6 +401,12 @@ impl Playback {
         self.playing.is_some() || !self.queue.is_empty()
     }
 
+    /// True when nothing plays, waits, thinks or holds an open utterance:
+    /// a stop would have nothing to stop.
+    pub fn quiet(&self) -> bool {
+        !self.busy() && self.utterances.is_empty() && self.thinking.is_empty() && self.held.is_empty()
+    }
+
     /// Name the event that fired `turn_id` (e.g. `user.text_submitted`) for
     /// its records; unnamed turns record [`BACKEND_EVENT`]. Forgotten on the
     /// turn's `turn_end`.
@@ -402,6 +439,8 @@ impl Playback {
                     frames: String::new(),
                     cursor: 0,
                     started: Vec::new(),
+                    record: true,
+                    cut: false,
                 };
                 self.utterances.insert(u, fresh);
                 self.open = Some(u);
@@ -415,6 +454,11 @@ impl Playback {
                 continue;
             }
             self.next_item += 1;
+            if let Some(text) = &text {
+                let caption = seg.cues.iter().rev().find_map(|c| c.caption.clone());
+                let emotion_text = seg.cues.iter().rev().find_map(|c| c.emotion_text.clone());
+                fx.push(PlayEffect::Synth { item_id: self.next_item, turn_id: turn_id.to_string(), text: text.clone(), caption, emotion_text });
+            }
             self.queue.push_back(Item { id: self.next_item, turn_id: turn_id.to_string(), utt, cues: seg.cues, text });
         }
         if kind == Kind::Render {
@@ -438,6 +482,52 @@ impl Playback {
             if self.utterances.get(&u).is_some_and(|x| x.turn_id == turn_id) {
                 self.close_utterance(u, now, fx);
             }
+        }
+    }
+
+    /// Speak one of the client's own lines for `turn_id` (a thinking
+    /// filler, a failure line, a greeting): queued like a sentence, in its
+    /// own closed utterance that never writes the previous-turn record and
+    /// leaves the turn's open utterance alone. Nothing is said for a turn
+    /// that was stopped.
+    pub fn say(&mut self, turn_id: &str, text: &str, now: Now, fx: &mut PlayEffects) {
+        let text = text.trim();
+        if self.stopped.contains(turn_id) || !speaks(text) {
+            return;
+        }
+        let u = self.next_utt;
+        self.next_utt += 1;
+        self.utterances.insert(
+            u,
+            Utterance {
+                turn_id: turn_id.to_string(),
+                event_name: String::new(),
+                open: false,
+                queued: Vec::new(),
+                frames: String::new(),
+                cursor: 0,
+                started: Vec::new(),
+                record: false,
+                cut: false,
+            },
+        );
+        self.next_item += 1;
+        let id = self.next_item;
+        fx.push(PlayEffect::Synth { item_id: id, turn_id: turn_id.to_string(), text: text.to_string(), caption: None, emotion_text: None });
+        self.queue.push_back(Item { id, turn_id: turn_id.to_string(), utt: u, cues: Vec::new(), text: Some(text.to_string()) });
+        self.pump(now, fx);
+    }
+
+    /// The turn's reply was cut short after it spoke (its stream stalled or
+    /// failed): its utterances close, what is queued still plays, and they
+    /// record `interrupted` (with what was heard) instead of `complete`.
+    pub fn cut(&mut self, turn_id: &str, now: Now, fx: &mut PlayEffects) {
+        let ids: Vec<u64> = self.utterances.iter().filter(|(_, u)| u.turn_id == turn_id && u.record).map(|(id, _)| *id).collect();
+        for u in ids {
+            if let Some(utt) = self.utterances.get_mut(&u) {
+                utt.cut = true;
+            }
+            self.close_utterance(u, now, fx);
         }
     }
 
@@ -475,7 +565,7 @@ impl Playback {
             self.stopped.insert(p.turn_id.clone());
         }
         for (id, utt) in utterances {
-            if utt.started.is_empty() {
+            if utt.started.is_empty() || !utt.record {
                 continue;
             }
             let mut owed: Vec<&str> = Vec::new();
@@ -521,6 +611,7 @@ impl Playback {
         }
         self.started(item_id, now, fx);
         let p = self.playing.take().expect("checked above");
+        fx.push(PlayEffect::Done { turn_id: p.turn_id.clone(), text: p.text.clone() });
         self.done_if_drained(p.utt, now, fx);
         self.pump(now, fx);
     }
@@ -551,9 +642,16 @@ impl Playback {
             return;
         }
         let utt = self.utterances.remove(&u).expect("checked above");
-        if !utt.started.is_empty() {
-            fx.push(PlayEffect::Record(crate::outcome::record(Outcome::Complete, &utt.event_name, &utt.turn_id, now.wall_ms, "", "")));
+        if utt.started.is_empty() || !utt.record {
+            return;
         }
+        let record = if utt.cut {
+            let spoken = last_spoken(&utt.started.join(" "), SPOKEN_CUT);
+            crate::outcome::record(Outcome::Interrupted, &utt.event_name, &utt.turn_id, now.wall_ms, &spoken, "")
+        } else {
+            crate::outcome::record(Outcome::Complete, &utt.event_name, &utt.turn_id, now.wall_ms, "", "")
+        };
+        fx.push(PlayEffect::Record(record));
     }
 
     /// Drain the queue up to the next spoken item (a boundary).

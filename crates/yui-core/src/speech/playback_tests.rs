@@ -1,4 +1,4 @@
-//! Tests of the playback queue, driven through [`TestSink`] on tokio's
+//! Tests of the playback queue, driven through [`TimerSink`] on tokio's
 //! paused clock: every sentence lasts one second, a sentence containing
 //! `FAIL` has no audio.
 
@@ -25,7 +25,7 @@ fn seg(cues: &[&str], speech: &str) -> Segment {
 /// `end text`, `halt`, `record outcome T spoken|owed`.
 struct Rig {
     pb: Playback,
-    sink: TestSink,
+    sink: TimerSink,
     rx: mpsc::UnboundedReceiver<SinkEvent>,
     texts: HashMap<u64, String>,
     log: Vec<String>,
@@ -35,7 +35,7 @@ struct Rig {
 
 impl Rig {
     fn new() -> Self {
-        let (sink, rx) = TestSink::new();
+        let (sink, rx) = TimerSink::new();
         Self { pb: Playback::new(), sink, rx, texts: HashMap::new(), log: Vec::new(), records: Vec::new(), t0: Instant::now() }
     }
 
@@ -60,6 +60,8 @@ impl Rig {
                     self.records.push(r);
                     line
                 }
+                PlayEffect::Synth { .. } => continue,
+                PlayEffect::Done { .. } => continue,
                 PlayEffect::Play { item_id, turn_id, text } => {
                     let line = format!("play {turn_id} {text}");
                     self.log.push(line);

@@ -1,15 +1,18 @@
 //! [`Engine`]: the turn state machine. See the module doc of `crate::turn`.
 
 use super::recent::RecentSet;
-use super::{speaks, BACKEND_EVENT, FAILURE_LINE, USER_EVENT};
+use super::{speaks, BACKEND_EVENT, FAILURE_LINE, USER_EVENT, VOICE_EVENT};
 use crate::command::UserCommand;
 use crate::context::{Outcome, PreviousTurn};
 use crate::error::ErrorCode;
 use crate::event::{TurnOutcome, UiEvent};
 use crate::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
 use crate::model::{Segment, Usage, Vocabulary};
+use crate::speech::filler::{FillerLines, FILLER_GAPS};
+use crate::speech::playback::{Kind, PlayEffect, PlayEffects, Playback, SinkEvent, Stop};
+use crate::speech::tts::{SpeechRequest, Tone};
 use crate::transport::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -34,6 +37,8 @@ pub struct Begin {
     pub event_name: String,
     /// The previous-turn record the block carries.
     pub previous: Option<PreviousTurn>,
+    /// True when the user spoke the text (voice input) rather than typed it.
+    pub spoken: bool,
 }
 
 /// One thing for the driver to do.
@@ -53,6 +58,21 @@ pub enum Effect {
     /// stopped them): their running and queued tool calls end. A sent
     /// `Outbound::Stop` or `Outbound::Abandon` says the same for its turns.
     StopTools(Vec<String>),
+    /// A sentence was queued for playback: synthesise it now, as `item_id`.
+    Synth {
+        /// The playback item.
+        item_id: u64,
+        /// What to say, with its caption and tone.
+        request: SpeechRequest,
+    },
+    /// Playback reached `item_id`: hand its audio to the sink, then answer
+    /// with [`Engine::on_sink`] (or [`Engine::on_synth_failed`]).
+    Play {
+        /// The playback item.
+        item_id: u64,
+    },
+    /// Stop the sound at once and forget every sentence being synthesised.
+    Halt,
 }
 
 /// The effects of one call, in order.
@@ -78,6 +98,9 @@ pub struct EngineConfig {
     pub previous: Option<PreviousTurn>,
     /// What the character renders when the session starts.
     pub vocabulary: Vocabulary,
+    /// The thinking filler and failure lines in the user's language; `None`
+    /// says no filler (the failure line is then [`FAILURE_LINE`]).
+    pub filler: Option<FillerLines>,
 }
 
 #[derive(Debug)]
@@ -90,6 +113,10 @@ struct Turn {
     /// The wait; `None` once it has passed or the transport left ready.
     deadline: Option<Instant>,
     error: Option<String>,
+    /// When the next thinking filler is due; `None` once the turn rendered.
+    filler_at: Option<Instant>,
+    /// Filler lines said so far (at most [`FILLER_GAPS`]`.len()`).
+    fillers: usize,
 }
 
 /// The book of outstanding turns on one chat. See the module doc.
@@ -98,7 +125,8 @@ pub struct Engine {
     turns: Vec<Turn>,
     stopped: RecentSet,
     running: Option<String>,
-    queue: VecDeque<String>,
+    /// Messages waiting for the running turn, and whether each was spoken.
+    queue: VecDeque<(String, bool)>,
     next_id: u64,
     ready: bool,
     previous: Option<PreviousTurn>,
@@ -106,10 +134,11 @@ pub struct Engine {
     greeting: usize,
     /// Turns the backend started on its own with no end yet: stop names them.
     backend_turns: RecentSet,
-    /// Speech of those turns, for their outcome record.
-    backend_spoken: HashMap<String, String>,
     /// Tool calls queued or running, by id.
     calls: HashSet<String>,
+    /// The character's playback queue: cues at playback boundaries, the
+    /// sentences in order, the spoken records.
+    playback: Playback,
 }
 
 impl Engine {
@@ -126,8 +155,8 @@ impl Engine {
             vocabulary: cfg.vocabulary.clone(),
             greeting: 0,
             backend_turns: RecentSet::new(RECENT_TURN_IDS),
-            backend_spoken: HashMap::new(),
             calls: HashSet::new(),
+            playback: Playback::new(),
             cfg,
         }
     }
@@ -142,9 +171,14 @@ impl Engine {
         self.ready
     }
 
-    /// The earliest per-turn wait still running.
+    /// True while a sentence plays or waits to.
+    pub fn speaking(&self) -> bool {
+        self.playback.busy()
+    }
+
+    /// The earliest per-turn wait or filler still running.
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.turns.iter().filter_map(|t| t.deadline).min()
+        self.turns.iter().flat_map(|t| [t.deadline, t.filler_at]).flatten().min()
     }
 
     /// True when the user stopped `turn_id` and its end has not come yet.
@@ -165,8 +199,10 @@ impl Engine {
     /// Apply a user action.
     pub fn on_command(&mut self, cmd: UserCommand, now: Now, fx: &mut Effects) {
         match cmd {
-            UserCommand::SendText { text } => self.send_text(text, now, fx),
-            UserCommand::Stop => self.stop(now, fx),
+            UserCommand::SendText { text } => self.send_text(text, false, now, fx),
+            UserCommand::SendVoice { text } => self.send_text(text, true, now, fx),
+            UserCommand::Stop => self.stop(Stop::Button, now, fx),
+            UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             UserCommand::SetVocabulary { vocabulary } => {
@@ -204,36 +240,85 @@ impl Engine {
         fx.push(Effect::Send(Outbound::ToolResult(result)));
     }
 
-    /// Waits that have passed by `now`.
+    /// The audio sink's report about a playback item.
+    pub fn on_sink(&mut self, event: SinkEvent, now: Now, fx: &mut Effects) {
+        let mut pfx = PlayEffects::new();
+        self.playback.on_sink(event, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
+    /// No audio could be made for `item_id`: it is skipped, its cue already
+    /// fired and its text still shows.
+    pub fn on_synth_failed(&mut self, item_id: u64, now: Now, fx: &mut Effects) {
+        let mut pfx = PlayEffects::new();
+        self.playback.failed(item_id, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
+    /// Waits and fillers that are due by `now`.
     pub fn tick(&mut self, now: Now, fx: &mut Effects) {
         let ids: Vec<String> =
             self.turns.iter().filter(|t| t.deadline.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
         for id in ids {
             self.end_wait(&id, "network_stall", now, fx);
         }
+        let due: Vec<String> =
+            self.turns.iter().filter(|t| t.filler_at.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
+        for id in due {
+            self.filler(&id, None, now, fx);
+        }
     }
 
-    fn send_text(&mut self, text: String, now: Now, fx: &mut Effects) {
+    /// Say the next thinking filler of `id`'s turn (a tool's own line when
+    /// `tool` names one that has it) and schedule the one after.
+    fn filler(&mut self, id: &str, tool: Option<&str>, now: Now, fx: &mut Effects) {
+        let Some(lines) = self.cfg.filler.as_ref() else { return };
+        let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return };
+        if t.first_render || t.fillers >= FILLER_GAPS.len() {
+            t.filler_at = None;
+            return;
+        }
+        let text = match tool.and_then(|name| lines.tool(name)) {
+            Some(line) => line.to_string(),
+            None if tool.is_some() => return,
+            None => lines.thinking(t.fillers).to_string(),
+        };
+        t.fillers += 1;
+        t.filler_at = FILLER_GAPS.get(t.fillers).map(|gap| now.at + *gap);
+        tracing::info!(record = "filler", turn_id = %id, n = t.fillers, tool, "thinking filler");
+        let mut pfx = PlayEffects::new();
+        self.playback.say(id, &text, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
+    fn send_text(&mut self, text: String, spoken: bool, now: Now, fx: &mut Effects) {
         if self.running.is_some() {
-            self.queue.push_back(text.clone());
+            self.queue.push_back((text.clone(), spoken));
             fx.push(Effect::Ui(UiEvent::TurnQueued { text, queued: self.queue.len() as u32 }));
             return;
         }
-        self.start(text, now, fx);
+        self.start(text, spoken, now, fx);
     }
 
-    fn start(&mut self, text: String, now: Now, fx: &mut Effects) {
+    fn start(&mut self, text: String, spoken: bool, now: Now, fx: &mut Effects) {
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
+        let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
+        // A turn the user typed or spoke stops speech, fillers included.
+        if !self.playback.quiet() {
+            let mut pfx = PlayEffects::new();
+            self.playback.stop(Stop::NewTurn, now, &mut pfx);
+            self.played(pfx, fx);
+        }
         fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone() }));
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
             fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));
-            self.write_outcome(Outcome::Failed, USER_EVENT, &turn_id, "", now, fx);
-            self.fail_unsent(turn_id, now, fx);
+            self.write_outcome(Outcome::Failed, event_name, &turn_id, "", now, fx);
+            self.fail_unsent(turn_id, Failure::Unreachable, now, fx);
             return;
         }
-        // A turn the user typed stops the speech of every older outstanding turn.
+        // It stops every older outstanding turn.
         let older: Vec<String> = self.turns.drain(..).map(|t| t.id).chain(self.backend_turns.drain()).collect();
         for id in &older {
             self.stop_id(id.clone());
@@ -241,26 +326,64 @@ impl Engine {
         if !older.is_empty() {
             fx.push(Effect::StopTools(older));
         }
-        tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = false, chars = text.chars().count(), "turn");
+        tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = spoken, chars = text.chars().count(), "turn");
         fx.push(Effect::Begin(Begin {
             turn_id: turn_id.clone(),
             text,
-            event_name: USER_EVENT.into(),
+            event_name: event_name.into(),
             previous: self.previous.clone(),
+            spoken,
         }));
+        let mut pfx = PlayEffects::new();
+        self.playback.label(&turn_id, event_name);
+        self.playback.thinking(&turn_id, true, now, &mut pfx);
+        self.played(pfx, fx);
         self.turns.push(Turn {
             id: turn_id.clone(),
-            event_name: USER_EVENT.into(),
+            event_name: event_name.into(),
             spoken: String::new(),
             first_render: false,
             deadline: Some(now.at + self.cfg.frame_wait),
             error: None,
+            filler_at: self.cfg.filler.as_ref().map(|_| now.at + FILLER_GAPS[0]),
+            fillers: 0,
         });
         self.running = Some(turn_id);
     }
 
+    /// Carry out what the playback queue answered.
+    fn played(&mut self, pfx: PlayEffects, fx: &mut Effects) {
+        for e in pfx {
+            match e {
+                PlayEffect::Cue { turn_id, cue } => fx.push(Effect::Ui(UiEvent::Cue { turn_id, cue })),
+                PlayEffect::Synth { item_id, turn_id: _, text, caption, emotion_text } => {
+                    let enum_mode = self.vocabulary.emotion_text_mode == "enum";
+                    let tone = emotion_text.map(|t| if enum_mode { Tone::Tag(t) } else { Tone::Free(t) });
+                    fx.push(Effect::Synth { item_id, request: SpeechRequest { text, caption, tone } });
+                }
+                PlayEffect::Play { item_id, .. } => fx.push(Effect::Play { item_id }),
+                PlayEffect::Halt => {
+                    fx.push(Effect::Halt);
+                    fx.push(Effect::Ui(UiEvent::SpeechHalted));
+                }
+                PlayEffect::Show { turn_id, text } => fx.push(Effect::Ui(UiEvent::Speech { turn_id, text })),
+                PlayEffect::Done { turn_id, text } => fx.push(Effect::Ui(UiEvent::SpeechDone { turn_id, text })),
+                PlayEffect::Record(record) => {
+                    self.previous = Some(record.clone());
+                    fx.push(Effect::Save(record));
+                }
+            }
+        }
+    }
+
+    /// The thinking motion of `id` ends (its first reply, its end, a stop).
+    fn thinking_over(&mut self, id: &str, now: Now, fx: &mut Effects) {
+        let mut pfx = PlayEffects::new();
+        self.playback.thinking(id, false, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
     fn stop_id(&mut self, id: String) {
-        self.backend_spoken.remove(&id);
         if let Some(old) = self.stopped.insert(id) {
             tracing::info!(record = "stopped_forgotten", turn_id = %old, "a stopped turn never got its end");
         }
@@ -273,7 +396,7 @@ impl Engine {
         }
         // The old conversation's turns end with it: nothing of them plays
         // after the reset or lands in the new transcript.
-        self.stop(now, fx);
+        self.stop(Stop::Button, now, fx);
         fx.push(Effect::Send(Outbound::Reset));
         fx.push(Effect::Ui(UiEvent::SessionReset));
         if self.cfg.greetings.is_empty() {
@@ -282,12 +405,30 @@ impl Engine {
         let text = self.cfg.greetings[self.greeting % self.cfg.greetings.len()].clone();
         self.greeting += 1;
         let turn_id = format!("greeting-{}", self.greeting);
-        fx.push(Effect::Ui(UiEvent::Speech { turn_id, text: text.clone() }));
+        let mut pfx = PlayEffects::new();
+        self.playback.say(&turn_id, &text, now, &mut pfx);
+        self.played(pfx, fx);
         fx.push(Effect::Send(Outbound::Greeting { text }));
     }
 
-    fn fail_unsent(&mut self, turn_id: String, now: Now, fx: &mut Effects) {
-        fx.push(Effect::Ui(UiEvent::FailureLine { turn_id: turn_id.clone(), text: FAILURE_LINE.into() }));
+    /// The client's failure line for `why`, spoken (it never writes the
+    /// previous-turn record) and shown.
+    fn failure_line(&mut self, turn_id: &str, why: Failure, now: Now, fx: &mut Effects) {
+        let text = match (&self.cfg.filler, why) {
+            (Some(lines), Failure::Unreachable) => lines.unreachable.clone(),
+            (Some(lines), Failure::Timeout) => lines.timeout.clone(),
+            (Some(lines), Failure::Error) => lines.failed.clone(),
+            (None, _) => FAILURE_LINE.to_string(),
+        };
+        fx.push(Effect::Ui(UiEvent::FailureLine { turn_id: turn_id.to_string(), text: text.clone() }));
+        let mut pfx = PlayEffects::new();
+        self.playback.say(turn_id, &text, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
+    fn fail_unsent(&mut self, turn_id: String, why: Failure, now: Now, fx: &mut Effects) {
+        self.thinking_over(&turn_id, now, fx);
+        self.failure_line(&turn_id, why, now, fx);
         fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id, outcome: TurnOutcome::Failed, usage: None, error: None }));
         self.drain_queue(now, fx);
     }
@@ -304,21 +445,17 @@ impl Engine {
         }
         fx.push(Effect::Ui(UiEvent::Notice { code, message: message.into() }));
         self.write_outcome(Outcome::Failed, USER_EVENT, turn_id, "", now, fx);
-        self.fail_unsent(turn_id.to_string(), now, fx);
+        self.fail_unsent(turn_id.to_string(), Failure::Error, now, fx);
     }
 
-    /// The stop button: every outstanding turn is stopped and the queue cleared.
-    fn stop(&mut self, now: Now, fx: &mut Effects) {
+    /// The stop button or voice barge-in: speech stops at once (the
+    /// interrupted record comes from playback), every outstanding turn is
+    /// stopped and the queue cleared.
+    fn stop(&mut self, reason: Stop, now: Now, fx: &mut Effects) {
         self.queue.clear();
-        let cut = self
-            .running
-            .as_ref()
-            .and_then(|id| self.turns.iter().find(|t| &t.id == id))
-            .filter(|t| !t.spoken.is_empty())
-            .map(|t| (t.id.clone(), t.event_name.clone(), t.spoken.clone()));
-        if let Some((id, event, spoken)) = cut {
-            self.write_outcome(Outcome::Interrupted, &event, &id, &spoken, now, fx);
-        }
+        let mut pfx = PlayEffects::new();
+        self.playback.stop(reason, now, &mut pfx);
+        self.played(pfx, fx);
         let ids: Vec<String> = self.turns.drain(..).map(|t| t.id).chain(self.backend_turns.drain()).collect();
         if ids.is_empty() {
             return;
@@ -347,6 +484,7 @@ impl Engine {
     fn end_wait(&mut self, id: &str, record: &'static str, now: Now, fx: &mut Effects) {
         let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return };
         t.deadline = None;
+        t.filler_at = None;
         let delivered = t.first_render;
         let spoken = t.spoken.clone();
         let event = t.event_name.clone();
@@ -355,6 +493,14 @@ impl Engine {
             tracing::warn!(record = "network_stall", stage, transport = self.cfg.transport, turn_id = %id, "the turn's wait passed");
         } else {
             tracing::warn!(record = "network_drop", stage, transport = self.cfg.transport, turn_id = %id, "the transport left ready");
+        }
+        self.thinking_over(id, now, fx);
+        if !spoken.is_empty() {
+            // Speech had started: what is queued still plays, and the reply
+            // records `interrupted` (a stall or drop cut it).
+            let mut pfx = PlayEffects::new();
+            self.playback.cut(id, now, &mut pfx);
+            self.played(pfx, fx);
         }
         let request = self.cfg.speech_wait.is_some();
         if request {
@@ -368,8 +514,9 @@ impl Engine {
             return;
         }
         self.running = None;
-        let outcome = if spoken.is_empty() { Outcome::Failed } else { Outcome::Interrupted };
-        self.write_outcome(outcome, &event, id, &spoken, now, fx);
+        if spoken.is_empty() {
+            self.write_outcome(Outcome::Failed, &event, id, "", now, fx);
+        }
         if delivered && !request {
             fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id: id.into(), outcome: TurnOutcome::Complete, usage: None, error: None }));
             self.drain_queue(now, fx);
@@ -390,14 +537,15 @@ impl Engine {
             }));
             self.drain_queue(now, fx);
         } else {
-            self.fail_unsent(id.to_string(), now, fx);
+            let why = if record == "network_stall" { Failure::Timeout } else { Failure::Unreachable };
+            self.fail_unsent(id.to_string(), why, now, fx);
         }
     }
 
     fn drain_queue(&mut self, now: Now, fx: &mut Effects) {
         if self.running.is_none() {
-            if let Some(text) = self.queue.pop_front() {
-                self.start(text, now, fx);
+            if let Some((text, spoken)) = self.queue.pop_front() {
+                self.start(text, spoken, now, fx);
             }
         }
     }
@@ -413,18 +561,23 @@ impl Engine {
         }
     }
 
-    /// Restart the wait of `id`'s turn; `rendered` marks its first render.
-    fn touch(&mut self, id: &str, now: Now, rendered: bool, after_speech: bool) {
+    /// Restart the wait of `id`'s turn; `rendered` marks its first render
+    /// (which ends its thinking motion and filler).
+    fn touch(&mut self, id: &str, now: Now, rendered: bool, after_speech: bool) -> bool {
         let wait = match (after_speech, self.cfg.speech_wait) {
             (true, Some(w)) => w,
             _ => self.cfg.frame_wait,
         };
-        if let Some(t) = self.turns.iter_mut().find(|t| t.id == id) {
-            if t.deadline.is_some() {
-                t.deadline = Some(now.at + wait);
-            }
-            t.first_render |= rendered;
+        let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return false };
+        if t.deadline.is_some() {
+            t.deadline = Some(now.at + wait);
         }
+        let first = rendered && !t.first_render;
+        t.first_render |= rendered;
+        if rendered {
+            t.filler_at = None;
+        }
+        first
     }
 
     /// True when a frame of `id` is dropped (its turn was stopped). An id
@@ -436,9 +589,7 @@ impl Engine {
             return true;
         }
         if !self.turns.iter().any(|t| t.id == id) && !self.is_client_id(id) {
-            if let Some(old) = self.backend_turns.insert(id.to_string()) {
-                self.backend_spoken.remove(&old);
-            }
+            self.backend_turns.insert(id.to_string());
         }
         false
     }
@@ -458,11 +609,13 @@ impl Engine {
                 let spoke = segments.iter().any(|s| speaks(&s.speech));
                 tracing::info!(record = "push.render", transport = self.cfg.transport, source = source.as_deref().unwrap_or(""),
                     turn_id = %turn_id, segments = segments.len(), spoke, owed = false, "render");
-                self.touch(&turn_id, now, true, false);
+                if self.touch(&turn_id, now, true, false) {
+                    self.thinking_over(&turn_id, now, fx);
+                }
                 if let Some(text) = reasoning.filter(|r| !r.is_empty()) {
                     fx.push(Effect::Ui(UiEvent::ReasoningFull { turn_id: turn_id.clone(), text }));
                 }
-                self.play(&turn_id, segments, fx);
+                self.play(&turn_id, segments, Kind::Render, now, fx);
             }
             ReplyPart::Speech { segments } => {
                 if self.dropped(&turn_id, "push.speech") {
@@ -471,8 +624,10 @@ impl Engine {
                 if push {
                     tracing::info!(record = "push.speech", turn_id = %turn_id, segments = segments.len(), "speech");
                 }
-                self.touch(&turn_id, now, true, false);
-                self.play(&turn_id, segments, fx);
+                if self.touch(&turn_id, now, true, false) {
+                    self.thinking_over(&turn_id, now, fx);
+                }
+                self.play(&turn_id, segments, Kind::Speech, now, fx);
             }
             ReplyPart::Reasoning { delta } => {
                 if self.dropped(&turn_id, "push.reasoning") {
@@ -515,13 +670,22 @@ impl Engine {
     fn on_end(&mut self, turn_id: String, usage: Option<Usage>, now: Now, fx: &mut Effects) {
         tracing::info!(record = "push.turn_end", transport = self.cfg.transport, turn_id = %turn_id, "turn_end");
         self.backend_turns.remove(&turn_id);
+        self.thinking_over(&turn_id, now, fx);
+        let error_after_speech =
+            self.turns.iter().any(|t| t.id == turn_id && t.error.is_some() && !t.spoken.is_empty());
+        if error_after_speech {
+            // A stream error after speech cut the reply: `interrupted`.
+            let mut pfx = PlayEffects::new();
+            self.playback.cut(&turn_id, now, &mut pfx);
+            self.played(pfx, fx);
+        }
+        // Playback closes the turn's utterance (it records `complete` when
+        // its last sentence has played) and forgets a stop.
+        let mut pfx = PlayEffects::new();
+        self.playback.turn_end(&turn_id, now, &mut pfx);
+        self.played(pfx, fx);
         if self.stopped.remove(&turn_id) {
             return;
-        }
-        if let Some(spoken) = self.backend_spoken.remove(&turn_id) {
-            if !spoken.is_empty() {
-                self.write_outcome(Outcome::Complete, BACKEND_EVENT, &turn_id, &spoken, now, fx);
-            }
         }
         let Some(pos) = self.turns.iter().position(|t| t.id == turn_id) else { return };
         let turn = self.turns.remove(pos);
@@ -529,15 +693,12 @@ impl Engine {
             return;
         }
         self.running = None;
-        match (&turn.error, turn.spoken.is_empty()) {
-            (Some(_), true) => self.write_outcome(Outcome::Failed, &turn.event_name, &turn_id, "", now, fx),
-            (Some(_), false) => self.write_outcome(Outcome::Interrupted, &turn.event_name, &turn_id, &turn.spoken, now, fx),
-            (None, false) => self.write_outcome(Outcome::Complete, &turn.event_name, &turn_id, &turn.spoken, now, fx),
-            (None, true) => {} // a silent reply leaves the record as it was
+        if turn.error.is_some() && turn.spoken.is_empty() {
+            self.write_outcome(Outcome::Failed, &turn.event_name, &turn_id, "", now, fx);
         }
         match turn.error {
             Some(message) => {
-                fx.push(Effect::Ui(UiEvent::FailureLine { turn_id: turn_id.clone(), text: FAILURE_LINE.into() }));
+                self.failure_line(&turn_id, Failure::Error, now, fx);
                 fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id, outcome: TurnOutcome::Failed, usage, error: Some(message) }));
             }
             None => fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id, outcome: TurnOutcome::Complete, usage, error: None })),
@@ -556,39 +717,40 @@ impl Engine {
             fx.push(Effect::Send(Outbound::ToolResult(result)));
             return;
         }
-        // It counts as a frame of the turn for the wait.
+        // It counts as a frame of the turn for the wait; before the first
+        // reply it may have a filler line of its own.
         self.touch(&call.turn_id, now, false, false);
+        let name = call.name.clone();
+        self.filler(&call.turn_id, Some(&name), now, fx);
         self.calls.insert(call.id.clone());
         fx.push(Effect::RunTool(call));
     }
 
-    /// Emit the segments' cues and speech in order, and note what was said.
-    fn play(&mut self, turn_id: &str, segments: Vec<Segment>, fx: &mut Effects) {
-        let mut said = String::new();
-        for seg in segments {
-            for cue in seg.cues {
-                fx.push(Effect::Ui(UiEvent::Cue { turn_id: turn_id.to_string(), cue }));
-            }
-            if speaks(&seg.speech) {
-                let text = seg.speech.trim().to_string();
-                if !said.is_empty() {
-                    said.push(' ');
+    /// Hand the segments to the playback queue (cues at playback
+    /// boundaries, speech in order) and note that the turn spoke.
+    fn play(&mut self, turn_id: &str, segments: Vec<Segment>, kind: Kind, now: Now, fx: &mut Effects) {
+        let said: Vec<&str> = segments.iter().map(|s| s.speech.trim()).filter(|s| speaks(s)).collect();
+        if !said.is_empty() {
+            if let Some(t) = self.turns.iter_mut().find(|t| t.id == turn_id) {
+                if !t.spoken.is_empty() {
+                    t.spoken.push(' ');
                 }
-                said.push_str(&text);
-                fx.push(Effect::Ui(UiEvent::Speech { turn_id: turn_id.to_string(), text }));
+                t.spoken.push_str(&said.join(" "));
             }
         }
-        if said.is_empty() {
-            return;
-        }
-        let buf = match self.turns.iter_mut().find(|t| t.id == turn_id) {
-            Some(t) => &mut t.spoken,
-            None if self.backend_turns.contains(turn_id) => self.backend_spoken.entry(turn_id.to_string()).or_default(),
-            None => return,
-        };
-        if !buf.is_empty() {
-            buf.push(' ');
-        }
-        buf.push_str(&said);
+        let mut pfx = PlayEffects::new();
+        self.playback.segments(turn_id, segments, kind, now, &mut pfx);
+        self.played(pfx, fx);
     }
+}
+
+/// Why a turn failed before replying: picks its spoken failure line.
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    /// Not connected, or the connection dropped.
+    Unreachable,
+    /// The wait passed.
+    Timeout,
+    /// The backend answered with an error.
+    Error,
 }

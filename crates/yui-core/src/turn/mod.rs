@@ -28,6 +28,10 @@ pub const FAILURE_LINE: &str = "Sorry, I couldn't get a reply through just now."
 /// The event name of a typed user turn, as the previous-turn line names it.
 pub const USER_EVENT: &str = "user.text_submitted";
 
+/// The event name of a spoken user turn (voice input), as the
+/// previous-turn line names it.
+pub const VOICE_EVENT: &str = "user.voice_submitted";
+
 /// The event name of a turn the backend started on its own.
 pub const BACKEND_EVENT: &str = "backend";
 

@@ -5,6 +5,8 @@ use crate::command::UserCommand;
 use crate::context::Outcome;
 use crate::event::{Status, TurnOutcome, UiEvent};
 use crate::model::{Cue, Segment, Vocabulary};
+use crate::speech::filler::FILLER_GAPS;
+use crate::speech::playback::SinkEvent;
 use crate::transport::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -20,6 +22,7 @@ fn config(transport: &'static str) -> EngineConfig {
         greetings: vec!["Hello again!".into()],
         previous: None,
         vocabulary: Vocabulary::default(),
+        filler: None,
     }
 }
 
@@ -39,10 +42,28 @@ impl Rig {
     fn at(&self, secs: u64) -> Now {
         Now { at: self.t0 + Duration::from_secs(secs), wall_ms: 1_000_000 + secs as i64 * 1000 }
     }
+    /// Play every sentence the engine hands out at once, as a sound of no
+    /// length: its sink reports follow its `Play` in the effects.
+    fn played(&mut self, fx: Effects, secs: u64) -> Effects {
+        let mut out = Vec::new();
+        let mut work: std::collections::VecDeque<Effect> = fx.into();
+        while let Some(f) = work.pop_front() {
+            if let Effect::Play { item_id } = &f {
+                let mut more = Vec::new();
+                self.e.on_sink(SinkEvent::Started(*item_id), self.at(secs), &mut more);
+                self.e.on_sink(SinkEvent::Finished(*item_id), self.at(secs), &mut more);
+                out.push(f);
+                work = more.into_iter().chain(work).collect();
+                continue;
+            }
+            out.push(f);
+        }
+        out
+    }
     fn cmd(&mut self, c: UserCommand, secs: u64) -> Effects {
         let mut fx = Vec::new();
         self.e.on_command(c, self.at(secs), &mut fx);
-        fx
+        self.played(fx, secs)
     }
     fn send(&mut self, text: &str, secs: u64) -> String {
         let fx = self.cmd(UserCommand::SendText { text: text.into() }, secs);
@@ -56,18 +77,20 @@ impl Rig {
     fn reply(&mut self, id: &str, part: ReplyPart, secs: u64) -> Effects {
         let mut fx = Vec::new();
         self.e.on_inbound(Inbound::Reply { turn_id: id.into(), part }, self.at(secs), &mut fx);
-        fx
+        self.played(fx, secs)
     }
     fn tick(&mut self, secs: u64) -> Effects {
         let mut fx = Vec::new();
         self.e.tick(self.at(secs), &mut fx);
-        fx
+        self.played(fx, secs)
     }
 }
 
+/// The UI events, without the end of each sentence's playback.
 fn ui(fx: &Effects) -> Vec<UiEvent> {
     fx.iter()
         .filter_map(|f| match f {
+            Effect::Ui(UiEvent::SpeechDone { .. }) => None,
             Effect::Ui(e) => Some(e.clone()),
             _ => None,
         })
@@ -99,7 +122,7 @@ fn backend_minted_render_plays_and_unknown_end_is_ignored() {
     let mut fx = r.reply("bg-1", render("Report ready."), 0);
     fx.extend(r.reply("bg-1", END, 0));
     assert_eq!(ui(&fx), vec![UiEvent::Speech { turn_id: "bg-1".into(), text: "Report ready.".into() }]);
-    assert!(matches!(&fx[..], [_, Effect::Save(rec)] if rec.outcome == Outcome::Complete), "{fx:?}");
+    assert!(matches!(&fx[..], [Effect::Synth { .. }, Effect::Play { .. }, _, _, Effect::Save(rec)] if rec.outcome == Outcome::Complete), "{fx:?}");
     assert!(!r.e.busy());
 }
 
@@ -196,7 +219,8 @@ fn error_then_end_fails_with_the_server_text_and_the_failure_line() {
     let fx = r.reply(&id, END, 1);
     let events = ui(&fx);
     assert!(matches!(&events[0], UiEvent::FailureLine { .. }));
-    assert!(matches!(&events[1], UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error: Some(e), .. } if e == "HTTP 429: rate limit"), "{events:?}");
+    assert!(matches!(&events[1], UiEvent::Speech { text, .. } if text == crate::turn::FAILURE_LINE), "the failure line is spoken");
+    assert!(matches!(&events[2], UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error: Some(e), .. } if e == "HTTP 429: rate limit"), "{events:?}");
     assert!(fx.iter().any(|f| matches!(f, Effect::Save(rec) if rec.outcome == Outcome::Failed)));
     assert!(sent(&fx).contains(&Outbound::Playback { turn_id: id }));
 }
@@ -332,4 +356,190 @@ fn an_oversize_turn_fails_now() {
     r.e.on_inbound(Inbound::Rejected { turn_id: id, code: crate::error::ErrorCode::FrameOversize, reason: "too long".into() }, r.at(1), &mut fx);
     assert!(ui(&fx).iter().any(|e| matches!(e, UiEvent::FailureLine { .. })));
     assert!(!r.e.busy());
+}
+
+// ---- Voice: the playback queue inside the engine --------------------------
+
+fn rig_with_filler() -> Rig {
+    let mut cfg = config("responses");
+    cfg.filler = Some(crate::speech::filler::FillerLines::for_locale("en"));
+    let mut e = Engine::new(cfg);
+    let t0 = Instant::now();
+    e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new());
+    Rig { e, t0 }
+}
+
+fn spoken(fx: &Effects) -> Vec<String> {
+    ui(fx)
+        .into_iter()
+        .filter_map(|e| match e {
+            UiEvent::Speech { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
+fn saves(fx: &Effects) -> Vec<crate::context::PreviousTurn> {
+    fx.iter()
+        .filter_map(|f| match f {
+            Effect::Save(r) => Some(r.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn fillers_come_on_a_growing_gap_at_most_three_and_never_write_the_record() {
+    let mut r = rig_with_filler();
+    let id = r.send("hi", 0);
+    let first = FILLER_GAPS[0].as_millis() as u64;
+    assert_eq!(r.e.next_deadline(), Some(r.t0 + FILLER_GAPS[0]), "the first filler is due");
+    let mut said = Vec::new();
+    let mut fx_all = Vec::new();
+    let mut t = Duration::ZERO;
+    for gap in FILLER_GAPS {
+        t += gap;
+        let mut fx = Vec::new();
+        r.e.tick(Now { at: r.t0 + t, wall_ms: 1 }, &mut fx);
+        let fx = r.played(fx, t.as_secs());
+        said.extend(spoken(&fx));
+        fx_all.extend(fx);
+    }
+    assert_eq!(said, vec!["Hmm…", "Just a moment.", "Almost there…"]);
+    assert!(saves(&fx_all).is_empty(), "filler never writes the previous-turn record");
+    assert!(r.e.next_deadline().is_some_and(|d| d > r.t0 + t), "only the turn's wait is left");
+    let fx = r.tick(200);
+    assert!(spoken(&fx).is_empty(), "no fourth filler");
+    // The reply plays and the record names the reply, not the filler.
+    let fx = r.reply(&id, speech("Here it is."), 201);
+    assert_eq!(spoken(&fx), vec!["Here it is."]);
+    let fx = r.reply(&id, END, 201);
+    assert!(matches!(&saves(&fx)[..], [rec] if rec.outcome == Outcome::Complete && rec.event_name.as_deref() == Some(USER_EVENT)));
+    assert!(first > 0);
+}
+
+#[test]
+fn the_first_reply_ends_the_filler_and_a_tool_says_its_own_line() {
+    let mut r = rig_with_filler();
+    let id = r.send("look at this", 0);
+    let call = ToolCall { id: "c1".into(), turn_id: id.clone(), name: "look".into(), arguments: "{\"at\":\"screen\"}".into() };
+    let mut fx = Vec::new();
+    r.e.on_inbound(Inbound::ToolCall(call), r.at(1), &mut fx);
+    let fx = r.played(fx, 1);
+    assert_eq!(spoken(&fx), vec!["Let me look at your screen."]);
+    r.reply(&id, speech("I see a terminal."), 2);
+    assert_eq!(r.e.next_deadline(), Some(r.at(2).at + Duration::from_secs(240)), "no filler after the first reply");
+    assert!(spoken(&r.tick(30)).is_empty());
+}
+
+#[test]
+fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
+    let mut cfg = config("responses");
+    cfg.filler = Some(crate::speech::filler::FillerLines::for_locale("ja_JP.UTF-8"));
+    let mut e = Engine::new(cfg);
+    let t0 = Instant::now();
+    let mut r = Rig { e: { e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new()); e }, t0 };
+    let id = r.send("hi", 0);
+    let fx = r.tick(240);
+    let lines = crate::speech::filler::FillerLines::for_locale("ja");
+    assert!(spoken(&fx).contains(&lines.timeout), "{fx:?}");
+    assert!(matches!(&saves(&fx)[..], [rec] if rec.outcome == Outcome::Failed && rec.turn_id.as_deref() == Some(id.as_str())));
+}
+
+/// An engine whose sentences are left playing: the test reports the sink.
+fn slow_rig() -> Rig {
+    Rig::new("push")
+}
+
+fn raw_reply(r: &mut Rig, id: &str, part: ReplyPart, secs: u64) -> Effects {
+    let mut fx = Vec::new();
+    r.e.on_inbound(Inbound::Reply { turn_id: id.into(), part }, r.at(secs), &mut fx);
+    fx
+}
+
+fn plays(fx: &Effects) -> Vec<u64> {
+    fx.iter()
+        .filter_map(|f| match f {
+            Effect::Play { item_id } => Some(*item_id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn stop_while_speaking(cmd: UserCommand) -> (Effects, String) {
+    let mut r = slow_rig();
+    let mut fx = Vec::new();
+    r.e.on_command(UserCommand::SendText { text: "tell me".into() }, r.at(0), &mut fx);
+    let id = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.turn_id.clone()) } else { None }).unwrap();
+    let segs = vec![
+        Segment { cues: vec![], speech: "Three logs are left.".into() },
+        Segment { cues: vec![], speech: "Two of them are from yesterday.".into() },
+    ];
+    let fx = raw_reply(&mut r, &id, ReplyPart::Render { source: None, segments: segs, reasoning: None }, 1);
+    let first = plays(&fx)[0];
+    let mut fx = Vec::new();
+    r.e.on_sink(SinkEvent::Started(first), r.at(1), &mut fx);
+    assert_eq!(spoken(&fx), vec!["Three logs are left."]);
+    if matches!(cmd, UserCommand::SendText { .. }) {
+        // The composer is locked while the turn runs: a new turn comes after
+        // its end, while its speech still plays.
+        let fx = raw_reply(&mut r, &id, END, 2);
+        assert!(saves(&fx).is_empty(), "still playing: no record yet");
+    }
+    let mut fx = Vec::new();
+    r.e.on_command(cmd, r.at(2), &mut fx);
+    // A late sink report of the halted sentence changes nothing.
+    let mut late = Vec::new();
+    r.e.on_sink(SinkEvent::Finished(first), r.at(3), &mut late);
+    assert!(late.is_empty(), "{late:?}");
+    (fx, id)
+}
+
+#[test]
+fn each_stop_action_halts_at_once_and_records_what_was_heard_and_owed() {
+    for cmd in [UserCommand::Stop, UserCommand::BargeIn, UserCommand::SendText { text: "wait".into() }] {
+        let (fx, id) = stop_while_speaking(cmd.clone());
+        assert!(matches!(fx.first(), Some(Effect::Halt)), "{cmd:?}: the halt comes first: {fx:?}");
+        assert!(ui(&fx).contains(&UiEvent::SpeechHalted), "{cmd:?}");
+        let rec = saves(&fx).into_iter().next().expect("an interrupted record");
+        assert_eq!(rec.outcome, Outcome::Interrupted, "{cmd:?}");
+        assert_eq!(rec.turn_id.as_deref(), Some(id.as_str()));
+        assert_eq!(rec.already_spoken.as_deref(), Some("Three logs are left."));
+        assert_eq!(rec.never_spoken.as_deref(), Some("Two of them are from yesterday."));
+    }
+}
+
+#[test]
+fn a_stall_after_speech_records_interrupted_once_the_queue_drains() {
+    let mut r = Rig::new("responses");
+    let id = r.send("hi", 0);
+    let fx = r.reply(&id, speech("Half a reply."), 1);
+    assert!(saves(&fx).is_empty(), "the utterance is still open");
+    let fx = r.tick(300);
+    let recs = saves(&fx);
+    assert!(matches!(&recs[..], [rec] if rec.outcome == Outcome::Interrupted && rec.already_spoken.as_deref() == Some("Half a reply.")), "{recs:?}");
+}
+
+#[test]
+fn a_spoken_turn_is_marked_and_named_by_its_own_event() {
+    let mut r = Rig::new("push");
+    let fx = r.cmd(UserCommand::SendVoice { text: "hello there".into() }, 0);
+    let begin = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None }).unwrap();
+    assert!(begin.spoken);
+    assert_eq!(begin.event_name, crate::turn::VOICE_EVENT);
+    r.reply(&begin.turn_id, END, 0);
+    let fx = r.cmd(UserCommand::SendText { text: "typed".into() }, 1);
+    let begin = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None }).unwrap();
+    assert!(!begin.spoken);
+}
+
+#[test]
+fn caption_and_tone_ride_with_the_sentence_and_never_show() {
+    let mut r = slow_rig();
+    let cue = Cue { emotion_id: Some("curious".into()), emotion_text: Some("😏".into()), caption: Some("gently".into()), ..Cue::default() };
+    let fx = raw_reply(&mut r, "bg", ReplyPart::Render { source: None, segments: vec![Segment { cues: vec![cue], speech: "How was it?".into() }], reasoning: None }, 0);
+    let req = fx.iter().find_map(|f| if let Effect::Synth { request, .. } = f { Some(request.clone()) } else { None }).unwrap();
+    assert_eq!(req.text, "How was it?");
+    assert_eq!(req.caption.as_deref(), Some("gently"));
+    assert_eq!(req.tone, Some(crate::speech::tts::Tone::Free("😏".into())), "free mode by default");
 }
