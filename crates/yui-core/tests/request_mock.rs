@@ -275,6 +275,7 @@ async fn cue_placement(api: ChatApi, script: HttpScript) {
     let (session, sink) = request_session(api, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
     let end = say(&session, &sink, 0, "hi").await;
     assert!(complete(&end), "{end:?}");
+    assert!(session.wait_idle(Duration::from_secs(10)).await, "everything played");
     let expect = [("cue", "happy"), ("speech", "Hello User!"), ("cue", "curious"), ("speech", "How was your day?")];
     let expect: Vec<(String, String)> = expect.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
     assert_eq!(beats(&sink, &ended_id(&end)), expect, "{:#?}", sink.events());

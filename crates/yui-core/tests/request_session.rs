@@ -88,6 +88,7 @@ async fn a_session_on_its_own_thread_answers_and_closes() {
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "hello".into() }).unwrap();
     assert!(matches!(ended(&sink).await, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }));
+    assert!(session.wait_idle(WAIT).await);
     assert!(!speeches(&sink).is_empty());
     let closed = tokio::time::timeout(WAIT, session.close()).await;
     assert!(closed.is_ok(), "close() returns once the session's thread has ended");

@@ -40,7 +40,15 @@ turn_id: string,
 /**
  * The text to show in the bubble.
  */
-text: string, } | { "type": "reasoning", 
+text: string, } | { "type": "speech_done", 
+/**
+ * The turn it belongs to.
+ */
+turn_id: string, 
+/**
+ * The sentence.
+ */
+text: string, } | { "type": "speech_halted" } | { "type": "reasoning", 
 /**
  * The turn it belongs to.
  */
@@ -145,7 +153,11 @@ export type UserCommand = { "type": "send_text",
 /**
  * The message.
  */
-text: string, } | { "type": "stop" } | { "type": "reset" } | { "type": "reconnect" } | { "type": "set_vocabulary", 
+text: string, } | { "type": "send_voice", 
+/**
+ * The transcript.
+ */
+text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "reconnect" } | { "type": "set_vocabulary", 
 /**
  * What the window can render now.
  */
@@ -265,7 +277,7 @@ export type TurnOutcome = "complete" | "failed" | "stopped";
 /**
  * A stable code for every problem the core reports. Front-ends switch on this.
  */
-export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset";
+export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset" | "audio";
 
 /**
  * The three chat transports.
@@ -338,7 +350,11 @@ browser: boolean,
  * The `relations` switch: `rate_relation` and the `relation:` lines
  * (default on).
  */
-relations: boolean, };
+relations: boolean, 
+/**
+ * Speech out and voice in.
+ */
+voice: VoiceSettings, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.

@@ -156,9 +156,10 @@ impl Driver {
             self.apply_batch(batch, fx, tools, shots);
         }
         let busy = self.engine.busy();
+        let speaking = self.engine.speaking();
         let applied = self.applied;
         self.activity.send_if_modified(|a| {
-            let next = Activity { busy, applied };
+            let next = Activity { busy, speaking, applied };
             if *a == next {
                 false
             } else {

@@ -42,8 +42,8 @@ pub struct SessionConfig {
     /// The settings the session reads when it uses them (switches, the
     /// turn screenshot); [`Session::update_settings`] writes it.
     pub live: LiveSettings,
-    /// Where speech sounds ([`AudioOutput::Null`] by default: real timing,
-    /// no sound).
+    /// Where speech sounds ([`AudioOutput::None`] by default: no voice, no
+    /// sound, every sentence plays for no time).
     pub audio: AudioOutput,
     /// Receives the mouth level while sound plays.
     pub lips: Option<LipFn>,
@@ -59,7 +59,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::Null, lips: None }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None }
     }
 }
 
@@ -69,6 +69,8 @@ impl SessionConfig {
 pub struct Activity {
     /// True while a turn runs or messages wait.
     pub busy: bool,
+    /// True while a sentence plays or waits to.
+    pub speaking: bool,
     /// How many commands the driver has applied.
     pub applied: u64,
 }
@@ -243,12 +245,12 @@ impl Session {
         tokio::time::timeout(timeout, rx.wait_for(|s| s.is_ready())).await.is_ok_and(|r| r.is_ok())
     }
 
-    /// Wait until every command sent so far has been applied, no turn runs
-    /// and nothing is queued, up to `timeout`.
+    /// Wait until every command sent so far has been applied, no turn runs,
+    /// nothing is queued and nothing is left to say, up to `timeout`.
     pub async fn wait_idle(&self, timeout: Duration) -> bool {
         let target = self.sent.load(Ordering::SeqCst);
         let mut rx = self.activity.clone();
-        tokio::time::timeout(timeout, rx.wait_for(|a| !a.busy && a.applied >= target)).await.is_ok_and(|r| r.is_ok())
+        tokio::time::timeout(timeout, rx.wait_for(|a| !a.busy && !a.speaking && a.applied >= target)).await.is_ok_and(|r| r.is_ok())
     }
 
     /// Stop the tasks and wait for them to finish.

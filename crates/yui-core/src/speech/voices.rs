@@ -19,9 +19,12 @@ pub type LipFn = Arc<dyn Fn(f32) + Send + Sync>;
 /// Where a session's sound goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum AudioOutput {
-    /// Nowhere: real timing from each sentence's decoded length, no sound
-    /// (tests, `audio=null`).
+    /// No voice at all: nothing is synthesised and every sentence plays for
+    /// no time (tests and tools that only read the events).
     #[default]
+    None,
+    /// Nowhere: real timing from each sentence's decoded length, no sound
+    /// (`audio=null`).
     Null,
     /// The sound device the settings name (the default one when empty).
     Device,
@@ -32,8 +35,8 @@ pub enum AudioOutput {
 /// available; else reading time) and the sink `output` names. Also returns
 /// a line for the user when the choice fell back (no sound device).
 pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipFn>) -> (Speaker, Option<String>) {
-    let _ = (output, lips);
-    let chosen: Arc<dyn Voice> = Arc::new(ReadingVoice);
+    let _ = lips;
+    let chosen: Arc<dyn Voice> = if output == AudioOutput::None { Arc::new(InstantVoice) } else { Arc::new(ReadingVoice) };
     let _ = voice;
     let (sink, rx) = TimerSink::new();
     (Speaker::new(chosen, Box::new(sink), rx, crate::limits::TTS_REQUESTS_IN_FLIGHT), None)
@@ -67,6 +70,21 @@ impl Voice for ReadingVoice {
 
     fn name(&self) -> &'static str {
         "reading"
+    }
+}
+
+/// No voice and no time: every sentence is a sound of no length
+/// ([`AudioOutput::None`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InstantVoice;
+
+impl Voice for InstantVoice {
+    fn speak(&self, _request: SpeechRequest) -> SoundFuture {
+        Box::pin(async { Ok(Sound::Timed(Duration::ZERO)) })
+    }
+
+    fn name(&self) -> &'static str {
+        "instant"
     }
 }
 

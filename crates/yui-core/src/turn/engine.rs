@@ -297,15 +297,18 @@ impl Engine {
             fx.push(Effect::Ui(UiEvent::TurnQueued { text, queued: self.queue.len() as u32 }));
             return;
         }
-        self.start(text, spoken, now, fx);
+        self.start(text, spoken, true, now, fx);
     }
 
-    fn start(&mut self, text: String, spoken: bool, now: Now, fx: &mut Effects) {
+    /// Start a user turn. `interrupt`: it stops speech still playing (a
+    /// message sent now); a message that waited in the queue was written
+    /// before the reply it follows, and lets that reply finish.
+    fn start(&mut self, text: String, spoken: bool, interrupt: bool, now: Now, fx: &mut Effects) {
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
         let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
         // A turn the user typed or spoke stops speech, fillers included.
-        if !self.playback.quiet() {
+        if interrupt && !self.playback.quiet() {
             let mut pfx = PlayEffects::new();
             self.playback.stop(Stop::NewTurn, now, &mut pfx);
             self.played(pfx, fx);
@@ -545,7 +548,7 @@ impl Engine {
     fn drain_queue(&mut self, now: Now, fx: &mut Effects) {
         if self.running.is_none() {
             if let Some((text, spoken)) = self.queue.pop_front() {
-                self.start(text, spoken, now, fx);
+                self.start(text, spoken, false, now, fx);
             }
         }
     }
