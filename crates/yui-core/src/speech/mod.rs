@@ -4,6 +4,9 @@
 //! ([`playback`], not wired into the engine or the driver yet). The cpal sink
 //! and voice input are not built yet.
 
+pub mod audio;
+pub mod decode;
 pub mod playback;
 pub mod split;
+pub mod system_voice;
 pub mod tts;

@@ -1,0 +1,1 @@
+//! The cpal audio sink (in progress).

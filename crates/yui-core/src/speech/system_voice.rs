@@ -1,0 +1,1 @@
+//! The system voice (in progress).
