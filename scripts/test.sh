@@ -31,6 +31,14 @@ kill "$xvfb_pid" 2>/dev/null || true
 wait "$xvfb_pid" 2>/dev/null || true
 trap - EXIT
 
+step "Sound through a real sound server (PulseAudio null sink)"
+# A subshell: the sound server's XDG_RUNTIME_DIR and PULSE_SERVER stay here.
+(
+  eval "$(scripts/sound-server.sh)"
+  trap 'pulseaudio --kill 2>/dev/null || true' EXIT
+  cargo test --workspace --features yui/custom-protocol --test audio -- --ignored
+)
+
 step "UI unit tests"
 npm run --silent test:ui
 

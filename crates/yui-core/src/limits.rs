@@ -85,6 +85,24 @@ pub const TTS_ERROR_BODY_KEPT: usize = 64 * 1024;
 /// memory.
 pub const TTS_AUDIO_BYTES: usize = 32 * 1024 * 1024;
 
+// Audio out (issue "Voice")
+/// Mouth levels the audio sink reports per second while sound plays (not in
+/// the seed's table): one RMS window of the played samples each.
+pub const LIP_LEVELS_PER_SECOND: u32 = 30;
+/// The output buffer the audio sink asks the device for (not in the seed's
+/// table): a halt is heard within about this much (plus the device's own
+/// latency). The device's range clamps it.
+pub const AUDIO_OUTPUT_BUFFER: Duration = Duration::from_millis(20);
+/// How long opening an audio device may take before it counts as failed
+/// (not in the seed's table).
+pub const AUDIO_OPEN_WAIT: Duration = Duration::from_secs(5);
+/// The longest sound one item may decode to (not in the seed's table):
+/// longer audio fails to decode instead of filling memory.
+pub const AUDIO_DECODED_MAX: Duration = Duration::from_secs(10 * 60);
+/// How long the system voice (espeak-ng, say, SAPI) may take for one
+/// sentence (not in the seed's table).
+pub const SYSTEM_VOICE_WAIT: Duration = Duration::from_secs(20);
+
 /// The bytes of data URLs one request of the request transports carries at
 /// most (not in the seed's table: their own budget). Pictures past it are
 /// fitted down as JPEGs before the request is built.
