@@ -134,6 +134,9 @@ pub const STT_ANSWER_BYTES: usize = 1024 * 1024;
 pub const VAD_SAMPLE_RATE: u32 = 16_000;
 /// VAD: samples in one detector frame (16 ms at 16 kHz, earshot's frame).
 pub const VAD_FRAME_SAMPLES: usize = 256;
+/// VAD: the RMS level (of full scale 1.0) under which a frame is silence
+/// whatever the detector scores: -54 dBFS.
+pub const VAD_LEVEL_FLOOR: f32 = 0.002;
 /// VAD: voiced audio in a row before speech counts as started (a click or
 /// one noisy frame is no speech).
 pub const VAD_SPEECH_START: Duration = Duration::from_millis(64);
