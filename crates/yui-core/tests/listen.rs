@@ -27,6 +27,9 @@ use yui_core::speech::stt::{self, SttConfig};
 
 const WAIT: Duration = Duration::from_secs(20);
 
+/// One test at a time on the one null sink: each would hear the other.
+static SINK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// The next event, short-named (an utterance's samples are not printed).
 async fn next(rx: &mut UnboundedReceiver<Heard>, deadline: Instant) -> Heard {
     let left = deadline.saturating_duration_since(Instant::now());
@@ -44,6 +47,7 @@ async fn speech_played_into_the_virtual_microphone_comes_out_as_one_utterance() 
         std::env::var_os("PULSE_SERVER").is_some(),
         "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)"
     );
+    let _sink = SINK.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("speech.wav");
     assert!(espeak_to(SENTENCE, &wav), "espeak-ng is required for this test");
@@ -105,4 +109,41 @@ async fn speech_played_into_the_virtual_microphone_comes_out_as_one_utterance() 
 
     drop(mic);
     assert!(rx.recv().await.is_none(), "dropping the microphone ends its events");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a sound server: eval \"$(scripts/sound-server.sh)\""]
+async fn releasing_push_to_talk_cuts_the_utterance_at_once() {
+    assert!(
+        std::env::var_os("PULSE_SERVER").is_some(),
+        "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)"
+    );
+    let _sink = SINK.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("speech.wav");
+    assert!(espeak_to(SENTENCE, &wav), "espeak-ng is required for this test");
+
+    let (mic, mut rx) = Microphone::open(MicConfig { sensitivity: 0.5, ..MicConfig::default() });
+    let deadline = Instant::now() + WAIT;
+    assert_eq!(next(&mut rx, deadline).await, Heard::Listening);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut player = Command::new("paplay").arg("-d").arg("null").arg(&wav).spawn().expect("paplay");
+    assert_eq!(next(&mut rx, deadline).await, Heard::SpeechStarted);
+    // The key goes up in the middle of the sentence.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let released = Instant::now();
+    mic.release();
+    let utterance = loop {
+        match next(&mut rx, deadline).await {
+            Heard::Utterance(u) => break u,
+            Heard::Sustained => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(released.elapsed() < Duration::from_millis(500), "cut at the release, not at the silence");
+    let heard = utterance.len() as f64 / 16_000.0;
+    assert!((0.9..2.2).contains(&heard), "an utterance of {heard:.2} s for 1.2 s of speech and the pre-roll");
+    drop(mic);
+    let _ = player.kill();
+    let _ = player.wait();
 }

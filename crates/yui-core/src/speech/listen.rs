@@ -128,10 +128,12 @@ impl Default for MicConfig {
     }
 }
 
-/// An open microphone. Dropping it stops the stream.
+/// An open microphone. Dropping it stops the stream (it waits for the
+/// capture thread, at most [`MIC_OPEN_WAIT`] while the device is opening).
 #[derive(Debug)]
 pub struct Microphone {
     stop: Arc<AtomicBool>,
+    release: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -143,14 +145,28 @@ impl Microphone {
     pub fn open(cfg: MicConfig) -> (Microphone, mpsc::UnboundedReceiver<Heard>) {
         let (events, rx) = mpsc::unbounded_channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let release = Arc::new(AtomicBool::new(false));
+        let flags = Flags { stop: stop.clone(), release: release.clone() };
         let thread = std::thread::Builder::new()
             .name("yui-mic".into())
-            .spawn(move || run(cfg, flag, events))
+            .spawn(move || run(cfg, flags, events))
             .map_err(|e| tracing::warn!(record = "mic_failed", kind = "stream", error = %e, "no microphone thread"))
             .ok();
-        (Microphone { stop, thread }, rx)
+        (Microphone { stop, release, thread }, rx)
     }
+
+    /// The push-to-talk key went up: end the speech being collected now,
+    /// without waiting for the silence. Its utterance follows as
+    /// [`Heard::Utterance`] (none when it was too short or nobody spoke).
+    pub fn release(&self) {
+        self.release.store(true, Ordering::SeqCst);
+    }
+}
+
+/// What the [`Microphone`] tells its thread.
+struct Flags {
+    stop: Arc<AtomicBool>,
+    release: Arc<AtomicBool>,
 }
 
 impl Drop for Microphone {
@@ -254,41 +270,79 @@ fn failed(events: &mpsc::UnboundedSender<Heard>, e: MicError, raw: &str) {
     let _ = events.send(Heard::Failed(e));
 }
 
-fn run(cfg: MicConfig, stop: Arc<AtomicBool>, events: mpsc::UnboundedSender<Heard>) {
+fn send_events(events: &mpsc::UnboundedSender<Heard>, found: Vec<VadEvent>) {
+    for event in found {
+        let heard = match event {
+            VadEvent::SpeechStarted => Heard::SpeechStarted,
+            VadEvent::Sustained => Heard::Sustained,
+            VadEvent::Utterance(u) => Heard::Utterance(u),
+        };
+        let _ = events.send(heard);
+    }
+}
+
+/// The capture loop: audio in, events out, until stopped.
+struct Capture {
+    resampler: Resampler,
+    segmenter: Segmenter,
+    mono: Vec<f32>,
+}
+
+impl Capture {
+    fn samples(&mut self, samples: &[f32], events: &mpsc::UnboundedSender<Heard>) {
+        self.mono.clear();
+        self.resampler.push(samples, &mut self.mono);
+        send_events(events, self.segmenter.push(&self.mono));
+    }
+
+    /// Handle a stream error; `false` when the stream is over.
+    fn error(&mut self, e: &cpal::Error, events: &mpsc::UnboundedSender<Heard>) -> bool {
+        use cpal::ErrorKind as K;
+        match e.kind() {
+            // The stream goes on after these.
+            K::Xrun | K::DeviceChanged | K::RealtimeDenied => {
+                tracing::debug!(record = "mic_glitch", error = %e, "microphone glitch");
+                true
+            }
+            _ => {
+                failed(events, MicError::from_cpal(e), &e.to_string());
+                false
+            }
+        }
+    }
+}
+
+fn run(cfg: MicConfig, flags: Flags, events: mpsc::UnboundedSender<Heard>) {
     let (tx, rx) = std_mpsc::channel();
     let (stream, rate, channels) = match open_stream(&cfg, tx) {
         Ok(s) => s,
         Err((e, raw)) => return failed(&events, e, &raw),
     };
     let _ = events.send(Heard::Listening);
-    let mut resampler = Resampler::new(rate, channels);
-    let mut segmenter = Segmenter::new(cfg.sensitivity);
-    let mut mono = Vec::new();
-    while !stop.load(Ordering::SeqCst) && !events.is_closed() {
-        match rx.recv_timeout(MIC_POLL) {
-            Ok(Captured::Samples(samples)) => {
-                mono.clear();
-                resampler.push(&samples, &mut mono);
-                for event in segmenter.push(&mono) {
-                    let heard = match event {
-                        VadEvent::SpeechStarted => Heard::SpeechStarted,
-                        VadEvent::Sustained => Heard::Sustained,
-                        VadEvent::Utterance(u) => Heard::Utterance(u),
-                    };
-                    let _ = events.send(heard);
+    let mut capture =
+        Capture { resampler: Resampler::new(rate, channels), segmenter: Segmenter::new(cfg.sensitivity), mono: Vec::new() };
+    'capture: while !flags.stop.load(Ordering::SeqCst) && !events.is_closed() {
+        if flags.release.swap(false, Ordering::SeqCst) {
+            // What the device already delivered belongs to the speech.
+            while let Ok(captured) = rx.try_recv() {
+                match captured {
+                    Captured::Samples(samples) => capture.samples(&samples, &events),
+                    Captured::Error(e) => {
+                        if !capture.error(&e, &events) {
+                            break 'capture;
+                        }
+                    }
                 }
             }
+            if let Some(u) = capture.segmenter.finish() {
+                let _ = events.send(Heard::Utterance(u));
+            }
+        }
+        match rx.recv_timeout(MIC_POLL) {
+            Ok(Captured::Samples(samples)) => capture.samples(&samples, &events),
             Ok(Captured::Error(e)) => {
-                use cpal::ErrorKind as K;
-                match e.kind() {
-                    // The stream goes on after these.
-                    K::Xrun | K::DeviceChanged | K::RealtimeDenied => {
-                        tracing::debug!(record = "mic_glitch", error = %e, "microphone glitch");
-                    }
-                    _ => {
-                        failed(&events, MicError::from_cpal(&e), &e.to_string());
-                        break;
-                    }
+                if !capture.error(&e, &events) {
+                    break;
                 }
             }
             Err(std_mpsc::RecvTimeoutError::Timeout) => {}
