@@ -140,3 +140,48 @@ impl Default for Timeouts {
         }
     }
 }
+
+// Voice input (issue "Voice")
+
+/// STT: how long one transcription request may take, connect to last
+/// answer byte: past it the utterance is dropped with `SttError::Timeout`.
+pub const STT_REQUEST_WAIT: Duration = Duration::from_secs(60);
+/// STT: connect timeout of the transcription client.
+pub const STT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// STT: the raw error body kept from a failed transcription: 64 KiB.
+pub const STT_ERROR_BODY_KEPT: usize = 64 * 1024;
+/// STT: the largest answer read for one transcription; a server that sends
+/// more fails the request as `BadJson` with what was read.
+pub const STT_ANSWER_BYTES: usize = 1024 * 1024;
+/// VAD: the sample rate the segmenter, the detector and the upload use.
+pub const VAD_SAMPLE_RATE: u32 = 16_000;
+/// VAD: samples in one detector frame (16 ms at 16 kHz, earshot's frame).
+pub const VAD_FRAME_SAMPLES: usize = 256;
+/// VAD: the RMS level (of full scale 1.0) under which a frame is silence
+/// whatever the detector scores: -54 dBFS.
+pub const VAD_LEVEL_FLOOR: f32 = 0.002;
+/// VAD: voiced audio in a row before speech counts as started (a click or
+/// one noisy frame is no speech).
+pub const VAD_SPEECH_START: Duration = Duration::from_millis(64);
+/// VAD: audio kept from before the speech started, put in front of the
+/// utterance so its first syllable is not cut.
+pub const VAD_PRE_ROLL: Duration = Duration::from_millis(300);
+/// VAD: silence after speech that ends the utterance.
+pub const VAD_HANGOVER: Duration = Duration::from_millis(700);
+/// VAD: silence kept at the end of an utterance (the rest of the hangover
+/// is cut off).
+pub const VAD_POST_ROLL: Duration = Duration::from_millis(200);
+/// VAD: an utterance whose speech (start to last voiced frame) is shorter
+/// than this is dropped as a cough or a click.
+pub const UTTERANCE_MIN: Duration = Duration::from_millis(300);
+/// VAD: an utterance is cut at this length even while the speech goes on;
+/// the rest becomes the next utterance.
+pub const UTTERANCE_MAX: Duration = Duration::from_secs(30);
+/// VAD: voiced audio within one utterance after which the speech counts as
+/// sustained (barge-in: it stops her playback like the stop button).
+pub const BARGE_IN_SPEECH: Duration = Duration::from_millis(600);
+/// Microphone: how long the capture thread waits for audio before it looks
+/// at its stop flag again.
+pub const MIC_POLL: Duration = Duration::from_millis(50);
+/// Microphone: how long cpal may take to open the input stream.
+pub const MIC_OPEN_WAIT: Duration = Duration::from_secs(5);

@@ -10,9 +10,12 @@
 pub mod audio;
 pub mod decode;
 pub mod filler;
+pub mod listen;
 pub mod playback;
 pub mod speaker;
 pub mod split;
+pub mod stt;
 pub mod system_voice;
 pub mod tts;
+pub mod vad;
 pub mod voices;

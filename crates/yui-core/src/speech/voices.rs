@@ -1,8 +1,13 @@
 //! The [`Voice`]s a speaker can use, and the choice between them.
 //!
+//! * [`TtsSpeech`]: an OpenAI-compatible `/v1/audio/speech` server, its
+//!   answer decoded off the loop.
+//! * [`SystemSpeech`]: the system voice (espeak-ng, `say`, SAPI) when no TTS
+//!   server is set: works out of the box.
 //! * [`ReadingVoice`]: the voice is off. Each sentence is silence as long as
 //!   reading it takes, so the bubble paces at reading speed and playback
 //!   boundaries and records still work.
+//! * [`InstantVoice`]: no voice and no time ([`AudioOutput::None`]).
 
 use super::playback::{Sound, TimerSink};
 use super::speaker::{SoundFuture, Speaker, Voice};
@@ -12,9 +17,11 @@ use crate::settings::VoiceSettings;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The mouth level, 0 to 1, at the frame rate while sound plays (the
-/// app streams it to the pet page over a channel).
-pub type LipFn = Arc<dyn Fn(f32) + Send + Sync>;
+pub use super::audio::LipFn;
+use super::audio::CpalSink;
+use super::decode::decode;
+use super::system_voice::{self, SystemVoice};
+use super::tts::{self, TtsConfig};
 
 /// Where a session's sound goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -35,11 +42,99 @@ pub enum AudioOutput {
 /// available; else reading time) and the sink `output` names. Also returns
 /// a line for the user when the choice fell back (no sound device).
 pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipFn>) -> (Speaker, Option<String>) {
-    let _ = lips;
-    let chosen: Arc<dyn Voice> = if output == AudioOutput::None { Arc::new(InstantVoice) } else { Arc::new(ReadingVoice) };
-    let _ = voice;
+    let in_flight = crate::limits::TTS_REQUESTS_IN_FLIGHT;
+    let chosen = choose_voice(voice, output);
+    tracing::info!(record = "voice_chosen", voice = chosen.name(), output = ?output);
+    if output == AudioOutput::Device && chosen.name() != "reading" {
+        let device = Some(voice.output_device.trim()).filter(|d| !d.is_empty());
+        match CpalSink::open(device, lips) {
+            Ok((sink, rx)) => return (Speaker::new(chosen, Box::new(sink), rx, in_flight), None),
+            Err(e) => {
+                tracing::warn!(record = "audio_device_failed", error = %e, "speech plays silent at its real length");
+                let (sink, rx) = TimerSink::new();
+                let notice = format!("No sound: {e}. Speech shows at its real pace.");
+                return (Speaker::new(chosen, Box::new(sink), rx, in_flight), Some(notice));
+            }
+        }
+    }
     let (sink, rx) = TimerSink::new();
-    (Speaker::new(chosen, Box::new(sink), rx, crate::limits::TTS_REQUESTS_IN_FLIGHT), None)
+    (Speaker::new(chosen, Box::new(sink), rx, in_flight), None)
+}
+
+/// The voice the settings choose for `output` (see [`speaker_for`]).
+pub fn choose_voice(voice: &VoiceSettings, output: AudioOutput) -> Arc<dyn Voice> {
+    if output == AudioOutput::None {
+        return Arc::new(InstantVoice);
+    }
+    if !voice.enabled {
+        return Arc::new(ReadingVoice);
+    }
+    let speed = voice.speed_percent.clamp(25, 400) as f32 / 100.0;
+    if !voice.tts_base_url.trim().is_empty() {
+        let cfg = TtsConfig {
+            base_url: voice.tts_base_url.trim().to_string(),
+            key: voice.tts_key.trim().to_string(),
+            model: voice.tts_model.trim().to_string(),
+            voice: voice.tts_voice.trim().to_string(),
+            speed,
+            ..TtsConfig::default()
+        };
+        return Arc::new(TtsSpeech { client: tts::client(), cfg });
+    }
+    if voice.system_voice && system_voice::available() {
+        let name = Some(voice.system_voice_name.trim().to_string()).filter(|n| !n.is_empty());
+        return Arc::new(SystemSpeech { opts: SystemVoice { voice: name, speed } });
+    }
+    if voice.system_voice {
+        tracing::warn!(record = "system_voice_missing", program = system_voice::program(), "no system voice: the bubble paces at reading speed");
+    }
+    Arc::new(ReadingVoice)
+}
+
+/// Decode audio bytes off the async threads.
+async fn decoded(bytes: Vec<u8>, mime: String) -> Result<Sound, String> {
+    tokio::task::spawn_blocking(move || decode(&bytes, &mime).map_err(|e| e.to_string()))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// An OpenAI-compatible TTS server.
+pub struct TtsSpeech {
+    client: reqwest::Client,
+    cfg: TtsConfig,
+}
+
+impl Voice for TtsSpeech {
+    fn speak(&self, request: SpeechRequest) -> SoundFuture {
+        let (client, cfg) = (self.client.clone(), self.cfg.clone());
+        Box::pin(async move {
+            let synth = tts::synth(&client, &cfg, &request).await.map_err(|e| e.to_string())?;
+            decoded(synth.bytes, synth.mime).await
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        "tts"
+    }
+}
+
+/// The system voice. It takes no caption or tone.
+pub struct SystemSpeech {
+    opts: SystemVoice,
+}
+
+impl Voice for SystemSpeech {
+    fn speak(&self, request: SpeechRequest) -> SoundFuture {
+        let opts = self.opts.clone();
+        Box::pin(async move {
+            let wav = system_voice::speak_wav(&request.text, &opts).await.map_err(|e| e.to_string())?;
+            decoded(wav, "audio/wav".into()).await
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        "system"
+    }
 }
 
 /// How long reading `text` takes: [`READING_CHARS_PER_SECOND`] characters
