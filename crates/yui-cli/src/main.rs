@@ -3,8 +3,14 @@
 //! Every core event goes to stdout as one JSON object per line. Each stdin
 //! line is one user turn; `/stop`, `/reset` and `/quit` are commands.
 //! Connection problems also go to stderr. `--set KEY=VALUE` overrides a
-//! setting for the run (the tool switches, the turn screenshot). Exits 0 on `/quit` or EOF, after
-//! the running turn ends or its wait passes.
+//! setting for the run (the tool switches, the turn screenshot, the voice:
+//! `tts.base_url`, `tts.model`, `tts.voice`, `tts.key`, `tts.speed`, `voice=off`).
+//! Speech plays through the default sound device (`--set audio=null` keeps
+//! real timing from each sentence's decoded length and plays nothing;
+//! `--set audio=none` makes no voice at all); a `speech` line is printed when
+//! a sentence starts playing and a `speech_done` line when it ends. Exits 0
+//! on `/quit` or EOF, after the running turn ends or its wait passes and
+//! what was said has played.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -36,7 +42,8 @@ struct Args {
     data_dir: Option<PathBuf>,
     /// Override a setting for this run, e.g. `--set look.screen=on`,
     /// `--set relations=off`, `--set screenshot.enabled=on`,
-    /// `--set screenshot.monitor=0`, `--set browser=off` (repeatable).
+    /// `--set screenshot.monitor=0`, `--set browser=off`,
+    /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Frame wait per turn in milliseconds (default: the limits table's 240 s).
@@ -112,8 +119,15 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     if let Some(model) = args.model {
         settings.model = model;
     }
+    let mut audio = yui_core::speech::voices::AudioOutput::Device;
     for pair in &args.set {
-        yui_core::settings::apply_override(&mut settings, pair)?;
+        match pair.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+            Some(("audio", "null")) => audio = yui_core::speech::voices::AudioOutput::Null,
+            Some(("audio", "none")) => audio = yui_core::speech::voices::AudioOutput::None,
+            Some(("audio", "device")) => audio = yui_core::speech::voices::AudioOutput::Device,
+            Some(("audio", other)) => anyhow::bail!("audio takes device, null or none, not {other:?}"),
+            _ => yui_core::settings::apply_override(&mut settings, pair)?,
+        }
     }
     let _demo = if settings.uses_demo() {
         let demo = yui_demo::DemoServer::start(yui_demo::DemoConfig::default()).await?;
@@ -129,6 +143,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     }
     let mut config = SessionConfig::new(settings, data_dir);
     config.timeouts = timeouts;
+    config.audio = audio;
     // A main pet window whose body stands still: `look` (body, perch targets,
     // the screen of a display this run can see) and `rate_relation` run; no
     // browser window.
@@ -157,7 +172,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         }
     }
     // Let the running turn end, or its wait pass.
-    session.wait_idle(timeouts.frame_wait + Duration::from_secs(1)).await;
+    session.wait_idle(timeouts.frame_wait + Duration::from_secs(120)).await;
     session.close().await;
     Ok(())
 }

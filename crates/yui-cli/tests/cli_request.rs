@@ -10,6 +10,7 @@ fn run_cli(api: &str, base_url: &str, data_dir: &std::path::Path, stdin: &str) -
     let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
         .args(["--chat-api", api, "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"])
         .arg(data_dir)
+        .args(["--set", "audio=none"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

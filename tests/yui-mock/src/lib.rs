@@ -12,6 +12,9 @@
 //!   `"http"` list scripts the answers with fault injection (see
 //!   [`script`]); without one the demo agent answers. [`openai`] builds
 //!   the exact event shapes for test authors.
+//! * `POST /v1/audio/speech` and `POST /v1/audio/transcriptions` — the
+//!   OpenAI-compatible audio endpoints ([`audio`]): a tone per sentence,
+//!   a fixed transcript; both recorded.
 //! * `GET /__mock/received` ([`RECEIVED_PATH`]) — every frame received on
 //!   `/ws` so far as one JSON array, for tests that run the binary.
 //!
@@ -31,6 +34,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audio;
 mod http;
 mod push;
 mod scenario;
@@ -81,6 +85,8 @@ pub struct MockConfig {
     /// for no delays). Applies to the demo agent and its SSE answers;
     /// scenario `sleep_ms` steps (push and http) are exact and not scaled.
     pub pace: f64,
+    /// What `POST /v1/audio/transcriptions` answers as `text`.
+    pub transcript: String,
 }
 
 impl Default for MockConfig {
@@ -92,6 +98,7 @@ impl Default for MockConfig {
             port: 0,
             max_turn_bytes: None,
             pace: 1.0,
+            transcript: "hello from the microphone".into(),
         }
     }
 }

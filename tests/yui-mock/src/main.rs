@@ -49,6 +49,7 @@ async fn main() -> anyhow::Result<()> {
             port: args.port,
             max_turn_bytes: args.max_turn_bytes,
             pace: args.pace,
+            ..MockConfig::default()
         })
         .await
     };

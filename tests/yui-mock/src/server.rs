@@ -167,6 +167,8 @@ impl MockServer {
         )
         // What out-of-process tests read back (the e2e tests): every frame
         // received on `/ws` so far, as one JSON array.
+        .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
+        .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
         .route(
             RECEIVED_PATH,
             get(move || {

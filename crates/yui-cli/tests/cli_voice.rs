@@ -1,0 +1,97 @@
+//! yui-cli speaks: each sentence goes to an OpenAI-compatible TTS server (the
+//! mock's `/v1/audio/speech`, a tone as long as the sentence) in order, plays
+//! through the null sink at its decoded length, and a JSON line marks when
+//! each starts and ends playing.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use yui_mock::audio::{MS_PER_CHAR, SPEECH_MIN_MS};
+use yui_mock::{MockConfig, MockServer, Mode, Scenario};
+
+const REPLY: &str = r#"{"steps": [{"expect": "turn", "match": {"text": "how was it?"}},
+    {"send": {"type": "speech", "turn_id": "$turn_id",
+              "segments": [{"cues": [{"emotion_id": "happy", "emotion_text": "cheerful", "caption": "brightly, a little fast"}], "speech": "All the tests passed this morning."}]}},
+    {"send": {"type": "render", "turn_id": "$turn_id", "source": "mock",
+              "segments": [{"cues": [], "speech": "All the tests passed this morning."},
+                           {"cues": [{"emotion_id": "sad"}], "speech": "FAIL is what the old ones said."},
+                           {"cues": [{"emotion_id": "relaxed"}], "speech": "Now it is quiet."}]}},
+    {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#;
+
+/// Run yui-cli with `stdin`, stamping each stdout line as it arrives.
+fn run(base_url: &str, data_dir: &std::path::Path, stdin: &str) -> Vec<(Duration, Value)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
+        .args(["--chat-api", "push", "--base-url", base_url, "--key", "k", "--data-dir"])
+        .arg(data_dir)
+        .args(["--frame-wait-ms", "5000", "--set", "audio=null", "--set", "tts.voice=nova", "--set", "tts.model=tts-1-hd", "--set"])
+        .arg(format!("tts.base_url={base_url}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn yui-cli");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let t0 = Instant::now();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line:?}: {e}"));
+        lines.push((t0.elapsed(), v));
+    }
+    assert!(child.wait().unwrap().success());
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_sentence_goes_to_tts_in_order_and_plays_for_its_decoded_length() {
+    let scenario = Scenario::from_json(REPLY).unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let lines = tokio::task::spawn_blocking(move || run(&url, &d, "how was it?\n")).await.unwrap();
+
+    // The speech requests: one per sentence, in order, repeated sentence once.
+    let speech: Vec<Value> = mock.requests().into_iter().filter(|r| r.path == "/v1/audio/speech").map(|r| r.body).collect();
+    let inputs: Vec<&str> = speech.iter().map(|b| b["input"].as_str().unwrap()).collect();
+    assert_eq!(inputs, ["[cheerful] All the tests passed this morning.", "FAIL is what the old ones said.", "Now it is quiet."]);
+    assert_eq!(speech[0]["instructions"], "brightly, a little fast", "the caption travels as instructions");
+    assert!(speech[1].get("instructions").is_none());
+    assert!(speech.iter().all(|b| b["voice"] == "nova" && b["model"] == "tts-1-hd"), "{speech:?}");
+
+    // One line when each sentence starts and one when it ends, in order;
+    // the bubble shows the text alone (no tone, no caption).
+    let beats: Vec<(Duration, String)> = lines
+        .iter()
+        .filter_map(|(t, v)| match v["type"].as_str() {
+            Some("speech") => Some((*t, format!("start {}", v["text"].as_str().unwrap()))),
+            Some("speech_done") => Some((*t, format!("end {}", v["text"].as_str().unwrap()))),
+            Some("cue") => Some((*t, format!("cue {}", v["cue"]["emotion_id"].as_str().unwrap_or("")))),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<&str> = beats.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "cue happy",
+            "start All the tests passed this morning.",
+            "end All the tests passed this morning.",
+            "cue sad",
+            "start FAIL is what the old ones said.",
+            "end FAIL is what the old ones said.",
+            "cue relaxed",
+            "start Now it is quiet.",
+            "end Now it is quiet."
+        ],
+        "a failed synth still fires its cue and shows its text"
+    );
+    // Real timing from the decoded length: 34 characters of tone.
+    let first = beats[2].0 - beats[1].0;
+    let expected = Duration::from_millis((34 * MS_PER_CHAR).max(SPEECH_MIN_MS));
+    assert!(first + Duration::from_millis(60) >= expected && first < expected + Duration::from_millis(600), "played {first:?}, expected {expected:?}");
+    let failed = beats[5].0 - beats[4].0;
+    assert!(failed < Duration::from_millis(100), "the failed sentence is skipped: {failed:?}");
+    assert!(mock.failures().is_empty(), "{:?}", mock.failures());
+}
