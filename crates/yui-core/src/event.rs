@@ -63,6 +63,28 @@ impl Status {
     }
 }
 
+/// What voice input is doing, as the status pill shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum VoiceState {
+    /// The microphone is closed.
+    Off,
+    /// The microphone is open and waiting for speech.
+    Listening,
+    /// The user is speaking.
+    Hearing,
+    /// What the user said is being turned into text.
+    Transcribing,
+    /// Voice input failed; the pill shows `message`.
+    Failed {
+        /// `no_permission`, `no_device`, `device_busy`, `stream`, `no_stt`
+        /// or `stt`.
+        kind: String,
+        /// One short line for the pill.
+        message: String,
+    },
+}
+
 /// Everything the UI can show. Sent into the [`crate::EventSink`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -111,6 +133,12 @@ pub enum UiEvent {
     /// A stop (a new turn, barge-in, the stop button) cut speech: the sound,
     /// the lips and the bubble's progress stop at once.
     SpeechHalted,
+    /// Voice input changed state (the mic toggle, push-to-talk, the
+    /// transcription, an error).
+    VoiceInput {
+        /// The new state.
+        state: VoiceState,
+    },
     /// Reasoning written since the last one.
     Reasoning {
         /// The turn it belongs to.

@@ -48,7 +48,11 @@ turn_id: string,
 /**
  * The sentence.
  */
-text: string, } | { "type": "speech_halted" } | { "type": "reasoning", 
+text: string, } | { "type": "speech_halted" } | { "type": "voice_input", 
+/**
+ * The new state.
+ */
+state: VoiceState, } | { "type": "reasoning", 
 /**
  * The turn it belongs to.
  */

@@ -62,6 +62,13 @@ pub(super) struct Driver {
     pub held: Option<VecDeque<HeldItem>>,
     /// Makes and plays the sentences the engine's playback queue asks for.
     pub speaker: Speaker,
+    /// The voice settings `speaker` was made from; a change takes effect at
+    /// the next sentence she says after a quiet moment.
+    pub voice: crate::settings::VoiceSettings,
+    /// Where the speaker plays, and who hears the mouth level.
+    pub audio: (crate::speech::voices::AudioOutput, Option<crate::speech::voices::LipFn>),
+    /// The settings the session reads now.
+    pub live: crate::settings::LiveSettings,
 }
 
 impl Driver {
@@ -189,7 +196,10 @@ impl Driver {
                 Effect::Save(record) => self.outcomes.save(&record),
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
-                Effect::Synth { item_id, request } => self.speaker.synth(item_id, request),
+                Effect::Synth { item_id, request } => {
+                    self.voice_changed();
+                    self.speaker.synth(item_id, request)
+                }
                 Effect::Play { item_id } => {
                     if let Some(report) = self.speaker.play(item_id) {
                         self.report(report, more);
@@ -197,6 +207,25 @@ impl Driver {
                 }
                 Effect::Halt => self.speaker.halt(),
             }
+        }
+    }
+
+    /// Before a sentence is made while nothing plays: rebuild the speaker
+    /// when the voice settings changed (the settings window saved).
+    fn voice_changed(&mut self) {
+        if self.engine.speaking_other_than_new() {
+            return;
+        }
+        let now = self.live.read(|s| s.voice.clone());
+        if now == self.voice {
+            return;
+        }
+        let (speaker, notice) = crate::speech::voices::speaker_for(&now, self.audio.0, self.audio.1.clone());
+        tracing::info!(record = "voice_changed", voice = speaker.voice_name());
+        self.speaker = speaker;
+        self.voice = now;
+        if let Some(message) = notice {
+            self.sink.emit(UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
     }
 

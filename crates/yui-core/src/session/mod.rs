@@ -88,6 +88,10 @@ pub struct Session {
     sink: SharedSink,
     relations: Arc<crate::relations::RelationStore>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The microphone while voice input is on (the toggle or push-to-talk).
+    hearing: std::sync::Mutex<Option<crate::speech::hearing::Hearing>>,
+    /// The runtime the session's tasks run on (voice input spawns there).
+    runtime: tokio::runtime::Handle,
     /// Fires when the session's own thread has finished (see
     /// [`Session::start_on_own_thread`]).
     thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
@@ -133,6 +137,9 @@ impl Session {
             prefit: config.settings.chat_api != crate::settings::ChatApi::Push,
             held: None,
             speaker: parts.speaker,
+            voice: config.settings.voice.clone(),
+            audio: (config.audio, config.lips.clone()),
+            live: config.live.clone(),
         };
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
@@ -149,6 +156,8 @@ impl Session {
             sink,
             relations: parts.relations.clone(),
             tasks: vec![task, transport],
+            hearing: std::sync::Mutex::new(None),
+            runtime: tokio::runtime::Handle::current(),
             thread_done: None,
         })
     }
@@ -205,6 +214,52 @@ impl Session {
         if was != settings.screenshot.enabled {
             self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
         }
+    }
+
+    /// Turn voice input on or off (the mic toggle): the microphone the
+    /// settings name listens, utterances become spoken turns, sustained
+    /// speech while she talks barges in. The pill hears every state.
+    pub fn listen(&self, on: bool) {
+        let mut hearing = self.hearing.lock().unwrap_or_else(|p| p.into_inner());
+        if !on {
+            if hearing.take().is_some() {
+                self.sink.emit(crate::event::UiEvent::VoiceInput { state: crate::event::VoiceState::Off });
+            }
+            return;
+        }
+        if hearing.as_ref().is_some_and(|h| !h.push_to_talk_only && !h.finished()) {
+            return;
+        }
+        *hearing = self.open_ears(false);
+    }
+
+    /// Push-to-talk pressed (`true`) or released. Pressing while she speaks
+    /// stops her at once; releasing ends the utterance there. With the mic
+    /// toggle off, the microphone opens for this one utterance.
+    pub fn push_to_talk(&self, pressed: bool) {
+        let mut hearing = self.hearing.lock().unwrap_or_else(|p| p.into_inner());
+        if pressed {
+            if self.activity.borrow().speaking {
+                let _ = self.cmds.send(UserCommand::BargeIn);
+            }
+            if hearing.as_ref().is_none_or(|h| h.finished()) {
+                *hearing = self.open_ears(true);
+            }
+        } else if let Some(h) = hearing.as_ref() {
+            h.release();
+        }
+    }
+
+    fn open_ears(&self, push_to_talk_only: bool) -> Option<crate::speech::hearing::Hearing> {
+        let activity = self.activity.clone();
+        let ears = crate::speech::hearing::Ears {
+            cmds: self.cmds.clone(),
+            speaking: Arc::new(move || activity.borrow().speaking),
+            sink: self.sink.clone(),
+        };
+        let voice = self.live.read(|s| s.voice.clone());
+        let _guard = self.runtime.enter();
+        crate::speech::hearing::Hearing::open(&voice, ears, push_to_talk_only)
     }
 
     /// This character's relations, as the session reads and writes them

@@ -10,6 +10,7 @@
 pub mod audio;
 pub mod decode;
 pub mod filler;
+pub mod hearing;
 pub mod listen;
 pub mod playback;
 pub mod speaker;

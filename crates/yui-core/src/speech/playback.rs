@@ -401,6 +401,11 @@ impl Playback {
         self.playing.is_some() || !self.queue.is_empty()
     }
 
+    /// How many sentences are with the sink or wait for it.
+    pub fn pending(&self) -> usize {
+        usize::from(self.playing.is_some()) + self.queue.iter().filter(|i| i.text.is_some()).count()
+    }
+
     /// True when nothing plays, waits, thinks or holds an open utterance:
     /// a stop would have nothing to stop.
     pub fn quiet(&self) -> bool {

@@ -176,6 +176,12 @@ impl Engine {
         self.playback.busy()
     }
 
+    /// True while a sentence other than the one just queued plays or waits
+    /// (the speaker may only be replaced when this is false).
+    pub fn speaking_other_than_new(&self) -> bool {
+        self.playback.pending() > 1
+    }
+
     /// The earliest per-turn wait or filler still running.
     pub fn next_deadline(&self) -> Option<Instant> {
         self.turns.iter().flat_map(|t| [t.deadline, t.filler_at]).flatten().min()
