@@ -11,6 +11,7 @@
 
 use crate::model::{Cue, Segment, Vocabulary};
 use serde_json::{json, Map, Value};
+use crate::speech::split::Splitter;
 
 /// The tool's name.
 pub const NAME: &str = "generate_express";
@@ -100,10 +101,14 @@ pub fn parse_cue(arguments: &str) -> Result<Cue, String> {
     Ok(cue)
 }
 
-/// Places cues in streamed text (see the module doc).
+/// Places cues in streamed text (see the module doc), and cuts the text into
+/// sentences as it streams ([`crate::speech::split`]): each sentence that is
+/// known complete comes out at once, as its own segment with no cue, so it
+/// goes to TTS without waiting for the rest of the reply. A cue takes the
+/// open text since the last sentence out: the sentence it follows.
 #[derive(Debug, Default)]
 pub struct Segmenter {
-    text: String,
+    split: Splitter,
     spoken: bool,
 }
 
@@ -113,26 +118,24 @@ impl Segmenter {
         Self::default()
     }
 
-    /// Append a text delta.
-    pub fn text(&mut self, delta: &str) {
-        self.text.push_str(delta);
+    /// Append a text delta; returns the sentences it completed, one segment
+    /// each, to report now.
+    #[must_use = "completed sentences must be reported"]
+    pub fn text(&mut self, delta: &str) -> Vec<Segment> {
+        let done = self.split.push(delta);
+        done.into_iter().map(|speech| self.spoke_segment(Vec::new(), speech)).collect()
     }
 
     /// A cue arrived: it closes the open text into one segment.
     pub fn cue(&mut self, cue: Cue) -> Segment {
-        let speech = std::mem::take(&mut self.text);
-        self.spoken |= speaks(&speech);
-        Segment { cues: vec![cue], speech }
+        let speech = self.split.finish().unwrap_or_default();
+        self.spoke_segment(vec![cue], speech)
     }
 
     /// The stream ended (or a tool round starts): the open text, if any.
     pub fn finish(&mut self) -> Option<Segment> {
-        let speech = std::mem::take(&mut self.text);
-        if speech.trim().is_empty() {
-            return None;
-        }
-        self.spoken |= speaks(&speech);
-        Some(Segment { cues: Vec::new(), speech })
+        let speech = self.split.finish()?;
+        Some(self.spoke_segment(Vec::new(), speech))
     }
 
     /// True once a segment with speech was closed.
@@ -142,18 +145,27 @@ impl Segmenter {
 
     /// Take the open text (a call began: the text before it is its own).
     pub fn take_text(&mut self) -> String {
-        std::mem::take(&mut self.text)
+        self.split.finish().unwrap_or_default()
     }
 
-    /// Put taken text back in front of the open text (its call failed).
-    pub fn put_back(&mut self, text: String) {
-        self.text.insert_str(0, &text);
+    /// Put taken text back in front of the open text (its call failed);
+    /// returns the sentences that completes, to report now.
+    #[must_use = "completed sentences must be reported"]
+    pub fn put_back(&mut self, text: String) -> Vec<Segment> {
+        let rest = self.split.finish().unwrap_or_default();
+        let mut done = self.text(&text);
+        done.extend(self.text(&rest));
+        done
     }
 
     /// A cue for text taken earlier with [`Segmenter::take_text`]: one segment.
     pub fn cue_taken(&mut self, cue: Cue, speech: String) -> Segment {
+        self.spoke_segment(vec![cue], speech)
+    }
+
+    fn spoke_segment(&mut self, cues: Vec<Cue>, speech: String) -> Segment {
         self.spoken |= speaks(&speech);
-        Segment { cues: vec![cue], speech }
+        Segment { cues, speech }
     }
 }
 
@@ -169,17 +181,34 @@ mod tests {
     #[test]
     fn cues_close_the_text_before_them() {
         let mut s = Segmenter::new();
-        s.text("Hello ");
-        s.text("User!");
+        assert!(s.text("Hello ").is_empty());
+        assert!(s.text("User!").is_empty(), "the end of a sentence waits for what follows");
         let happy = parse_cue(r#"{"emotion_id":"happy","motion_id":"dance","emotion_text":"🤭"}"#).unwrap();
         let seg = s.cue(happy.clone());
         assert_eq!(seg, Segment { cues: vec![happy], speech: "Hello User!".into() });
-        s.text(" How was your day?");
+        assert!(s.text(" How was your day?").is_empty());
         assert_eq!(s.finish().unwrap().speech, " How was your day?");
         assert!(s.finish().is_none());
         assert!(s.spoke());
         let only = s.cue(parse_cue(r#"{"emotion_id":"sad"}"#).unwrap());
         assert_eq!(only.speech, "");
+    }
+
+    #[test]
+    fn sentences_come_out_as_they_complete_and_a_cue_takes_the_one_it_follows() {
+        let mut s = Segmenter::new();
+        assert!(s.text("It is 3.14 today. Tomorrow").len() == 1);
+        let mut out = s.text(" too! ");
+        assert!(out.is_empty(), "\"too! \" waits: a closer or a cue may follow");
+        out = s.text("Bye");
+        assert_eq!(out.iter().map(|x| x.speech.as_str()).collect::<Vec<_>>(), ["Tomorrow too! "]);
+        let cued = s.cue(Cue { emotion_id: Some("happy".into()), ..Cue::default() });
+        assert_eq!(cued.speech, "Bye", "the cue takes the sentence it follows");
+        assert!(s.spoke());
+        let back = s.put_back("Wait. ".into());
+        assert!(back.is_empty());
+        let out = s.text("Now");
+        assert_eq!(out[0].speech, "Wait. ");
     }
 
     #[test]

@@ -112,9 +112,9 @@ mod tests {
     fn pieces_assemble_by_index_and_express_takes_the_text_before_it() {
         let mut seg = Segmenter::new();
         let mut calls = Calls::new();
-        seg.text("Hello!");
+        assert!(seg.text("Hello!").is_empty());
         assert!(calls.piece(&d(0, Some("a"), Some("generate_express"), ""), &mut seg).is_none());
-        seg.text(" later");
+        assert!(seg.text(" later").is_empty());
         assert!(calls.piece(&d(0, None, None, "{\"emotion_id\""), &mut seg).is_none());
         assert!(calls.piece(&d(0, None, None, ":\"happy\"}"), &mut seg).is_none());
         let first = calls.piece(&d(1, Some("b"), Some("look"), "{}"), &mut seg).unwrap();

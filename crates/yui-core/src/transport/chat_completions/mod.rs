@@ -297,7 +297,9 @@ impl Session {
                 if let Some(done) = f.calls.finish() {
                     complete(&self.cfg, f, done, &mut parts, link);
                 }
-                f.seg.text(&text);
+                for seg in f.seg.text(&text) {
+                    parts.push(ReplyPart::Speech { segments: vec![seg] });
+                }
                 f.round.text.push_str(&text);
                 parts.push(ReplyPart::Alive { after_speech: true });
             }
@@ -399,7 +401,9 @@ fn complete(cfg: &RequestConfig, f: &mut Flight, a: Assembled, parts: &mut Vec<R
             }
             Err(answer) => {
                 if let Some(t) = a.taken {
-                    f.seg.put_back(t);
+                    for seg in f.seg.put_back(t) {
+                        parts.push(ReplyPart::Speech { segments: vec![seg] });
+                    }
                 }
                 parts.push(ReplyPart::Alive { after_speech: false });
                 Some(answer)

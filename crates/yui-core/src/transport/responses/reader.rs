@@ -97,7 +97,9 @@ impl Reader {
     pub fn on_event(&mut self, event: StreamEvent, text: &mut TurnText) -> Step {
         match event {
             StreamEvent::OutputTextDelta { delta } => {
-                text.segmenter.text(&delta);
+                for segment in text.segmenter.text(&delta) {
+                    self.part(ReplyPart::Speech { segments: vec![segment] });
+                }
                 self.part(ReplyPart::Alive { after_speech: true });
             }
             StreamEvent::OutputTextDone => self.part(ReplyPart::Alive { after_speech: true }),
@@ -285,7 +287,7 @@ mod tests {
     #[test]
     fn client_calls_go_to_the_engine() {
         let (mut r, mut t) = (Reader::new("t1"), TurnText::default());
-        t.segmenter.text("Hi");
+        assert!(t.segmenter.text("Hi").is_empty());
         feed(&mut r, &mut t, &[json!({"type":"response.output_item.done","item":{"type":"function_call","name":"address_character","call_id":"c1","arguments":"{\"character\":\"Rin\"}"}})]);
         let out = r.drain();
         assert_eq!(out, vec![Inbound::ToolCall(ToolCall { id: "c1".into(), turn_id: "t1".into(), name: "address_character".into(), arguments: json!({"character":"Rin"}) })]);
