@@ -95,3 +95,124 @@ async fn each_sentence_goes_to_tts_in_order_and_plays_for_its_decoded_length() {
     assert!(failed < Duration::from_millis(100), "the failed sentence is skipped: {failed:?}");
     assert!(mock.failures().is_empty(), "{:?}", mock.failures());
 }
+
+/// `parec` reading the null sink's monitor as raw 16 kHz mono s16le, on a
+/// thread: each chunk with the time it arrived.
+struct Monitor {
+    child: std::process::Child,
+    chunks: std::sync::Arc<std::sync::Mutex<Vec<(Instant, Vec<i16>)>>>,
+}
+
+impl Monitor {
+    fn start() -> Monitor {
+        let mut child = Command::new("parec")
+            .args(["-d", "null.monitor", "--raw", "--format=s16le", "--channels=1", "--rate=16000", "--latency-msec=20"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("parec (pulseaudio-utils) must be installed");
+        let mut out = child.stdout.take().unwrap();
+        let chunks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let c = chunks.clone();
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut buf = [0u8; 640];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let samples = buf[..n - n % 2].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+                c.lock().unwrap().push((Instant::now(), samples));
+            }
+        });
+        Monitor { child, chunks }
+    }
+
+    /// RMS (0..1) of what arrived between `from` and `to`.
+    fn rms(&self, from: Instant, to: Instant) -> f32 {
+        let chunks = self.chunks.lock().unwrap();
+        let picked: Vec<f32> = chunks.iter().filter(|(t, _)| *t >= from && *t <= to).flat_map(|(_, s)| s.iter().map(|v| f32::from(*v) / 32_768.0)).collect();
+        assert!(!picked.is_empty(), "the monitor recorded nothing in that span");
+        (picked.iter().map(|s| s * s).sum::<f32>() / picked.len() as f32).sqrt()
+    }
+}
+
+impl Drop for Monitor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// Real sound: yui-cli plays a reply through cpal into a PulseAudio null
+/// sink; the monitor hears it while the sentence plays and silence from
+/// shortly after `/stop`. Needs a sound server:
+///
+/// ```sh
+/// eval "$(scripts/sound-server.sh)"
+/// cargo test -p yui-cli --test cli_voice -- --ignored
+/// pulseaudio --kill
+/// ```
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs a sound server (scripts/sound-server.sh)"]
+async fn a_reply_sounds_through_the_sound_server_and_a_stop_silences_it() {
+    assert!(std::env::var("PULSE_SERVER").is_ok(), "run under scripts/sound-server.sh");
+    let scenario = Scenario::from_json(
+        r#"{"steps": [{"expect": "turn"},
+            {"send": {"type": "render", "turn_id": "$turn_id", "source": "mock",
+                      "segments": [{"cues": [], "speech": "This sentence is long enough to keep her talking for about three seconds."},
+                                   {"cues": [], "speech": "And this one would follow it."}]}},
+            {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
+    .unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let result = tokio::task::spawn_blocking(move || {
+        let monitor = Monitor::start();
+        std::thread::sleep(Duration::from_millis(300));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
+            .args(["--chat-api", "push", "--base-url", &url, "--key", "k", "--data-dir"])
+            .arg(&d)
+            .args(["--set", "filler=off", "--set"])
+            .arg(format!("tts.base_url={url}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn yui-cli");
+        let mut stdin = child.stdin.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<(Instant, Value)>();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+                let _ = tx.send((Instant::now(), v));
+            }
+        });
+        stdin.write_all(b"talk to me\n").unwrap();
+        let started = loop {
+            let (t, v) = rx.recv_timeout(Duration::from_secs(20)).expect("a sentence starts playing");
+            if v["type"] == "speech" {
+                break t;
+            }
+        };
+        std::thread::sleep(Duration::from_millis(1_200));
+        let stopped = Instant::now();
+        stdin.write_all(b"/stop\n").unwrap();
+        std::thread::sleep(Duration::from_millis(1_500));
+        let playing = monitor.rms(started + Duration::from_millis(300), stopped - Duration::from_millis(100));
+        let after = monitor.rms(stopped + Duration::from_millis(500), stopped + Duration::from_millis(1_400));
+        stdin.write_all(b"/quit\n").unwrap();
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        let lines: Vec<Value> = rx.try_iter().map(|(_, v)| v).collect();
+        (playing, after, lines)
+    })
+    .await
+    .unwrap();
+    let (playing, after, lines) = result;
+    assert!(playing > 0.05, "sound came out while the sentence played: rms {playing}");
+    assert!(after < 0.005, "silence after the stop: rms {after}");
+    assert!(lines.iter().any(|v| v["type"] == "speech_halted"), "the stop halted speech");
+    assert!(!lines.iter().any(|v| v["type"] == "speech" && v["text"] == "And this one would follow it."), "the rest was dropped");
+}
