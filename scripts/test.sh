@@ -36,7 +36,7 @@ step "Sound through a real sound server (PulseAudio null sink)"
 (
   eval "$(scripts/sound-server.sh)"
   trap 'pulseaudio --kill 2>/dev/null || true' EXIT
-  cargo test --workspace --features yui/custom-protocol --test audio --test listen --test cli_voice -- --ignored
+  cargo test --workspace --features yui/custom-protocol --test audio --test listen --test voice_turn --test cli_voice -- --ignored
 )
 
 step "UI unit tests"

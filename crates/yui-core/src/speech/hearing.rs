@@ -72,14 +72,17 @@ pub async fn run(
     cancel: CancellationToken,
     released: CancellationToken,
 ) {
+    // However the loop ends, its Hearing reads as finished.
+    let _finished = cancel.clone().drop_guard();
     let client = stt::client();
     loop {
         let tail = async {
             released.cancelled().await;
             tokio::time::sleep(PUSH_TO_TALK_TAIL).await;
         };
+        // Closed by the session: it says `Off` itself.
         let event = tokio::select! {
-            _ = cancel.cancelled() => break,
+            _ = cancel.cancelled() => return,
             _ = tail => break,
             e = heard.recv() => match e { Some(e) => e, None => break },
         };
@@ -96,7 +99,7 @@ pub async fn run(
                 ears.show(VoiceState::Transcribing);
                 let wav = stt::wav_16k_mono(&samples);
                 let text = tokio::select! {
-                    _ = cancel.cancelled() => break,
+                    _ = cancel.cancelled() => return,
                     r = stt::transcribe(&client, &stt, wav) => r,
                 };
                 match text {
