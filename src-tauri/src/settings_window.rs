@@ -86,10 +86,13 @@ pub async fn save_settings(
     app: AppHandle,
     window: WebviewWindow,
     background: State<'_, Background>,
-    settings: Settings,
+    mut settings: Settings,
 ) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
+    // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
+    let dir = background.data_dir()?;
+    settings.voice.mic_enabled = blocking(move || dir.load_settings_without_key()).await.map(|s| s.voice.mic_enabled).unwrap_or(settings.voice.mic_enabled);
     apply(&app, &background, settings).await
 }
 
