@@ -39,7 +39,8 @@ async function start(backend: Backend): Promise<void> {
   let sawScreenWatch = false;
   let lastCue: LastCue | null = null;
   let dragging = false;
-  let levels = 0;
+  /** What the lip channel delivered: how many levels, how many opened the mouth, the last one. */
+  const lips = { count: 0, loud: 0, last: 0 };
   const canvas = document.getElementById("stage") as HTMLCanvasElement;
   const now = () => performance.now();
 
@@ -179,14 +180,16 @@ async function start(backend: Backend): Promise<void> {
     clickThrough: () => click.ignoring,
     backend: () => backend.kind,
     mouthOpen: () => host.mouthOpen(),
-    levels: () => levels,
+    lipLevels: () => ({ ...lips }),
   });
 
   await backend.subscribe(apply);
   // Real sound's mouth levels: the lips follow them while they come.
   try {
     await backend.lipChannel((level) => {
-      levels++;
+      lips.count++;
+      if (level > 0.02) lips.loud++;
+      lips.last = level;
       host.level(level);
       loop.wake();
     });

@@ -40,8 +40,8 @@ export interface TestHook {
   backend(): "tauri" | "fake";
   /** How far the character's mouth is open now, 0..1 (the widest mouth shape). */
   mouthOpen(): number;
-  /** How many mouth levels the shell's lip channel delivered so far. */
-  levels(): number;
+  /** The mouth levels the shell's lip channel delivered so far: how many, how many above 0.02, the last. */
+  lipLevels(): { count: number; loud: number; last: number };
 }
 
 declare global {
