@@ -189,4 +189,24 @@ mod tests {
         assert_eq!(audio_output(Some("device")), AudioOutput::Device);
         assert_eq!(audio_output(Some("")), AudioOutput::Device);
     }
+
+    #[test]
+    fn the_lip_callback_reaches_the_channel_the_page_registers_later() {
+        use std::sync::{Arc, Mutex};
+        use tauri::ipc::{Channel, InvokeResponseBody};
+        let slot = LipSlot::default();
+        let lips = lip_sender(slot.clone());
+        lips(0.5); // no page channel yet: nowhere to go
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let seen = got.clone();
+        *lock(&slot) = Some(Channel::new(move |body| {
+            if let InvokeResponseBody::Json(json) = body {
+                lock(&seen).push(json);
+            }
+            Ok(())
+        }));
+        lips(0.25);
+        lips(0.0);
+        assert_eq!(*lock(&got), vec!["0.25".to_string(), "0.0".to_string()]);
+    }
 }
