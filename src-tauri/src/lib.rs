@@ -17,6 +17,7 @@ mod shortcut;
 mod sink;
 mod startup;
 mod tray;
+mod voice_commands;
 mod window;
 
 pub use commands::CommandError;
@@ -53,7 +54,12 @@ pub fn run() {
             screen_settings::list_relations,
             screen_settings::set_relation,
             screen_settings::allow_screen_requests,
-            screen_settings::screen_watched
+            screen_settings::screen_watched,
+            voice_commands::lip_channel,
+            voice_commands::mic_enabled,
+            voice_commands::set_mic,
+            voice_commands::list_output_devices,
+            voice_commands::list_input_devices
         ])
         .setup(|app| {
             startup::setup(app.handle());

@@ -86,24 +86,28 @@ pub async fn save_settings(
     app: AppHandle,
     window: WebviewWindow,
     background: State<'_, Background>,
-    settings: Settings,
+    mut settings: Settings,
 ) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
+    // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
+    let dir = background.data_dir()?;
+    settings.voice.mic_enabled = blocking(move || dir.load_settings_without_key()).await.map(|s| s.voice.mic_enabled).unwrap_or(settings.voice.mic_enabled);
     apply(&app, &background, settings).await
 }
 
 /// Save `next` and make the app follow it: a new pet session when the
 /// transport changed, else the live session reads it (switches, the turn
-/// screenshot); the pet reloads its character when that changed.
+/// screenshot, the voice) and listens or stops when the mic toggle changed;
+/// the pet reloads its character when that changed.
 pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
     let saved = next.clone();
-    let (change, place) = blocking(move || {
+    let (change, mic_was, place) = blocking(move || {
         let old = dir.load_settings().unwrap_or_default();
         let change = old.change_to(&next);
         let place = dir.save_settings(&next)?;
-        Ok((change, place))
+        Ok((change, old.voice.mic_enabled, place))
     })
     .await?;
     tracing::info!(record = "key_place", place = ?place);
@@ -112,8 +116,12 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
         restart_pet_session(app).await;
     } else {
         // The running session reads switches and the screenshot setting live.
+        // A new session listens by itself when the toggle is on (startup.rs).
         let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
             s.update_settings(&saved);
+            if saved.voice.mic_enabled != mic_was {
+                s.listen(saved.voice.mic_enabled);
+            }
             Ok(())
         });
     }

@@ -1,19 +1,29 @@
-//! The global "bring YUI back" shortcut: shows the pet, moves it back on
-//! screen and makes it take the mouse again, even after click-through went wrong.
+//! The global shortcuts: "bring YUI back" (shows the pet, moves it back on
+//! screen and makes it take the mouse again, even after click-through went
+//! wrong) and push-to-talk (held: the microphone hears one utterance).
 
-use crate::window::WindowId;
+use crate::window::{WindowId, Windows};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, EventTarget, Manager};
 use tauri_plugin_global_shortcut::{Code, GlobalShortcutExt, Modifiers, Shortcut, ShortcutState};
 
 /// The shortcut: Ctrl+Shift+Y (Cmd+Shift+Y on macOS).
 pub fn bring_back_shortcut() -> Shortcut {
-    let modifiers = if cfg!(target_os = "macos") {
+    Shortcut::new(Some(primary_modifiers()), Code::KeyY)
+}
+
+/// Push-to-talk, held while speaking: Ctrl+Shift+Space (Cmd+Shift+Space on macOS).
+pub fn push_to_talk_shortcut() -> Shortcut {
+    Shortcut::new(Some(primary_modifiers()), Code::Space)
+}
+
+/// Ctrl+Shift, or Cmd+Shift on macOS.
+fn primary_modifiers() -> Modifiers {
+    if cfg!(target_os = "macos") {
         Modifiers::SUPER | Modifiers::SHIFT
     } else {
         Modifiers::CONTROL | Modifiers::SHIFT
-    };
-    Shortcut::new(Some(modifiers), Code::KeyY)
+    }
 }
 
 /// Event telling the pet page to keep click-through off for a while.
@@ -27,13 +37,16 @@ struct Interactive {
     seconds: u32,
 }
 
-/// Register the plugin and the shortcut; a failure is logged, not fatal.
+/// Register the plugin and the shortcuts; a failure is logged, not fatal.
 pub fn install(app: &AppHandle) {
-    let shortcut = bring_back_shortcut();
+    let back = bring_back_shortcut();
+    let talk = push_to_talk_shortcut();
     let plugin = tauri_plugin_global_shortcut::Builder::new()
         .with_handler(move |app, pressed, event| {
-            if *pressed == shortcut && event.state() == ShortcutState::Pressed {
+            if *pressed == back && event.state() == ShortcutState::Pressed {
                 bring_back(app);
+            } else if *pressed == talk {
+                push_to_talk(app, event.state() == ShortcutState::Pressed);
             }
         })
         .build();
@@ -41,9 +54,22 @@ pub fn install(app: &AppHandle) {
         tracing::warn!(record = "shortcut_unavailable", error = %e);
         return;
     }
-    match app.global_shortcut().register(shortcut) {
-        Ok(()) => tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string()),
-        Err(e) => tracing::warn!(record = "shortcut_unavailable", error = %e),
+    for shortcut in [back, talk] {
+        match app.global_shortcut().register(shortcut) {
+            Ok(()) => tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string()),
+            Err(e) => tracing::warn!(record = "shortcut_unavailable", shortcut = %shortcut.into_string(), error = %e),
+        }
+    }
+}
+
+/// Push-to-talk pressed or released: forward to the pet's session.
+fn push_to_talk(app: &AppHandle, pressed: bool) {
+    let result = app.state::<Windows>().with_session(WindowId::Pet, |s| {
+        s.push_to_talk(pressed);
+        Ok(())
+    });
+    if let Err(e) = result {
+        tracing::warn!(record = "push_to_talk_failed", error = %e.message);
     }
 }
 

@@ -3,17 +3,32 @@
 
 use crate::commands::CommandError;
 use crate::sink::window_sink;
-use crate::window::{WindowId, WindowState, Windows};
+use crate::window::{LipSlot, WindowId, WindowState, Windows};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 use yui_core::logging::LogGuard;
+use yui_core::speech::voices::AudioOutput;
 use yui_core::{DataDir, ErrorCode, Session, SessionConfig, UiEvent};
 use yui_demo::{DemoConfig, DemoServer};
 
 /// Environment variable that points the app at another data directory
 /// (tests isolate a whole installation with it).
 pub const DATA_DIR_ENV: &str = "YUI_DATA_DIR";
+
+/// Environment variable that picks where speech sounds: `null` (real
+/// timing, no sound), `none` (no voice at all); anything else or unset: the
+/// sound device the settings name.
+pub const AUDIO_ENV: &str = "YUI_AUDIO";
+
+/// The audio output `YUI_AUDIO` asks for (the device when unset).
+pub fn audio_output(value: Option<&str>) -> AudioOutput {
+    match value.map(str::trim) {
+        Some(v) if v.eq_ignore_ascii_case("null") => AudioOutput::Null,
+        Some(v) if v.eq_ignore_ascii_case("none") => AudioOutput::None,
+        _ => AudioOutput::Device,
+    }
+}
 
 /// What the app keeps alive besides its windows.
 #[derive(Default)]
@@ -131,15 +146,67 @@ async fn start_session(app: &AppHandle, data_dir: DataDir, background: &Backgrou
     // Its own thread: events go socket → engine → window without a hop
     // between workers. Starting it waits for that thread (and its file
     // reads), so it runs off the async workers.
+    let mic = settings.voice.mic_enabled;
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
-    tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
+    config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
+    config.lips = app.state::<Windows>().lip_slot(WindowId::Pet).map(lip_sender);
+    let session = tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
         .await
         .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?
-        .map_err(CommandError::from)
+        .map_err(CommandError::from)?;
+    if mic {
+        session.listen(true);
+    }
+    Ok(session)
+}
+
+/// The session's lip callback: each mouth level goes down the channel the
+/// pet page registered in `slot`, if it has registered one yet.
+fn lip_sender(slot: LipSlot) -> yui_core::speech::audio::LipFn {
+    std::sync::Arc::new(move |level: f32| {
+        if let Some(channel) = lock(&slot).as_ref() {
+            // A page that went away just stops hearing; the window's state goes with it.
+            let _ = channel.send(level);
+        }
+    })
 }
 
 /// Lock a mutex, taking the data even after a panic elsewhere.
 pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yui_audio_picks_the_output() {
+        assert_eq!(audio_output(None), AudioOutput::Device);
+        assert_eq!(audio_output(Some("null")), AudioOutput::Null);
+        assert_eq!(audio_output(Some("NONE")), AudioOutput::None);
+        assert_eq!(audio_output(Some("device")), AudioOutput::Device);
+        assert_eq!(audio_output(Some("")), AudioOutput::Device);
+    }
+
+    #[test]
+    fn the_lip_callback_reaches_the_channel_the_page_registers_later() {
+        use std::sync::{Arc, Mutex};
+        use tauri::ipc::{Channel, InvokeResponseBody};
+        let slot = LipSlot::default();
+        let lips = lip_sender(slot.clone());
+        lips(0.5); // no page channel yet: nowhere to go
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let seen = got.clone();
+        *lock(&slot) = Some(Channel::new(move |body| {
+            if let InvokeResponseBody::Json(json) = body {
+                lock(&seen).push(json);
+            }
+            Ok(())
+        }));
+        lips(0.25);
+        lips(0.0);
+        assert_eq!(*lock(&got), vec!["0.25".to_string(), "0.0".to_string()]);
+    }
 }

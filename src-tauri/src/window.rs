@@ -2,7 +2,8 @@
 
 use crate::commands::CommandError;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use tauri::ipc::Channel;
 use tauri::Manager;
 use yui_core::{CoreError, ErrorCode, Session};
 
@@ -37,10 +38,17 @@ impl WindowId {
     }
 }
 
-/// What one window owns: its running session (or why it has none) and its
-/// background tasks, cancelled when the state is dropped with the window.
+/// Where a window's mouth levels go: the channel its page registered
+/// (`lip_channel`), or none yet. The session's lip callback reads it, so a
+/// restarted session keeps the page's channel.
+pub type LipSlot = Arc<Mutex<Option<Channel<f32>>>>;
+
+/// What one window owns: its running session (or why it has none), its lip
+/// channel, and its background tasks, cancelled when the state is dropped
+/// with the window.
 pub struct WindowState {
     session: Result<Session, CommandError>,
+    lips: LipSlot,
     _tasks: Option<tokio_util::sync::DropGuard>,
 }
 
@@ -48,12 +56,12 @@ impl WindowState {
     /// A window whose session is running, or which failed to start one.
     #[cfg(test)]
     pub fn new(session: Result<Session, CommandError>) -> Self {
-        Self { session, _tasks: None }
+        Self { session, lips: LipSlot::default(), _tasks: None }
     }
 
     /// The same, with background tasks that end when the window goes.
     pub fn with_tasks(session: Result<Session, CommandError>, tasks: tokio_util::sync::CancellationToken) -> Self {
-        Self { session, _tasks: Some(tasks.drop_guard()) }
+        Self { session, lips: LipSlot::default(), _tasks: Some(tasks.drop_guard()) }
     }
 }
 
@@ -84,6 +92,12 @@ impl Windows {
         let found = old.is_some();
         drop(old);
         found
+    }
+
+    /// Window `id`'s lip slot (shared: the session's lip callback holds one
+    /// too), or None when `id` has no state.
+    pub fn lip_slot(&self, id: WindowId) -> Option<LipSlot> {
+        self.lock().get(&id).map(|w| w.lips.clone())
     }
 
     /// Take window `id`'s state out; the caller drops it outside the lock.
@@ -159,5 +173,18 @@ mod tests {
         );
         assert!(windows.remove(WindowId::Pet).is_some());
         assert!(windows.remove(WindowId::Pet).is_none());
+    }
+
+    #[test]
+    fn the_lip_slot_lives_with_the_window_and_survives_a_new_session() {
+        let windows = Windows::default();
+        assert!(windows.lip_slot(WindowId::Pet).is_none());
+        windows.insert(WindowId::Pet, WindowState::new(Err(CommandError::new(ErrorCode::Closed, "starting"))));
+        let slot = windows.lip_slot(WindowId::Pet).expect("a slot");
+        assert!(windows.replace_session(WindowId::Pet, Err(CommandError::new(ErrorCode::Closed, "restarting"))));
+        assert!(Arc::ptr_eq(&slot, &windows.lip_slot(WindowId::Pet).expect("still a slot")));
+        assert_eq!(Arc::strong_count(&slot), 2);
+        drop(windows.remove(WindowId::Pet));
+        assert_eq!(Arc::strong_count(&slot), 1, "the window's share went with it");
     }
 }

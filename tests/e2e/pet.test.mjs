@@ -69,8 +69,11 @@ test("a typed message gets its reply in the bubble and its expression on the cha
       timeoutMsg: "the surprised cue never showed on the character",
     });
     await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 20_000, timeoutMsg: "the turn never ended" });
-    const bubble = await textOf(browser, "bubble-text");
-    assert.match(bubble, /I'm Yui/);
+    // The app speaks: a sentence shows when it starts playing, which may be after the turn ended.
+    await browser.waitUntil(async () => /I'm Yui/.test(await textOf(browser, "bubble-text")), {
+      timeout: 20_000,
+      timeoutMsg: "the bubble never showed the second sentence",
+    });
     const bubbleRect = await browser.execute(() => {
       const r = document.getElementById("bubble").getBoundingClientRect();
       return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: innerWidth, h: innerHeight };

@@ -2,7 +2,9 @@
 # Build what the end-to-end test needs and run it: the UI (embedded into the
 # app by the custom-protocol feature), the app, the mock backend, and
 # tauri-driver when it is missing. System packages (xvfb, xcompmgr,
-# webkit2gtk-driver, imagemagick) come from scripts/setup.sh, not from here.
+# webkit2gtk-driver, imagemagick, pulseaudio, espeak-ng) come from
+# scripts/setup.sh, not from here. The app plays its voice into a private
+# PulseAudio null sink started here and killed at exit.
 # Screenshots and child logs land in tests/e2e/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +31,11 @@ cargo build -p yui --features custom-protocol
 step "cargo build -p yui-mock"
 cargo build -p yui-mock
 
+step "private sound server (PulseAudio null sink): the app's voice plays into it"
+eval "$(scripts/sound-server.sh)"
+trap 'pulseaudio --kill 2>/dev/null || true' EXIT
+
 step "node --test tests/e2e/"
 rm -rf tests/e2e/artifacts && mkdir -p tests/e2e/artifacts
-node --test --test-concurrency=1 tests/e2e/
+# Test files to run may be named (e.g. tests/e2e/voice.test.mjs); all of them by default.
+node --test --test-concurrency=1 "${@:-tests/e2e/}"

@@ -2,7 +2,7 @@
 // the Tauri shell (tauriBackend) and a browser fake for development and
 // screenshots (fakeBackend.ts), picked by `pickBackend`.
 
-import { invoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
 
@@ -60,6 +60,12 @@ export interface Backend {
   screenWatched(): Promise<boolean>;
   /** Turn the `look.screen` switch on (the screen notice's Allow): saved and applied to the session. */
   allowScreenRequests(): Promise<void>;
+  /** Receive the mouth level (0..1, ~30 a second) while real sound plays; call once. */
+  lipChannel(handler: (level: number) => void): Promise<void>;
+  /** Whether the mic toggle is on (saved). */
+  micEnabled(): Promise<boolean>;
+  /** Turn the microphone on or off (saved); `voice_input` events follow. */
+  setMic(on: boolean): Promise<void>;
 }
 
 /** The URL of the bundled default character. */
@@ -90,6 +96,13 @@ export function tauriBackend(): Backend {
     startDragging: () => win.startDragging(),
     screenWatched: () => call<boolean>("screen_watched"),
     allowScreenRequests: () => call<void>("allow_screen_requests"),
+    lipChannel: (handler) => {
+      const channel = new Channel<number>();
+      channel.onmessage = (level) => handler(Number(level) || 0);
+      return call<void>("lip_channel", { channel });
+    },
+    micEnabled: () => call<boolean>("mic_enabled"),
+    setMic: (on) => call<void>("set_mic", { on }),
   };
 }
 

@@ -13,6 +13,7 @@ function recorder(): Performer & { log: string[] } {
     playMotion: (id) => log.push(`motion:${id}`),
     speak: (text) => log.push(`speak:${text}`),
     relax: (hush) => log.push(`relax:${hush}`),
+    soundStopped: (halted) => log.push(`sound:${halted ? "halted" : "done"}`),
   };
 }
 
@@ -100,5 +101,25 @@ describe("Director", () => {
     d.onEvent(started, 0);
     d.onEvent({ type: "failure_line", turn_id: "t1", text: "oops" }, 5);
     expect(d.thinking).toBe(false);
+  });
+
+  it("the end of a sentence's sound and a halt reach the lips", () => {
+    const p = recorder();
+    const d = new Director(p);
+    d.onEvent(started, 0);
+    d.onEvent({ type: "speech", turn_id: "t1", text: "Hello there." }, 10);
+    d.onEvent({ type: "speech_done", turn_id: "t1", text: "Hello there." }, 900);
+    d.onEvent({ type: "speech_halted" }, 950);
+    expect(p.log.slice(-2)).toEqual(["sound:done", "sound:halted"]);
+  });
+
+  it("a halt relaxes a while after the cut, not after the speech that will not be said", () => {
+    const p = recorder();
+    const d = new Director(p);
+    d.onEvent(started, 0);
+    d.onEvent({ type: "speech", turn_id: "t1", text: "x".repeat(200) }, 10);
+    d.onEvent({ type: "speech_halted" }, 100);
+    d.onEvent({ type: "turn_ended", turn_id: "t1", outcome: "stopped" }, 110);
+    expect(d.relaxDue).toBe(110 + RELAX_DELAY_MS);
   });
 });

@@ -1,6 +1,6 @@
 // What the character does in answer to the core's events: the thinking pose
 // while a turn waits for its first render, the cue's emotion and motion, lips
-// moving while speech is "said", and the return to neutral after a reply.
+// moving while speech is said (stopping when the sound ends or is cut), and the return to neutral after a reply.
 // Pure timing logic: the clock comes in as ms, the body is a `Performer`.
 
 import type { UiEvent } from "./bindings/index";
@@ -21,6 +21,8 @@ export interface Performer {
   speak(text: string): void;
   /** Back to the neutral expression and the idle motion; stop talking if `hush`. */
   relax(hush: boolean): void;
+  /** The sound stopped: a sentence ended (`halted` false), or a stop cut it (true: close the mouth now). */
+  soundStopped(halted: boolean): void;
 }
 
 /** The character's side of the conversation, fed events and clock ticks. */
@@ -69,6 +71,15 @@ export class Director {
         this.performer.speak(event.text);
         this.speechEnd = Math.max(nowMs, this.speechEnd) + speechDurationMs(event.text);
         if (!this.running) this.armRelax(nowMs);
+        return;
+      case "speech_done":
+        this.performer.soundStopped(false);
+        return;
+      case "speech_halted":
+        // Cut: the mouth closes now, and the relax waits for no more speech.
+        this.speechEnd = nowMs;
+        this.performer.soundStopped(true);
+        if (this.relaxAt !== null) this.armRelax(nowMs);
         return;
       case "failure_line":
         if (event.turn_id === this.awaiting) this.setAwaiting(null);

@@ -21,6 +21,10 @@ export interface FakeControls {
   motions: Map<string, ArrayBuffer>;
   /** True once the page pressed Allow on the screen notice. */
   screenAllowed: boolean;
+  /** Deliver a mouth level as the shell's lip channel would (a no-op before the page registered). */
+  level(value: number): void;
+  /** The mic toggle as the page last set it. */
+  mic: boolean;
 }
 
 declare global {
@@ -94,6 +98,8 @@ export function fakeBackend(): Backend {
     interactive: (s) => interactiveListeners.forEach((l) => l(s)),
     motions: new Map(),
     screenAllowed: false,
+    level: () => {},
+    mic: false,
   };
   window.__yuiFake = controls;
 
@@ -103,14 +109,17 @@ export function fakeBackend(): Backend {
       controls.sent.push(command);
       switch (command.type) {
         case "send_text":
+        case "send_voice":
           if (turn) {
             waiting.push(command.text);
             emit({ type: "turn_queued", text: command.text, queued: waiting.length });
           } else runTurn(command.text);
           return;
         case "stop":
+        case "barge_in":
           while (timers.length) window.clearTimeout(timers.pop());
           waiting.length = 0;
+          emit({ type: "speech_halted" });
           if (turn) endTurn(turn, "stopped");
           return;
         case "reset":
@@ -155,6 +164,14 @@ export function fakeBackend(): Backend {
     screenWatched: async () => false,
     allowScreenRequests: async () => {
       controls.screenAllowed = true;
+    },
+    lipChannel: async (handler) => {
+      controls.level = handler;
+    },
+    micEnabled: async () => controls.mic,
+    setMic: async (on) => {
+      controls.mic = on;
+      emit({ type: "voice_input", state: on ? { state: "listening" } : { state: "off" } });
     },
   };
 }

@@ -1,5 +1,7 @@
-// Lip movement without audio: the text being "spoken" drives the five VRM
-// mouth shapes, one character about every 60 ms. Pure: time comes in as ms.
+// Lip movement: while real sound plays, the shell's mouth levels (about 30 a
+// second) open the mouth; without them (voice off, no sound device) the text
+// being "spoken" drives the five VRM mouth shapes, one character about every
+// 60 ms. Pure: time comes in as ms.
 
 /** The VRM mouth expressions, one per vowel. */
 export const VISEMES = ["aa", "ih", "ou", "ee", "oh"] as const;
@@ -97,12 +99,31 @@ export function visemeWeights(text: string, elapsedMs: number): VisemeWeights {
   return out;
 }
 
-/** Utterances said one after another: a later speech piece waits for the one before. */
+/** How long a mouth level counts after it arrived (levels come about every 33 ms). */
+export const LEVEL_HOLD_MS = 250;
+
+/** The mouth for a sound level 0..1: open on "aa", a little rounded as it opens wide. */
+export function levelWeights(level: number): VisemeWeights {
+  const v = Math.min(1, Math.max(0, Number.isFinite(level) ? level : 0));
+  return { ...closedMouth(), aa: v, oh: v * 0.25 };
+}
+
+/**
+ * Utterances said one after another: a later speech piece waits for the one
+ * before. Mouth levels from real sound take over from the text while they
+ * arrive; a halt closes the mouth at once and ignores levels until the next
+ * utterance.
+ */
 export class LipSync {
   private queue: { text: string; start: number; end: number }[] = [];
+  /** The last sound level and when it came, or null with no sound playing. */
+  private sound: { level: number; at: number } | null = null;
+  /** Set by a halt: levels still in flight are stale until the next `say`. */
+  private halted = false;
 
   /** Queue `text` at `nowMs`; returns when it will have been said. */
   say(text: string, nowMs: number): number {
+    this.halted = false;
     const last = this.queue[this.queue.length - 1];
     const start = Math.max(nowMs, last ? last.end : nowMs);
     const end = start + speechDurationMs(text);
@@ -110,26 +131,65 @@ export class LipSync {
     return end;
   }
 
+  /**
+   * A mouth level from the sound playing now (0..1). Real sound paces the
+   * mouth, so the text's guess is dropped.
+   */
+  level(value: number, nowMs: number): void {
+    if (this.halted) return;
+    this.queue = [];
+    this.sound = { level: value, at: nowMs };
+  }
+
+  /** The sentence's sound ended: the mouth closes (text queued later still moves it). */
+  soundEnded(): void {
+    this.sound = null;
+  }
+
+  /** Speech was cut: close the mouth now and ignore levels until the next `say`. */
+  halt(): void {
+    this.clear();
+    this.halted = true;
+  }
+
   /** Stop talking at once. */
   clear(): void {
     this.queue = [];
+    this.sound = null;
   }
 
-  /** True while some queued text is still being said at `nowMs`. */
+  /** True while real sound's levels arrive at `nowMs`. */
+  following(nowMs: number): boolean {
+    if (this.sound && nowMs - this.sound.at > LEVEL_HOLD_MS) this.sound = null;
+    return this.sound !== null;
+  }
+
+  /** True while some queued text is still being said, or sound plays, at `nowMs`. */
   speaking(nowMs: number): boolean {
     this.prune(nowMs);
-    return this.queue.length > 0;
+    return this.following(nowMs) || this.queue.length > 0;
   }
 
   /** The mouth weights at `nowMs`. */
   weights(nowMs: number): VisemeWeights {
+    if (this.following(nowMs) && this.sound) return levelWeights(this.sound.level);
     this.prune(nowMs);
     const cur = this.queue[0];
     return cur ? visemeWeights(cur.text, nowMs - cur.start) : closedMouth();
+  }
+
+  /** How far the mouth is open at `nowMs`: the widest shape's weight. */
+  openness(nowMs: number): number {
+    return mouthOpen(this.weights(nowMs));
   }
 
   /** Drop what has been said. */
   private prune(nowMs: number): void {
     while (this.queue.length > 0 && this.queue[0].end <= nowMs) this.queue.shift();
   }
+}
+
+/** How far `w` opens the mouth: its widest shape's weight. */
+export function mouthOpen(w: VisemeWeights): number {
+  return Math.max(...VISEMES.map((v) => w[v]));
 }

@@ -39,6 +39,8 @@ async function start(backend: Backend): Promise<void> {
   let sawScreenWatch = false;
   let lastCue: LastCue | null = null;
   let dragging = false;
+  /** What the lip channel delivered: how many levels, how many opened the mouth, the last one. */
+  const lips = { count: 0, loud: 0, last: 0 };
   const canvas = document.getElementById("stage") as HTMLCanvasElement;
   const now = () => performance.now();
 
@@ -66,6 +68,15 @@ async function start(backend: Backend): Promise<void> {
       }
     },
     dismissScreen: () => setState(dismissScreenNotice(state)),
+    toggleMic: async (on) => {
+      try {
+        await backend.setMic(on);
+        view.setMic(on);
+        view.showLocalError(null);
+      } catch (err) {
+        view.showLocalError(asCommandError(err).message);
+      }
+    },
   });
   /** Show `next`; the character makes room when the screen notice comes or goes. */
   const setState = (next: State) => {
@@ -168,9 +179,28 @@ async function start(backend: Backend): Promise<void> {
     characterBox: () => host.characterBox() ?? { x: 0, y: 0, width: 0, height: 0 },
     clickThrough: () => click.ignoring,
     backend: () => backend.kind,
+    mouthOpen: () => host.mouthOpen(),
+    lipLevels: () => ({ ...lips }),
   });
 
   await backend.subscribe(apply);
+  // Real sound's mouth levels: the lips follow them while they come.
+  try {
+    await backend.lipChannel((level) => {
+      lips.count++;
+      if (level > 0.02) lips.loud++;
+      lips.last = level;
+      host.level(level);
+      loop.wake();
+    });
+  } catch (err) {
+    console.warn("yui: lip_channel failed; the lips follow the text", asCommandError(err).message);
+  }
+  try {
+    view.setMic(await backend.micEnabled());
+  } catch (err) {
+    console.warn("yui: mic_enabled failed", asCommandError(err).message);
+  }
   try {
     const status = await backend.currentStatus();
     if (!sawStatus) apply({ type: "status", status });

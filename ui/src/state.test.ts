@@ -192,3 +192,45 @@ describe("the screen indicator and notice", () => {
     expect(reduce(s, { type: "images_sent", turn_id: "t1", images: ["data:image/jpeg;base64,AA=="] })).toBe(s);
   });
 });
+
+describe("voice", () => {
+  it("speech_halted stops the bubble growing until the next turn; speech_done changes nothing", () => {
+    let s = run(ready, started, { type: "speech", turn_id: "t1", text: "One." });
+    expect(reduce(s, { type: "speech_done", turn_id: "t1", text: "One." })).toBe(s);
+    s = reduce(s, { type: "speech_halted" });
+    s = reduce(s, { type: "speech", turn_id: "t1", text: "Two." });
+    expect(s.bubble).toBe("One.");
+    s = reduce(s, { type: "turn_started", turn_id: "t2", text: "again" });
+    s = reduce(s, { type: "speech", turn_id: "t2", text: "Fresh." });
+    expect(s.bubble).toBe("Fresh.");
+  });
+
+  it("a halt before any turn changes nothing", () => {
+    const s = run(ready);
+    expect(reduce(s, { type: "speech_halted" })).toBe(s);
+  });
+
+  it("the pill shows listening, hearing, transcribing and a mic failure", () => {
+    const listening = run(ready, { type: "voice_input", state: { state: "listening" } });
+    expect(pillText(listening)).toBe("listening");
+    expect(pillTone(listening)).toBe("ok");
+    const hearing = reduce(listening, { type: "voice_input", state: { state: "hearing" } });
+    expect(pillText(hearing)).toBe("hearing you…");
+    expect(pillTone(hearing)).toBe("busy");
+    const transcribing = reduce(hearing, { type: "voice_input", state: { state: "transcribing" } });
+    expect(pillText(transcribing)).toBe("transcribing…");
+    // The spoken turn: thinking while the mic listens again.
+    const thinking = reduce(reduce(transcribing, { type: "voice_input", state: { state: "listening" } }), started);
+    expect(pillText(thinking)).toBe("thinking…");
+    const failed = reduce(thinking, { type: "voice_input", state: { state: "failed", kind: "no_device", message: "No microphone" } });
+    expect(pillText(failed)).toBe("No microphone");
+    expect(pillTone(failed)).toBe("warn");
+    const off = reduce(failed, { type: "voice_input", state: { state: "off" } });
+    expect(pillText(off)).toBe("thinking…");
+  });
+
+  it("a broken connection outranks listening", () => {
+    const s = run({ type: "status", status: { state: "closed" } }, { type: "voice_input", state: { state: "listening" } });
+    expect(pillText(s)).toBe("offline");
+  });
+});

@@ -31,6 +31,10 @@ export interface State {
   screenWatched: boolean;
   /** True while the "she asked to see your screen" notice is up (until Allow or ×). */
   screenAsked: boolean;
+  /** What voice input is doing (the pill shows it). */
+  voice: VoiceState;
+  /** A turn whose speech a stop cut: its bubble grows no more. Null otherwise. */
+  haltedTurn: string | null;
 }
 
 /** The state before any event arrived. */
@@ -49,6 +53,8 @@ export function initialState(): State {
     usage: null,
     screenWatched: false,
     screenAsked: false,
+    voice: { state: "off" },
+    haltedTurn: null,
   };
 }
 
@@ -62,6 +68,7 @@ export function reduce(state: State, event: UiEvent): State {
       return {
         ...state,
         thinking: true,
+        haltedTurn: null,
         bubbleTurn: event.turn_id,
         bubble: "",
         error: null,
@@ -74,10 +81,17 @@ export function reduce(state: State, event: UiEvent): State {
     case "cue":
       return { ...state, cue: event.cue };
     case "speech":
+      if (event.turn_id === state.haltedTurn) return state;
       if (event.turn_id === state.bubbleTurn) {
         return { ...state, bubble: joinSpeech(state.bubble, event.text) };
       }
-      return { ...state, bubbleTurn: event.turn_id, bubble: event.text };
+      return { ...state, bubbleTurn: event.turn_id, bubble: event.text, haltedTurn: null };
+    case "speech_done":
+      return state;
+    case "speech_halted":
+      return state.bubbleTurn === null ? state : { ...state, haltedTurn: state.bubbleTurn };
+    case "voice_input":
+      return { ...state, voice: event.state };
     case "reasoning":
       return { ...state, reasoning: state.reasoning + event.delta };
     case "reasoning_full":
@@ -97,7 +111,7 @@ export function reduce(state: State, event: UiEvent): State {
     case "failure_line":
       return { ...state, error: oneLine(event.text) };
     case "session_reset":
-      return { ...state, bubbleTurn: null, bubble: "", error: null, reasoning: "", tool: null, cue: null };
+      return { ...state, bubbleTurn: null, bubble: "", error: null, reasoning: "", tool: null, cue: null, haltedTurn: null };
     case "context_sent":
       return state;
     case "character_changed":
@@ -127,8 +141,36 @@ export function composerLocked(state: State): boolean {
   return state.thinking;
 }
 
+/** True while the microphone is open (listening, hearing or transcribing). */
+export function micOpen(state: State): boolean {
+  return state.voice.state === "listening" || state.voice.state === "hearing" || state.voice.state === "transcribing";
+}
+
+/** The pill's text for voice input, or null when voice input has nothing to say. */
+function voiceText(voice: VoiceState): string | null {
+  switch (voice.state) {
+    case "off":
+      return null;
+    case "listening":
+      return "listening";
+    case "hearing":
+      return "hearing you…";
+    case "transcribing":
+      return "transcribing…";
+    case "failed":
+      return voice.message;
+    default: {
+      const unknown: never = voice;
+      return String(unknown);
+    }
+  }
+}
+
 /** The status pill's text. */
 export function pillText(state: State): string {
+  const voice = voiceText(state.voice);
+  // What the user is saying comes first; a mic failure shows until the next voice state.
+  if (state.voice.state === "hearing" || state.voice.state === "transcribing" || state.voice.state === "failed") return voice ?? "";
   if (state.thinking) {
     const doing = state.tool?.state === "running" ? `running ${state.tool.id}` : "thinking…";
     return state.queued > 0 ? `${doing} (+${state.queued})` : doing;
@@ -140,7 +182,7 @@ export function pillText(state: State): string {
       return "connecting…";
     case "ready":
     case "stateless":
-      return "ready";
+      return voice ?? "ready";
     case "reconnecting":
       return `reconnecting in ${Math.ceil(s.delay_ms / 1000)}s`;
     case "auth_failed":
@@ -156,6 +198,8 @@ export function pillText(state: State): string {
 
 /** The pill's colour class: ok, busy, warn or bad. */
 export function pillTone(state: State): "ok" | "busy" | "warn" | "bad" {
+  if (state.voice.state === "hearing" || state.voice.state === "transcribing") return "busy";
+  if (state.voice.state === "failed") return "warn";
   if (state.thinking) return "busy";
   switch (state.status.state) {
     case "ready":

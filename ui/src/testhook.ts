@@ -38,6 +38,10 @@ export interface TestHook {
   characterBox(): Rect;
   /** Which backend the page talks to: "tauri" or "fake". */
   backend(): "tauri" | "fake";
+  /** How far the character's mouth is open now, 0..1 (the widest mouth shape). */
+  mouthOpen(): number;
+  /** The mouth levels the shell's lip channel delivered so far: how many, how many above 0.02, the last. */
+  lipLevels(): { count: number; loud: number; last: number };
 }
 
 declare global {

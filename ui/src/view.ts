@@ -1,5 +1,5 @@
-// The pet window's DOM controls: status pill, error line, composer and the
-// bubble, updated from a `State` on every change.
+// The pet window's DOM controls: status pill, error line, composer, the mic
+// toggle and the bubble, updated from a `State` on every change.
 
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
@@ -15,6 +15,8 @@ export interface ViewActions {
   allowScreen(): Promise<void>;
   /** The user closed the screen notice with ×. */
   dismissScreen(): void;
+  /** The user pressed the mic toggle: `on` is what it asks for. */
+  toggleMic(on: boolean): void;
 }
 
 /** Handles to the elements `render` updates. */
@@ -25,6 +27,8 @@ export interface View {
   clearComposer(): void;
   /** Show a local problem (a rejected command) in the error line. */
   showLocalError(message: string | null): void;
+  /** Show the mic toggle on or off (the saved setting). */
+  setMic(on: boolean): void;
   /** The speech bubble. */
   readonly bubble: Bubble;
   /** Boxes of the visible UI elements (pill, screen badge, bubble, error, screen notice, composer), for the hit test. */
@@ -62,6 +66,8 @@ export function mountView(actions: ViewActions): View {
   const watch = el<HTMLSpanElement>("screen-watch");
   const notice = el<HTMLDivElement>("screen-notice");
   const allow = el<HTMLButtonElement>("screen-allow");
+  const mic = el<HTMLButtonElement>("mic-button");
+  let micOn = false;
   let running = false;
   let localError: string | null = null;
   let shownError: string | null = null;
@@ -93,6 +99,7 @@ export function mountView(actions: ViewActions): View {
     actions.allowScreen().finally(() => (allow.disabled = false));
   });
   el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => actions.dismissScreen());
+  mic.addEventListener("click", () => actions.toggleMic(!micOn));
 
   const showError = () => {
     const text = localError ?? shownError;
@@ -116,6 +123,7 @@ export function mountView(actions: ViewActions): View {
       watch.hidden = !state.screenWatched;
       pet.dataset.watched = String(state.screenWatched);
       notice.hidden = !state.screenAsked;
+      mic.dataset.hearing = String(state.voice.state === "hearing");
       if (state.error !== shownError) localError = null;
       shownError = state.error;
       showError();
@@ -127,6 +135,11 @@ export function mountView(actions: ViewActions): View {
     showLocalError(message) {
       localError = message;
       showError();
+    },
+    setMic(on) {
+      micOn = on;
+      mic.setAttribute("aria-pressed", String(on));
+      mic.setAttribute("aria-label", on ? "Microphone on: click to stop listening" : "Microphone off: click to talk by voice");
     },
     uiRects() {
       const rects = [rectOf(pill), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];

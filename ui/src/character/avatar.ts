@@ -97,6 +97,22 @@ export class Avatar implements Performer {
     this.lips.say(text, this.now());
   }
 
+  /** A mouth level from the sound playing now (0..1). */
+  level(value: number): void {
+    this.lips.level(value, this.now());
+  }
+
+  /** The sound ended (the mouth closes) or was cut (closes now, stale levels ignored). */
+  soundStopped(halted: boolean): void {
+    if (halted) this.lips.halt();
+    else this.lips.soundEnded();
+  }
+
+  /** How far the lips open the mouth now, 0..1. */
+  mouthOpen(): number {
+    return this.lips.openness(this.now());
+  }
+
   /** Back to neutral and idle; `hush` also stops the lips. */
   relax(hush: boolean): void {
     this.face.setEmotion("neutral");

@@ -131,6 +131,21 @@ export class CharacterHost implements Performer {
     this.avatar?.speak(text);
   }
 
+  /** Performer: the sound ended or was cut. */
+  soundStopped(halted: boolean): void {
+    this.avatar?.soundStopped(halted);
+  }
+
+  /** A mouth level from the sound playing now (the shell's lip channel). */
+  level(value: number): void {
+    this.avatar?.level(value);
+  }
+
+  /** How far the lips open the mouth now (0 before the character loads). */
+  mouthOpen(): number {
+    return this.avatar?.mouthOpen() ?? 0;
+  }
+
   /** Performer: back to neutral and idle. */
   relax(hush: boolean): void {
     this.emotion = null;

@@ -4,6 +4,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import type { CharacterInfo, ChatApi, KeyPlace, ProbeReport, SentContext, Settings } from "../bindings";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
+import { VoiceSection } from "./voice";
 
 const form = document.getElementById("settings") as HTMLFormElement;
 const message = document.getElementById("message") as HTMLSpanElement;
@@ -28,6 +29,7 @@ function checkbox(name: string): HTMLInputElement {
 
 let current: Settings | null = null;
 const screenTools = new ScreenTools(form);
+const voice = new VoiceSection(form);
 
 function fill(s: Settings): void {
   current = s;
@@ -42,6 +44,7 @@ function fill(s: Settings): void {
   field("user_name").value = s.user_name;
   field("language").value = s.language || "en";
   screenTools.fill(s);
+  voice.fill(s);
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -62,6 +65,7 @@ function formSettings(base: Settings): Settings {
     user_name: field("user_name").value.trim(),
     language: field("language").value,
     ...screenTools.read(),
+    voice: voice.read(base.voice),
   };
 }
 

@@ -1,0 +1,69 @@
+//! Voice commands: the pet page's lip channel and mic toggle, and the
+//! settings window's device lists. Push-to-talk is in `shortcut.rs`. What
+//! listening and speaking mean is the core's (`Session::listen`,
+//! `push_to_talk`, the speaker); this forwards.
+
+use crate::commands::{caller, CommandError};
+use crate::settings_window::{apply, blocking, settings_only};
+use crate::startup::{lock, Background};
+use crate::window::{WindowId, Windows};
+use tauri::ipc::Channel;
+use tauri::{AppHandle, State, WebviewWindow};
+use yui_core::ErrorCode;
+
+/// The caller must be the pet window.
+fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
+    match caller(window)? {
+        WindowId::Pet => Ok(()),
+        _ => Err(CommandError::new(ErrorCode::Closed, "only the pet window speaks and listens")),
+    }
+}
+
+/// Register the pet page's channel for mouth levels (0..1, about 30 a
+/// second while real sound plays, 0 when it ends or is cut). The page calls
+/// it once; a new call replaces the old channel. It lives with the window,
+/// across session restarts.
+#[tauri::command]
+pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: Channel<f32>) -> Result<(), CommandError> {
+    pet_only(&window)?;
+    let slot = windows
+        .lip_slot(WindowId::Pet)
+        .ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
+    *lock(&slot) = Some(channel);
+    Ok(())
+}
+
+/// Whether the mic toggle is on (the saved `voice.mic_enabled`).
+#[tauri::command]
+pub async fn mic_enabled(window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
+    pet_only(&window)?;
+    let dir = background.data_dir()?;
+    blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await
+}
+
+/// The mic toggle: listen (or stop) now and save `voice.mic_enabled`.
+///
+/// Errors: the pet has no session, or the settings could not be saved.
+#[tauri::command]
+pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
+    pet_only(&window)?;
+    let dir = background.data_dir()?;
+    let mut settings = blocking(move || dir.load_settings()).await?;
+    settings.voice.mic_enabled = on;
+    // Saving follows a changed toggle with `listen` (settings_window::apply).
+    apply(&app, &background, settings).await
+}
+
+/// The sound output devices' names, for the settings' list.
+#[tauri::command]
+pub async fn list_output_devices(window: WebviewWindow) -> Result<Vec<String>, CommandError> {
+    settings_only(&window)?;
+    blocking(|| Ok(yui_core::speech::audio::output_devices())).await
+}
+
+/// The microphones' names (the default first), for the settings' list.
+#[tauri::command]
+pub async fn list_input_devices(window: WebviewWindow) -> Result<Vec<String>, CommandError> {
+    settings_only(&window)?;
+    blocking(|| Ok(yui_core::speech::listen::input_devices())).await
+}
