@@ -33,12 +33,19 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
     Ok(())
 }
 
-/// Whether the mic toggle is on (the saved `voice.mic_enabled`).
+/// Whether the mic toggle is on (the saved `voice.mic_enabled`). The page
+/// asks once at startup; voice input's current state is emitted again then,
+/// so its pill shows what the microphone does already.
 #[tauri::command]
-pub async fn mic_enabled(window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
+pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
-    blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await
+    let on = blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await?;
+    let _ = tauri::Manager::state::<Windows>(&app).with_session(WindowId::Pet, |s| {
+        s.repeat_voice_state();
+        Ok(())
+    });
+    Ok(on)
 }
 
 /// The mic toggle: listen (or stop) now and save `voice.mic_enabled`.

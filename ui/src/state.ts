@@ -1,7 +1,7 @@
 // What the pet window shows, and the one function that folds core events into it.
 // Pure: no DOM, no Tauri, so vitest runs it as is.
 
-import type { Cue, DelegationItem, Status, ToolState, UiEvent, Usage } from "./bindings/index";
+import type { Cue, DelegationItem, Status, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
 
 /** Everything the pet window renders. Only `reduce` produces a new one. */
 export interface State {

@@ -96,11 +96,14 @@ async fn each_sentence_goes_to_tts_in_order_and_plays_for_its_decoded_length() {
     assert!(mock.failures().is_empty(), "{:?}", mock.failures());
 }
 
+/// Recorded chunks, each with the time it arrived.
+type Chunks = std::sync::Arc<std::sync::Mutex<Vec<(Instant, Vec<i16>)>>>;
+
 /// `parec` reading the null sink's monitor as raw 16 kHz mono s16le, on a
 /// thread: each chunk with the time it arrived.
 struct Monitor {
     child: std::process::Child,
-    chunks: std::sync::Arc<std::sync::Mutex<Vec<(Instant, Vec<i16>)>>>,
+    chunks: Chunks,
 }
 
 impl Monitor {
@@ -111,7 +114,7 @@ impl Monitor {
             .spawn()
             .expect("parec (pulseaudio-utils) must be installed");
         let mut out = child.stdout.take().unwrap();
-        let chunks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let chunks: Chunks = Default::default();
         let c = chunks.clone();
         std::thread::spawn(move || {
             use std::io::Read;

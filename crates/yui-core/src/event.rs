@@ -64,10 +64,11 @@ impl Status {
 }
 
 /// What voice input is doing, as the status pill shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum VoiceState {
     /// The microphone is closed.
+    #[default]
     Off,
     /// The microphone is open and waiting for speech.
     Listening,

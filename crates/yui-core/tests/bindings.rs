@@ -35,6 +35,8 @@ fn generate() -> String {
         decl::<yui_core::probe::ProbeReport>(&cfg),
         decl::<yui_core::settings::ScreenshotSettings>(&cfg),
         decl::<yui_core::settings::ScreenChoice>(&cfg),
+        decl::<yui_core::settings::VoiceSettings>(&cfg),
+        decl::<yui_core::event::VoiceState>(&cfg),
         decl::<yui_core::relations::RelationRecord>(&cfg),
         decl::<yui_core::picture::capture::Display>(&cfg),
     ];

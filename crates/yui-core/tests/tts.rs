@@ -11,12 +11,9 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use serde_json::Value;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use yui_core::speech::tts::{self, SpeechRequest, Synth, TtsConfig, TtsError, TtsQueue, Tone};
-
-const WAIT: Duration = Duration::from_secs(10);
+use yui_core::speech::tts::{self, SpeechRequest, TtsConfig, TtsError, Tone};
 
 #[derive(Debug, Clone)]
 struct Recorded {
@@ -28,31 +25,11 @@ struct Recorded {
 #[derive(Default)]
 struct Fake {
     requests: Mutex<Vec<Recorded>>,
-    current: AtomicUsize,
-    max: AtomicUsize,
-    /// Inputs in the order their answers went out.
-    finished: Mutex<Vec<String>>,
 }
 
 impl Fake {
     fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().unwrap().clone()
-    }
-    fn finished(&self) -> Vec<String> {
-        self.finished.lock().unwrap().clone()
-    }
-    fn max(&self) -> usize {
-        self.max.load(Ordering::SeqCst)
-    }
-}
-
-/// Counts a request out of `current` however the handler ends (also when
-/// the client aborted it).
-struct InFlight(Arc<Fake>);
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.current.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -94,12 +71,8 @@ async fn speech(State(fake): State<Arc<Fake>>, uri: Uri, headers: HeaderMap, bod
     if uri.path() != "/v1/audio/speech" {
         return (StatusCode::NOT_FOUND, "no such route").into_response();
     }
-    let now = fake.current.fetch_add(1, Ordering::SeqCst) + 1;
-    fake.max.fetch_max(now, Ordering::SeqCst);
-    let _guard = InFlight(fake.clone());
     let input = body["input"].as_str().unwrap_or_default().to_string();
     tokio::time::sleep(delay_of(&input)).await;
-    fake.finished.lock().unwrap().push(input.clone());
     if input.contains("!500") {
         let err = r#"{"error":{"message":"voice model crashed","type":"server_error","code":null}}"#;
         return (StatusCode::INTERNAL_SERVER_ERROR, [("content-type", "application/json")], err).into_response();
@@ -128,14 +101,6 @@ fn cfg(base: &str) -> TtsConfig {
 
 fn say(text: &str) -> SpeechRequest {
     SpeechRequest::new(text)
-}
-
-async fn next(rx: &mut tts::TtsReceiver) -> tts::Synthed {
-    tokio::time::timeout(WAIT, rx.recv()).await.expect("a result in time").expect("the queue is alive")
-}
-
-fn ok(s: &tts::Synthed) -> &Synth {
-    s.result.as_ref().unwrap_or_else(|e| panic!("seq {} failed: {e}", s.seq))
 }
 
 #[tokio::test]
@@ -200,61 +165,10 @@ async fn a_base_ending_in_v1_gets_no_second_v1() {
 }
 
 #[tokio::test]
-async fn results_come_in_push_order_when_a_later_sentence_finishes_first() {
-    let (base, fake) = fake_server().await;
-    let (queue, mut rx) = TtsQueue::spawn(TtsConfig { in_flight: 2, ..cfg(&base) });
-    queue.push(1, say("One, slowly. ~400"));
-    queue.push(2, say("Two, fast."));
-    queue.push(3, say("Three. ~50"));
-
-    let first = next(&mut rx).await;
-    assert_eq!(first.seq, 1);
-    ok(&first);
-    let second = next(&mut rx).await;
-    assert_eq!(second.seq, 2);
-    ok(&second);
-    assert_eq!(next(&mut rx).await.seq, 3);
-
-    let finished = fake.finished();
-    assert_eq!(finished[0], "Two, fast.", "sentence 2 finished before 1: {finished:?}");
-    assert!(fake.max() >= 2, "the two ran at once");
-}
-
-#[tokio::test]
-async fn no_more_than_in_flight_requests_run_at_once() {
-    for limit in [1usize, 2, 3] {
-        let (base, fake) = fake_server().await;
-        let (queue, mut rx) = TtsQueue::spawn(TtsConfig { in_flight: limit, ..cfg(&base) });
-        for seq in 0..7u64 {
-            queue.push(seq, say(&format!("Sentence {seq}. ~80")));
-        }
-        for seq in 0..7u64 {
-            let s = next(&mut rx).await;
-            assert_eq!(s.seq, seq);
-            ok(&s);
-        }
-        assert!(fake.max() <= limit, "limit {limit}, saw {} at once", fake.max());
-        assert_eq!(fake.max(), limit, "the limit was used");
-        // Started in push order.
-        let inputs: Vec<String> =
-            fake.requests().iter().map(|r| r.body["input"].as_str().unwrap().to_string()).collect();
-        let expected: Vec<String> = (0..7).map(|s| format!("Sentence {s}. ~80")).collect();
-        if limit == 1 {
-            assert_eq!(inputs, expected);
-        }
-    }
-}
-
-#[tokio::test]
 async fn a_500_is_an_err_in_its_place_and_the_next_sentence_still_comes() {
     let (base, _fake) = fake_server().await;
-    let (queue, mut rx) = TtsQueue::spawn(cfg(&base));
-    queue.push(1, say("Broken !500"));
-    queue.push(2, say("Fine."));
-
-    let first = next(&mut rx).await;
-    assert_eq!(first.seq, 1);
-    let err = first.result.unwrap_err();
+    let client = tts::client();
+    let err = tts::synth(&client, &cfg(&base), &say("Broken !500")).await.unwrap_err();
     assert_eq!(err.status(), Some(500));
     match &err {
         TtsError::Http { status, body } => {
@@ -266,9 +180,8 @@ async fn a_500_is_an_err_in_its_place_and_the_next_sentence_still_comes() {
     }
     assert!(err.to_string().contains("500") && err.to_string().contains("voice model crashed"), "{err}");
 
-    let second = next(&mut rx).await;
-    assert_eq!(second.seq, 2);
-    assert_eq!(ok(&second).bytes, wav());
+    let second = tts::synth(&client, &cfg(&base), &say("Fine.")).await.expect("the next sentence still comes");
+    assert_eq!(second.bytes, wav());
 }
 
 #[tokio::test]
@@ -301,13 +214,6 @@ async fn a_dead_server_is_a_clear_connect_error_without_the_key() {
     let shown = err.to_string();
     assert!(shown.contains("unreachable") && shown.contains(&format!("{addr}/v1/audio/speech")), "{shown}");
     assert!(!shown.contains("sk-secret") && !format!("{err:?}").contains("sk-secret"));
-
-    // Through the queue it is an Err in its place too.
-    let (queue, mut rx) = TtsQueue::spawn(cfg);
-    queue.push(7, say("Anyone?"));
-    let s = next(&mut rx).await;
-    assert_eq!(s.seq, 7);
-    assert!(matches!(s.result, Err(TtsError::Connect { .. })));
 }
 
 #[tokio::test]
@@ -316,67 +222,6 @@ async fn a_request_past_its_wait_times_out() {
     let cfg = TtsConfig { wait: Duration::from_millis(150), ..cfg(&base) };
     let err = tts::synth(&tts::client(), &cfg, &say("Stuck ~3000")).await.unwrap_err();
     assert_eq!(err, TtsError::Timeout { after: Duration::from_millis(150) });
-}
-
-#[tokio::test]
-async fn clear_drops_everything_queued_and_in_flight() {
-    let (base, fake) = fake_server().await;
-    let (queue, mut rx) = TtsQueue::spawn(TtsConfig { in_flight: 1, ..cfg(&base) });
-    queue.push(1, say("One ~400"));
-    queue.push(2, say("Two ~400"));
-    queue.push(3, say("Three"));
-    // Wait until the first request is at the server.
-    tokio::time::timeout(WAIT, async {
-        while fake.requests().is_empty() {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .unwrap();
-    queue.clear();
-    // The aborted request leaves the server.
-    tokio::time::timeout(WAIT, async {
-        while fake.current.load(Ordering::SeqCst) > 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .expect("the in-flight request was aborted");
-
-    queue.push(10, say("After the stop."));
-    let s = next(&mut rx).await;
-    assert_eq!(s.seq, 10, "nothing from before the stop");
-    ok(&s);
-    // Nothing else ever arrives.
-    assert!(tokio::time::timeout(Duration::from_millis(700), rx.recv()).await.is_err());
-    let inputs: Vec<String> = fake.requests().iter().map(|r| r.body["input"].as_str().unwrap().to_string()).collect();
-    assert_eq!(inputs, vec!["One ~400", "After the stop."]);
-}
-
-#[tokio::test]
-async fn clear_also_drops_results_already_waiting() {
-    let (base, _fake) = fake_server().await;
-    let (queue, mut rx) = TtsQueue::spawn(cfg(&base));
-    queue.push(1, say("One"));
-    queue.push(2, say("Two"));
-    // Let both finish and sit in the channel unread.
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    queue.clear();
-    queue.push(3, say("Three"));
-    assert_eq!(next(&mut rx).await.seq, 3);
-    assert!(rx.try_recv().is_none());
-}
-
-#[tokio::test]
-async fn dropping_the_queue_finishes_what_was_pushed_then_ends() {
-    let (base, _fake) = fake_server().await;
-    let (queue, mut rx) = TtsQueue::spawn(cfg(&base));
-    queue.push(1, say("One ~100"));
-    queue.push(2, say("Two"));
-    drop(queue);
-    assert_eq!(next(&mut rx).await.seq, 1);
-    assert_eq!(next(&mut rx).await.seq, 2);
-    assert!(tokio::time::timeout(WAIT, rx.recv()).await.unwrap().is_none());
 }
 
 #[test]

@@ -493,6 +493,98 @@ app: string,
 title: string, };
 
 /**
+ * How she speaks and listens (issue "Voice").
+ */
+export type VoiceSettings = { 
+/**
+ * Speak replies aloud (default on). Off: the bubble paces at reading
+ * speed and nothing plays.
+ */
+enabled: boolean, 
+/**
+ * An OpenAI-compatible TTS server (`<base>/v1/audio/speech`); empty
+ * uses the system voice.
+ */
+tts_base_url: string, 
+/**
+ * The TTS server's key; empty sends none. Never logged.
+ */
+tts_key: string, 
+/**
+ * The TTS `model` field.
+ */
+tts_model: string, 
+/**
+ * The TTS `voice` field.
+ */
+tts_voice: string, 
+/**
+ * Speaking speed in percent (100 is normal; 25 to 400).
+ */
+speed_percent: number, 
+/**
+ * With no TTS server, speak with the system voice (espeak-ng or
+ * speech-dispatcher on Linux, `say` on macOS, SAPI on Windows);
+ * off: reading speed, no sound.
+ */
+system_voice: boolean, 
+/**
+ * The system voice's name (espeak-ng `-v`); empty: its default.
+ */
+system_voice_name: string, 
+/**
+ * The sound output device by name; empty: the default.
+ */
+output_device: string, 
+/**
+ * Listen to the microphone (the mic toggle).
+ */
+mic_enabled: boolean, 
+/**
+ * The microphone by name; empty: the default.
+ */
+mic_device: string, 
+/**
+ * How readily speech is detected, 0 to 100 (default 50).
+ */
+vad_sensitivity: number, 
+/**
+ * An OpenAI-compatible speech-to-text server
+ * (`<base>/v1/audio/transcriptions`); empty: voice input is off.
+ */
+stt_base_url: string, 
+/**
+ * The STT server's key; empty sends none. Never logged.
+ */
+stt_key: string, 
+/**
+ * The STT `model` field.
+ */
+stt_model: string, 
+/**
+ * The spoken language hint (`en`, `ja`); empty lets the server detect.
+ */
+stt_language: string, 
+/**
+ * Say thinking fillers while a reply is slow (default on).
+ */
+filler: boolean, };
+
+/**
+ * What voice input is doing, as the status pill shows it.
+ */
+export type VoiceState = { "state": "off" } | { "state": "listening" } | { "state": "hearing" } | { "state": "transcribing" } | { "state": "failed", 
+/**
+ * `no_permission`, `no_device`, `device_busy`, `stream`, `no_stt`
+ * or `stt`.
+ */
+kind: string, 
+/**
+ * One short line for the pill.
+ */
+message: string, };
+
+/**
  * One target's current record, as the settings window lists it.
  */
 export type RelationRecord = { 

@@ -4,7 +4,7 @@
 // toggle itself lives on the pet (its value is kept as loaded).
 
 import { invoke } from "@tauri-apps/api/core";
-import type { Settings } from "../bindings";
+import type { Settings, VoiceSettings } from "../bindings";
 import { errorText } from "./tools";
 
 /** One entry of a device list. */

@@ -90,6 +90,8 @@ pub struct Session {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The microphone while voice input is on (the toggle or push-to-talk).
     hearing: std::sync::Mutex<Option<crate::speech::hearing::Hearing>>,
+    /// What voice input showed last.
+    voice_state: Arc<std::sync::Mutex<crate::event::VoiceState>>,
     /// The runtime the session's tasks run on (voice input spawns there).
     runtime: tokio::runtime::Handle,
     /// Fires when the session's own thread has finished (see
@@ -157,6 +159,7 @@ impl Session {
             relations: parts.relations.clone(),
             tasks: vec![task, transport],
             hearing: std::sync::Mutex::new(None),
+            voice_state: Arc::default(),
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
         })
@@ -223,6 +226,7 @@ impl Session {
         let mut hearing = self.hearing.lock().unwrap_or_else(|p| p.into_inner());
         if !on {
             if hearing.take().is_some() {
+                *self.voice_state.lock().unwrap_or_else(|p| p.into_inner()) = crate::event::VoiceState::Off;
                 self.sink.emit(crate::event::UiEvent::VoiceInput { state: crate::event::VoiceState::Off });
             }
             return;
@@ -231,6 +235,13 @@ impl Session {
             return;
         }
         *hearing = self.open_ears(false);
+    }
+
+    /// Emit voice input's current state again (a page that subscribed after
+    /// the microphone opened shows it in its pill).
+    pub fn repeat_voice_state(&self) {
+        let state = self.voice_state.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        self.sink.emit(crate::event::UiEvent::VoiceInput { state });
     }
 
     /// Push-to-talk pressed (`true`) or released. Pressing while she speaks
@@ -256,6 +267,7 @@ impl Session {
             cmds: self.cmds.clone(),
             speaking: Arc::new(move || activity.borrow().speaking),
             sink: self.sink.clone(),
+            last: self.voice_state.clone(),
         };
         let voice = self.live.read(|s| s.voice.clone());
         let _guard = self.runtime.enter();

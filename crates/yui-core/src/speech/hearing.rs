@@ -40,10 +40,13 @@ pub struct Ears {
     pub speaking: Arc<dyn Fn() -> bool + Send + Sync>,
     /// The pill's states go here.
     pub sink: SharedSink,
+    /// The last state shown, for a page that subscribes late.
+    pub last: Arc<std::sync::Mutex<VoiceState>>,
 }
 
 impl Ears {
     fn show(&self, state: VoiceState) {
+        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = state.clone();
         self.sink.emit(UiEvent::VoiceInput { state });
     }
 }
@@ -206,7 +209,7 @@ mod tests {
         let flag = Arc::new(AtomicBool::new(false));
         let f = flag.clone();
         let sink = CollectingSink::new();
-        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(move || f.load(Ordering::SeqCst)), sink: Arc::new(sink.clone()) };
+        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(move || f.load(Ordering::SeqCst)), sink: Arc::new(sink.clone()), last: Default::default() };
         let (tx, rx) = mpsc::unbounded_channel();
         let cfg = SttConfig { base_url: url, ..SttConfig::default() };
         let task = tokio::spawn(run(rx, cfg, ears, CancellationToken::new(), CancellationToken::new()));
@@ -227,7 +230,7 @@ mod tests {
     async fn a_dead_stt_server_shows_in_the_pill_and_listening_goes_on() {
         let (cmd_tx, mut cmd_rx) = mpsc::unbounded_channel();
         let sink = CollectingSink::new();
-        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(|| false), sink: Arc::new(sink.clone()) };
+        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(|| false), sink: Arc::new(sink.clone()), last: Default::default() };
         let (tx, rx) = mpsc::unbounded_channel();
         let cfg = SttConfig { base_url: "http://127.0.0.1:9".into(), ..SttConfig::default() };
         let task = tokio::spawn(run(rx, cfg, ears, CancellationToken::new(), CancellationToken::new()));
@@ -242,7 +245,7 @@ mod tests {
     async fn a_released_push_to_talk_closes_after_its_tail() {
         let (cmd_tx, _cmd_rx) = mpsc::unbounded_channel();
         let sink = CollectingSink::new();
-        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(|| false), sink: Arc::new(sink.clone()) };
+        let ears = Ears { cmds: cmd_tx, speaking: Arc::new(|| false), sink: Arc::new(sink.clone()), last: Default::default() };
         let (tx, rx) = mpsc::unbounded_channel();
         let released = CancellationToken::new();
         let task = tokio::spawn(run(rx, SttConfig::default(), ears, CancellationToken::new(), released.clone()));

@@ -5,10 +5,9 @@
 //! optional `Authorization: Bearer <key>`: OpenAI, Kokoro-FastAPI,
 //! openedai-speech and other servers that copy that endpoint.
 //!
-//! * [`synth`] runs one request, bounded by [`TtsConfig::wait`].
-//! * [`TtsQueue`] runs a reply's sentences with at most
-//!   [`TtsConfig::in_flight`] requests at once and hands the results back
-//!   strictly in push order; [`TtsQueue::clear`] (a stop) drops everything.
+//! [`synth`] runs one request, bounded by [`TtsConfig::wait`]. The
+//! [`crate::speech::speaker::Speaker`] runs a reply's sentences through it,
+//! at most [`TtsConfig::in_flight`] at once, in order.
 //!
 //! What travels where: the sentence is `input`; a cue's `caption` is
 //! `instructions` (OpenAI's `gpt-4o-mini-tts` reads it as delivery
@@ -28,12 +27,7 @@ use crate::limits::{
 };
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, Semaphore};
-use tokio::task::JoinHandle;
 
 /// Where and how to synthesize speech.
 #[derive(Clone)]
@@ -439,219 +433,6 @@ async fn read_capped(resp: reqwest::Response, cap: usize, truncate: bool) -> Res
         bytes.extend_from_slice(&chunk);
     }
     Ok(bytes)
-}
-
-enum Command {
-    Push { seq: u64, epoch: u64, req: SpeechRequest },
-    Clear,
-}
-
-/// A delivery on the way to the [`TtsReceiver`], tagged with the clear
-/// epoch it was pushed in.
-struct Tagged {
-    epoch: u64,
-    synthed: Synthed,
-}
-
-/// The ordered speech pipeline of one speaker.
-///
-/// [`push`](Self::push) queues a sentence; at most [`TtsConfig::in_flight`]
-/// requests run at once, started in push order, and the [`TtsReceiver`]
-/// yields every pushed sentence once, strictly in push order: a later
-/// sentence that finishes first waits for the earlier one. A failed request
-/// is delivered as an `Err` in its place.
-///
-/// Dropping every handle lets the work already pushed finish; the receiver
-/// ends after the last result. Dropping the receiver aborts everything.
-#[derive(Clone)]
-pub struct TtsQueue {
-    commands: mpsc::UnboundedSender<Command>,
-    epoch: Arc<AtomicU64>,
-}
-
-/// The in-order results of a [`TtsQueue`].
-///
-/// A wrapper rather than a bare `mpsc::Receiver`: a result that was already
-/// waiting in the channel when [`TtsQueue::clear`] ran is dropped here, so
-/// nothing pushed before a clear is ever seen after it.
-pub struct TtsReceiver {
-    results: mpsc::UnboundedReceiver<Tagged>,
-    epoch: Arc<AtomicU64>,
-}
-
-impl TtsReceiver {
-    /// The next result in push order; `None` once the queue is gone and
-    /// everything pushed has been delivered.
-    pub async fn recv(&mut self) -> Option<Synthed> {
-        loop {
-            let tagged = self.results.recv().await?;
-            if tagged.epoch == self.epoch.load(Ordering::SeqCst) {
-                return Some(tagged.synthed);
-            }
-        }
-    }
-
-    /// The next result if one is ready now (see [`recv`](Self::recv)).
-    pub fn try_recv(&mut self) -> Option<Synthed> {
-        loop {
-            let tagged = self.results.try_recv().ok()?;
-            if tagged.epoch == self.epoch.load(Ordering::SeqCst) {
-                return Some(tagged.synthed);
-            }
-        }
-    }
-}
-
-impl std::fmt::Debug for TtsQueue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TtsQueue").field("epoch", &self.epoch.load(Ordering::SeqCst)).finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for TtsReceiver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TtsReceiver").finish_non_exhaustive()
-    }
-}
-
-impl TtsQueue {
-    /// Start the pipeline for `cfg` on the current Tokio runtime with its
-    /// own [`client`].
-    pub fn spawn(cfg: TtsConfig) -> (TtsQueue, TtsReceiver) {
-        Self::spawn_with(client(), cfg)
-    }
-
-    /// Start the pipeline for `cfg` with `client`.
-    pub fn spawn_with(client: reqwest::Client, cfg: TtsConfig) -> (TtsQueue, TtsReceiver) {
-        let (commands, command_rx) = mpsc::unbounded_channel();
-        let (results_tx, results) = mpsc::unbounded_channel();
-        let epoch = Arc::new(AtomicU64::new(0));
-        let worker = Worker {
-            client,
-            limit: Arc::new(Semaphore::new(cfg.in_flight.max(1))),
-            cfg: Arc::new(cfg),
-            epoch: epoch.clone(),
-            pending: VecDeque::new(),
-            running: VecDeque::new(),
-            results: results_tx,
-        };
-        tokio::spawn(worker.run(command_rx));
-        (TtsQueue { commands, epoch: epoch.clone() }, TtsReceiver { results, epoch })
-    }
-
-    /// Queue sentence `seq`. Its result comes back after every sentence
-    /// pushed before it.
-    pub fn push(&self, seq: u64, req: SpeechRequest) {
-        let epoch = self.epoch.load(Ordering::SeqCst);
-        let _ = self.commands.send(Command::Push { seq, epoch, req });
-    }
-
-    /// A stop: drop every sentence queued or in flight at once (their
-    /// requests are aborted). Nothing pushed before this call is delivered
-    /// after it; sentences pushed after it run as usual.
-    pub fn clear(&self) {
-        self.epoch.fetch_add(1, Ordering::SeqCst);
-        let _ = self.commands.send(Command::Clear);
-    }
-}
-
-struct Slot {
-    seq: u64,
-    epoch: u64,
-    handle: JoinHandle<Result<Synth, TtsError>>,
-}
-
-struct Worker {
-    client: reqwest::Client,
-    cfg: Arc<TtsConfig>,
-    limit: Arc<Semaphore>,
-    epoch: Arc<AtomicU64>,
-    /// Pushed, not started, in push order.
-    pending: VecDeque<(u64, u64, SpeechRequest)>,
-    /// Started, not delivered, in push order.
-    running: VecDeque<Slot>,
-    results: mpsc::UnboundedSender<Tagged>,
-}
-
-impl Worker {
-    async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
-        let mut open = true;
-        loop {
-            if !open && self.pending.is_empty() && self.running.is_empty() {
-                break;
-            }
-            if self.results.is_closed() {
-                break;
-            }
-            let can_start = !self.pending.is_empty();
-            tokio::select! {
-                biased;
-                command = commands.recv(), if open => match command {
-                    Some(Command::Push { seq, epoch, req }) => {
-                        if epoch == self.epoch.load(Ordering::SeqCst) {
-                            self.pending.push_back((seq, epoch, req));
-                        }
-                    }
-                    Some(Command::Clear) => self.drop_stale(),
-                    None => open = false,
-                },
-                () = self.results.closed() => break,
-                done = head(&mut self.running) => {
-                    let slot = self.running.pop_front().expect("head came from a slot");
-                    // A cancelled task was aborted by a clear: nothing to deliver.
-                    if let Ok(result) = done {
-                        if slot.epoch == self.epoch.load(Ordering::SeqCst) {
-                            let _ = self.results.send(Tagged { epoch: slot.epoch, synthed: Synthed { seq: slot.seq, result } });
-                        }
-                    }
-                }
-                permit = self.limit.clone().acquire_owned(), if can_start => {
-                    let Ok(permit) = permit else { break };
-                    let (seq, epoch, req) = self.pending.pop_front().expect("can_start");
-                    if epoch != self.epoch.load(Ordering::SeqCst) {
-                        continue;
-                    }
-                    let client = self.client.clone();
-                    let cfg = self.cfg.clone();
-                    let handle = tokio::spawn(async move {
-                        let result = synth_logged(&client, &cfg, &req, Some(seq)).await;
-                        drop(permit);
-                        result
-                    });
-                    self.running.push_back(Slot { seq, epoch, handle });
-                }
-            }
-        }
-        self.abort_all();
-    }
-
-    /// Drop whatever belongs to an earlier epoch than the current one.
-    fn drop_stale(&mut self) {
-        let now = self.epoch.load(Ordering::SeqCst);
-        self.pending.retain(|(_, epoch, _)| *epoch == now);
-        self.running.retain(|slot| {
-            let keep = slot.epoch == now;
-            if !keep {
-                slot.handle.abort();
-            }
-            keep
-        });
-    }
-
-    fn abort_all(&mut self) {
-        self.pending.clear();
-        for slot in self.running.drain(..) {
-            slot.handle.abort();
-        }
-    }
-}
-
-/// The first running slot's result; never ready while nothing runs.
-async fn head(running: &mut VecDeque<Slot>) -> Result<Result<Synth, TtsError>, tokio::task::JoinError> {
-    match running.front_mut() {
-        Some(slot) => (&mut slot.handle).await,
-        None => std::future::pending().await,
-    }
 }
 
 #[cfg(test)]
