@@ -103,6 +103,9 @@ pub struct VoiceSettings {
     pub tts_model: String,
     /// The TTS `voice` field.
     pub tts_voice: String,
+    /// Speech requests running at once (1 to 8, default 2); playback stays
+    /// in order whatever the number.
+    pub tts_in_flight: u32,
     /// Speaking speed in percent (100 is normal; 25 to 400).
     pub speed_percent: u32,
     /// With no TTS server, speak with the system voice (espeak-ng or
@@ -140,6 +143,7 @@ impl Default for VoiceSettings {
             tts_key: String::new(),
             tts_model: "tts-1".into(),
             tts_voice: "alloy".into(),
+            tts_in_flight: crate::limits::TTS_REQUESTS_IN_FLIGHT as u32,
             speed_percent: 100,
             system_voice: true,
             system_voice_name: String::new(),
@@ -165,6 +169,7 @@ impl fmt::Debug for VoiceSettings {
             .field("tts_key", &hide(&self.tts_key))
             .field("tts_model", &self.tts_model)
             .field("tts_voice", &self.tts_voice)
+            .field("tts_in_flight", &self.tts_in_flight)
             .field("speed_percent", &self.speed_percent)
             .field("system_voice", &self.system_voice)
             .field("output_device", &self.output_device)
@@ -384,6 +389,9 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "tts.key" => settings.voice.tts_key = value.into(),
         "tts.model" => settings.voice.tts_model = value.into(),
         "tts.voice" => settings.voice.tts_voice = value.into(),
+        "tts.in_flight" => {
+            settings.voice.tts_in_flight = value.parse().ok().filter(|n| (1..=8).contains(n)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("tts.in_flight takes 1 to 8, not {value:?}") })?;
+        }
         "tts.speed" => {
             let speed: f32 = value.parse().ok().filter(|s: &f32| (0.25..=4.0).contains(s)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("tts.speed takes 0.25 to 4.0, not {value:?}") })?;
             settings.voice.speed_percent = (speed * 100.0).round() as u32;

@@ -519,6 +519,11 @@ tts_model: string,
  */
 tts_voice: string, 
 /**
+ * Speech requests running at once (1 to 8, default 2); playback stays
+ * in order whatever the number.
+ */
+tts_in_flight: number, 
+/**
  * Speaking speed in percent (100 is normal; 25 to 400).
  */
 speed_percent: number, 

@@ -64,6 +64,7 @@ export class VoiceSection {
     this.input("tts_key").value = v.tts_key;
     this.input("tts_model").value = v.tts_model;
     this.input("tts_voice").value = v.tts_voice;
+    this.input("tts_in_flight").value = String(v.tts_in_flight);
     this.input("speed_percent").value = String(v.speed_percent);
     this.input("system_voice").checked = v.system_voice;
     this.input("system_voice_name").value = v.system_voice_name;
@@ -88,6 +89,7 @@ export class VoiceSection {
       tts_key: this.input("tts_key").value,
       tts_model: this.input("tts_model").value.trim(),
       tts_voice: this.input("tts_voice").value.trim(),
+      tts_in_flight: clampedInt(this.input("tts_in_flight").value, 1, 8, base.tts_in_flight),
       speed_percent: clampedInt(this.input("speed_percent").value, 25, 400, base.speed_percent),
       system_voice: this.input("system_voice").checked,
       system_voice_name: this.input("system_voice_name").value.trim(),
@@ -114,7 +116,7 @@ export class VoiceSection {
   /** The system voice's name only matters while it is on; nothing of speech out while the voice is off. */
   private syncEnabled(): void {
     const on = this.input("voice_enabled").checked;
-    for (const n of ["tts_base_url", "tts_key", "tts_model", "tts_voice", "speed_percent", "system_voice", "filler"]) this.input(n).disabled = !on;
+    for (const n of ["tts_base_url", "tts_key", "tts_model", "tts_voice", "tts_in_flight", "speed_percent", "system_voice", "filler"]) this.input(n).disabled = !on;
     this.select("output_device").disabled = !on;
     this.input("system_voice_name").disabled = !on || !this.input("system_voice").checked;
   }

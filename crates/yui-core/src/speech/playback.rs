@@ -367,6 +367,18 @@ impl Utterance {
                 if self.queued.contains(&norm) {
                     return None;
                 }
+                // A frame that repeats the frames' text so far and adds to it
+                // (a sentence joined to the ones before): only the addition.
+                let said = self.frames.as_str();
+                if !said.is_empty() && norm.len() > said.len() && norm.starts_with(said) {
+                    let (skip, len) = (said.chars().count(), said.len());
+                    norm = norm[len..].to_string();
+                    text = after_squashed(&text, skip).to_string();
+                } else if let Some(last) = self.queued.last().filter(|q| norm.len() > q.len() && norm.starts_with(q.as_str())) {
+                    let (skip, len) = (last.chars().count(), last.len());
+                    norm = norm[len..].to_string();
+                    text = after_squashed(&text, skip).to_string();
+                }
                 self.frames.push_str(&norm);
             }
             Kind::Render => {

@@ -218,6 +218,18 @@ async fn a_render_plays_after_the_speech_already_queued() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_speech_frame_that_repeats_what_came_before_speaks_only_what_is_new() {
+    let mut r = Rig::new();
+    r.speech("1", vec![seg(&[], "Three logs.")]);
+    r.speech("1", vec![seg(&[], "Three logs. Two left.")]);
+    r.speech("1", vec![seg(&[], "Two left. One is old.")]);
+    r.speech("1", vec![seg(&[], "Three logs.Two left. One is old. Done.")]);
+    r.settle().await;
+    let plays: Vec<String> = r.take().await.into_iter().filter(|l| l.starts_with("play")).collect();
+    assert_eq!(plays, lines(&["play 1 Three logs.", "play 1 Two left.", "play 1 One is old.", "play 1 Done."]));
+}
+
+#[tokio::test(start_paused = true)]
 async fn repeated_and_joined_sentences_are_spoken_once() {
     let mut r = Rig::new();
     r.speech("1", vec![seg(&["happy"], "All green.")]);

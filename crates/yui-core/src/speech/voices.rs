@@ -42,7 +42,7 @@ pub enum AudioOutput {
 /// available; else reading time) and the sink `output` names. Also returns
 /// a line for the user when the choice fell back (no sound device).
 pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipFn>) -> (Speaker, Option<String>) {
-    let in_flight = crate::limits::TTS_REQUESTS_IN_FLIGHT;
+    let in_flight = voice.tts_in_flight.clamp(1, 8) as usize;
     let chosen = choose_voice(voice, output);
     tracing::info!(record = "voice_chosen", voice = chosen.name(), output = ?output);
     if output == AudioOutput::Device && chosen.name() != "reading" {
