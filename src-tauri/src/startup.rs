@@ -23,11 +23,7 @@ pub const AUDIO_ENV: &str = "YUI_AUDIO";
 
 /// The audio output `YUI_AUDIO` asks for (the device when unset).
 pub fn audio_output(value: Option<&str>) -> AudioOutput {
-    match value.map(str::trim) {
-        Some(v) if v.eq_ignore_ascii_case("null") => AudioOutput::Null,
-        Some(v) if v.eq_ignore_ascii_case("none") => AudioOutput::None,
-        _ => AudioOutput::Device,
-    }
+    value.and_then(|v| v.parse().ok()).unwrap_or(AudioOutput::Device)
 }
 
 /// What the app keeps alive besides its windows.

@@ -121,11 +121,8 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     }
     let mut audio = yui_core::speech::voices::AudioOutput::Device;
     for pair in &args.set {
-        match pair.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
-            Some(("audio", "null")) => audio = yui_core::speech::voices::AudioOutput::Null,
-            Some(("audio", "none")) => audio = yui_core::speech::voices::AudioOutput::None,
-            Some(("audio", "device")) => audio = yui_core::speech::voices::AudioOutput::Device,
-            Some(("audio", other)) => anyhow::bail!("audio takes device, null or none, not {other:?}"),
+        match pair.split_once('=') {
+            Some((key, value)) if key.trim() == "audio" => audio = value.parse().map_err(anyhow::Error::msg)?,
             _ => yui_core::settings::apply_override(&mut settings, pair)?,
         }
     }

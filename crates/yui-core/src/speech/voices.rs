@@ -37,6 +37,20 @@ pub enum AudioOutput {
     Device,
 }
 
+impl std::str::FromStr for AudioOutput {
+    type Err = String;
+
+    /// `device`, `null` or `none` (any case, trimmed).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "device" => Ok(AudioOutput::Device),
+            "null" => Ok(AudioOutput::Null),
+            "none" => Ok(AudioOutput::None),
+            other => Err(format!("audio takes device, null or none, not {other:?}")),
+        }
+    }
+}
+
 /// The speaker a session starts with: the voice the settings choose (voice
 /// off: reading time; a TTS server; else the system voice when on and
 /// available; else reading time) and the sink `output` names. Also returns
@@ -186,6 +200,14 @@ impl Voice for InstantVoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn audio_outputs_read_from_their_names() {
+        assert_eq!("NULL".parse(), Ok(AudioOutput::Null));
+        assert_eq!(" none".parse(), Ok(AudioOutput::None));
+        assert_eq!("device".parse(), Ok(AudioOutput::Device));
+        assert!("speakers".parse::<AudioOutput>().is_err());
+    }
 
     #[test]
     fn reading_time_grows_with_the_text_and_counts_cjk_twice() {
