@@ -15,6 +15,7 @@ pub mod command;
 pub mod context;
 pub mod context_log;
 pub mod data_dir;
+pub mod delegations;
 pub mod error;
 pub mod event;
 pub mod keystore;
