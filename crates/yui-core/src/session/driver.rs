@@ -69,6 +69,9 @@ pub(super) struct Driver {
     pub audio: (crate::speech::voices::AudioOutput, Option<crate::speech::voices::LipFn>),
     /// The settings the session reads now.
     pub live: crate::settings::LiveSettings,
+    /// Every delegation this character has seen (the settings window's
+    /// Session section reads it through the session).
+    pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
 }
 
 impl Driver {
@@ -130,6 +133,10 @@ impl Driver {
             self.contexts.attach_images(&turn_id, images.clone());
             self.sink.emit(UiEvent::ImagesSent { turn_id, images });
             return;
+        }
+        if let Inbound::Delegations(items) = &event {
+            let now = self.clock.now_ms();
+            self.delegations.lock().unwrap_or_else(|p| p.into_inner()).apply(items, now);
         }
         if let Inbound::Status(status) = &event {
             let changed = self.status.send_if_modified(|cur| {

@@ -92,6 +92,8 @@ pub struct Session {
     hearing: std::sync::Mutex<Option<crate::speech::hearing::Hearing>>,
     /// What voice input showed last.
     voice_state: Arc<std::sync::Mutex<crate::event::VoiceState>>,
+    /// Every delegation this character has seen, persisted.
+    delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The runtime the session's tasks run on (voice input spawns there).
     runtime: tokio::runtime::Handle,
     /// Fires when the session's own thread has finished (see
@@ -122,6 +124,10 @@ impl Session {
             sink.clone(),
         );
         let transport = tokio::spawn(parts.transport);
+        let delegations = Arc::new(std::sync::Mutex::new(crate::delegations::DelegationHistory::open(
+            &config.data_dir,
+            &config.settings.character,
+        )));
         let driver = driver::Driver {
             engine: parts.engine,
             sink: sink.clone(),
@@ -142,6 +148,7 @@ impl Session {
             voice: config.settings.voice.clone(),
             audio: (config.audio, config.lips.clone()),
             live: config.live.clone(),
+            delegations: delegations.clone(),
         };
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
@@ -160,6 +167,7 @@ impl Session {
             tasks: vec![task, transport],
             hearing: std::sync::Mutex::new(None),
             voice_state: Arc::default(),
+            delegations,
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
         })
@@ -235,6 +243,14 @@ impl Session {
             return;
         }
         *hearing = self.open_ears(false);
+    }
+
+    /// Every delegation this character has seen, newest first (the
+    /// settings window's Session section): at most the history limit of
+    /// done items, every running one, a running item a later list left out
+    /// recorded done with status `unknown`.
+    pub fn delegation_history(&self) -> Vec<crate::model::DelegationItem> {
+        self.delegations.lock().unwrap_or_else(|p| p.into_inner()).items()
     }
 
     /// Emit voice input's current state again (a page that subscribed after
