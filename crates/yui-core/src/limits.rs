@@ -185,3 +185,9 @@ pub const BARGE_IN_SPEECH: Duration = Duration::from_millis(600);
 pub const MIC_POLL: Duration = Duration::from_millis(50);
 /// Microphone: how long cpal may take to open the input stream.
 pub const MIC_OPEN_WAIT: Duration = Duration::from_secs(5);
+
+// agent_chat (seed 004).
+
+/// agent_chat: how long an `approval_request` blocks its run before the
+/// engine gives up on it: 300 s.
+pub const AGENT_CHAT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);

@@ -21,7 +21,8 @@ use crate::Mode;
 /// One request a client sent to an SSE endpoint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordedRequest {
-    /// `/v1/responses` or `/v1/chat/completions`.
+    /// The path: `/v1/responses`, `/v1/chat/completions`, `/v1/audio/…`,
+    /// `/chat`, `/approve/{aid}` or `/cancel`.
     pub path: String,
     /// The JSON body (a body that is not JSON is kept as a JSON string).
     pub body: Value,

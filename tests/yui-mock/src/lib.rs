@@ -15,6 +15,9 @@
 //! * `POST /v1/audio/speech` and `POST /v1/audio/transcriptions` — the
 //!   OpenAI-compatible audio endpoints ([`audio`]): a tone per sentence,
 //!   a fixed transcript; both recorded.
+//! * `POST /chat`, `POST /approve/{aid}` and `POST /cancel` — the
+//!   `agent_chat` engine of seed `004` ([`agent_chat`]): a scripted stream
+//!   of its eleven events; every request recorded.
 //! * `GET /__mock/received` ([`RECEIVED_PATH`]) — every frame received on
 //!   `/ws` so far as one JSON array, for tests that run the binary.
 //!
@@ -34,6 +37,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agent_chat;
 pub mod audio;
 mod http;
 mod push;

@@ -83,6 +83,11 @@ impl Shared {
         n
     }
 
+    /// How many requests to `path` were recorded so far.
+    pub(crate) fn requests_to(&self, path: &str) -> usize {
+        lock(&self.requests).iter().filter(|r| r.path == path).count()
+    }
+
     /// Records a JSON frame a client sent on `/ws`.
     pub(crate) fn record(&self, frame: Value) {
         lock(&self.received).push(frame);
@@ -169,6 +174,9 @@ impl MockServer {
         // received on `/ws` so far, as one JSON array.
         .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
         .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
+        .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
+        .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))
+        .route("/cancel", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
         .route(
             RECEIVED_PATH,
             get(move || {

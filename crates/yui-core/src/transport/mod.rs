@@ -15,6 +15,7 @@
 //! cancellation token fires or its outbound channel closes. The request
 //! transports follow `CONTRACT.md` beside this file (READ IT FIRST).
 
+pub mod agent_chat;
 pub mod chat_completions;
 pub mod express;
 pub mod push;
