@@ -85,6 +85,7 @@ pub async fn probe_with(settings: &Settings, limits: ProbeLimits) -> ProbeReport
         match settings.chat_api {
             ChatApi::Push => probe_push(settings, limits.ready_wait).await,
             ChatApi::Responses | ChatApi::ChatCompletions => probe_http(settings).await,
+            ChatApi::AgentChat => probe_agent_chat(settings).await,
         }
     };
     let mut report = match tokio::time::timeout(limits.overall, run).await {
@@ -113,6 +114,22 @@ fn http_request(settings: &Settings) -> (String, serde_json::Value) {
             endpoint(base, "responses"),
             json!({"model": settings.model, "input": "Say OK.", "max_output_tokens": 16, "stream": false}),
         ),
+    }
+}
+
+/// `agent_chat`: only whether the engine answers HTTP at its base URL. A
+/// test `POST /chat` would start a real agent run, so the key and the model
+/// are not checked (`null`).
+async fn probe_agent_chat(settings: &Settings) -> ProbeReport {
+    let url = settings.chat_base_url.trim().to_string();
+    match sse::client().get(&url).send().await {
+        Ok(r) => ProbeReport {
+            reachable: true,
+            auth_ok: None,
+            model_ok: None,
+            detail: format!("The agent engine answered (HTTP {}); the key is checked on the first turn.", r.status().as_u16()),
+        },
+        Err(e) => ProbeReport::unreachable(format!("Cannot reach {url}: {}", crate::error::error_chain(&e))),
     }
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use ts_rs::TS;
 
-/// The three chat transports.
+/// The four chat transports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatApi {
@@ -16,15 +16,18 @@ pub enum ChatApi {
     Responses,
     /// OpenAI Chat Completions.
     ChatCompletions,
+    /// A local agent engine's `POST /chat` event stream (seed `004`).
+    AgentChat,
 }
 
 impl ChatApi {
-    /// The wire name (`push`, `responses`, `chat_completions`).
+    /// The wire name (`push`, `responses`, `chat_completions`, `agent_chat`).
     pub fn as_str(self) -> &'static str {
         match self {
             ChatApi::Push => "push",
             ChatApi::Responses => "responses",
             ChatApi::ChatCompletions => "chat_completions",
+            ChatApi::AgentChat => "agent_chat",
         }
     }
 }
@@ -36,9 +39,10 @@ impl std::str::FromStr for ChatApi {
             "push" => Ok(ChatApi::Push),
             "responses" => Ok(ChatApi::Responses),
             "chat_completions" => Ok(ChatApi::ChatCompletions),
+            "agent_chat" => Ok(ChatApi::AgentChat),
             other => Err(CoreError::Settings {
                 field: "chat_api",
-                reason: format!("unknown chat API {other:?}; use push, responses or chat_completions"),
+                reason: format!("unknown chat API {other:?}; use push, responses, chat_completions or agent_chat"),
             }),
         }
     }
@@ -506,5 +510,9 @@ mod tests {
         assert_eq!(s.chat_base_url, "http://x");
         assert!("nope".parse::<ChatApi>().is_err());
         assert_eq!("chat_completions".parse::<ChatApi>().unwrap(), ChatApi::ChatCompletions);
+        for api in [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions, ChatApi::AgentChat] {
+            assert_eq!(api.as_str().parse::<ChatApi>().unwrap(), api);
+            assert_eq!(serde_json::to_value(api).unwrap(), api.as_str());
+        }
     }
 }

@@ -124,6 +124,18 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             };
             (Box::pin(push::run(cfg, link)), "push", Vec::new())
         }
+        // A request transport too (`Status::Stateless`), but the engine owns
+        // the agent: no tools are declared for now (neither generate_express
+        // nor the client tools), no card is sent, no greetings are kept.
+        ChatApi::AgentChat => {
+            settings.validate()?;
+            let cfg = crate::transport::agent_chat::AgentChatConfig {
+                base_url: settings.chat_base_url.clone(),
+                key: settings.key.clone(),
+                conversation_id: Some(data_dir.chat_id()?),
+            };
+            (Box::pin(crate::transport::agent_chat::run(cfg, link)), ChatApi::AgentChat.as_str(), Vec::new())
+        }
         api => {
             settings.validate()?;
             let persona = Persona::of(settings, data_dir);
