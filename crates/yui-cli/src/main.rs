@@ -24,7 +24,7 @@ use yui_core::{ChatApi, DataDir, Session, SessionConfig, Status, Timeouts, UiEve
 #[derive(Parser, Debug)]
 #[command(name = "yui-cli", version, about = "Headless YUI client: JSON lines out, user lines in")]
 struct Args {
-    /// Which transport: push, responses or chat_completions.
+    /// Which transport: push, responses, chat_completions or agent_chat.
     #[arg(long, value_name = "API")]
     chat_api: Option<String>,
     /// The backend's base URL (push connects to <base-url>/ws). Without it and

@@ -60,3 +60,23 @@ async fn responses_turn_prints_speech_and_turn_ended() {
 async fn chat_completions_turn_prints_speech_and_turn_ended() {
     one_turn("chat_completions", "/v1/chat/completions").await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn agent_chat_turn_prints_speech_and_turn_ended() {
+    let mock = MockServer::start(MockConfig { key: Some("k".into()), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    let (code, events, stderr) = tokio::task::spawn_blocking(move || run_cli("agent_chat", &url, &d, "hello\n")).await.unwrap();
+    assert_eq!(code, 0, "exits 0 on EOF; stderr: {stderr}");
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert!(events.iter().any(|e| e["type"] == "status" && e["status"]["state"] == "stateless"), "{kinds:?}");
+    let ended = events.iter().find(|e| e["type"] == "turn_ended").unwrap_or_else(|| panic!("turn_ended: {kinds:?}\n{stderr}"));
+    assert_eq!(ended["outcome"], "complete", "{ended:?}");
+    let said: Vec<&str> = events.iter().filter(|e| e["type"] == "speech").map(|e| e["text"].as_str().unwrap()).collect();
+    assert_eq!(said, [yui_mock::agent_chat::SCRIPT_REPLY], "{kinds:?}");
+    let requests = mock.requests();
+    assert_eq!(requests.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/chat"]);
+    assert!(requests[0].body["message"].as_str().unwrap().ends_with("hello"));
+    assert!(!stderr.contains("Bearer k"), "the key is never printed");
+}
