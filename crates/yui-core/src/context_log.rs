@@ -14,7 +14,7 @@ pub const CONTEXT_LOG_ENTRIES: usize = 20;
 pub struct SentContext {
     /// The turn it rode on.
     pub turn_id: String,
-    /// `push`, `responses` or `chat_completions`.
+    /// `push`, `responses`, `chat_completions` or `agent_chat`.
     pub transport: String,
     /// When it was sent, epoch milliseconds.
     #[ts(type = "number")]

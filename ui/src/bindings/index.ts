@@ -284,9 +284,9 @@ export type TurnOutcome = "complete" | "failed" | "stopped";
 export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset" | "audio";
 
 /**
- * The three chat transports.
+ * The four chat transports.
  */
-export type ChatApi = "push" | "responses" | "chat_completions";
+export type ChatApi = "push" | "responses" | "chat_completions" | "agent_chat";
 
 /**
  * The settings one window runs with. Missing fields take their defaults,
@@ -412,7 +412,7 @@ export type SentContext = {
  */
 turn_id: string, 
 /**
- * `push`, `responses` or `chat_completions`.
+ * `push`, `responses`, `chat_completions` or `agent_chat`.
  */
 transport: string, 
 /**
