@@ -3,13 +3,15 @@
 //! A transport is a task that turns [`Outbound`] messages into wire traffic
 //! and wire traffic into [`Inbound`] events. The engine (`crate::turn`) never
 //! sees a frame, a request or an SSE event; a transport never decides what a
-//! turn means. Three transports sit behind this seam:
+//! turn means. Four transports sit behind this seam:
 //!
 //! * [`push`]: the per-window WebSocket of seed `000`, with its reconnect loop;
 //! * `responses`: one streamed `POST /v1/responses` per round, chained by
 //!   `previous_response_id`;
 //! * `chat_completions`: one streamed `POST /v1/chat/completions` per round,
-//!   with the transcript kept by the client.
+//!   with the transcript kept by the client;
+//! * [`agent_chat`]: one streamed `POST <base>/chat` per turn to a local
+//!   agent engine that keeps the conversation and runs its own tools.
 //!
 //! Every transport runs as one task over a [`Link`] and ends when the link's
 //! cancellation token fires or its outbound channel closes. The request
