@@ -223,10 +223,8 @@ impl Driver {
         if self.engine.speaking_other_than_new() {
             return;
         }
-        let now = self.live.read(|s| s.voice.clone());
-        if now == self.voice {
-            return;
-        }
+        // Compared in place: a clone only when the settings did change.
+        let Some(now) = self.live.read(|s| (s.voice != self.voice).then(|| s.voice.clone())) else { return };
         let (speaker, notice) = crate::speech::voices::speaker_for(&now, self.audio.0, self.audio.1.clone());
         tracing::info!(record = "voice_changed", voice = speaker.voice_name());
         self.speaker = speaker;

@@ -11,6 +11,7 @@ pub mod audio;
 pub mod decode;
 pub mod filler;
 pub mod hearing;
+mod http;
 pub mod listen;
 pub mod playback;
 pub mod speaker;

@@ -16,7 +16,6 @@
 //! the key.
 
 use crate::limits::{STT_ANSWER_BYTES, STT_CONNECT_TIMEOUT, STT_ERROR_BODY_KEPT, STT_REQUEST_WAIT, VAD_SAMPLE_RATE};
-use futures_util::StreamExt;
 use std::time::{Duration, Instant};
 
 /// Where and how to transcribe speech.
@@ -111,7 +110,7 @@ pub enum SttError {
         message: String,
     },
     /// The server answered a non-2xx status.
-    #[error("STT server answered HTTP {status}: {}", snippet(body))]
+    #[error("STT server answered HTTP {status}: {}", super::http::snippet(body))]
     Http {
         /// The HTTP status.
         status: u16,
@@ -119,7 +118,7 @@ pub enum SttError {
         body: String,
     },
     /// A 2xx answer that is not JSON with a string `text`.
-    #[error("STT server answered no JSON text: {}", snippet(body))]
+    #[error("STT server answered no JSON text: {}", super::http::snippet(body))]
     BadJson {
         /// The raw body, at most [`STT_ANSWER_BYTES`] bytes (lossy UTF-8).
         /// It may hold the transcript: never log it.
@@ -154,23 +153,10 @@ impl SttError {
     }
 }
 
-/// The first 200 characters of `body`, on one line (for `Display` only; the
-/// error keeps the whole body).
-fn snippet(body: &str) -> String {
-    let line = body.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(200) {
-        Some((i, _)) => format!("{}…", &line[..i]),
-        None => line,
-    }
-}
-
 /// The HTTP client for transcription: a connect timeout, no overall timeout
 /// (each request has [`SttConfig::wait`]).
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .connect_timeout(STT_CONNECT_TIMEOUT)
-        .build()
-        .unwrap_or_else(|_| reqwest::Client::new())
+    super::http::client(STT_CONNECT_TIMEOUT)
 }
 
 /// Transcribe one utterance: one `POST <base>/v1/audio/transcriptions` with
@@ -237,34 +223,16 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
     let status = resp.status();
     if !status.is_success() {
         // A body that breaks off keeps what came.
-        let bytes = read_capped(resp, STT_ERROR_BODY_KEPT).await.unwrap_or_else(|(b, _)| b);
+        let bytes = super::http::read_capped(resp, STT_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
         return Err(SttError::Http { status: status.as_u16(), body: String::from_utf8_lossy(&bytes).into_owned() });
     }
-    let bytes = read_capped(resp, STT_ANSWER_BYTES).await.map_err(|(_, e)| connect(e))?;
+    let bytes = super::http::read_capped(resp, STT_ANSWER_BYTES, true)
+        .await
+        .map_err(|(_, message)| SttError::Connect { url: url.clone(), message: message.unwrap_or_default() })?;
     let text = serde_json::from_slice::<serde_json::Value>(&bytes)
         .ok()
         .and_then(|v| v.get("text").and_then(|t| t.as_str()).map(|t| t.trim().to_string()));
     text.ok_or_else(|| SttError::BadJson { body: String::from_utf8_lossy(&bytes).into_owned() })
-}
-
-/// Read at most `cap` bytes of `resp` (the rest is not read). A broken
-/// stream is an error that carries what was read.
-async fn read_capped(resp: reqwest::Response, cap: usize) -> Result<Vec<u8>, (Vec<u8>, reqwest::Error)> {
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut chunks = resp.bytes_stream();
-    while let Some(chunk) = chunks.next().await {
-        let chunk = match chunk {
-            Ok(c) => c,
-            Err(e) => return Err((bytes, e)),
-        };
-        let room = cap.saturating_sub(bytes.len());
-        if chunk.len() >= room {
-            bytes.extend_from_slice(&chunk[..room]);
-            break;
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@
 use crate::limits::{
     TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT,
 };
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -202,7 +201,7 @@ pub enum TtsError {
         message: String,
     },
     /// The server answered a non-2xx status.
-    #[error("TTS server answered HTTP {status}: {}", snippet(body))]
+    #[error("TTS server answered HTTP {status}: {}", super::http::snippet(body))]
     Http {
         /// The HTTP status.
         status: u16,
@@ -210,7 +209,7 @@ pub enum TtsError {
         body: String,
     },
     /// A 2xx answer that is not audio (JSON or text).
-    #[error("TTS server answered HTTP {status} with {mime}, not audio: {}", snippet(body))]
+    #[error("TTS server answered HTTP {status} with {mime}, not audio: {}", super::http::snippet(body))]
     NotAudio {
         /// The HTTP status.
         status: u16,
@@ -274,17 +273,6 @@ impl TtsError {
     }
 }
 
-/// The first 200 characters of `body`, on one line (for `Display` only; the
-/// error keeps the whole body).
-fn snippet(body: &str) -> String {
-    let line = body.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(200) {
-        Some((i, _)) => format!("{}…", &line[..i]),
-        None => line,
-    }
-}
-
-
 /// The MIME type `response_format` implies.
 fn format_mime(format: &str) -> String {
     match format.trim().to_ascii_lowercase().as_str() {
@@ -302,10 +290,7 @@ fn format_mime(format: &str) -> String {
 /// The HTTP client for speech: a connect timeout, no overall timeout (each
 /// request has [`TtsConfig::wait`]).
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .connect_timeout(TTS_CONNECT_TIMEOUT)
-        .build()
-        .unwrap_or_else(|_| reqwest::Client::new())
+    super::http::client(TTS_CONNECT_TIMEOUT)
 }
 
 /// Synthesize one sentence: one `POST <base>/v1/audio/speech`, bounded by
@@ -384,18 +369,18 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
 
     if !resp.status().is_success() {
-        let bytes = read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
+        let bytes = super::http::read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
         return Err(TtsError::Http { status, body: String::from_utf8_lossy(&bytes).into_owned() });
     }
     if essence == "application/json" || essence.starts_with("text/") {
-        let bytes = read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
+        let bytes = super::http::read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
         return Err(TtsError::NotAudio {
             status,
             mime: content_type,
             body: String::from_utf8_lossy(&bytes).into_owned(),
         });
     }
-    let bytes = match read_capped(resp, TTS_AUDIO_BYTES, false).await {
+    let bytes = match super::http::read_capped(resp, TTS_AUDIO_BYTES, false).await {
         Ok(b) => b,
         Err((_, Some(message))) => return Err(TtsError::Body { status, message }),
         Err((_, None)) => return Err(TtsError::TooLarge { limit: TTS_AUDIO_BYTES }),
@@ -409,30 +394,6 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
         essence
     };
     Ok(Synth { bytes, mime })
-}
-
-/// Read at most `cap` bytes of `resp`. `truncate`: stop quietly at the cap
-/// (an error body); otherwise going past it is an error with no message.
-/// A broken stream is an error with its message. Errors carry what was read.
-async fn read_capped(resp: reqwest::Response, cap: usize, truncate: bool) -> Result<Vec<u8>, (Vec<u8>, Option<String>)> {
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut chunks = resp.bytes_stream();
-    while let Some(chunk) = chunks.next().await {
-        let chunk = match chunk {
-            Ok(c) => c,
-            Err(e) => return Err((bytes, Some(crate::error::error_chain(&e.without_url())))),
-        };
-        let room = cap.saturating_sub(bytes.len());
-        if chunk.len() > room {
-            if !truncate {
-                return Err((bytes, None));
-            }
-            bytes.extend_from_slice(&chunk[..room]);
-            break;
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]
