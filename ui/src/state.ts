@@ -124,6 +124,10 @@ export function reduce(state: State, event: UiEvent): State {
       return { ...state, screenAsked: true };
     case "images_sent":
       return state;
+    case "chat":
+    case "conversation":
+      // The chat window's transcript slice folds these (chat/transcript.ts).
+      return state;
     default: {
       const unknown: never = event;
       return unknownEvent(state, unknown);

@@ -24,8 +24,16 @@ pub enum UserCommand {
     /// Voice barge-in: the user kept talking while she spoke. Stops speech
     /// and every outstanding turn, like [`UserCommand::Stop`].
     BargeIn,
-    /// Start a new conversation under the same chat id.
+    /// Start a new conversation under the same chat id (the chat window's
+    /// New chat).
     Reset,
+    /// Answer an approval card: Allow, Always allow or Deny.
+    Approve {
+        /// The card's approval id.
+        approval_id: String,
+        /// The answer.
+        decision: crate::transport::agent_chat::ApprovalDecision,
+    },
     /// Reconnect now (also after a refused key).
     Reconnect,
     /// The renderable set changed (a character loaded, a clip was added).

@@ -227,6 +227,18 @@ pub enum UiEvent {
         /// The data URLs, screenshot first.
         images: Vec<String>,
     },
+    /// One of the chat window's eleven events (seed `004`), on every
+    /// transport; `msg_id` is the turn id.
+    Chat {
+        /// The event.
+        event: crate::transport::agent_chat::ChatEvent,
+    },
+    /// The current conversation was replaced (New chat): the chat window
+    /// shows this one.
+    Conversation {
+        /// The conversation, whole.
+        conversation: crate::chat::Conversation,
+    },
     /// A problem worth showing, with a code.
     Notice {
         /// What kind of problem.

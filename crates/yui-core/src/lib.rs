@@ -10,6 +10,7 @@
 
 pub mod card;
 pub mod character;
+pub mod chat;
 pub mod clock;
 pub mod command;
 pub mod context;

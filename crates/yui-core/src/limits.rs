@@ -191,3 +191,16 @@ pub const MIC_OPEN_WAIT: Duration = Duration::from_secs(5);
 /// agent_chat: how long an `approval_request` blocks its run before the
 /// engine gives up on it: 300 s.
 pub const AGENT_CHAT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
+
+// --- The chat window (issue 10; seed `004` names the attachment limits) ---
+
+/// Search results shown at most (Ctrl/⌘K across every conversation).
+pub const CHAT_SEARCH_HITS: usize = 50;
+/// Characters of a search result's snippet.
+pub const CHAT_SNIPPET_CHARS: usize = 120;
+/// Attachments per message, by default (seed `004`: "up to 5 files").
+pub const CHAT_ATTACHMENTS: usize = 5;
+/// Size of one attachment, by default (seed `004`: "2 MB max").
+pub const CHAT_ATTACHMENT_BYTES: usize = 2 * 1024 * 1024;
+/// Text of one text attachment folded into the prompt (seed `004`: "clipped to 100 kB").
+pub const CHAT_TEXT_ATTACHMENT_BYTES: usize = 100 * 1000;

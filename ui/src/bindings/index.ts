@@ -140,7 +140,15 @@ turn_id: string,
 /**
  * The data URLs, screenshot first.
  */
-images: Array<string>, } | { "type": "notice", 
+images: Array<string>, } | { "type": "chat", 
+/**
+ * The event.
+ */
+event: ChatEvent, } | { "type": "conversation", 
+/**
+ * The conversation, whole.
+ */
+conversation: Conversation, } | { "type": "notice", 
 /**
  * What kind of problem.
  */
@@ -161,7 +169,15 @@ text: string, } | { "type": "send_voice",
 /**
  * The transcript.
  */
-text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "reconnect" } | { "type": "set_vocabulary", 
+text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "approve", 
+/**
+ * The card's approval id.
+ */
+approval_id: string, 
+/**
+ * The answer.
+ */
+decision: ApprovalDecision, } | { "type": "reconnect" } | { "type": "set_vocabulary", 
 /**
  * What the window can render now.
  */
@@ -658,3 +674,489 @@ scale: number,
  * The system's primary display.
  */
 primary: boolean, };
+
+/**
+ * One event of the `POST /chat` stream. Every event carries `msg_id`, the
+ * assistant message it belongs to.
+ *
+ * The same eleven events are the chat window's whole vocabulary on every
+ * transport (`crate::chat` maps the others onto them), so the type is also
+ * exported to the UI. There `msg_id` is the client's turn id.
+ */
+export type ChatEvent = { "type": "start", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The run; later approvals and cancels address it.
+ */
+run_id: string, } | { "type": "reasoning", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The new reasoning text.
+ */
+text: string, } | { "type": "delta", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The new text.
+ */
+text: string, } | { "type": "tool_drafting", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The tool name.
+ */
+name: string, } | { "type": "tool_call", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The call id, echoed by its result.
+ */
+call_id: string, 
+/**
+ * The tool name.
+ */
+name: string, 
+/**
+ * The arguments as sent (an object, usually).
+ */
+args: unknown, } | { "type": "tool_result", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The call this answers.
+ */
+call_id: string, 
+/**
+ * The tool name.
+ */
+name: string, 
+/**
+ * Whether the call succeeded.
+ */
+ok: boolean, 
+/**
+ * What the tool answered (the client tail-truncates it for show).
+ */
+output: string, 
+/**
+ * How long the call took, in seconds.
+ */
+seconds: number, } | { "type": "approval_request", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The approval's id, the `{aid}` of `POST /approve/{aid}`.
+ */
+approval_id: string, 
+/**
+ * The call waiting for it.
+ */
+call_id: string, 
+/**
+ * The tool name.
+ */
+name: string, 
+/**
+ * The call's arguments.
+ */
+args: unknown, } | { "type": "usage", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * Characters of the reply.
+ */
+chars: number, 
+/**
+ * Seconds the turn took.
+ */
+seconds: number, 
+/**
+ * Time to first token, in seconds; `None` when no token came (not
+ * in the seed: it may be `null` or absent).
+ */
+ttft?: number, 
+/**
+ * Not in the seed: the transport's token usage of the turn's last
+ * call, where it has one (the readout shows `total_tokens`).
+ */
+tokens?: Usage, 
+/**
+ * Not in the seed: the model's context window in tokens, shown
+ * beside `tokens` (from the settings).
+ */
+context_window?: number, 
+/**
+ * Not in the seed: when each step of the turn happened, for the
+ * usage line's hover.
+ */
+latency?: Latency, } | { "type": "cancelled", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The run that stopped.
+ */
+run_id: string, } | { "type": "error", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * What to show.
+ */
+message: string, 
+/**
+ * What kind of failure.
+ */
+kind: string, } | { "type": "end", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The user message's index in the conversation.
+ */
+user_index: number, 
+/**
+ * The assistant message's index in the conversation.
+ */
+assistant_index: number, 
+/**
+ * The message's versions, as sent (the seed gives no shape).
+ */
+versions: unknown, 
+/**
+ * The version shown, as sent (the seed gives no shape).
+ */
+active: unknown, };
+
+/**
+ * The per-turn latency breakdown (not in the seed): milliseconds from the
+ * moment the turn started (the user pressed Enter) to each step. A step
+ * that never happened is absent. Kept in the turn log too
+ * (`record = "latency"`).
+ */
+export type Latency = { 
+/**
+ * The request left (after the screenshot, when a turn takes one).
+ */
+request_sent_ms?: number, 
+/**
+ * The first token of anything (reasoning, text, a tool) arrived.
+ */
+first_token_ms?: number, 
+/**
+ * The first whole sentence of the reply arrived.
+ */
+first_sentence_ms?: number, 
+/**
+ * The first sentence started playing.
+ */
+first_audio_ms?: number, };
+
+/**
+ * The user's answer on an approval card: Allow / Always allow / Deny.
+ */
+export type ApprovalDecision = "allow" | "always" | "deny";
+
+/**
+ * One conversation of a character.
+ */
+export type Conversation = { 
+/**
+ * Its id (also its file name).
+ */
+id: string, 
+/**
+ * Its title: the first user message, cut short ("New chat" before one).
+ */
+title: string, 
+/**
+ * When it was created, epoch milliseconds.
+ */
+created_ms: number, 
+/**
+ * When it last changed, epoch milliseconds.
+ */
+updated_ms: number, 
+/**
+ * Its messages, oldest first.
+ */
+messages: Array<ChatMessage>, };
+
+/**
+ * One line of the conversation list.
+ */
+export type ConversationSummary = { 
+/**
+ * The conversation id.
+ */
+id: string, 
+/**
+ * Its title.
+ */
+title: string, 
+/**
+ * When it last changed, epoch milliseconds.
+ */
+updated_ms: number, 
+/**
+ * How many messages it holds.
+ */
+messages: number, 
+/**
+ * True for the conversation new turns go to.
+ */
+current: boolean, };
+
+/**
+ * One search result.
+ */
+export type SearchHit = { 
+/**
+ * The conversation.
+ */
+conversation_id: string, 
+/**
+ * Its title.
+ */
+title: string, 
+/**
+ * The message that matched.
+ */
+message_id: string, 
+/**
+ * The text around the match, one line.
+ */
+snippet: string, 
+/**
+ * When the message was written, epoch milliseconds.
+ */
+at_ms: number, };
+
+/**
+ * One row of a conversation.
+ */
+export type ChatMessage = { 
+/**
+ * The message id: an assistant message's `msg_id` (the turn id that
+ * started it), or `u<turn id>` for the user's message of that turn.
+ */
+id: string, 
+/**
+ * Who wrote it.
+ */
+role: Role, 
+/**
+ * When it was written, epoch milliseconds.
+ */
+at_ms: number, 
+/**
+ * A user message's text (empty on an assistant message: its text is in
+ * its answers).
+ */
+text: string, 
+/**
+ * An assistant message's answers, oldest first: Regenerate adds one.
+ */
+answers: Array<Answer>, 
+/**
+ * The answer shown (an index into `answers`).
+ */
+active: number, 
+/**
+ * The message's index in the server's conversation, when the
+ * `agent_chat` engine said (`end`'s `user_index`/`assistant_index`);
+ * fork, version and delete address it.
+ */
+server_index?: number, };
+
+/**
+ * Who wrote a message.
+ */
+export type Role = "user" | "assistant";
+
+/**
+ * One answer of an assistant message.
+ */
+export type Answer = { 
+/**
+ * The run that wrote it (`start`'s `run_id`).
+ */
+run_id: string, 
+/**
+ * How it stands.
+ */
+state: AnswerState, 
+/**
+ * When it started, epoch milliseconds.
+ */
+started_ms: number, 
+/**
+ * The reply text.
+ */
+text: string, 
+/**
+ * The reasoning text.
+ */
+reasoning: string, 
+/**
+ * How long the reasoning ran, once it stopped ("Thought for Ns");
+ * `None` while it runs or when there was none.
+ */
+reasoning_ms?: number, 
+/**
+ * Tool cards, in call order.
+ */
+tools: Array<ToolCard>, 
+/**
+ * Approval cards, in request order.
+ */
+approvals: Array<ApprovalCard>, 
+/**
+ * The usage line, once `usage` came.
+ */
+usage?: UsageLine, 
+/**
+ * The error card, once `error` came.
+ */
+error?: ErrorCard, };
+
+/**
+ * How an answer stands.
+ */
+export type AnswerState = "streaming" | "done" | "stopped" | "failed";
+
+/**
+ * One tool card.
+ */
+export type ToolCard = { 
+/**
+ * The call id (empty while drafting).
+ */
+call_id: string, 
+/**
+ * The tool name.
+ */
+name: string, 
+/**
+ * The arguments (null while drafting).
+ */
+args: unknown, 
+/**
+ * How it stands.
+ */
+state: ToolCardState, 
+/**
+ * What the tool answered (whole; the card tail-truncates it).
+ */
+output: string, 
+/**
+ * How long the call took, in seconds, once it finished.
+ */
+seconds?: number, };
+
+/**
+ * How a tool card stands.
+ */
+export type ToolCardState = "drafting" | "running" | "done" | "failed" | "unresolved";
+
+/**
+ * One approval card.
+ */
+export type ApprovalCard = { 
+/**
+ * The approval id (`POST /approve/{aid}`).
+ */
+approval_id: string, 
+/**
+ * The call waiting for it.
+ */
+call_id: string, 
+/**
+ * The tool name.
+ */
+name: string, 
+/**
+ * The call's arguments.
+ */
+args: unknown, 
+/**
+ * How it stands.
+ */
+state: ApprovalState, 
+/**
+ * When it was asked, epoch milliseconds (the card counts down from it).
+ */
+asked_ms: number, };
+
+/**
+ * How an approval card stands.
+ */
+export type ApprovalState = "pending" | "allowed" | "always" | "denied" | "timed_out" | "ended";
+
+/**
+ * The usage line under an answer.
+ */
+export type UsageLine = { 
+/**
+ * Characters of the reply.
+ */
+chars: number, 
+/**
+ * Seconds the turn took.
+ */
+seconds: number, 
+/**
+ * Time to first token, seconds.
+ */
+ttft?: number, 
+/**
+ * Tokens of the turn's last call, where the transport has them.
+ */
+tokens?: Usage, 
+/**
+ * The model's context window in tokens.
+ */
+context_window?: number, 
+/**
+ * The latency breakdown (the line's hover).
+ */
+latency?: Latency, };
+
+/**
+ * The typed error card of a failed answer.
+ */
+export type ErrorCard = { 
+/**
+ * `auth`, `rate_limit`, `no_answer`, `empty`, `internal`, or another
+ * kind as the server sent it.
+ */
+kind: string, 
+/**
+ * What to show.
+ */
+message: string, 
+/**
+ * For `no_answer`: how many tool calls succeeded.
+ */
+tools_ok: number, };

@@ -72,6 +72,8 @@ pub(super) struct Driver {
     /// Every delegation this character has seen (the settings window's
     /// Session section reads it through the session).
     pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
+    /// The chat window's events and conversations.
+    pub chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
 }
 
 impl Driver {
@@ -96,6 +98,9 @@ impl Driver {
                 cmd = cmds.recv() => match cmd {
                     Some(cmd) => {
                         self.applied += 1;
+                        if let UserCommand::Approve { approval_id, decision } = &cmd {
+                            self.chat_log().approval_answered(approval_id, (*decision).into());
+                        }
                         self.engine.on_command(cmd, self.now(), &mut fx);
                     }
                     None => break,
@@ -113,7 +118,11 @@ impl Driver {
                     }
                     None => break,
                 },
-                Some(result) = tool_rx.recv() => self.engine.on_tool_result(result, &mut fx),
+                Some(result) = tool_rx.recv() => {
+                    let chat = self.chat_log().tool_result(&result, self.clock.now_ms());
+                    self.emit_all(chat);
+                    self.engine.on_tool_result(result, &mut fx)
+                }
                 Some(shot) = shot_rx.recv() => self.shot_taken(shot, &shot_tx),
                 report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
@@ -122,6 +131,23 @@ impl Driver {
         }
         // The window (or its replacement) is not told; only the watch is.
         self.status.send_replace(Status::Closed);
+    }
+
+    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatLog> {
+        self.chat.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Emit an event, and the chat events it makes after it.
+    fn emit(&self, event: UiEvent) {
+        let chat = self.chat_log().ui(&event, self.clock.now_ms());
+        self.sink.emit(event);
+        self.emit_all(chat);
+    }
+
+    fn emit_all(&self, events: Vec<UiEvent>) {
+        for e in events {
+            self.sink.emit(e);
+        }
     }
 
     fn now(&self) -> Now {
@@ -148,9 +174,20 @@ impl Driver {
                 }
             });
             if changed {
-                self.sink.emit(UiEvent::Status { status: status.clone() });
+                self.emit(UiEvent::Status { status: status.clone() });
             }
         }
+        // The chat sees what the engine will take (not a stopped turn's).
+        let wall = self.clock.now_ms();
+        let chat = match &event {
+            Inbound::Reply { turn_id, part } if !self.engine.is_stopped(turn_id) => match part {
+                crate::transport::ReplyPart::Chat { event } => self.chat_log().wire(turn_id, event, wall),
+                part => self.chat_log().reply(turn_id, part, wall),
+            },
+            Inbound::ToolCall(call) if !self.engine.is_stopped(&call.turn_id) => self.chat_log().tool_call(call, wall),
+            _ => Vec::new(),
+        };
+        self.emit_all(chat);
         let now = self.now();
         self.engine.on_inbound(event, now, fx);
     }
@@ -186,7 +223,7 @@ impl Driver {
     fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
         for effect in batch {
             match effect {
-                Effect::Ui(event) => self.sink.emit(event),
+                Effect::Ui(event) => self.emit(event),
                 Effect::Send(out) => {
                     // A stopped or abandoned turn's tool calls end with it.
                     match &out {
@@ -230,7 +267,7 @@ impl Driver {
         self.speaker = speaker;
         self.voice = now;
         if let Some(message) = notice {
-            self.sink.emit(UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
+            self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
     }
 
@@ -308,6 +345,7 @@ impl Driver {
     /// Render and send a turn, and keep its block for the inspector.
     fn send_turn(&mut self, begin: Begin, shot: Option<&TurnShot>, images: Vec<Picture>) {
         let wall = self.clock.now_ms();
+        self.chat_log().sent(&begin.turn_id, wall);
         let turn = self.sampler.turn(&begin, wall, shot, images);
         self.contexts.push(SentContext {
             turn_id: turn.turn_id.clone(),

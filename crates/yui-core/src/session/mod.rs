@@ -94,6 +94,8 @@ pub struct Session {
     voice_state: Arc<std::sync::Mutex<crate::event::VoiceState>>,
     /// Every delegation this character has seen, persisted.
     delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
+    /// The chat window's conversations (the driver writes, queries read).
+    chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
     /// The runtime the session's tasks run on (voice input spawns there).
     runtime: tokio::runtime::Handle,
     /// Fires when the session's own thread has finished (see
@@ -128,7 +130,12 @@ impl Session {
             &config.data_dir,
             &config.settings.character,
         )));
+        let chat = Arc::new(std::sync::Mutex::new(crate::chat::ChatLog::new(
+            crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
+            Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
+        )));
         let driver = driver::Driver {
+            chat: chat.clone(),
             engine: parts.engine,
             sink: sink.clone(),
             status: status_tx,
@@ -168,6 +175,7 @@ impl Session {
             hearing: std::sync::Mutex::new(None),
             voice_state: Arc::default(),
             delegations,
+            chat,
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
         })
@@ -251,6 +259,30 @@ impl Session {
     /// recorded done with status `unknown`.
     pub fn delegation_history(&self) -> Vec<crate::model::DelegationItem> {
         self.delegations.lock().unwrap_or_else(|p| p.into_inner()).items()
+    }
+
+    /// The conversations of this character, newest change first (the chat
+    /// window's list).
+    pub fn conversations(&self) -> Vec<crate::chat::ConversationSummary> {
+        self.chat_log().store().list()
+    }
+
+    /// The conversation `id`, or the current one when `id` is `None`.
+    pub fn conversation(&self, id: Option<&str>) -> Option<crate::chat::Conversation> {
+        let log = self.chat_log();
+        match id {
+            Some(id) => log.store().get(id).cloned(),
+            None => Some(log.store().current().clone()),
+        }
+    }
+
+    /// Messages of every conversation that contain `query` (Ctrl/⌘K).
+    pub fn search_chats(&self, query: &str) -> Vec<crate::chat::SearchHit> {
+        self.chat_log().store().search(query)
+    }
+
+    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatLog> {
+        self.chat.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Emit voice input's current state again (a page that subscribed after

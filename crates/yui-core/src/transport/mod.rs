@@ -115,6 +115,14 @@ pub enum Outbound {
     Vocabulary(Vocabulary),
     /// Reconnect now (push), also after a refused key.
     Reconnect,
+    /// The user answered an approval card (`agent_chat`:
+    /// `POST /approve/{aid}` with the run it belongs to).
+    Approve {
+        /// The approval id.
+        approval_id: String,
+        /// The answer.
+        decision: agent_chat::ApprovalDecision,
+    },
 }
 
 /// What a transport reports.
@@ -219,6 +227,13 @@ pub enum ReplyPart {
     Alive {
         /// The event was assistant speech.
         after_speech: bool,
+    },
+    /// One of `agent_chat`'s own events, as sent, for the chat window (the
+    /// transport also reports what it means for the character as the parts
+    /// above). It keeps the turn alive like [`ReplyPart::Alive`].
+    Chat {
+        /// The event.
+        event: agent_chat::ChatEvent,
     },
     /// The turn is over (push `turn_end`, or the last request's end).
     End {

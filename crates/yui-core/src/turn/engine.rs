@@ -211,6 +211,7 @@ impl Engine {
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
+            UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Approve { approval_id, decision })),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
                     self.vocabulary = vocabulary.clone();
@@ -669,6 +670,12 @@ impl Engine {
             }
             ReplyPart::Alive { after_speech } => {
                 if !self.stopped.contains(&turn_id) {
+                    self.touch(&turn_id, now, false, after_speech);
+                }
+            }
+            ReplyPart::Chat { event } => {
+                if !self.stopped.contains(&turn_id) {
+                    let after_speech = matches!(event, crate::transport::agent_chat::ChatEvent::Delta { .. });
                     self.touch(&turn_id, now, false, after_speech);
                 }
             }

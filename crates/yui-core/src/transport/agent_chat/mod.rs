@@ -25,11 +25,14 @@
 //!   `End`; `cancelled` → `End`; `end` → the last sentence, then
 //!   `End { usage }`. Every event reports something (an `Alive` when it has
 //!   nothing else), so the engine's stream deadlines reset on each.
-//! * `approval_request` is only logged (`record = "agent_chat_approval"`):
-//!   nothing answers it yet, so the run waits until the engine's approval
-//!   timeout ([`crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT`], 300 s) denies
-//!   the call. The turn stays alive meanwhile only as long as the engine's
-//!   stream deadline allows.
+//! * every event is also reported whole as [`ReplyPart::Chat`], for the
+//!   chat window (`crate::chat`).
+//! * `approval_request` shows as an approval card; [`Outbound::Approve`]
+//!   answers it with `POST /approve/{aid}` `{decision, run_id}`, the run id
+//!   of the `start` of the turn that asked (kept per approval, so an answer
+//!   after a newer turn started still names the right run). Unanswered, the
+//!   engine's own timeout ([`crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT`],
+//!   300 s) denies the call; the card counts down to it.
 //! * `Outbound::Stop` / `Abandon` of the turn in flight drop the stream,
 //!   end the turn, and send `POST /cancel {run_id}` in the background
 //!   (logged, never awaited; no run id yet: nothing is sent).
@@ -39,7 +42,8 @@
 pub mod wire;
 
 pub use wire::{
-    parse_event, ApprovalDecision, ApproveRequest, CancelRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, EVENT_TYPES,
+    parse_event, ApprovalDecision, ApproveRequest, CancelRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, Latency,
+    EVENT_TYPES,
 };
 
 use crate::error::ErrorCode;
@@ -144,6 +148,8 @@ struct Session {
     endpoints: Endpoints,
     client: reqwest::Client,
     flight: Option<Flight>,
+    /// Approvals asked and not yet answered: approval id → run id.
+    approvals: std::collections::HashMap<String, Option<String>>,
 }
 
 /// Run the transport until the link's token fires or its outbound channel
@@ -151,7 +157,7 @@ struct Session {
 pub async fn run(cfg: AgentChatConfig, mut link: Link) {
     link.report(Inbound::Status(Status::Stateless));
     let endpoints = Endpoints::new(&cfg.base_url);
-    let mut s = Session { cfg, endpoints, client: sse::client(), flight: None };
+    let mut s = Session { cfg, endpoints, client: sse::client(), flight: None, approvals: Default::default() };
     loop {
         let step = tokio::select! {
             _ = link.cancel.cancelled() => return,
@@ -204,6 +210,7 @@ impl Session {
                     self.abort(link);
                 }
             }
+            Outbound::Approve { approval_id, decision } => self.approve(approval_id, decision),
             // The engine keeps the conversation and runs its own tools.
             Outbound::ToolResult(_)
             | Outbound::Reset
@@ -212,6 +219,31 @@ impl Session {
             | Outbound::Playback { .. }
             | Outbound::Reconnect => {}
         }
+    }
+
+    /// Answer an approval in the background (logged, never awaited).
+    fn approve(&mut self, approval_id: String, decision: ApprovalDecision) {
+        let run_id = match self.approvals.remove(&approval_id) {
+            Some(run_id) => run_id,
+            None => {
+                tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, sent = false, "no such approval pending");
+                return;
+            }
+        };
+        let url = self.endpoints.approve(&approval_id);
+        let body = ApproveRequest { decision, run_id: run_id.clone() };
+        let (client, key) = (self.client.clone(), self.cfg.key.clone());
+        tokio::spawn(async move {
+            let mut req = client.post(&url).json(&body);
+            if !key.is_empty() {
+                req = req.bearer_auth(&key);
+            }
+            let decision = format!("{decision:?}").to_lowercase();
+            match req.send().await {
+                Ok(r) => tracing::info!(record = "agent_chat_approve", approval_id = %approval_id, run_id = ?run_id, decision, status = r.status().as_u16()),
+                Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, decision, error = %crate::error::error_chain(&e)),
+            }
+        });
     }
 
     /// Stop, abandon or a newer turn: drop the stream, end the turn, and ask
@@ -261,7 +293,7 @@ impl Session {
                 return link.reply(&f.turn_id, ReplyPart::Alive { after_speech: false });
             }
         };
-        let mut parts = Vec::new();
+        let mut parts = vec![ReplyPart::Chat { event: event.clone() }];
         let mut over = false;
         match event {
             ChatEvent::Start { msg_id, run_id } => {
@@ -287,14 +319,8 @@ impl Session {
                 parts.push(ReplyPart::ToolStatus { state, tool_id: name });
             }
             ChatEvent::ApprovalRequest { approval_id, call_id, name, .. } => {
-                tracing::warn!(
-                    record = "agent_chat_approval",
-                    turn_id = %f.turn_id,
-                    approval_id = %approval_id,
-                    call_id = %call_id,
-                    tool = %name,
-                    "not answered: the engine's approval timeout denies it"
-                );
+                tracing::info!(record = "agent_chat_approval", turn_id = %f.turn_id, approval_id = %approval_id, call_id = %call_id, tool = %name);
+                self.approvals.insert(approval_id, f.run_id.clone());
             }
             ChatEvent::Usage { chars, .. } => f.usage = Some(usage(chars)),
             ChatEvent::Cancelled { run_id, .. } => {
@@ -316,14 +342,13 @@ impl Session {
                 over = true;
             }
         }
-        if parts.is_empty() {
-            parts.push(ReplyPart::Alive { after_speech: false });
-        }
         for p in parts {
             link.reply(&f.turn_id, p);
         }
         if over {
-            self.flight = None;
+            // Its run's approvals can no longer be answered.
+            let run = self.flight.take().and_then(|f| f.run_id);
+            self.approvals.retain(|_, r| *r != run);
         }
     }
 }

@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 /// Every event type of the stream, in the seed's order.
 pub const EVENT_TYPES: [&str; 11] = [
@@ -42,7 +43,11 @@ fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 /// One event of the `POST /chat` stream. Every event carries `msg_id`, the
 /// assistant message it belongs to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// The same eleven events are the chat window's whole vocabulary on every
+/// transport (`crate::chat` maps the others onto them), so the type is also
+/// exported to the UI. There `msg_id` is the client's turn id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ChatEvent {
     /// A new assistant turn.
@@ -89,6 +94,7 @@ pub enum ChatEvent {
         /// The tool name.
         name: String,
         /// The arguments as sent (an object, usually).
+        #[ts(type = "unknown")]
         args: Value,
     },
     /// A tool call finished.
@@ -124,6 +130,7 @@ pub enum ChatEvent {
         /// The tool name.
         name: String,
         /// The call's arguments.
+        #[ts(type = "unknown")]
         args: Value,
     },
     /// The turn's size and pace.
@@ -138,7 +145,23 @@ pub enum ChatEvent {
         /// Time to first token, in seconds; `None` when no token came (not
         /// in the seed: it may be `null` or absent).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         ttft: Option<f64>,
+        /// Not in the seed: the transport's token usage of the turn's last
+        /// call, where it has one (the readout shows `total_tokens`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        tokens: Option<crate::model::Usage>,
+        /// Not in the seed: the model's context window in tokens, shown
+        /// beside `tokens` (from the settings).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "number")]
+        context_window: Option<u64>,
+        /// Not in the seed: when each step of the turn happened, for the
+        /// usage line's hover.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        latency: Option<Latency>,
     },
     /// The run was stopped (`POST /cancel`); the only banner to show.
     Cancelled {
@@ -157,6 +180,7 @@ pub enum ChatEvent {
         /// What to show.
         message: String,
         /// What kind of failure.
+        #[ts(type = "string")]
         kind: ChatErrorKind,
     },
     /// The turn is final.
@@ -169,8 +193,10 @@ pub enum ChatEvent {
         /// The assistant message's index in the conversation.
         assistant_index: u64,
         /// The message's versions, as sent (the seed gives no shape).
+        #[ts(type = "unknown")]
         versions: Value,
         /// The version shown, as sent (the seed gives no shape).
+        #[ts(type = "unknown")]
         active: Value,
     },
 }
@@ -350,8 +376,32 @@ pub struct ChatRequest {
     pub regenerate_of: Option<u64>,
 }
 
+/// The per-turn latency breakdown (not in the seed): milliseconds from the
+/// moment the turn started (the user pressed Enter) to each step. A step
+/// that never happened is absent. Kept in the turn log too
+/// (`record = "latency"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Latency {
+    /// The request left (after the screenshot, when a turn takes one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub request_sent_ms: Option<u64>,
+    /// The first token of anything (reasoning, text, a tool) arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub first_token_ms: Option<u64>,
+    /// The first whole sentence of the reply arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub first_sentence_ms: Option<u64>,
+    /// The first sentence started playing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub first_audio_ms: Option<u64>,
+}
+
 /// The user's answer on an approval card: Allow / Always allow / Deny.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalDecision {
     /// Allow this call once.
@@ -360,6 +410,16 @@ pub enum ApprovalDecision {
     Always,
     /// Deny this call.
     Deny,
+}
+
+impl From<ApprovalDecision> for crate::chat::ApprovalState {
+    fn from(d: ApprovalDecision) -> Self {
+        match d {
+            ApprovalDecision::Allow => crate::chat::ApprovalState::Allowed,
+            ApprovalDecision::Always => crate::chat::ApprovalState::Always,
+            ApprovalDecision::Deny => crate::chat::ApprovalState::Denied,
+        }
+    }
 }
 
 /// The body of `POST <base>/approve/{aid}` (field names not in the seed).
@@ -498,7 +558,7 @@ mod tests {
         let e = parse_event("start", r#"{"msg_id":7,"run_id":"r"}"#).unwrap();
         assert_eq!(e, ChatEvent::Start { msg_id: "7".into(), run_id: "r".into() });
         let e = parse_event("message", r#"{"type":"usage","msg_id":"m","chars":0,"seconds":0.1,"ttft":null}"#).unwrap();
-        assert_eq!(e, ChatEvent::Usage { msg_id: "m".into(), chars: 0, seconds: 0.1, ttft: None });
+        assert_eq!(e, ChatEvent::Usage { msg_id: "m".into(), chars: 0, seconds: 0.1, ttft: None, tokens: None, context_window: None, latency: None });
         assert_eq!(serde_json::to_value(&e).unwrap(), json!({"type":"usage","msg_id":"m","chars":0,"seconds":0.1}));
     }
 

@@ -1,0 +1,394 @@
+//! [`ChatMap`]: every transport onto the eleven chat events. Pure: the
+//! driver feeds it what it sees (the engine's UI events, the transport's
+//! reply parts, the client's own tool calls and results, each with the time)
+//! and emits what it returns.
+//!
+//! The chat's `msg_id` is the turn id (a backend turn's own id for the
+//! backend's turns), and so is `run_id`. Per turn:
+//!
+//! - `start` when the turn starts (`turn_started`), or at the first reply
+//!   part of a turn the backend began on its own;
+//! - `delta` for each piece of reply text as it arrives: push `speech` and
+//!   `render` segments (a render that repeats text already shown adds only
+//!   its new part), the request transports' finished sentences, or
+//!   `agent_chat`'s own deltas;
+//! - `reasoning` for reasoning text (a push render's whole reasoning adds
+//!   only its new part);
+//! - `tool_call` / `tool_result` for the client's own tools (with their
+//!   arguments and output) and for the backend's `tool_status` (name only,
+//!   paired by name);
+//! - `agent_chat`'s `tool_drafting`, `tool_call`, `tool_result` and
+//!   `approval_request` pass through as sent; once a turn has its own events
+//!   the derived ones (sentences, reasoning parts, tool status) are not
+//!   mapped again;
+//! - at the end: `cancelled` for a stop (and nothing else); `error` for a
+//!   failure (`auth` after a refused key, `rate_limit` after HTTP 429,
+//!   `internal` otherwise); for a reply that ended with no text, `error`
+//!   `empty` when nothing happened and `no_answer` when tools ran; then
+//!   `usage` (characters, seconds, time to first token, tokens, the context
+//!   window, the latency breakdown) and `end`.
+
+use crate::event::{TurnOutcome, UiEvent};
+use crate::model::{ToolState, Usage};
+use crate::transport::agent_chat::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
+use crate::transport::{ReplyPart, ToolCall, ToolResult};
+use std::collections::HashMap;
+
+/// Turns the map remembers at most (finished ones are forgotten first).
+const TURNS_KEPT: usize = 64;
+
+#[derive(Debug, Default)]
+struct TurnMap {
+    /// A turn the client started (its end comes as `turn_ended`).
+    client: bool,
+    started_ms: i64,
+    /// The reply text so far.
+    text: String,
+    reasoning: String,
+    /// The turn has `agent_chat` events of its own.
+    wire: bool,
+    /// Backend tool calls running, by name: the call ids given to them.
+    backend_calls: Vec<(String, String, i64)>,
+    /// Client tool calls running: id → started.
+    client_calls: HashMap<String, i64>,
+    tools: u32,
+    tools_ok: u32,
+    error: Option<String>,
+    latency: Latency,
+    /// `agent_chat`'s own `end`: the server's indices and versions.
+    server_end: Option<(u64, u64, serde_json::Value, serde_json::Value)>,
+    ended: bool,
+}
+
+/// Maps one session's turns onto chat events. See the module doc.
+#[derive(Debug, Default)]
+pub struct ChatMap {
+    turns: HashMap<String, TurnMap>,
+    order: Vec<String>,
+    /// The model's context window, shown beside the tokens.
+    context_window: Option<u64>,
+    /// The last notice's code, for the next failure's kind.
+    last_notice: Option<crate::error::ErrorCode>,
+    tool_seq: u64,
+}
+
+impl ChatMap {
+    /// A map whose usage lines show `context_window` beside the tokens.
+    pub fn new(context_window: Option<u64>) -> Self {
+        Self { context_window, ..Self::default() }
+    }
+
+    fn turn(&mut self, turn_id: &str, now_ms: i64, out: &mut Vec<ChatEvent>) -> &mut TurnMap {
+        if !self.turns.contains_key(turn_id) {
+            self.remember(turn_id, TurnMap { started_ms: now_ms, ..TurnMap::default() });
+            out.push(ChatEvent::Start { msg_id: turn_id.into(), run_id: turn_id.into() });
+        }
+        self.turns.get_mut(turn_id).expect("just inserted")
+    }
+
+    fn remember(&mut self, turn_id: &str, t: TurnMap) {
+        self.turns.insert(turn_id.to_string(), t);
+        self.order.push(turn_id.to_string());
+        while self.order.len() > TURNS_KEPT {
+            let pos = self.order.iter().position(|id| self.turns.get(id).is_none_or(|t| t.ended)).unwrap_or(0);
+            let id = self.order.remove(pos);
+            self.turns.remove(&id);
+        }
+    }
+
+    /// An engine UI event: turn starts and ends, speech starting to play
+    /// (the latency's first audio), notices, greetings.
+    pub fn ui(&mut self, event: &UiEvent, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        match event {
+            UiEvent::TurnStarted { turn_id, .. } => {
+                self.remember(turn_id, TurnMap { client: true, started_ms: now_ms, ..TurnMap::default() });
+                out.push(ChatEvent::Start { msg_id: turn_id.clone(), run_id: turn_id.clone() });
+            }
+            UiEvent::Speech { turn_id, text } => {
+                if turn_id.starts_with("greeting-") {
+                    let fresh = !self.turns.contains_key(turn_id);
+                    let t = self.turn(turn_id, now_ms, &mut out);
+                    if !t.text.is_empty() {
+                        t.text.push(' ');
+                    }
+                    t.text.push_str(text);
+                    out.push(ChatEvent::Delta { msg_id: turn_id.clone(), text: if fresh { text.clone() } else { format!(" {text}") } });
+                    if fresh {
+                        self.finish(turn_id, TurnOutcome::Complete, None, None, now_ms, &mut out);
+                    }
+                } else if let Some(t) = self.turns.get_mut(turn_id) {
+                    t.latency.first_audio_ms.get_or_insert(since(t.started_ms, now_ms));
+                }
+            }
+            UiEvent::Notice { code, .. } => self.last_notice = Some(*code),
+            UiEvent::TurnEnded { turn_id, outcome, usage, error } => {
+                if self.turns.get(turn_id).is_some_and(|t| !t.ended) {
+                    self.finish(turn_id, *outcome, *usage, error.clone(), now_ms, &mut out);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The turn's request left (after its screenshot, when it took one).
+    pub fn sent(&mut self, turn_id: &str, now_ms: i64) {
+        if let Some(t) = self.turns.get_mut(turn_id) {
+            t.latency.request_sent_ms.get_or_insert(since(t.started_ms, now_ms));
+        }
+    }
+
+    /// A reply part the engine accepted (not one of a stopped turn).
+    pub fn reply(&mut self, turn_id: &str, part: &ReplyPart, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        if matches!(part, ReplyPart::Alive { .. }) && !self.turns.contains_key(turn_id) {
+            return out;
+        }
+        let t = self.turn(turn_id, now_ms, &mut out);
+        if t.ended {
+            return out;
+        }
+        if !matches!(part, ReplyPart::End { .. }) {
+            t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
+        }
+        let msg_id = turn_id.to_string();
+        match part {
+            ReplyPart::Speech { segments } | ReplyPart::Render { segments, .. } if !t.wire => {
+                let text = joined(segments.iter().map(|s| s.speech.trim()));
+                if !text.is_empty() {
+                    t.latency.first_sentence_ms.get_or_insert(since(t.started_ms, now_ms));
+                }
+                let add = if matches!(part, ReplyPart::Render { .. }) { new_part(&t.text, &text) } else { Some(text) };
+                if let Some(add) = add.filter(|a| !a.is_empty()) {
+                    let piece = if t.text.is_empty() || add.starts_with(' ') { add } else { format!(" {add}") };
+                    t.text.push_str(&piece);
+                    out.push(ChatEvent::Delta { msg_id: msg_id.clone(), text: piece });
+                }
+                if let ReplyPart::Render { reasoning: Some(r), .. } = part {
+                    if let Some(add) = new_part(&t.reasoning, r).filter(|a| !a.is_empty()) {
+                        t.reasoning.push_str(&add);
+                        out.push(ChatEvent::Reasoning { msg_id, text: add });
+                    }
+                }
+            }
+            ReplyPart::Reasoning { delta } if !t.wire => {
+                t.reasoning.push_str(delta);
+                out.push(ChatEvent::Reasoning { msg_id, text: delta.clone() });
+            }
+            ReplyPart::ToolStatus { state, tool_id } if !t.wire => match state {
+                ToolState::Running => {
+                    self.tool_seq += 1;
+                    let call_id = format!("{tool_id}#{}", self.tool_seq);
+                    let t = self.turns.get_mut(turn_id).expect("present");
+                    t.backend_calls.push((tool_id.clone(), call_id.clone(), now_ms));
+                    t.tools += 1;
+                    out.push(ChatEvent::ToolCall { msg_id, call_id, name: tool_id.clone(), args: serde_json::Value::Null });
+                }
+                ToolState::Done | ToolState::Failed => {
+                    let ok = *state == ToolState::Done;
+                    let found = t.backend_calls.iter().position(|(n, _, _)| n == tool_id).map(|i| t.backend_calls.remove(i));
+                    let (call_id, started) = match found {
+                        Some((_, id, at)) => (id, at),
+                        None => {
+                            // A result with no call seen: the card still shows.
+                            t.tools += 1;
+                            self.tool_seq += 1;
+                            (format!("{tool_id}#{}", self.tool_seq), now_ms)
+                        }
+                    };
+                    let t = self.turns.get_mut(turn_id).expect("present");
+                    t.tools_ok += u32::from(ok);
+                    out.push(ChatEvent::ToolResult {
+                        msg_id,
+                        call_id,
+                        name: tool_id.clone(),
+                        ok,
+                        output: String::new(),
+                        seconds: secs(started, now_ms),
+                    });
+                }
+            },
+            ReplyPart::Error { message } => t.error = Some(message.clone()),
+            ReplyPart::End { usage } => {
+                if !t.client {
+                    self.finish(turn_id, TurnOutcome::Complete, *usage, None, now_ms, &mut out);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// One of `agent_chat`'s own events for `turn_id`. Its text, reasoning,
+    /// tools and approvals pass through under the turn's id; its start and
+    /// terminal events are the turn's own (the engine's end decides them).
+    pub fn wire(&mut self, turn_id: &str, event: &ChatEvent, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        let t = self.turn(turn_id, now_ms, &mut out);
+        if t.ended {
+            return out;
+        }
+        t.wire = true;
+        t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
+        let msg_id = turn_id.to_string();
+        match event.clone() {
+            ChatEvent::Reasoning { text, .. } => {
+                t.reasoning.push_str(&text);
+                out.push(ChatEvent::Reasoning { msg_id, text });
+            }
+            ChatEvent::Delta { text, .. } => {
+                if t.latency.first_sentence_ms.is_none() && text.contains(['.', '!', '?', '。', '！', '？', '\n']) {
+                    t.latency.first_sentence_ms = Some(since(t.started_ms, now_ms));
+                }
+                t.text.push_str(&text);
+                out.push(ChatEvent::Delta { msg_id, text });
+            }
+            ChatEvent::ToolDrafting { name, .. } => out.push(ChatEvent::ToolDrafting { msg_id, name }),
+            ChatEvent::ToolCall { call_id, name, args, .. } => {
+                t.tools += 1;
+                out.push(ChatEvent::ToolCall { msg_id, call_id, name, args });
+            }
+            ChatEvent::ToolResult { call_id, name, ok, output, seconds, .. } => {
+                t.tools_ok += u32::from(ok);
+                out.push(ChatEvent::ToolResult { msg_id, call_id, name, ok, output, seconds });
+            }
+            ChatEvent::ApprovalRequest { approval_id, call_id, name, args, .. } => {
+                out.push(ChatEvent::ApprovalRequest { msg_id, approval_id, call_id, name, args });
+            }
+            ChatEvent::End { user_index, assistant_index, versions, active, .. } => {
+                // Kept for the end the engine's turn end writes.
+                t.server_end = Some((user_index, assistant_index, versions, active));
+            }
+            ChatEvent::Start { .. } | ChatEvent::Usage { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } => {}
+        }
+        out
+    }
+
+    /// A client tool call started.
+    pub fn tool_call(&mut self, call: &ToolCall, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        let t = self.turn(&call.turn_id, now_ms, &mut out);
+        if t.ended {
+            return out;
+        }
+        t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
+        t.client_calls.insert(call.id.clone(), now_ms);
+        t.tools += 1;
+        out.push(ChatEvent::ToolCall {
+            msg_id: call.turn_id.clone(),
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            args: call.arguments.clone(),
+        });
+        out
+    }
+
+    /// A client tool call finished (`name` from its call).
+    pub fn tool_result(&mut self, result: &ToolResult, name: &str, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        let Some(t) = self.turns.get_mut(&result.turn_id) else { return out };
+        let Some(started) = t.client_calls.remove(&result.id) else { return out };
+        let ok = !result.result.starts_with("error");
+        t.tools_ok += u32::from(ok);
+        out.push(ChatEvent::ToolResult {
+            msg_id: result.turn_id.clone(),
+            call_id: result.id.clone(),
+            name: name.to_string(),
+            ok,
+            output: result.result.clone(),
+            seconds: secs(started, now_ms),
+        });
+        out
+    }
+
+    fn finish(&mut self, turn_id: &str, outcome: TurnOutcome, tokens: Option<Usage>, error: Option<String>, now_ms: i64, out: &mut Vec<ChatEvent>) {
+        let notice = self.last_notice.take();
+        let context_window = self.context_window;
+        let Some(t) = self.turns.get_mut(turn_id) else { return };
+        t.ended = true;
+        let msg_id = turn_id.to_string();
+        if outcome == TurnOutcome::Stopped {
+            out.push(ChatEvent::Cancelled { msg_id, run_id: turn_id.into() });
+            return;
+        }
+        let failure = match outcome {
+            TurnOutcome::Failed => {
+                let message = error.or(t.error.take()).unwrap_or_else(|| failure_text(notice));
+                let kind = match notice {
+                    Some(crate::error::ErrorCode::Auth) => ChatErrorKind::Auth,
+                    _ if message.contains("429") || message.to_lowercase().contains("rate limit") => ChatErrorKind::RateLimit,
+                    _ => ChatErrorKind::Internal,
+                };
+                Some((kind, message))
+            }
+            _ if t.text.trim().is_empty() && t.tools == 0 => Some((ChatErrorKind::Empty, NO_OUTPUT.to_string())),
+            _ if t.text.trim().is_empty() => Some((ChatErrorKind::NoAnswer, NO_ANSWER.to_string())),
+            _ => None,
+        };
+        let ttft = t.latency.first_token_ms.map(|ms| ms as f64 / 1000.0);
+        out.push(ChatEvent::Usage {
+            msg_id: msg_id.clone(),
+            chars: t.text.chars().count() as u64,
+            seconds: secs(t.started_ms, now_ms),
+            ttft,
+            tokens,
+            context_window: tokens.and(context_window),
+            latency: Some(t.latency),
+        });
+        tracing::info!(
+            record = "latency",
+            turn_id = %turn_id,
+            request_sent_ms = ?t.latency.request_sent_ms,
+            first_token_ms = ?t.latency.first_token_ms,
+            first_sentence_ms = ?t.latency.first_sentence_ms,
+            first_audio_ms = ?t.latency.first_audio_ms,
+            total_ms = since(t.started_ms, now_ms)
+        );
+        if let Some((kind, message)) = failure {
+            out.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
+        }
+        let (user_index, assistant_index, versions, active) =
+            t.server_end.take().unwrap_or((0, 0, serde_json::Value::Null, serde_json::Value::Null));
+        out.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
+    }
+}
+
+/// The message of a failure with no server text, from the notice before it.
+fn failure_text(notice: Option<crate::error::ErrorCode>) -> String {
+    use crate::error::ErrorCode;
+    match notice {
+        Some(ErrorCode::Stall) => "The backend did not answer in time.".into(),
+        Some(ErrorCode::Network) => "Could not reach the backend.".into(),
+        Some(ErrorCode::Auth) => "The server refused the key.".into(),
+        _ => crate::transport::request::GENERIC_FAILURE.into(),
+    }
+}
+
+fn since(start_ms: i64, now_ms: i64) -> u64 {
+    (now_ms - start_ms).max(0) as u64
+}
+
+fn secs(start_ms: i64, now_ms: i64) -> f64 {
+    since(start_ms, now_ms) as f64 / 1000.0
+}
+
+fn joined<'a>(pieces: impl Iterator<Item = &'a str>) -> String {
+    pieces.filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// What `full` adds to `shown`: its rest when it starts with what shows,
+/// nothing when what shows already holds it, all of it otherwise.
+fn new_part(shown: &str, full: &str) -> Option<String> {
+    let full = full.trim();
+    if full.is_empty() {
+        return None;
+    }
+    if let Some(rest) = full.strip_prefix(shown.trim()) {
+        return Some(rest.to_string());
+    }
+    if shown.contains(full) {
+        return None;
+    }
+    Some(full.to_string())
+}

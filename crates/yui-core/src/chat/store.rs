@@ -1,0 +1,196 @@
+//! [`ChatStore`]: one character's conversations, kept in the data dir.
+//!
+//! - One file per conversation, `<data>/chats/<character>/<id>.json` (the
+//!   key of [`crate::data_dir::character_key`]), written whole after each
+//!   turn; `current` beside them names the conversation new turns go to.
+//! - All of a character's conversations are read when the session starts;
+//!   a damaged file is logged (`chat_unreadable`) and skipped, never
+//!   overwritten.
+//! - The current conversation is the one the backend continues (push keeps
+//!   history under the chat id, the request transports keep a transcript):
+//!   New chat (the reset) starts another; an older one opens to read.
+
+use super::fold::title_of;
+use super::model::{Conversation, ConversationSummary, Role, SearchHit};
+use crate::data_dir::{write_whole, DataDir};
+use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS};
+use std::path::PathBuf;
+
+const DIR: &str = "chats";
+const CURRENT: &str = "current";
+
+/// One character's conversations. See the module doc.
+#[derive(Debug)]
+pub struct ChatStore {
+    dir: PathBuf,
+    conversations: Vec<Conversation>,
+    current: usize,
+}
+
+impl ChatStore {
+    /// The conversations of the character keyed `character`, read now; an
+    /// empty current conversation when there are none.
+    pub fn open(data_dir: &DataDir, character: &str, now_ms: i64) -> Self {
+        let key = crate::data_dir::character_key(character);
+        Self::open_at(data_dir.root().join(DIR).join(key), now_ms)
+    }
+
+    /// The same, in `dir`.
+    pub fn open_at(dir: PathBuf, now_ms: i64) -> Self {
+        let mut conversations = Vec::new();
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                    continue;
+                }
+                match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|raw| {
+                    serde_json::from_str::<Conversation>(&raw).map_err(|e| e.to_string())
+                }) {
+                    Ok(c) => conversations.push(c),
+                    Err(e) => tracing::warn!(record = "chat_unreadable", path = %path.display(), error = %e),
+                }
+            }
+        }
+        conversations.sort_by_key(|c| c.created_ms);
+        let named = std::fs::read_to_string(dir.join(CURRENT)).ok().map(|s| s.trim().to_string());
+        let current = named.and_then(|id| conversations.iter().position(|c| c.id == id));
+        let mut store = Self { dir, current: current.unwrap_or(0), conversations };
+        if current.is_none() {
+            match store.conversations.len() {
+                0 => {
+                    store.conversations.push(Conversation::new(new_id(now_ms, &[]), now_ms));
+                }
+                n => store.current = n - 1,
+            }
+        }
+        store
+    }
+
+    /// The conversation new turns go to.
+    pub fn current(&self) -> &Conversation {
+        &self.conversations[self.current]
+    }
+
+    /// The same, to change (call [`ChatStore::save`] after).
+    pub fn current_mut(&mut self) -> &mut Conversation {
+        &mut self.conversations[self.current]
+    }
+
+    /// Start a new current conversation (an empty current one is kept as
+    /// the new one) and return it.
+    pub fn new_conversation(&mut self, now_ms: i64) -> &Conversation {
+        if !self.current().messages.is_empty() {
+            let id = new_id(now_ms, &self.conversations);
+            self.conversations.push(Conversation::new(id, now_ms));
+            self.current = self.conversations.len() - 1;
+        }
+        self.write_current_name();
+        self.current()
+    }
+
+    /// The conversation `id`.
+    pub fn get(&self, id: &str) -> Option<&Conversation> {
+        self.conversations.iter().find(|c| c.id == id)
+    }
+
+    /// Every conversation that has a message, newest change first, and the
+    /// current one even when empty.
+    pub fn list(&self) -> Vec<ConversationSummary> {
+        let mut out: Vec<ConversationSummary> = self
+            .conversations
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| *i == self.current || !c.messages.is_empty())
+            .map(|(i, c)| c.summary(i == self.current))
+            .collect();
+        out.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms));
+        out
+    }
+
+    /// Messages in every conversation whose shown text contains `query`
+    /// (case-insensitive; blank finds nothing), newest first, at most
+    /// [`CHAT_SEARCH_HITS`].
+    pub fn search(&self, query: &str) -> Vec<SearchHit> {
+        let needle = query.trim().to_lowercase();
+        if needle.is_empty() {
+            return Vec::new();
+        }
+        let mut hits = Vec::new();
+        for c in &self.conversations {
+            for m in &c.messages {
+                let text = m.shown_text();
+                let Some(at) = text.to_lowercase().find(&needle) else { continue };
+                hits.push(SearchHit {
+                    conversation_id: c.id.clone(),
+                    title: c.title.clone(),
+                    message_id: m.id.clone(),
+                    snippet: snippet(text, at),
+                    at_ms: m.at_ms,
+                });
+            }
+            if c.title.to_lowercase().contains(&needle) && !hits.iter().any(|h| h.conversation_id == c.id) {
+                if let Some(m) = c.messages.iter().find(|m| m.role == Role::User) {
+                    hits.push(SearchHit {
+                        conversation_id: c.id.clone(),
+                        title: c.title.clone(),
+                        message_id: m.id.clone(),
+                        snippet: title_of(&m.text),
+                        at_ms: m.at_ms,
+                    });
+                }
+            }
+        }
+        hits.sort_by(|a, b| b.at_ms.cmp(&a.at_ms));
+        hits.truncate(CHAT_SEARCH_HITS);
+        hits
+    }
+
+    /// Write the current conversation (and which one is current). A
+    /// failure is logged (`chat_save_failed`); the conversation stays in
+    /// memory and the next save tries again.
+    pub fn save(&self) {
+        let c = self.current();
+        if c.messages.is_empty() {
+            return;
+        }
+        let path = self.dir.join(format!("{}.json", c.id));
+        let result = serde_json::to_vec(c).map_err(std::io::Error::other).and_then(|bytes| write_whole(&path, &bytes));
+        match result {
+            Ok(()) => self.write_current_name(),
+            Err(e) => tracing::warn!(record = "chat_save_failed", path = %path.display(), error = %e),
+        }
+    }
+
+    fn write_current_name(&self) {
+        if let Err(e) = write_whole(&self.dir.join(CURRENT), self.current().id.as_bytes()) {
+            tracing::warn!(record = "chat_save_failed", path = %self.dir.display(), error = %e);
+        }
+    }
+}
+
+/// A conversation id from the time, unique among `existing`.
+fn new_id(now_ms: i64, existing: &[Conversation]) -> String {
+    let mut n = now_ms.max(0);
+    while existing.iter().any(|c| c.id == format!("c{n}")) {
+        n += 1;
+    }
+    format!("c{n}")
+}
+
+/// One line around byte `at` of `text`, at most [`CHAT_SNIPPET_CHARS`].
+fn snippet(text: &str, at: usize) -> String {
+    let before: Vec<char> = text[..at].chars().collect();
+    let lead = CHAT_SNIPPET_CHARS / 3;
+    let start = before.len().saturating_sub(lead);
+    let mut s: String = before[start..].iter().collect::<String>() + &text[at..];
+    s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = s.chars().take(CHAT_SNIPPET_CHARS).collect();
+    if start > 0 {
+        out.insert(0, '…');
+    }
+    if s.chars().count() > CHAT_SNIPPET_CHARS {
+        out.push('…');
+    }
+    out
+}
