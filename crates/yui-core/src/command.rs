@@ -13,6 +13,16 @@ pub enum UserCommand {
         /// The message.
         text: String,
     },
+    /// Send a message with files (the chat window's composer): images and
+    /// PDFs go to the model as bytes where the transport carries them, text
+    /// files are clipped and folded into the prompt. Over a limit, the
+    /// message is refused with a notice and nothing is sent.
+    SendMessage {
+        /// The message.
+        text: String,
+        /// The files.
+        attachments: Vec<crate::chat::Attachment>,
+    },
     /// Send what the user said (voice input, transcribed) as a user turn
     /// marked as spoken (queued while a turn runs).
     SendVoice {
@@ -27,6 +37,32 @@ pub enum UserCommand {
     /// Start a new conversation under the same chat id (the chat window's
     /// New chat).
     Reset,
+    /// Regenerate an assistant message: its user message goes again and
+    /// the new answer becomes another version of `msg_id`.
+    Regenerate {
+        /// The assistant message.
+        msg_id: String,
+    },
+    /// Show version `n` (0-based) of an assistant message (the `< 1/2 >`
+    /// picker).
+    PickVersion {
+        /// The assistant message.
+        msg_id: String,
+        /// The answer to show.
+        n: u32,
+    },
+    /// Start a new current conversation holding the current one's messages
+    /// up to and including `msg_id`.
+    Fork {
+        /// The last message the fork keeps.
+        msg_id: String,
+    },
+    /// Delete a message from the current conversation (the window asked
+    /// for confirmation first when `confirm_delete` is on).
+    DeleteMessage {
+        /// The message.
+        msg_id: String,
+    },
     /// Answer an approval card: Allow, Always allow or Deny.
     Approve {
         /// The card's approval id.

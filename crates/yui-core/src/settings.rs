@@ -89,6 +89,38 @@ pub struct Settings {
     pub relations: bool,
     /// Speech out and voice in.
     pub voice: VoiceSettings,
+    /// The chat window.
+    pub chat: ChatSettings,
+}
+
+/// The chat window's settings (seed `004`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct ChatSettings {
+    /// Show Reasoning: the live "Thinking… Ns" panel (default on).
+    pub show_reasoning: bool,
+    /// Collapse reasoning by default: the panel starts folded (default off).
+    pub collapse_reasoning: bool,
+    /// Ask in an in-app dialog before deleting a message or a conversation
+    /// (default on).
+    pub confirm_delete: bool,
+    /// Attachments per message (default 5).
+    pub max_attachments: u32,
+    /// Bytes per attachment (default 2 MB).
+    #[ts(type = "number")]
+    pub max_attachment_bytes: u64,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        Self {
+            show_reasoning: true,
+            collapse_reasoning: false,
+            confirm_delete: true,
+            max_attachments: crate::limits::CHAT_ATTACHMENTS as u32,
+            max_attachment_bytes: crate::limits::CHAT_ATTACHMENT_BYTES as u64,
+        }
+    }
 }
 
 /// How she speaks and listens (issue "Voice").
@@ -248,6 +280,7 @@ impl Default for Settings {
             browser: false,
             relations: true,
             voice: VoiceSettings::default(),
+            chat: ChatSettings::default(),
         }
     }
 }
@@ -268,6 +301,7 @@ impl fmt::Debug for Settings {
             .field("browser", &self.browser)
             .field("relations", &self.relations)
             .field("voice", &self.voice)
+            .field("chat", &self.chat)
             .finish_non_exhaustive()
     }
 }

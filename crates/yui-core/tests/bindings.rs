@@ -36,6 +36,7 @@ fn generate() -> String {
         decl::<yui_core::settings::ScreenshotSettings>(&cfg),
         decl::<yui_core::settings::ScreenChoice>(&cfg),
         decl::<yui_core::settings::VoiceSettings>(&cfg),
+        decl::<yui_core::settings::ChatSettings>(&cfg),
         decl::<yui_core::event::VoiceState>(&cfg),
         decl::<yui_core::relations::RelationRecord>(&cfg),
         decl::<yui_core::picture::capture::Display>(&cfg),
@@ -55,6 +56,7 @@ fn generate() -> String {
         decl::<yui_core::chat::ApprovalState>(&cfg),
         decl::<yui_core::chat::UsageLine>(&cfg),
         decl::<yui_core::chat::ErrorCard>(&cfg),
+        decl::<yui_core::chat::Attachment>(&cfg),
     ];
     format!(
         "// Generated from yui-core by crates/yui-core/tests/bindings.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings\n\n{}",

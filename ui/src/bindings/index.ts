@@ -165,11 +165,39 @@ export type UserCommand = { "type": "send_text",
 /**
  * The message.
  */
-text: string, } | { "type": "send_voice", 
+text: string, } | { "type": "send_message", 
+/**
+ * The message.
+ */
+text: string, 
+/**
+ * The files.
+ */
+attachments: Array<Attachment>, } | { "type": "send_voice", 
 /**
  * The transcript.
  */
-text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "approve", 
+text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "regenerate", 
+/**
+ * The assistant message.
+ */
+msg_id: string, } | { "type": "pick_version", 
+/**
+ * The assistant message.
+ */
+msg_id: string, 
+/**
+ * The answer to show.
+ */
+n: number, } | { "type": "fork", 
+/**
+ * The last message the fork keeps.
+ */
+msg_id: string, } | { "type": "delete_message", 
+/**
+ * The message.
+ */
+msg_id: string, } | { "type": "approve", 
 /**
  * The card's approval id.
  */
@@ -374,7 +402,11 @@ relations: boolean,
 /**
  * Speech out and voice in.
  */
-voice: VoiceSettings, };
+voice: VoiceSettings, 
+/**
+ * The chat window.
+ */
+chat: ChatSettings, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -590,6 +622,32 @@ stt_language: string,
  * Say thinking fillers while a reply is slow (default on).
  */
 filler: boolean, };
+
+/**
+ * The chat window's settings (seed `004`).
+ */
+export type ChatSettings = { 
+/**
+ * Show Reasoning: the live "Thinking… Ns" panel (default on).
+ */
+show_reasoning: boolean, 
+/**
+ * Collapse reasoning by default: the panel starts folded (default off).
+ */
+collapse_reasoning: boolean, 
+/**
+ * Ask in an in-app dialog before deleting a message or a conversation
+ * (default on).
+ */
+confirm_delete: boolean, 
+/**
+ * Attachments per message (default 5).
+ */
+max_attachments: number, 
+/**
+ * Bytes per attachment (default 2 MB).
+ */
+max_attachment_bytes: number, };
 
 /**
  * What voice input is doing, as the status pill shows it.
@@ -1160,3 +1218,21 @@ message: string,
  * For `no_answer`: how many tool calls succeeded.
  */
 tools_ok: number, };
+
+/**
+ * A file sent with a message (paste, drag and drop, the + button).
+ */
+export type Attachment = { 
+/**
+ * The file name.
+ */
+name: string, 
+/**
+ * Its MIME type as the page read it (`image/png`, `application/pdf`,
+ * `text/plain`; empty when unknown).
+ */
+mime: string, 
+/**
+ * Its bytes, base64.
+ */
+data_base64: string, };

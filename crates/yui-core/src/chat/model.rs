@@ -260,3 +260,15 @@ pub struct SearchHit {
     #[ts(type = "number")]
     pub at_ms: i64,
 }
+
+/// A file sent with a message (paste, drag and drop, the + button).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Attachment {
+    /// The file name.
+    pub name: String,
+    /// Its MIME type as the page read it (`image/png`, `application/pdf`,
+    /// `text/plain`; empty when unknown).
+    pub mime: String,
+    /// Its bytes, base64.
+    pub data_base64: String,
+}

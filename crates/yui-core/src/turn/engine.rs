@@ -211,6 +211,9 @@ impl Engine {
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
+            // The session's chat log carries these out (it owns the conversations).
+            UserCommand::SendMessage { text, .. } => self.send_text(text, false, now, fx),
+            UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Approve { approval_id, decision })),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
