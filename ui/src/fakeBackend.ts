@@ -110,6 +110,7 @@ export function fakeBackend(): Backend {
       switch (command.type) {
         case "send_text":
         case "send_voice":
+        case "send_message":
           if (turn) {
             waiting.push(command.text);
             emit({ type: "turn_queued", text: command.text, queued: waiting.length });
@@ -130,6 +131,13 @@ export function fakeBackend(): Backend {
           return;
         case "set_vocabulary":
           console.info("yui (fake backend): vocabulary", command.vocabulary);
+          return;
+        case "approve":
+        case "regenerate":
+        case "pick_version":
+        case "fork":
+        case "delete_message":
+          console.info("yui (fake backend):", command.type, command);
           return;
         default: {
           const unknown: never = command;
