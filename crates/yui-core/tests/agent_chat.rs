@@ -126,6 +126,8 @@ fn turn(id: &str, text: &str) -> TurnRequest {
         input: text.into(),
         guide: None,
         images: Vec::new(),
+        conversation_id: None,
+        regenerate_of: None,
     }
 }
 

@@ -120,6 +120,8 @@ fn turn(id: &str, input: &str) -> TurnRequest {
         input: input.into(),
         guide: None,
         images: vec![],
+        conversation_id: None,
+        regenerate_of: None,
     }
 }
 

@@ -99,6 +99,8 @@ impl Sampler {
             input: user_input(&ctx),
             guide: ctx.trigger.guide,
             images,
+            conversation_id: None,
+            regenerate_of: None,
         }
     }
 }

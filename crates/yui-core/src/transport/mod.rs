@@ -50,6 +50,13 @@ pub struct TurnRequest {
     /// Pictures: the turn's screenshot first, then attachments. The
     /// transport fits them into its budget (`crate::picture::fit`).
     pub images: Vec<crate::picture::Picture>,
+    /// The chat window's conversation the turn belongs to, as the backend
+    /// knows it (`agent_chat`'s `conversation_id`); `None` before the chat
+    /// log named one.
+    pub conversation_id: Option<String>,
+    /// On Regenerate: the server index of the message whose answer is
+    /// made again (`agent_chat`'s `regenerate_of`).
+    pub regenerate_of: Option<u64>,
 }
 
 /// A call against a tool the client declared.
@@ -115,6 +122,34 @@ pub enum Outbound {
     Vocabulary(Vocabulary),
     /// Reconnect now (push), also after a refused key.
     Reconnect,
+    /// Fork the server's conversation after message `index` (`agent_chat`:
+    /// `POST /fork/{cid}/{idx}`); the answer's conversation id comes back as
+    /// [`Inbound::Forked`] for the local conversation `local_id`.
+    Fork {
+        /// The server's conversation.
+        conversation_id: String,
+        /// The last message the fork keeps (server index).
+        index: u64,
+        /// The local conversation the fork became.
+        local_id: String,
+    },
+    /// Show version `n` of message `index` (`agent_chat`:
+    /// `POST /version/{cid}/{idx}/{n}`).
+    PickVersion {
+        /// The server's conversation.
+        conversation_id: String,
+        /// The message (server index).
+        index: u64,
+        /// The version.
+        n: u32,
+    },
+    /// Delete message `index` (`agent_chat`: `DELETE /messages/{cid}/{idx}`).
+    DeleteMessage {
+        /// The server's conversation.
+        conversation_id: String,
+        /// The message (server index).
+        index: u64,
+    },
     /// The user answered an approval card (`agent_chat`:
     /// `POST /approve/{aid}` with the run it belongs to).
     Approve {
@@ -155,6 +190,14 @@ pub enum Inbound {
         turn_id: String,
         /// The data URLs.
         images: Vec<String>,
+    },
+    /// The server forked a conversation: the local conversation `local_id`
+    /// is `server_id` on the server from now on.
+    Forked {
+        /// The local conversation.
+        local_id: String,
+        /// The server's id for it.
+        server_id: String,
     },
     /// A turn could not be sent: its frame is over the limit, or the
     /// transport is not connected. The turn fails at once.

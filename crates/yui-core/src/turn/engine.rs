@@ -239,8 +239,8 @@ impl Engine {
             Inbound::ToolCall(call) => self.on_tool_call(call, now, fx),
             Inbound::Delegations(items) => fx.push(Effect::Ui(UiEvent::Delegations { items })),
             Inbound::Rejected { turn_id, code, reason } => self.abort_unsent(&turn_id, code, &reason, now, fx),
-            // The driver keeps these for the inspector; they change no turn.
-            Inbound::ImagesSent { .. } => {}
+            // The driver keeps these (the inspector, the chat log); they change no turn.
+            Inbound::ImagesSent { .. } | Inbound::Forked { .. } => {}
         }
     }
 

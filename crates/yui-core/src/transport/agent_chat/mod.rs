@@ -15,8 +15,15 @@
 //! * the body is [`ChatRequest`]: `message` is the rendered
 //!   `<client_context>` block, a blank line and the user's input (as the
 //!   Responses user item, without the post-history block);
-//!   `conversation_id` is the client's chat id; `regenerate_of` is never set
-//!   yet. Pictures are not sent (the seed gives no field for them).
+//!   `conversation_id` is the chat window's conversation (its server id
+//!   after a fork), else the client's chat id; `regenerate_of` is the
+//!   server index of the message a Regenerate makes again. Pictures are not
+//!   sent (the seed gives no field for them).
+//! * [`Outbound::Fork`], [`Outbound::PickVersion`] and
+//!   [`Outbound::DeleteMessage`] go as `POST /fork/{cid}/{idx}`,
+//!   `POST /version/{cid}/{idx}/{n}` and `DELETE /messages/{cid}/{idx}` in
+//!   the background (logged, never awaited). A fork's answer that names a
+//!   `conversation_id` is reported as [`Inbound::Forked`].
 //! * events map onto [`ReplyPart`]s: `start` keeps the run id (for
 //!   `/cancel`); `reasoning` → `Reasoning`; `delta` → one `Speech` per
 //!   finished sentence, then `Alive { after_speech: true }`; `tool_drafting`
@@ -188,7 +195,8 @@ impl Session {
             Outbound::Turn(turn) => {
                 self.abort(link);
                 tracing::info!(record = "turn", transport = NAME, turn_id = %turn.turn_id, spoke_text = false);
-                let body = ChatRequest { message: message(&turn), conversation_id: self.cfg.conversation_id.clone(), regenerate_of: None };
+                let conversation_id = turn.conversation_id.clone().or_else(|| self.cfg.conversation_id.clone());
+                let body = ChatRequest { message: message(&turn), conversation_id, regenerate_of: turn.regenerate_of };
                 tracing::info!(record = "agent_chat.request", turn_id = %turn.turn_id, round = 1, chars = body.message.chars().count());
                 let body = serde_json::to_value(&body).unwrap_or_default();
                 let (client, url, key) = (self.client.clone(), self.endpoints.chat(), self.cfg.key.clone());
@@ -211,6 +219,25 @@ impl Session {
                 }
             }
             Outbound::Approve { approval_id, decision } => self.approve(approval_id, decision),
+            Outbound::Fork { conversation_id, index, local_id } => {
+                let url = self.endpoints.fork(&conversation_id, index);
+                let inbound = link.inbound.clone();
+                self.side(reqwest::Method::POST, url, "agent_chat_fork", move |answer| {
+                    // The seed gives no answer shape: a `conversation_id` in it
+                    // names the fork on the server.
+                    if let Some(server_id) = answer.get("conversation_id").and_then(|v| v.as_str()) {
+                        let _ = inbound.send(Inbound::Forked { local_id, server_id: server_id.to_string() });
+                    }
+                });
+            }
+            Outbound::PickVersion { conversation_id, index, n } => {
+                let url = self.endpoints.version(&conversation_id, index, u64::from(n));
+                self.side(reqwest::Method::POST, url, "agent_chat_version", |_| {});
+            }
+            Outbound::DeleteMessage { conversation_id, index } => {
+                let url = self.endpoints.delete_message(&conversation_id, index);
+                self.side(reqwest::Method::DELETE, url, "agent_chat_delete", |_| {});
+            }
             // The engine keeps the conversation and runs its own tools.
             Outbound::ToolResult(_)
             | Outbound::Reset
@@ -219,6 +246,30 @@ impl Session {
             | Outbound::Playback { .. }
             | Outbound::Reconnect => {}
         }
+    }
+
+    /// A side request (fork, version, delete) in the background: logged,
+    /// never awaited; `then` gets the answer's JSON body (or `null`) when
+    /// the status is a success.
+    fn side(&self, method: reqwest::Method, url: String, record: &'static str, then: impl FnOnce(serde_json::Value) + Send + 'static) {
+        let (client, key) = (self.client.clone(), self.cfg.key.clone());
+        tokio::spawn(async move {
+            let mut req = client.request(method.clone(), &url);
+            if !key.is_empty() {
+                req = req.bearer_auth(&key);
+            }
+            match req.send().await {
+                Ok(r) => {
+                    let status = r.status().as_u16();
+                    tracing::info!(record, method = %method, url = %url, status);
+                    if r.status().is_success() {
+                        let body = r.bytes().await.ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+                        then(body);
+                    }
+                }
+                Err(e) => tracing::warn!(record, method = %method, url = %url, error = %crate::error::error_chain(&e)),
+            }
+        });
     }
 
     /// Answer an approval in the background (logged, never awaited).

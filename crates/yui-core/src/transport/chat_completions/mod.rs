@@ -197,7 +197,12 @@ impl Session {
                 self.transcript.commit(vec![Entry::Assistant { content: text, tool_calls: Vec::new() }])
             }
             Outbound::Vocabulary(v) => self.cfg.vocabulary = v,
-            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Approve { .. } => {}
+            Outbound::Playback { .. }
+            | Outbound::Reconnect
+            | Outbound::Approve { .. }
+            | Outbound::Fork { .. }
+            | Outbound::PickVersion { .. }
+            | Outbound::DeleteMessage { .. } => {}
         }
     }
 

@@ -344,7 +344,13 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
         }
         // Push keeps a turn whose wait passed outstanding, carries no card
         // and reconnects in the caller.
-        Outbound::Abandon { .. } | Outbound::Greeting { .. } | Outbound::Reconnect | Outbound::Approve { .. } => return Ok(()),
+        Outbound::Abandon { .. }
+        | Outbound::Greeting { .. }
+        | Outbound::Reconnect
+        | Outbound::Approve { .. }
+        | Outbound::Fork { .. }
+        | Outbound::PickVersion { .. }
+        | Outbound::DeleteMessage { .. } => return Ok(()),
     };
     send_frame(ws, &frame, TEXT_FRAME_SIZE).await
 }

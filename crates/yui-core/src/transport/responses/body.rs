@@ -132,6 +132,8 @@ mod tests {
             input: "hi".into(),
             guide: None,
             images: images.iter().filter_map(|u| crate::transport::request::from_data_url(u)).collect(),
+            conversation_id: None,
+            regenerate_of: None,
         }
     }
 

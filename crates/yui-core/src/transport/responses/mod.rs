@@ -130,7 +130,12 @@ pub async fn run(cfg: RequestConfig, link: Link) {
             // Nothing is running: a stale stop, abandon or tool result.
             Outbound::Stop { .. } | Outbound::Abandon { .. } | Outbound::ToolResult(_) => {}
             // Push only.
-            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Approve { .. } => {}
+            Outbound::Playback { .. }
+            | Outbound::Reconnect
+            | Outbound::Approve { .. }
+            | Outbound::Fork { .. }
+            | Outbound::PickVersion { .. }
+            | Outbound::DeleteMessage { .. } => {}
         }
     }
 }
@@ -210,7 +215,12 @@ impl Task {
             }
             Outbound::ToolResult(_) => {}
             Outbound::Vocabulary(v) => self.vocab = v,
-            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Approve { .. } => {}
+            Outbound::Playback { .. }
+            | Outbound::Reconnect
+            | Outbound::Approve { .. }
+            | Outbound::Fork { .. }
+            | Outbound::PickVersion { .. }
+            | Outbound::DeleteMessage { .. } => {}
             // One turn in flight: the newer one aborts this one and starts
             // after what was kept before it.
             turn @ Outbound::Turn(_) => {
