@@ -32,7 +32,7 @@ pub fn user_message_id(turn_id: &str) -> String {
 impl Conversation {
     /// An empty conversation.
     pub fn new(id: impl Into<String>, now_ms: i64) -> Self {
-        Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new() }
+        Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new(), server_id: None }
     }
 
     /// The user's message of turn `turn_id` (empty text adds nothing: a turn
@@ -120,6 +120,11 @@ impl Conversation {
             }
         }
         false
+    }
+
+    /// The conversation's id as the backend knows it.
+    pub fn wire_id(&self) -> &str {
+        self.server_id.as_deref().unwrap_or(&self.id)
     }
 
     /// The assistant message `msg_id`.

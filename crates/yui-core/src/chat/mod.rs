@@ -16,10 +16,23 @@ pub use map::ChatMap;
 pub use model::*;
 pub use store::ChatStore;
 
+use crate::command::UserCommand;
+use crate::error::ErrorCode;
 use crate::event::UiEvent;
 use crate::transport::agent_chat::ChatEvent;
-use crate::transport::{ReplyPart, ToolCall, ToolResult};
+use crate::transport::{Outbound, ReplyPart, ToolCall, ToolResult};
 use std::collections::HashMap;
+
+/// What the chat log made of a user command.
+#[derive(Debug, Default, PartialEq)]
+pub struct Handled {
+    /// Events to emit.
+    pub events: Vec<UiEvent>,
+    /// Messages for the transport.
+    pub outbound: Vec<Outbound>,
+    /// What the engine gets instead (`None`: nothing).
+    pub engine: Option<UserCommand>,
+}
 
 /// The map and the store of one session. See the module doc.
 #[derive(Debug)]
@@ -28,12 +41,17 @@ pub struct ChatLog {
     store: ChatStore,
     /// Client tool calls running: id → tool name (for their results).
     calls: HashMap<String, String>,
+    /// A Regenerate waiting for its turn to start: the message it remakes
+    /// and that message's server index.
+    regenerating: Option<(String, Option<u64>)>,
+    /// Turns that remake a message: turn id → (message id, server index).
+    remakes: HashMap<String, (String, Option<u64>)>,
 }
 
 impl ChatLog {
     /// A log over `store`, showing `context_window` beside token counts.
     pub fn new(store: ChatStore, context_window: Option<u64>) -> Self {
-        Self { map: ChatMap::new(context_window), store, calls: HashMap::new() }
+        Self { map: ChatMap::new(context_window), store, calls: HashMap::new(), regenerating: None, remakes: HashMap::new() }
     }
 
     /// The store (the session's queries read it).
@@ -46,9 +64,13 @@ impl ChatLog {
     pub fn ui(&mut self, event: &UiEvent, now_ms: i64) -> Vec<UiEvent> {
         let mut out = Vec::new();
         match event {
-            UiEvent::TurnStarted { turn_id, text } => {
-                self.store.current_mut().user(turn_id, text, now_ms);
-            }
+            UiEvent::TurnStarted { turn_id, text } => match self.regenerating.take() {
+                // A remake's user message is already there.
+                Some(remake) => {
+                    self.remakes.insert(turn_id.clone(), remake);
+                }
+                None => self.store.current_mut().user(turn_id, text, now_ms),
+            },
             UiEvent::SessionReset => {
                 let c = self.store.new_conversation(now_ms).clone();
                 out.push(UiEvent::Conversation { conversation: c });
@@ -102,6 +124,89 @@ impl ChatLog {
         out
     }
 
+    /// A user command about the conversation. `busy`: a turn runs or
+    /// messages wait. Regenerate becomes the user message sent again (its
+    /// answer filed as another version); version, fork and delete change the
+    /// store and tell the `agent_chat` server; anything else passes to the
+    /// engine unchanged.
+    pub fn command(&mut self, cmd: UserCommand, busy: bool, now_ms: i64) -> Handled {
+        let mut h = Handled::default();
+        let conv = self.store.current();
+        let wire_id = conv.wire_id().to_string();
+        match cmd {
+            UserCommand::Regenerate { msg_id } => {
+                let pos = conv.messages.iter().position(|m| m.id == msg_id && m.role == Role::Assistant);
+                let asked = pos.and_then(|p| conv.messages[..p].iter().rev().find(|m| m.role == Role::User));
+                match (pos, asked) {
+                    _ if busy => h.events.push(notice("Wait for the reply to finish before regenerating.")),
+                    (Some(p), Some(user)) => {
+                        self.regenerating = Some((msg_id, conv.messages[p].server_index));
+                        h.engine = Some(UserCommand::SendText { text: user.text.clone() });
+                    }
+                    (Some(_), None) => h.events.push(notice("Nothing to regenerate: no message of yours came before this one.")),
+                    (None, _) => h.events.push(notice("That message is not in this conversation.")),
+                }
+            }
+            UserCommand::PickVersion { msg_id, n } => {
+                let Some(m) = self.store.current_mut().assistant_mut(&msg_id) else { return h };
+                if (n as usize) < m.answers.len() && m.active != n {
+                    m.active = n;
+                    if let Some(index) = m.server_index {
+                        h.outbound.push(Outbound::PickVersion { conversation_id: wire_id, index, n });
+                    }
+                    self.saved_snapshot(&mut h);
+                }
+            }
+            UserCommand::Fork { msg_id } => {
+                let index = conv.messages.iter().find(|m| m.id == msg_id).and_then(|m| m.server_index);
+                match self.store.fork(&msg_id, now_ms) {
+                    Some(fork) => {
+                        let local_id = fork.id.clone();
+                        h.events.push(UiEvent::Conversation { conversation: fork.clone() });
+                        if let Some(index) = index {
+                            h.outbound.push(Outbound::Fork { conversation_id: wire_id, index, local_id });
+                        }
+                    }
+                    None => h.events.push(notice("That message is not in this conversation.")),
+                }
+            }
+            UserCommand::DeleteMessage { msg_id } => {
+                let c = self.store.current_mut();
+                let Some(pos) = c.messages.iter().position(|m| m.id == msg_id) else { return h };
+                if c.messages[pos].answers.last().is_some_and(|a| a.state == AnswerState::Streaming) {
+                    h.events.push(notice("Stop the reply before deleting it."));
+                    return h;
+                }
+                let removed = c.messages.remove(pos);
+                c.updated_ms = now_ms;
+                if let Some(index) = removed.server_index {
+                    h.outbound.push(Outbound::DeleteMessage { conversation_id: wire_id, index });
+                }
+                self.saved_snapshot(&mut h);
+            }
+            other => h.engine = Some(other),
+        }
+        h
+    }
+
+    /// The route of a turn's request: the conversation as the backend
+    /// knows it, and the server index a Regenerate remakes.
+    pub fn route(&self, turn_id: &str) -> (String, Option<u64>) {
+        let regenerate_of = self.remakes.get(turn_id).and_then(|(_, index)| *index);
+        (self.store.current().wire_id().to_string(), regenerate_of)
+    }
+
+    /// The server named a forked conversation.
+    pub fn forked(&mut self, local_id: &str, server_id: &str) {
+        self.store.set_server_id(local_id, server_id);
+    }
+
+    /// Save the current conversation and add it whole to `h`'s events.
+    fn saved_snapshot(&mut self, h: &mut Handled) {
+        self.store.save();
+        h.events.push(UiEvent::Conversation { conversation: self.store.current().clone() });
+    }
+
     /// The user answered an approval card: it shows the answer.
     pub fn approval_answered(&mut self, approval_id: &str, state: ApprovalState) {
         if self.store.current_mut().answer_approval(approval_id, state) {
@@ -111,7 +216,10 @@ impl ChatLog {
 
     fn fold(&mut self, events: Vec<ChatEvent>, now_ms: i64, out: &mut Vec<UiEvent>) {
         let mut ended = false;
-        for event in events {
+        for mut event in events {
+            if let Some((msg_id, _)) = self.remakes.get(event.msg_id()) {
+                *event.msg_id_mut() = msg_id.clone();
+            }
             self.store.current_mut().apply(&event, now_ms);
             ended |= event.is_terminal();
             out.push(UiEvent::Chat { event });
@@ -120,4 +228,8 @@ impl ChatLog {
             self.store.save();
         }
     }
+}
+
+fn notice(message: &str) -> UiEvent {
+    UiEvent::Notice { code: ErrorCode::Unsupported, message: message.into() }
 }

@@ -226,6 +226,11 @@ pub struct Conversation {
     pub updated_ms: i64,
     /// Its messages, oldest first.
     pub messages: Vec<ChatMessage>,
+    /// Its id on an `agent_chat` server when that differs from `id` (a
+    /// fork the server named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub server_id: Option<String>,
 }
 
 /// One line of the conversation list.

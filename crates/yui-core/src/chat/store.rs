@@ -89,6 +89,32 @@ impl ChatStore {
         self.current()
     }
 
+    /// Make a new current conversation from the current one's messages up
+    /// to and including `msg_id`, titled after it with " (fork)". `None`
+    /// when the current conversation has no such message.
+    pub fn fork(&mut self, msg_id: &str, now_ms: i64) -> Option<&Conversation> {
+        let from = self.current();
+        let pos = from.messages.iter().position(|m| m.id == msg_id)?;
+        let mut fork = Conversation::new(new_id(now_ms, &self.conversations), now_ms);
+        fork.title = format!("{} (fork)", from.title);
+        fork.messages = from.messages[..=pos].to_vec();
+        self.conversations.push(fork);
+        self.current = self.conversations.len() - 1;
+        self.save();
+        Some(self.current())
+    }
+
+    /// The server named the local conversation `local_id` `server_id`.
+    pub fn set_server_id(&mut self, local_id: &str, server_id: &str) {
+        let Some(i) = self.conversations.iter().position(|c| c.id == local_id) else { return };
+        self.conversations[i].server_id = Some(server_id.to_string());
+        let c = &self.conversations[i];
+        let path = self.dir.join(format!("{}.json", c.id));
+        if let Err(e) = serde_json::to_vec(c).map_err(std::io::Error::other).and_then(|b| write_whole(&path, &b)) {
+            tracing::warn!(record = "chat_save_failed", path = %path.display(), error = %e);
+        }
+    }
+
     /// The conversation `id`.
     pub fn get(&self, id: &str) -> Option<&Conversation> {
         self.conversations.iter().find(|c| c.id == id)

@@ -98,10 +98,7 @@ impl Driver {
                 cmd = cmds.recv() => match cmd {
                     Some(cmd) => {
                         self.applied += 1;
-                        if let UserCommand::Approve { approval_id, decision } = &cmd {
-                            self.chat_log().approval_answered(approval_id, (*decision).into());
-                        }
-                        self.engine.on_command(cmd, self.now(), &mut fx);
+                        self.command(cmd, &mut fx);
                     }
                     None => break,
                 },
@@ -150,6 +147,23 @@ impl Driver {
         }
     }
 
+    /// A user command: the chat log takes the conversation's own (versions,
+    /// fork, delete, regenerate), the engine the rest.
+    fn command(&mut self, cmd: UserCommand, fx: &mut Effects) {
+        if let UserCommand::Approve { approval_id, decision } = &cmd {
+            self.chat_log().approval_answered(approval_id, (*decision).into());
+        }
+        let busy = self.engine.busy();
+        let handled = self.chat_log().command(cmd, busy, self.clock.now_ms());
+        self.emit_all(handled.events);
+        for out in handled.outbound {
+            self.send_in_order(out);
+        }
+        if let Some(cmd) = handled.engine {
+            self.engine.on_command(cmd, self.now(), fx);
+        }
+    }
+
     fn now(&self) -> Now {
         Now { at: Instant::now(), wall_ms: self.clock.now_ms() }
     }
@@ -159,6 +173,9 @@ impl Driver {
             self.contexts.attach_images(&turn_id, images.clone());
             self.sink.emit(UiEvent::ImagesSent { turn_id, images });
             return;
+        }
+        if let Inbound::Forked { local_id, server_id } = &event {
+            self.chat_log().forked(local_id, server_id);
         }
         if let Inbound::Delegations(items) = &event {
             let now = self.clock.now_ms();
@@ -346,7 +363,10 @@ impl Driver {
     fn send_turn(&mut self, begin: Begin, shot: Option<&TurnShot>, images: Vec<Picture>) {
         let wall = self.clock.now_ms();
         self.chat_log().sent(&begin.turn_id, wall);
-        let turn = self.sampler.turn(&begin, wall, shot, images);
+        let mut turn = self.sampler.turn(&begin, wall, shot, images);
+        let (conversation_id, regenerate_of) = self.chat_log().route(&begin.turn_id);
+        turn.conversation_id = Some(conversation_id);
+        turn.regenerate_of = regenerate_of;
         self.contexts.push(SentContext {
             turn_id: turn.turn_id.clone(),
             transport: self.transport_name.into(),

@@ -236,6 +236,24 @@ impl ChatEvent {
         }
     }
 
+    /// The assistant message the event belongs to, to change (the chat log
+    /// files a regenerated turn's events under the message it remakes).
+    pub fn msg_id_mut(&mut self) -> &mut String {
+        match self {
+            ChatEvent::Start { msg_id, .. }
+            | ChatEvent::Reasoning { msg_id, .. }
+            | ChatEvent::Delta { msg_id, .. }
+            | ChatEvent::ToolDrafting { msg_id, .. }
+            | ChatEvent::ToolCall { msg_id, .. }
+            | ChatEvent::ToolResult { msg_id, .. }
+            | ChatEvent::ApprovalRequest { msg_id, .. }
+            | ChatEvent::Usage { msg_id, .. }
+            | ChatEvent::Cancelled { msg_id, .. }
+            | ChatEvent::Error { msg_id, .. }
+            | ChatEvent::End { msg_id, .. } => msg_id,
+        }
+    }
+
     /// Whether the event ends the stream's turn (`end`, `cancelled`, `error`).
     pub fn is_terminal(&self) -> bool {
         matches!(self, ChatEvent::End { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. })

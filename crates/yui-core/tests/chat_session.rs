@@ -1,0 +1,176 @@
+//! The chat window's side of a live session: every transport's turn becomes
+//! the eleven chat events, the conversation is kept in the data dir and read
+//! back after a restart, a backend turn gets its own message, and
+//! regenerate, versions, fork, delete and search work on the stored
+//! conversation.
+
+mod common;
+
+use common::sse::{cc_call, cc_text, cc_wrap};
+use common::*;
+use yui_mock::{HttpScript, StreamStep};
+use yui_core::chat::{AnswerState, Role, ToolCardState};
+use yui_core::transport::agent_chat::ChatEvent;
+use yui_core::{ChatApi, CollectingSink, UiEvent, UserCommand};
+
+fn chat_kinds(sink: &CollectingSink, msg_id: &str) -> Vec<&'static str> {
+    sink.events()
+        .into_iter()
+        .filter_map(|e| match e {
+            UiEvent::Chat { event } if event.msg_id() == msg_id => Some(event.kind()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn started(sink: &CollectingSink, n: usize) -> String {
+    sink.events()
+        .into_iter()
+        .filter_map(|e| match e {
+            UiEvent::TurnStarted { turn_id, .. } => Some(turn_id),
+            _ => None,
+        })
+        .nth(n)
+        .expect("turn started")
+}
+
+async fn chat_end(sink: &CollectingSink, n: usize) {
+    let count = |s: &CollectingSink| s.events().iter().filter(|e| matches!(e, UiEvent::Chat { event: ChatEvent::End { .. } })).count();
+    sink.wait_for(WAIT, |_| count(sink) > n).await.expect("a chat end");
+}
+
+#[tokio::test]
+async fn a_push_turn_is_a_chat_turn_and_the_conversation_survives_a_restart() {
+    let mock = mock_demo(Some("k")).await;
+    let (session, sink, dir) = ready_session(&mock).await;
+    session.send(UserCommand::SendText { text: "hello there".into() }).unwrap();
+    chat_end(&sink, 0).await;
+    let turn = started(&sink, 0);
+    let kinds = chat_kinds(&sink, &turn);
+    assert_eq!(kinds.first(), Some(&"start"));
+    assert!(kinds.contains(&"delta"), "{kinds:?}");
+    assert_eq!(&kinds[kinds.len() - 2..], ["usage", "end"]);
+
+    // A backend turn (proactive) gets a message of its own.
+    let proactive = serde_json::json!({"type": "render", "turn_id": "b-1", "segments": [{"speech": "I finished sorting your files."}]});
+    assert!(mock.push(proactive).await);
+    assert!(mock.push(serde_json::json!({"type": "turn_end", "turn_id": "b-1"})).await);
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::End { msg_id, .. } } if msg_id == "b-1")).await.expect("b-1 ends");
+
+    let c = session.conversation(None).unwrap();
+    assert_eq!(c.title, "hello there");
+    // The demo mock also reports on its own (another backend turn).
+    let roles: Vec<Role> = c.messages.iter().map(|m| m.role).collect();
+    assert_eq!(&roles[..2], [Role::User, Role::Assistant]);
+    assert!(roles[2..].iter().all(|r| *r == Role::Assistant));
+    assert!(!c.messages[1].shown_text().is_empty());
+    let b1 = c.messages.iter().find(|m| m.id == "b-1").expect("the backend turn's message");
+    assert_eq!(b1.shown_text(), "I finished sorting your files.");
+    let usage = c.messages[1].answers[0].usage.clone().expect("a usage line");
+    assert!(usage.chars > 0 && usage.latency.and_then(|l| l.request_sent_ms).is_some());
+    session.close().await;
+
+    // Read back after a restart; search finds it.
+    let (again, _sink) = start(&mock.base_url(), "k", dir.path(), fast_timeouts());
+    let list = again.conversations();
+    assert_eq!(list.len(), 1);
+    assert!(list[0].current && list[0].messages as usize == c.messages.len());
+    let hits = again.search_chats("SORTING your");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].message_id, "b-1");
+    assert!(again.search_chats("nothing like this").is_empty());
+    // New chat starts another conversation; the old one stays listed.
+    assert!(again.wait_ready(WAIT).await);
+    again.send(UserCommand::Reset).unwrap();
+    _sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { .. })).await.expect("the new conversation");
+    assert_eq!(again.conversation(None).unwrap().messages.len(), 0);
+    assert_eq!(again.conversations().len(), 2);
+    again.close().await;
+}
+
+#[tokio::test]
+async fn regenerate_versions_fork_and_delete_on_chat_completions() {
+    let mock = mock_http(vec![cc_text("First answer."), cc_text("Second answer.")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+    session.send(UserCommand::SendText { text: "tell me a joke".into() }).unwrap();
+    chat_end(&sink, 0).await;
+    let msg = started(&sink, 0);
+    session.wait_idle(WAIT).await;
+
+    session.send(UserCommand::Regenerate { msg_id: msg.clone() }).unwrap();
+    chat_end(&sink, 1).await;
+    session.wait_idle(WAIT).await;
+    let c = session.conversation(None).unwrap();
+    assert_eq!(c.messages.len(), 2, "no second user row: {:?}", c.messages);
+    let m = &c.messages[1];
+    assert_eq!(m.id, msg);
+    assert_eq!((m.answers.len(), m.active), (2, 1));
+    assert_eq!(m.shown_text(), "Second answer.");
+    // The second request sent the same question again.
+    let bodies: Vec<String> = mock.requests().iter().map(|r| r.body.to_string()).collect();
+    assert_eq!(bodies.len(), 2);
+    assert!(bodies[1].contains("tell me a joke"));
+
+    session.send(UserCommand::PickVersion { msg_id: msg.clone(), n: 0 }).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.messages[1].active == 0)).await.expect("version 1 shown");
+
+    session.send(UserCommand::Fork { msg_id: format!("u{msg}") }).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.title.ends_with("(fork)"))).await.expect("the fork");
+    let fork = session.conversation(None).unwrap();
+    assert_eq!(fork.messages.len(), 1);
+    assert_eq!(session.conversations().len(), 2);
+
+    session.send(UserCommand::DeleteMessage { msg_id: format!("u{msg}") }).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.messages.is_empty())).await.expect("deleted");
+    // The original conversation is untouched by the fork's delete.
+    let original = session.conversations().into_iter().find(|c| !c.current).unwrap();
+    assert_eq!(session.conversation(Some(&original.id)).unwrap().messages.len(), 2);
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_stop_is_cancelled_only_and_an_empty_reply_is_no_output() {
+    let mock = mock_http(vec![cc_text("")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+    session.send(UserCommand::SendText { text: "say nothing".into() }).unwrap();
+    chat_end(&sink, 0).await;
+    let a = &session.conversation(None).unwrap().messages[1].answers[0];
+    assert_eq!(a.state, AnswerState::Failed);
+    assert_eq!(a.error.as_ref().map(|e| e.kind.as_str()), Some("empty"));
+    session.close().await;
+
+    // A stop before any answer: `cancelled`, never also an error.
+    let slow = mock_http(vec![HttpScript::Events(vec![StreamStep::Sleep(3000), StreamStep::Raw("data: [DONE]\n\n".into())])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &slow.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+    session.send(UserCommand::SendText { text: "wait".into() }).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::Start { .. } })).await.unwrap();
+    session.send(UserCommand::Stop).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::Cancelled { .. } })).await.expect("cancelled");
+    let kinds = chat_kinds(&sink, &started(&sink, 0));
+    assert_eq!(kinds, ["start", "cancelled"]);
+    let a = &session.conversation(None).unwrap().messages[1].answers[0];
+    assert_eq!((a.state, a.error.is_none()), (AnswerState::Stopped, true));
+    session.close().await;
+}
+
+#[tokio::test]
+async fn client_tool_calls_are_tool_cards_with_their_output() {
+    let steps = cc_call(0, "call_1", "look", &["{\"at\":", "\"body\"}"]);
+    let mock = mock_http(vec![cc_wrap(steps, "tool_calls"), cc_text("Waved!")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+    session.send(UserCommand::SendText { text: "wave".into() }).unwrap();
+    chat_end(&sink, 0).await;
+    let a = session.conversation(None).unwrap().messages[1].answers[0].clone();
+    assert_eq!(a.tools.len(), 1, "{a:?}");
+    assert_eq!(a.tools[0].name, "look");
+    assert_eq!(a.tools[0].call_id, "call_1");
+    assert_eq!(a.tools[0].state, ToolCardState::Done, "{:?}", a.tools[0]);
+    assert!(!a.tools[0].output.is_empty());
+    assert_eq!(a.tools[0].args["at"], "body");
+    assert_eq!(a.text, "Waved!");
+    session.close().await;
+}
