@@ -51,7 +51,7 @@ pub fn send_command(
     windows: State<'_, Windows>,
     command: UserCommand,
 ) -> Result<(), CommandError> {
-    windows.with_session(caller(&window)?, |session| session.send(command))
+    windows.with_session(caller(&window)?.session(), |session| session.send(command))
 }
 
 /// The calling window's connection state now. The page asks on load, since
@@ -64,7 +64,7 @@ pub fn current_status(
     window: WebviewWindow,
     windows: State<'_, Windows>,
 ) -> Result<Status, CommandError> {
-    windows.with_session(caller(&window)?, |session| {
+    windows.with_session(caller(&window)?.session(), |session| {
         Ok(session.status().borrow().clone())
     })
 }

@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 mod browser;
+mod chat_window;
 mod commands;
 mod cursor;
 mod desk;
@@ -35,6 +36,11 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::send_command,
             commands::current_status,
+            chat_window::open_chat,
+            chat_window::chat_conversations,
+            chat_window::chat_conversation,
+            chat_window::chat_search,
+            chat_window::chat_settings,
             pet_commands::character_file,
             pet_commands::motion_file,
             pet_commands::user_motions,

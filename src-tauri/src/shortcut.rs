@@ -1,6 +1,7 @@
 //! The global shortcuts: "bring YUI back" (shows the pet, moves it back on
 //! screen and makes it take the mouse again, even after click-through went
-//! wrong) and push-to-talk (held: the microphone hears one utterance).
+//! wrong), push-to-talk (held: the microphone hears one utterance) and the
+//! chat window.
 
 use crate::window::{WindowId, Windows};
 use serde::Serialize;
@@ -15,6 +16,12 @@ pub fn bring_back_shortcut() -> Shortcut {
 /// Push-to-talk, held while speaking: Ctrl+Shift+Space (Cmd+Shift+Space on macOS).
 pub fn push_to_talk_shortcut() -> Shortcut {
     Shortcut::new(Some(primary_modifiers()), Code::Space)
+}
+
+/// The chat window: Ctrl+Alt+Y (Cmd+Option+Y on macOS).
+pub fn chat_shortcut() -> Shortcut {
+    let modifiers = if cfg!(target_os = "macos") { Modifiers::SUPER | Modifiers::ALT } else { Modifiers::CONTROL | Modifiers::ALT };
+    Shortcut::new(Some(modifiers), Code::KeyY)
 }
 
 /// Ctrl+Shift, or Cmd+Shift on macOS.
@@ -41,12 +48,15 @@ struct Interactive {
 pub fn install(app: &AppHandle) {
     let back = bring_back_shortcut();
     let talk = push_to_talk_shortcut();
+    let chat = chat_shortcut();
     let plugin = tauri_plugin_global_shortcut::Builder::new()
         .with_handler(move |app, pressed, event| {
             if *pressed == back && event.state() == ShortcutState::Pressed {
                 bring_back(app);
             } else if *pressed == talk {
                 push_to_talk(app, event.state() == ShortcutState::Pressed);
+            } else if *pressed == chat && event.state() == ShortcutState::Pressed {
+                crate::chat_window::open(app);
             }
         })
         .build();
@@ -54,7 +64,7 @@ pub fn install(app: &AppHandle) {
         tracing::warn!(record = "shortcut_unavailable", error = %e);
         return;
     }
-    for shortcut in [back, talk] {
+    for shortcut in [back, talk, chat] {
         match app.global_shortcut().register(shortcut) {
             Ok(()) => tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string()),
             Err(e) => tracing::warn!(record = "shortcut_unavailable", shortcut = %shortcut.into_string(), error = %e),

@@ -14,6 +14,9 @@ pub enum WindowId {
     Pet,
     /// The settings window, opened from the tray.
     Settings,
+    /// The chat window: the character's conversations, opened from the
+    /// pet, the tray and a shortcut. It shares the pet's session.
+    Chat,
     /// The character's browser window (`browser.rs`): external pages only,
     /// in no capability file, so its pages reach no app command.
     Browser,
@@ -21,7 +24,7 @@ pub enum WindowId {
 
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 3] = [WindowId::Pet, WindowId::Settings, WindowId::Browser];
+    pub const ALL: [WindowId; 4] = [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat];
 
     /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
     pub fn label(self) -> &'static str {
@@ -29,6 +32,17 @@ impl WindowId {
             WindowId::Pet => "pet",
             WindowId::Settings => "settings",
             WindowId::Browser => "browser",
+            WindowId::Chat => "chat",
+        }
+    }
+
+    /// The window whose session this window's commands and events belong
+    /// to: the chat and settings windows share the pet's (one character);
+    /// the browser window has none of its own and gets no events.
+    pub fn session(self) -> WindowId {
+        match self {
+            WindowId::Chat | WindowId::Settings => WindowId::Pet,
+            other => other,
         }
     }
 
@@ -157,6 +171,8 @@ mod tests {
         assert_eq!(WindowId::Pet.label(), "pet");
         assert_eq!(WindowId::Settings.label(), "settings");
         assert_eq!(WindowId::Browser.label(), "browser");
+        assert_eq!(WindowId::Chat.label(), "chat");
+        assert_eq!(WindowId::Chat.session(), WindowId::Pet);
         assert_eq!(WindowId::from_label("main"), None);
     }
 

@@ -66,6 +66,8 @@ export interface Backend {
   micEnabled(): Promise<boolean>;
   /** Turn the microphone on or off (saved); `voice_input` events follow. */
   setMic(on: boolean): Promise<void>;
+  /** Open the chat window (or bring it to the front). */
+  openChat(): Promise<void>;
 }
 
 /** The URL of the bundled default character. */
@@ -103,6 +105,7 @@ export function tauriBackend(): Backend {
     },
     micEnabled: () => call<boolean>("mic_enabled"),
     setMic: (on) => call<void>("set_mic", { on }),
+    openChat: () => call<void>("open_chat"),
   };
 }
 

@@ -181,5 +181,8 @@ export function fakeBackend(): Backend {
       controls.mic = on;
       emit({ type: "voice_input", state: on ? { state: "listening" } : { state: "off" } });
     },
+    openChat: async () => {
+      window.open("chat.html", "yui-chat", "width=760,height=640");
+    },
   };
 }

@@ -10,7 +10,7 @@ import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
-import { dismissScreenNotice, initialState, reduce, type State } from "./state";
+import { dismissScreenNotice, initialState, reduce, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
@@ -68,6 +68,7 @@ async function start(backend: Backend): Promise<void> {
       }
     },
     dismissScreen: () => setState(dismissScreenNotice(state)),
+    openChat: () => void backend.openChat().catch((err) => view.showLocalError(asCommandError(err).message)),
     toggleMic: async (on) => {
       try {
         await backend.setMic(on);
@@ -78,13 +79,22 @@ async function start(backend: Backend): Promise<void> {
       }
     },
   });
-  /** Show `next`; the character makes room when the screen notice comes or goes. */
+  /** Show `next`; the character makes room when the screen notice or the row under the pill comes or goes. */
+  let holdTimer: number | undefined;
   const setState = (next: State) => {
+    const before = view.pillBottom();
     const noticeChanged = next.screenAsked !== state.screenAsked;
     state = next;
-    view.render(state);
-    if (noticeChanged) layout();
+    view.render(state, Date.now());
+    if (noticeChanged || view.pillBottom() !== before) layout();
+    // A done or failed tool leaves the pill when its hold passes.
+    window.clearTimeout(holdTimer);
+    if (state.tool && state.tool.state !== "running") {
+      holdTimer = window.setTimeout(() => view.render(state, Date.now()), Math.max(0, state.tool.at + TOOL_STATUS_HOLD_MS - Date.now()) + 20);
+    }
   };
+  // A done delegation leaves the chip 30 minutes after it ended.
+  window.setInterval(() => view.render(state, Date.now()), 30_000);
 
   const host = new CharacterHost(canvas, now);
   const director = new Director(host);
@@ -138,7 +148,7 @@ async function start(backend: Backend): Promise<void> {
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
     if (event.type === "screen_watch") sawScreenWatch = true;
-    setState(reduce(state, event));
+    setState(reduce(state, event, Date.now()));
     director.onEvent(event, now());
     if (event.type === "cue") {
       const r = host.lastResolved();
@@ -163,7 +173,7 @@ async function start(backend: Backend): Promise<void> {
   window.addEventListener("mouseup", endDrag);
   window.addEventListener("blur", endDrag);
 
-  view.render(state);
+  view.render(state, Date.now());
   installTestHook({
     state: () => state,
     send: sendText,

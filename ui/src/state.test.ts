@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "./bindings/index";
-import { composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, type State } from "./state";
+import { chipItems, chipText, composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
-  return events.reduce(reduce, initialState());
+  return events.reduce((s, e) => reduce(s, e), initialState());
 }
 
 const ready: UiEvent = { type: "status", status: { state: "ready" } };
@@ -99,7 +99,7 @@ describe("reduce", () => {
     );
     expect(s.cue?.emotion_id).toBe("happy");
     expect(s.reasoning).toBe("Let me think.");
-    expect(s.tool).toEqual({ id: "clock", state: "running" });
+    expect(s.tool).toEqual({ id: "clock", state: "running", at: 0 });
     expect(s.delegations).toHaveLength(1);
     expect(pillText(s)).toBe("running clock (+1)");
     const done = reduce(s, { type: "tool_status", turn_id: "t1", state: "done", tool_id: "clock" });
@@ -232,5 +232,54 @@ describe("voice", () => {
   it("a broken connection outranks listening", () => {
     const s = run({ type: "status", status: { state: "closed" } }, { type: "voice_input", state: { state: "listening" } });
     expect(pillText(s)).toBe("offline");
+  });
+});
+
+describe("the tool segment's hold, backend turns and the browser", () => {
+  const ready = reduce(initialState(), { type: "status", status: { state: "ready" } });
+  it("holds done and failed for 1.5 s, then clears", () => {
+    let s = reduce(ready, { type: "turn_started", turn_id: "1", text: "hi" }, 1000);
+    s = reduce(s, { type: "tool_status", turn_id: "1", state: "running", tool_id: "read_file" }, 1100);
+    expect(pillText(s, 1200)).toBe("running read_file");
+    s = reduce(s, { type: "tool_status", turn_id: "1", state: "failed", tool_id: "read_file" }, 2000);
+    expect(pillText(s, 2000)).toBe("read_file failed");
+    // The turn ends inside the hold: the failed state still shows until it passes.
+    s = reduce(s, { type: "turn_ended", turn_id: "1", outcome: "complete" }, 2100);
+    expect(pillText(s, 3499)).toBe("read_file failed");
+    expect(pillText(s, 3500)).toBe("ready");
+  });
+  it("shows a backend turn's tool though no turn of ours runs, cleared by that turn's end", () => {
+    let s = reduce(ready, { type: "tool_status", turn_id: "b-9", state: "running", tool_id: "web_search" }, 10);
+    expect(pillText(s, 20)).toBe("running web_search");
+    expect(pillTone(s)).toBe("busy");
+    s = reduce(s, { type: "chat", event: { type: "end", msg_id: "b-9", user_index: 0, assistant_index: 0, versions: null, active: null } }, 30);
+    expect(s.tool).toBeNull();
+    expect(pillText(s, 40)).toBe("ready");
+  });
+  it("takes the client's own browser run from the chat's tool events", () => {
+    let s = reduce(ready, { type: "chat", event: { type: "tool_call", msg_id: "1", call_id: "c", name: "browser", args: {} } }, 5);
+    expect(pillText(s, 6)).toBe("running browser");
+    s = reduce(s, { type: "chat", event: { type: "tool_result", msg_id: "1", call_id: "c", name: "browser", ok: true, output: "ok", seconds: 1 } }, 7);
+    expect(pillText(s, 8)).toBe("browser done");
+    // Other client tools do not touch the pill.
+    expect(reduce(ready, { type: "chat", event: { type: "tool_call", msg_id: "1", call_id: "d", name: "look", args: {} } }, 1).tool).toBeNull();
+  });
+});
+
+describe("the delegations chip and the usage readout", () => {
+  const item = (id: string, state: "running" | "done", ended_at?: number) => ({ id, title: id, started_at: 1, state, ended_at });
+  it("keeps a done item 30 minutes after ended_at", () => {
+    const s = reduce(initialState(), { type: "delegations", items: [item("a", "running"), item("b", "done", 1_000_000)] });
+    expect(chipText(chipItems(s, 1_000_000 + 29 * 60_000))).toBe("1 running · 1 done");
+    expect(chipText(chipItems(s, 1_000_000 + 30 * 60_000))).toBe("1 running");
+    expect(chipText(chipItems(reduce(s, { type: "delegations", items: [] }), 0))).toBeNull();
+  });
+  it("shows total tokens beside the context window", () => {
+    expect(usageText(initialState())).toBeNull();
+    const s = reduce(initialState(), {
+      type: "chat",
+      event: { type: "usage", msg_id: "1", chars: 5, seconds: 1, tokens: { input_tokens: 1000, output_tokens: 234, total_tokens: 1234 }, context_window: 32768 },
+    });
+    expect(usageText(s)).toBe("1,234 / 32,768 tokens");
   });
 });

@@ -1,7 +1,7 @@
 // What the pet window shows, and the one function that folds core events into it.
 // Pure: no DOM, no Tauri, so vitest runs it as is.
 
-import type { Cue, DelegationItem, Status, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
+import type { ChatEvent, Cue, DelegationItem, Status, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
 
 /** Everything the pet window renders. Only `reduce` produces a new one. */
 export interface State {
@@ -21,12 +21,16 @@ export interface State {
   cue: Cue | null;
   /** The running turn's reasoning so far. */
   reasoning: string;
-  /** The last backend tool call and its state. */
-  tool: { id: string; state: ToolState } | null;
+  /** The status pill's tool segment: the last backend tool call (any
+   * turn, the backend's own included) or the client's own `browser` run,
+   * its state and when it got it (`now` of `reduce`, ms). */
+  tool: { id: string; state: ToolState; at: number } | null;
   /** The backend's delegations list. */
   delegations: DelegationItem[];
   /** Token usage of the last finished turn, when the backend sent it. */
   usage: Usage | null;
+  /** The model's context window, shown beside `usage` (from the chat's usage event). */
+  contextWindow: number | null;
   /** True while each turn attaches the screen: the pet shows its eye badge. */
   screenWatched: boolean;
   /** True while the "she asked to see your screen" notice is up (until Allow or ×). */
@@ -51,6 +55,7 @@ export function initialState(): State {
     tool: null,
     delegations: [],
     usage: null,
+    contextWindow: null,
     screenWatched: false,
     screenAsked: false,
     voice: { state: "off" },
@@ -58,8 +63,14 @@ export function initialState(): State {
   };
 }
 
-/** Fold one core event into the state. Exhaustive over `UiEvent["type"]`. */
-export function reduce(state: State, event: UiEvent): State {
+/** How long a done or failed tool stays in the pill (seed 000's limits: 1.5 s). */
+export const TOOL_STATUS_HOLD_MS = 1500;
+/** How long a done delegation stays in the chip after its `ended_at` (seed 000: 30 min). */
+export const DELEGATION_DONE_KEPT_MS = 30 * 60 * 1000;
+
+/** Fold one core event into the state at `now` (ms; only the tool segment's
+ * hold reads it). Exhaustive over `UiEvent["type"]`. */
+export function reduce(state: State, event: UiEvent, now = 0): State {
   switch (event.type) {
     case "status":
       // A socket that leaves ready clears a running tool (the seed's tool_status rules).
@@ -97,14 +108,15 @@ export function reduce(state: State, event: UiEvent): State {
     case "reasoning_full":
       return { ...state, reasoning: event.text };
     case "tool_status":
-      return { ...state, tool: { id: event.tool_id, state: event.state } };
+      return { ...state, tool: { id: event.tool_id, state: event.state, at: now } };
     case "delegations":
       return { ...state, delegations: event.items };
     case "turn_ended":
       return {
         ...state,
         thinking: false,
-        tool: null,
+        // A running tool that got no done is cleared; a done one keeps its hold.
+        tool: state.tool?.state === "running" ? null : state.tool,
         usage: event.usage ?? state.usage,
         error: event.error ? oneLine(event.error) : state.error,
       };
@@ -125,6 +137,7 @@ export function reduce(state: State, event: UiEvent): State {
     case "images_sent":
       return state;
     case "chat":
+      return chatEvent(state, event.event, now);
     case "conversation":
       // The chat window's transcript slice folds these (chat/transcript.ts).
       return state;
@@ -133,6 +146,60 @@ export function reduce(state: State, event: UiEvent): State {
       return unknownEvent(state, unknown);
     }
   }
+}
+
+/** The pet's share of the chat events: the client's own `browser` run in
+ * the tool segment, a running tool cleared by any turn's end (the backend's
+ * own turns end only here), and the usage readout's context window. */
+function chatEvent(state: State, event: ChatEvent, now: number): State {
+  switch (event.type) {
+    case "tool_call":
+      return event.name === "browser" ? { ...state, tool: { id: "browser", state: "running", at: now } } : state;
+    case "tool_result":
+      return event.name === "browser" ? { ...state, tool: { id: "browser", state: event.ok ? "done" : "failed", at: now } } : state;
+    case "usage":
+      if (!event.tokens) return state;
+      return { ...state, usage: event.tokens, contextWindow: event.context_window ?? state.contextWindow };
+    case "end":
+    case "cancelled":
+    case "error":
+      return state.tool?.state === "running" ? { ...state, tool: null } : state;
+    default:
+      return state;
+  }
+}
+
+/** The tool segment at `now`: a running tool, or a done/failed one for
+ * `TOOL_STATUS_HOLD_MS`; null otherwise. */
+export function toolSegment(state: State, now: number): string | null {
+  const t = state.tool;
+  if (!t) return null;
+  if (t.state === "running") return `running ${t.id}`;
+  if (now - t.at >= TOOL_STATUS_HOLD_MS) return null;
+  return t.state === "done" ? `${t.id} done` : `${t.id} failed`;
+}
+
+/** The delegations the chip shows at `nowMs` (epoch ms): running ones, and
+ * done ones until 30 min after their `ended_at`. */
+export function chipItems(state: State, nowMs: number): DelegationItem[] {
+  return state.delegations.filter(
+    (d) => d.state === "running" || d.ended_at === undefined || nowMs - d.ended_at < DELEGATION_DONE_KEPT_MS,
+  );
+}
+
+/** The chip's text: "2 running · 1 done", or null when nothing shows. */
+export function chipText(items: DelegationItem[]): string | null {
+  if (items.length === 0) return null;
+  const running = items.filter((d) => d.state === "running").length;
+  const done = items.length - running;
+  return [running ? `${running} running` : "", done ? `${done} done` : ""].filter(Boolean).join(" · ");
+}
+
+/** The usage readout: "1,234 / 32,768 tokens", or null before any usage. */
+export function usageText(state: State): string | null {
+  if (!state.usage) return null;
+  const total = state.usage.total_tokens.toLocaleString("en-US");
+  return state.contextWindow ? `${total} / ${state.contextWindow.toLocaleString("en-US")} tokens` : `${total} tokens`;
 }
 
 /** The user answered the screen notice (Allow worked, or ×): take it down. */
@@ -170,15 +237,19 @@ function voiceText(voice: VoiceState): string | null {
   }
 }
 
-/** The status pill's text. */
-export function pillText(state: State): string {
+/** The status pill's text at `now` (ms, the clock `reduce` got; omitted:
+ * every hold has passed). */
+export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
   const voice = voiceText(state.voice);
   // What the user is saying comes first; a mic failure shows until the next voice state.
   if (state.voice.state === "hearing" || state.voice.state === "transcribing" || state.voice.state === "failed") return voice ?? "";
+  const tool = toolSegment(state, now);
   if (state.thinking) {
-    const doing = state.tool?.state === "running" ? `running ${state.tool.id}` : "thinking…";
+    const doing = tool ?? "thinking…";
     return state.queued > 0 ? `${doing} (+${state.queued})` : doing;
   }
+  // A backend turn of its own: its tool shows over the connection state.
+  if (tool && (state.status.state === "ready" || state.status.state === "stateless")) return tool;
   const s = state.status;
   switch (s.state) {
     case "connecting":
@@ -204,7 +275,7 @@ export function pillText(state: State): string {
 export function pillTone(state: State): "ok" | "busy" | "warn" | "bad" {
   if (state.voice.state === "hearing" || state.voice.state === "transcribing") return "busy";
   if (state.voice.state === "failed") return "warn";
-  if (state.thinking) return "busy";
+  if (state.thinking || state.tool?.state === "running") return "busy";
   switch (state.status.state) {
     case "ready":
     case "stateless":

@@ -3,7 +3,8 @@
 
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
-import { composerLocked, pillText, pillTone, type State } from "./state";
+import type { DelegationItem } from "./bindings/index";
+import { chipItems, chipText, composerLocked, pillText, pillTone, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
 export interface ViewActions {
@@ -17,12 +18,14 @@ export interface ViewActions {
   dismissScreen(): void;
   /** The user pressed the mic toggle: `on` is what it asks for. */
   toggleMic(on: boolean): void;
+  /** The user pressed the chat button. */
+  openChat(): void;
 }
 
 /** Handles to the elements `render` updates. */
 export interface View {
-  /** Show `state`. */
-  render(state: State): void;
+  /** Show `state` at `now` (epoch ms: the pill's hold, the chip's 30 minutes). */
+  render(state: State, now: number): void;
   /** Clear the composer after a message went out. */
   clearComposer(): void;
   /** Show a local problem (a rejected command) in the error line. */
@@ -35,7 +38,7 @@ export interface View {
   uiRects(): Rect[];
   /** Where the character's feet may reach: the top of the screen notice while it shows, else of the composer. */
   dockTop(): number;
-  /** The status pill's bottom edge, CSS pixels. */
+  /** The bottom edge of the top row (the pill, and the chip and usage under it), CSS pixels. */
   pillBottom(): number;
 }
 
@@ -67,6 +70,12 @@ export function mountView(actions: ViewActions): View {
   const notice = el<HTMLDivElement>("screen-notice");
   const allow = el<HTMLButtonElement>("screen-allow");
   const mic = el<HTMLButtonElement>("mic-button");
+  const meta = el<HTMLDivElement>("meta");
+  const chip = el<HTMLButtonElement>("delegations-chip");
+  const usage = el<HTMLSpanElement>("usage");
+  const list = el<HTMLUListElement>("delegations-list");
+  let listOpen = false;
+  let chipShown: DelegationItem[] = [];
   let micOn = false;
   let running = false;
   let localError: string | null = null;
@@ -100,6 +109,24 @@ export function mountView(actions: ViewActions): View {
   });
   el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => actions.dismissScreen());
   mic.addEventListener("click", () => actions.toggleMic(!micOn));
+  el<HTMLButtonElement>("chat-button").addEventListener("click", () => actions.openChat());
+  const renderList = () => {
+    list.hidden = !listOpen || chipShown.length === 0;
+    chip.setAttribute("aria-expanded", String(!list.hidden));
+    list.replaceChildren(
+      ...chipShown.map((d) => {
+        const li = document.createElement("li");
+        li.dataset.state = d.state;
+        li.textContent = d.title;
+        li.title = d.summary ?? d.title;
+        return li;
+      }),
+    );
+  };
+  chip.addEventListener("click", () => {
+    listOpen = !listOpen;
+    renderList();
+  });
 
   const showError = () => {
     const text = localError ?? shownError;
@@ -110,8 +137,8 @@ export function mountView(actions: ViewActions): View {
 
   return {
     bubble,
-    render(state) {
-      pill.textContent = pillText(state);
+    render(state, now) {
+      pill.textContent = pillText(state, now);
       pill.dataset.tone = pillTone(state);
       const mode = state.bubble ? "speech" : state.thinking ? "thinking" : "empty";
       bubble.show(state.bubble, mode, !state.thinking);
@@ -124,6 +151,16 @@ export function mountView(actions: ViewActions): View {
       pet.dataset.watched = String(state.screenWatched);
       notice.hidden = !state.screenAsked;
       mic.dataset.hearing = String(state.voice.state === "hearing");
+      chipShown = chipItems(state, now);
+      const chipLabel = chipText(chipShown);
+      chip.hidden = chipLabel === null;
+      chip.textContent = chipLabel ? `tasks: ${chipLabel}` : "";
+      chip.dataset.running = String(chipShown.some((d) => d.state === "running"));
+      renderList();
+      const readout = usageText(state);
+      usage.hidden = readout === null;
+      usage.textContent = readout ?? "";
+      meta.hidden = chip.hidden && usage.hidden;
       if (state.error !== shownError) localError = null;
       shownError = state.error;
       showError();
@@ -142,14 +179,15 @@ export function mountView(actions: ViewActions): View {
       mic.setAttribute("aria-label", on ? "Microphone on: click to stop listening" : "Microphone off: click to talk by voice");
     },
     uiRects() {
-      const rects = [rectOf(pill), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];
+      const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];
       return rects.filter((r): r is Rect => r !== null);
     },
     dockTop() {
       return notice.hidden ? form.getBoundingClientRect().top : notice.getBoundingClientRect().top;
     },
     pillBottom() {
-      return pill.getBoundingClientRect().bottom;
+      const under = meta.hidden ? 0 : meta.getBoundingClientRect().bottom;
+      return Math.max(pill.getBoundingClientRect().bottom, under);
     },
   };
 }

@@ -101,6 +101,11 @@ pub enum UiEvent {
         turn_id: String,
         /// What the user typed ("" for a turn nobody typed).
         text: String,
+        /// On Regenerate: the assistant message this turn makes again (its
+        /// user message is already in the conversation: no new row).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        remakes: Option<String>,
     },
     /// A message typed while a turn runs waits for that turn to end.
     TurnQueued {

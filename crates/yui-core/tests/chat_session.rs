@@ -100,6 +100,11 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
 
     session.send(UserCommand::Regenerate { msg_id: msg.clone() }).unwrap();
     chat_end(&sink, 1).await;
+    let remade = sink.events().into_iter().find_map(|e| match e {
+        UiEvent::TurnStarted { remakes: Some(m), .. } => Some(m),
+        _ => None,
+    });
+    assert_eq!(remade.as_deref(), Some(msg.as_str()), "the window is told the turn remakes the message");
     session.wait_idle(WAIT).await;
     let c = session.conversation(None).unwrap();
     assert_eq!(c.messages.len(), 2, "no second user row: {:?}", c.messages);

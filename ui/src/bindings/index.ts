@@ -16,7 +16,12 @@ turn_id: string,
 /**
  * What the user typed ("" for a turn nobody typed).
  */
-text: string, } | { "type": "turn_queued", 
+text: string, 
+/**
+ * On Regenerate: the assistant message this turn makes again (its
+ * user message is already in the conversation: no new row).
+ */
+remakes?: string, } | { "type": "turn_queued", 
 /**
  * The queued text.
  */
@@ -959,7 +964,12 @@ updated_ms: number,
 /**
  * Its messages, oldest first.
  */
-messages: Array<ChatMessage>, };
+messages: Array<ChatMessage>, 
+/**
+ * Its id on an `agent_chat` server when that differs from `id` (a
+ * fork the server named).
+ */
+server_id?: string, };
 
 /**
  * One line of the conversation list.

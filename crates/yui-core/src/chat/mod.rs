@@ -59,12 +59,20 @@ impl ChatLog {
         &self.store
     }
 
+    /// Mark a `turn_started` that a Regenerate caused with the message it
+    /// remakes (before it is emitted and passed to [`ChatLog::ui`]).
+    pub fn annotate(&self, event: &mut UiEvent) {
+        if let (UiEvent::TurnStarted { remakes, .. }, Some((msg_id, _))) = (event, &self.regenerating) {
+            *remakes = Some(msg_id.clone());
+        }
+    }
+
     /// An engine UI event; returns the chat events it makes (and, for a
     /// reset, the new conversation).
     pub fn ui(&mut self, event: &UiEvent, now_ms: i64) -> Vec<UiEvent> {
         let mut out = Vec::new();
         match event {
-            UiEvent::TurnStarted { turn_id, text } => match self.regenerating.take() {
+            UiEvent::TurnStarted { turn_id, text, .. } => match self.regenerating.take() {
                 // A remake's user message is already there.
                 Some(remake) => {
                     self.remakes.insert(turn_id.clone(), remake);

@@ -135,8 +135,12 @@ impl Driver {
     }
 
     /// Emit an event, and the chat events it makes after it.
-    fn emit(&self, event: UiEvent) {
-        let chat = self.chat_log().ui(&event, self.clock.now_ms());
+    fn emit(&self, mut event: UiEvent) {
+        let chat = {
+            let mut log = self.chat_log();
+            log.annotate(&mut event);
+            log.ui(&event, self.clock.now_ms())
+        };
         self.sink.emit(event);
         self.emit_all(chat);
     }

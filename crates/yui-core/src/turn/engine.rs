@@ -323,7 +323,7 @@ impl Engine {
             self.playback.stop(Stop::NewTurn, now, &mut pfx);
             self.played(pfx, fx);
         }
-        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone() }));
+        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None }));
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
             fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));

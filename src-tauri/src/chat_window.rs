@@ -1,0 +1,69 @@
+//! The chat window and its commands: the character's conversations read
+//! from her session (the core keeps them), search across them, and the
+//! chat settings. The window shares the pet's session: its typed messages,
+//! stops and approvals go through [`crate::commands::send_command`].
+
+use crate::commands::{caller, CommandError};
+use crate::window::{WindowId, Windows};
+use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use yui_core::chat::{Conversation, ConversationSummary, SearchHit};
+use yui_core::settings::ChatSettings;
+
+/// Open the chat window, or bring it to the front.
+pub fn open(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window(WindowId::Chat.label()) {
+        let _ = w.unminimize();
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let built = WebviewWindowBuilder::new(app, WindowId::Chat.label(), WebviewUrl::App("chat.html".into()))
+        .title("YUI Chat")
+        .inner_size(760.0, 640.0)
+        .min_inner_size(420.0, 360.0)
+        .resizable(true)
+        .build();
+    match built {
+        Ok(_) => tracing::info!(record = "chat_window_opened"),
+        Err(e) => tracing::warn!(record = "chat_window_failed", error = %e),
+    }
+}
+
+/// Open the chat window (the pet's chat button).
+#[tauri::command]
+pub fn open_chat(app: AppHandle) {
+    open(&app);
+}
+
+/// The character's conversations, newest change first.
+///
+/// Errors: the pet has no session (`closed`, or its startup error).
+#[tauri::command]
+pub fn chat_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<ConversationSummary>, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.conversations()))
+}
+
+/// Conversation `id`, or the current one when `id` is null; null when
+/// there is no such conversation.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_conversation(window: WebviewWindow, windows: State<'_, Windows>, id: Option<String>) -> Result<Option<Conversation>, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.conversation(id.as_deref())))
+}
+
+/// Messages of every conversation that contain `query`.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, query: String) -> Result<Vec<SearchHit>, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.search_chats(&query)))
+}
+
+/// The chat window's settings as the session reads them now.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.chat.clone())))
+}
