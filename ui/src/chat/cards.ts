@@ -45,9 +45,10 @@ export function reasoningPanel(a: Answer, key: string, hooks: CardHooks, now: nu
     h("summary", { class: "reasoning-title" }, title),
     h("div", { class: "reasoning-text" }, a.reasoning),
   );
-  details.open = live || hooks.reasoningOpen(key);
+  // Open unless the user folded it or `collapse_reasoning` starts it folded.
+  details.open = hooks.reasoningOpen(key);
   details.addEventListener("toggle", () => {
-    if (!details.dataset.live) hooks.toggleReasoning(key, details.open);
+    if (details.open !== hooks.reasoningOpen(key)) hooks.toggleReasoning(key, details.open);
   });
   return details;
 }

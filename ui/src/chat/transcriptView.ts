@@ -91,7 +91,7 @@ export class TranscriptView {
     }
     this.queue.replaceChildren(
       ...(p.readOnly ? [] : p.queued).map((text) =>
-        h("div", { class: "queued-item msg user" }, h("div", { class: "bubble" }, text), h("span", { class: "queued-chip" }, "queued")),
+        h("div", { class: "queued-item" }, h("div", { class: "bubble" }, text), h("span", { class: "queued-chip" }, "queued")),
       ),
     );
     tick(this.list, now);
