@@ -15,6 +15,7 @@ import { renderConversations } from "./sidebar";
 import {
   approved,
   backToCurrent,
+  busy,
   closeSearch,
   focused,
   initialState,
@@ -90,14 +91,15 @@ function render(): void {
   const conv = shown(state);
   const conn = connectionText(state.connection);
   const pill = byId("connection");
-  pill.textContent = state.turn.running ? `${conn.text} · replying…` : conn.text;
-  pill.dataset.tone = state.turn.running && conn.tone === "ok" ? "busy" : conn.tone;
+  const running = busy(state);
+  pill.textContent = running ? `${conn.text} · replying…` : conn.text;
+  pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
   byId("chat-title").textContent = conv.title || "New chat";
   const scrolledToFocus = transcript.render(
-    { conversation: conv, readOnly: readOnly(state), running: state.turn.running !== null, queued: state.turn.queued, settings, focus: state.transcript.focus },
+    { conversation: conv, readOnly: readOnly(state), running, queued: state.turn.queued, settings, focus: state.transcript.focus },
     now,
   );
-  composer.update(state.turn.running !== null, true);
+  composer.update(running, true);
   search.render(state.search.open, state.search.query, state.search.hits, now);
   renderConversations(byId("conversation-list"), conversations, conv.id, now, (c) => void openListed(c));
   if (state.notice && state.notice.serial !== toastSerial) toast(state.notice.text, state.notice.serial);
@@ -149,7 +151,7 @@ async function act(action: MessageAction, m: ChatMessage): Promise<void> {
     case "copy":
       return copy(copyText(m));
     case "regenerate":
-      if (state.turn.running === null) await command({ type: "regenerate", msg_id: m.id });
+      if (!busy(state)) await command({ type: "regenerate", msg_id: m.id });
       return;
     case "fork":
       await command({ type: "fork", msg_id: m.id });

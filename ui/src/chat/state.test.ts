@@ -6,6 +6,7 @@ import { outcome } from "./format";
 import {
   approved,
   backToCurrent,
+  busy,
   closeSearch,
   initialState,
   openConversation,
@@ -212,5 +213,16 @@ describe("chat page state", () => {
     ]);
     expect(s.connection).toEqual({ state: "ready" });
     expect(s.notice?.text).toBe("lost it");
+  });
+
+  it("a reply runs while a turn runs or the last answer streams (Regenerate starts no turn)", () => {
+    let s = fold(turn("1", "hi", [{ type: "delta", msg_id: "1", text: "a" }]));
+    expect(busy(s)).toBe(false);
+    s = fold([chat({ type: "start", msg_id: "1", run_id: "r2" })], s);
+    expect(s.turn.running).toBeNull();
+    expect(busy(s)).toBe(true);
+    s = fold([end("1")], s);
+    expect(busy(s)).toBe(false);
+    expect(busy(fold([{ type: "turn_started", turn_id: "2", text: "x" }], s))).toBe(true);
   });
 });

@@ -77,6 +77,17 @@ export function readOnly(state: ChatState): boolean {
   return state.transcript.older !== null;
 }
 
+/**
+ * True while a reply runs: a turn the core started, or the current
+ * conversation's last answer still streaming (a Regenerate runs outside the
+ * turn engine and sends no `turn_started`).
+ */
+export function busy(state: ChatState): boolean {
+  if (state.turn.running !== null) return true;
+  const last = state.transcript.current.messages.at(-1);
+  return last?.role === "assistant" && last.answers.at(-1)?.state === "streaming";
+}
+
 /** Fold one core event in. Only the current conversation receives live events. */
 export function reduce(state: ChatState, event: UiEvent, now: number): ChatState {
   switch (event.type) {

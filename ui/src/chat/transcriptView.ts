@@ -109,6 +109,8 @@ export class TranscriptView {
   private focus(id: string): boolean {
     const el = this.rows.get(id)?.el;
     if (!el) return false;
+    // Stay on it: the next render must not jump back to the bottom.
+    this.stick = false;
     el.scrollIntoView({ block: "center" });
     el.classList.remove("highlight");
     void el.offsetWidth;
