@@ -19,7 +19,7 @@ export function refusal(file: FileLike, count: number, limits: Pick<ChatSettings
     return `${file.name}: at most ${limits.max_attachments} file${limits.max_attachments === 1 ? "" : "s"} per message`;
   }
   if (file.size > limits.max_attachment_bytes) {
-    return `${file.name} is ${fileSize(file.size)}; the limit is ${fileSize(limits.max_attachment_bytes)} per file`;
+    return `${file.name} (${fileSize(file.size)}) is over the ${fileSize(limits.max_attachment_bytes)} limit per file`;
   }
   return null;
 }

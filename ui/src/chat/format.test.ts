@@ -90,7 +90,7 @@ describe("format", () => {
 describe("attachments", () => {
   const limits = { max_attachments: 2, max_attachment_bytes: 1000 };
   it("refuses a file over the size limit, naming it and the limit", () => {
-    expect(refusal({ name: "big.bin", size: 1001 }, 0, limits)).toBe("big.bin is 1.0 kB; the limit is 1.0 kB per file");
+    expect(refusal({ name: "big.bin", size: 1001 }, 0, limits)).toBe("big.bin (1.0 kB) is over the 1.0 kB limit per file");
     expect(refusal({ name: "ok.txt", size: 1000 }, 0, limits)).toBeNull();
   });
   it("refuses files past the count, keeping those that fit", () => {
@@ -102,7 +102,7 @@ describe("attachments", () => {
     ];
     const { added, message } = admit(files, 0, limits);
     expect(added.map((f) => f.name)).toEqual(["a", "b"]);
-    expect(message).toBe("huge is 5.0 kB; the limit is 1.0 kB per file");
+    expect(message).toBe("huge (5.0 kB) is over the 1.0 kB limit per file");
     expect(admit([{ name: "c", size: 1 }], 2, limits).message).toBe("c: at most 2 files per message");
   });
   it("reads bytes as base64 and labels chips", () => {
