@@ -108,7 +108,8 @@ export function fakeChatBackend(): ChatBackend {
 
   function emit(event: UiEvent): void {
     const at = Date.now();
-    if (event.type === "turn_started") current = user(current, event.turn_id, event.text, at);
+    // A remake's user message is already there (as in the core).
+    if (event.type === "turn_started" && !event.turn_id.startsWith("regen-")) current = user(current, event.turn_id, event.text, at);
     if (event.type === "chat") current = apply(current, event.event, at);
     if (event.type === "conversation") current = event.conversation;
     listeners.forEach((l) => l(event));
@@ -127,8 +128,7 @@ export function fakeChatBackend(): ChatBackend {
   /** A demo reply: a little reasoning, the reply in pieces, usage, end. */
   function runTurn(text: string, id: string, msgId = id): void {
     running = id;
-    // A regenerate is a turn nobody typed: no user row.
-    emit({ type: "turn_started", turn_id: id, text: msgId === id ? text : "" });
+    emit({ type: "turn_started", turn_id: id, text });
     chat({ type: "start", msg_id: msgId, run_id: `run-${++turns}` });
     chat({ type: "reasoning", msg_id: msgId, text: `They said “${text.slice(0, 40)}”. ` });
     later(500, () => chat({ type: "reasoning", msg_id: msgId, text: "A short, friendly answer will do." }));
@@ -211,9 +211,15 @@ export function fakeChatBackend(): ChatBackend {
         return replace(newConversation(`chat-${++turns}`, Date.now()), true);
       case "approve":
         return approve(c.approval_id, c.decision);
-      case "regenerate":
-        if (running === null) runTurn("(regenerate)", `regen-${++turns}`, c.msg_id);
+      case "regenerate": {
+        // As the core does: the user message before it goes again, the answer filed under `msg_id`.
+        const pos = current.messages.findIndex((m) => m.id === c.msg_id);
+        const asked = current.messages.slice(0, Math.max(0, pos)).reverse().find((m) => m.role === "user");
+        if (running !== null) emit({ type: "notice", code: "unsupported", message: "Wait for the reply to finish before regenerating." });
+        else if (asked) runTurn(asked.text, `regen-${++turns}`, c.msg_id);
+        else emit({ type: "notice", code: "unsupported", message: "Nothing to regenerate: no message of yours came before this one." });
         return;
+      }
       case "pick_version":
         current = pickVersion(current, c.msg_id, c.n);
         return;

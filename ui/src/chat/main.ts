@@ -24,6 +24,7 @@ import {
   openSearch,
   readOnly,
   reduce,
+  regenerateSent,
   say,
   searchAnswered,
   searchTyped,
@@ -151,7 +152,9 @@ async function act(action: MessageAction, m: ChatMessage): Promise<void> {
     case "copy":
       return copy(copyText(m));
     case "regenerate":
-      if (!busy(state)) await command({ type: "regenerate", msg_id: m.id });
+      if (busy(state)) return;
+      dispatch(regenerateSent(state, m.id));
+      await command({ type: "regenerate", msg_id: m.id });
       return;
     case "fork":
       await command({ type: "fork", msg_id: m.id });

@@ -13,6 +13,7 @@ import {
   openSearch,
   readOnly,
   reduce,
+  regenerateSent,
   searchAnswered,
   searchTyped,
   shown,
@@ -140,9 +141,9 @@ describe("chat page state", () => {
       { type: "turn_queued", text: "second", queued: 1 },
       { type: "turn_queued", text: "third", queued: 2 },
     ]);
-    expect(s.turn).toEqual({ running: "1", queued: ["second", "third"] });
+    expect(s.turn).toEqual({ running: "1", queued: ["second", "third"], remaking: null });
     s = fold([{ type: "turn_ended", turn_id: "1", outcome: "complete" }, { type: "turn_started", turn_id: "2", text: "second" }], s);
-    expect(s.turn).toEqual({ running: "2", queued: ["third"] });
+    expect(s.turn).toEqual({ running: "2", queued: ["third"], remaking: null });
     expect(shown(s).messages.map((m) => m.text)).toEqual(["first", "second"]);
   });
 
@@ -177,7 +178,7 @@ describe("chat page state", () => {
   it("a replaced conversation (New chat) shows whole, and session_reset drops the turn", () => {
     let s = fold([{ type: "turn_started", turn_id: "1", text: "hi" }, { type: "turn_queued", text: "x", queued: 1 }]);
     s = fold([{ type: "session_reset" }, { type: "conversation", conversation: { id: "n", title: "New chat", created_ms: 5, updated_ms: 5, messages: [] } }], s);
-    expect(s.turn).toEqual({ running: null, queued: [] });
+    expect(s.turn).toEqual({ running: null, queued: [], remaking: null });
     expect(shown(s).id).toBe("n");
     expect(shown(s).messages).toEqual([]);
   });
@@ -224,5 +225,31 @@ describe("chat page state", () => {
     s = fold([end("1")], s);
     expect(busy(s)).toBe(false);
     expect(busy(fold([{ type: "turn_started", turn_id: "2", text: "x" }], s))).toBe(true);
+  });
+
+  it("a Regenerate's turn adds no user row; its answer becomes a version of the message", () => {
+    let s = fold(turn("1", "a joke", [{ type: "delta", msg_id: "1", text: "First." }]));
+    s = regenerateSent(s, "1");
+    // The core sends the user message again as turn 2 and files its events under message 1.
+    s = fold(
+      [
+        { type: "turn_started", turn_id: "2", text: "a joke" },
+        chat({ type: "start", msg_id: "1", run_id: "r2" }),
+        chat({ type: "delta", msg_id: "1", text: "Second." }),
+        end("1"),
+        { type: "turn_ended", turn_id: "2", outcome: "complete" },
+      ],
+      s,
+    );
+    expect(shown(s).messages.map((m) => m.id)).toEqual(["u1", "1"]);
+    expect(shown(s).messages[1].answers.map((a) => a.text)).toEqual(["First.", "Second."]);
+    expect(s.turn.remaking).toBeNull();
+  });
+
+  it("a refused Regenerate leaves the next turn its user row", () => {
+    let s = regenerateSent(fold(turn("1", "hi", [{ type: "delta", msg_id: "1", text: "yo" }])), "1");
+    s = fold([{ type: "notice", code: "unsupported", message: "Wait for the reply to finish before regenerating." }], s);
+    s = fold([{ type: "turn_started", turn_id: "2", text: "hi" }], s);
+    expect(shown(s).messages.map((m) => m.id)).toEqual(["u1", "1", "u2"]);
   });
 });

@@ -12,6 +12,12 @@ export interface TurnSlice {
   running: string | null;
   /** Messages the core queued behind it, oldest first. */
   queued: string[];
+  /**
+   * The assistant message a Regenerate remakes, until its turn starts. The
+   * core sends a remake's user message again as a new turn; that turn adds
+   * no user row (the row is there already).
+   */
+  remaking: string | null;
 }
 
 /** The conversation on screen. */
@@ -60,7 +66,7 @@ export interface ChatState {
 export function initialState(now = 0): ChatState {
   return {
     connection: { state: "connecting", attempt: 0 },
-    turn: { running: null, queued: [] },
+    turn: { running: null, queued: [], remaking: null },
     transcript: { current: newConversation("", now), older: null, focus: null },
     search: { open: false, query: "", hits: [] },
     notice: null,
@@ -94,9 +100,12 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
     case "status":
       return { ...state, connection: event.status };
     case "turn_started": {
+      if (remakes(state, event.text)) {
+        return { ...state, turn: { ...state.turn, running: event.turn_id, remaking: null } };
+      }
       const queued = event.text !== "" && state.turn.queued.length > 0 ? state.turn.queued.slice(1) : state.turn.queued;
       const current = user(state.transcript.current, event.turn_id, event.text, now);
-      return { ...withCurrent(state, current), turn: { running: event.turn_id, queued } };
+      return { ...withCurrent(state, current), turn: { running: event.turn_id, queued, remaking: null } };
     }
     case "turn_queued": {
       const queued = [...state.turn.queued, event.text];
@@ -114,9 +123,12 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
       return { ...state, transcript: { ...state.transcript, current: event.conversation, older } };
     }
     case "session_reset":
-      return { ...state, turn: { running: null, queued: [] } };
-    case "notice":
-      return say(state, event.message.split(/\r?\n/, 1)[0].trim());
+      return { ...state, turn: { running: null, queued: [], remaking: null } };
+    case "notice": {
+      // A refused Regenerate says so in a notice: no remake is coming.
+      const turn = state.turn.remaking === null ? state.turn : { ...state.turn, remaking: null };
+      return say({ ...state, turn }, event.message.split(/\r?\n/, 1)[0].trim());
+    }
     case "cue":
     case "speech":
     case "speech_done":
@@ -145,6 +157,21 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
 /** The current conversation whole, as `chat_conversation {id: null}` answered. */
 export function loaded(state: ChatState, current: Conversation | null): ChatState {
   return current ? { ...state, transcript: { ...state.transcript, current } } : state;
+}
+
+/** The page sent Regenerate for assistant message `msgId`. */
+export function regenerateSent(state: ChatState, msgId: string): ChatState {
+  return { ...state, turn: { ...state.turn, remaking: msgId } };
+}
+
+/** True when a turn with `text` is the pending remake: its text is the user message before the remade one. */
+function remakes(state: ChatState, text: string): boolean {
+  const msgId = state.turn.remaking;
+  if (msgId === null) return false;
+  const msgs = state.transcript.current.messages;
+  const pos = msgs.findIndex((m) => m.role === "assistant" && m.id === msgId);
+  const asked = msgs.slice(0, Math.max(0, pos)).reverse().find((m) => m.role === "user");
+  return pos >= 0 && asked?.text === text;
 }
 
 /** The user pressed Stop: the core drops the queue too; say so once when there was one. */
