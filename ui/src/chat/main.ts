@@ -48,6 +48,8 @@ let conversations: ConversationSummary[] = [];
 const reasoningToggles = new Map<string, boolean>();
 /** Tool cards whose whole output is shown. */
 const openOutputs = new Set<string>();
+/** What the sidebar shows now. */
+let listShown: { list: ConversationSummary[] | null; id: string } = { list: null, id: "" };
 let toastSerial = 0;
 let toastTimer = 0;
 
@@ -102,7 +104,11 @@ function render(): void {
   );
   composer.update(running, true);
   search.render(state.search.open, state.search.query, state.search.hits, now);
-  renderConversations(byId("conversation-list"), conversations, conv.id, now, (c) => void openListed(c));
+  // The list changes rarely; rebuild it only then (not on every streamed piece).
+  if (listShown.list !== conversations || listShown.id !== conv.id) {
+    listShown = { list: conversations, id: conv.id };
+    renderConversations(byId("conversation-list"), conversations, conv.id, now, (c) => void openListed(c));
+  }
   if (state.notice && state.notice.serial !== toastSerial) toast(state.notice.text, state.notice.serial);
   if (scrolledToFocus) dispatch(focused(state));
 }
