@@ -61,7 +61,9 @@ export class Composer {
       dropZone.classList.add("dragging");
     });
     dropZone.addEventListener("dragleave", (e) => {
-      if (e.target === dropZone) dropZone.classList.remove("dragging");
+      // Moving onto a child is no leaving; out of the zone (or the window) is.
+      const to = e.relatedTarget as Node | null;
+      if (!to || !dropZone.contains(to)) dropZone.classList.remove("dragging");
     });
     dropZone.addEventListener("drop", (e) => {
       dropZone.classList.remove("dragging");
