@@ -20,10 +20,11 @@ export default defineConfig({
     // three.js + three-vrm make the pet page one ~840 kB chunk, loaded from disk.
     chunkSizeWarningLimit: 1024,
     rollupOptions: {
-      // Two pages: the pet window and the settings window.
+      // Three pages: the pet window, the settings window and the chat window.
       input: {
         pet: fileURLToPath(new URL("index.html", import.meta.url)),
         settings: fileURLToPath(new URL("settings.html", import.meta.url)),
+        chat: fileURLToPath(new URL("chat.html", import.meta.url)),
       },
     },
   },

@@ -1,0 +1,59 @@
+// The chat window's one way to reach the core and the shell. Two
+// implementations: the Tauri shell (`tauriChatBackend`) and a browser fake
+// that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
+
+import { invoke } from "@tauri-apps/api/core";
+import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
+import type { ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
+import { asCommandError, EVENT_NAME, inTauri, type Unsubscribe } from "../backend";
+
+/** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */
+export interface ChatBackend {
+  /** "tauri" inside the shell, "fake" in a plain browser. */
+  readonly kind: "tauri" | "fake";
+  /** Hand a user action to the session. */
+  send(command: UserCommand): Promise<void>;
+  /** The connection state right now. */
+  currentStatus(): Promise<Status>;
+  /** The chat window's settings. */
+  settings(): Promise<ChatSettings>;
+  /** The conversation list, newest first. */
+  conversations(): Promise<ConversationSummary[]>;
+  /** Conversation `id` whole (null: the current one). */
+  conversation(id: string | null): Promise<Conversation | null>;
+  /** Messages matching `query`. */
+  search(query: string): Promise<SearchHit[]>;
+  /** Open the settings window. */
+  openSettings(): Promise<void>;
+  /** Receive core events until the returned function is called. */
+  subscribe(onEvent: (event: UiEvent) => void): Promise<Unsubscribe>;
+}
+
+/** The backend of the chat window inside the Tauri shell. */
+export function tauriChatBackend(): ChatBackend {
+  const call = async <T>(cmd: string, args?: Record<string, unknown>): Promise<T> => {
+    try {
+      return await invoke<T>(cmd, args);
+    } catch (err) {
+      throw asCommandError(err);
+    }
+  };
+  return {
+    kind: "tauri",
+    send: (command) => call<void>("send_command", { command }),
+    currentStatus: () => call<Status>("current_status"),
+    settings: () => call<ChatSettings>("chat_settings"),
+    conversations: () => call<ConversationSummary[]>("chat_conversations"),
+    conversation: (id) => call<Conversation | null>("chat_conversation", { id }),
+    search: (query) => call<SearchHit[]>("chat_search", { query }),
+    openSettings: () => call<void>("open_settings"),
+    subscribe: (onEvent) => getCurrentWebviewWindow().listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
+  };
+}
+
+/** The Tauri backend inside the shell, else the demo fake (loaded on demand). */
+export async function pickChatBackend(): Promise<ChatBackend> {
+  if (inTauri()) return tauriChatBackend();
+  const { fakeChatBackend } = await import("./fake");
+  return fakeChatBackend();
+}

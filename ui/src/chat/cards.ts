@@ -1,0 +1,175 @@
+// The parts of an assistant answer: the reasoning panel, tool cards,
+// approval cards, the usage line, the error card and the "Stopped" marker.
+// Each is built whole from the model; `tick` refreshes the clocks in place.
+
+import type { Answer, ApprovalCard, ApprovalDecision, ToolCard, UsageLine } from "../bindings/index";
+import { h } from "./dom";
+import {
+  approvalShown,
+  approvalWord,
+  countdown,
+  latencyText,
+  outcome,
+  prettyArgs,
+  reasoningTitle,
+  seconds,
+  tail,
+  thinking,
+  usageText,
+} from "./format";
+
+/** What the cards need from the page. */
+export interface CardHooks {
+  /** The user answered an approval card. */
+  approve(approvalId: string, decision: ApprovalDecision): void;
+  /** Whether the reasoning panel of `key` is open (the user's toggle, else the setting's default). */
+  reasoningOpen(key: string): boolean;
+  /** The user folded or unfolded the reasoning panel of `key`. */
+  toggleReasoning(key: string, open: boolean): void;
+  /** Whether the whole output of tool card `key` is shown. */
+  outputOpen(key: string): boolean;
+  /** The user pressed "Show all" / "Show less" on tool card `key`. */
+  toggleOutput(key: string, open: boolean): void;
+  /** Copy `text` to the clipboard. */
+  copy(text: string): void;
+}
+
+/** The reasoning panel ("Thinking… Ns" while it runs, then "Thought for Ns"), or null. */
+export function reasoningPanel(a: Answer, key: string, hooks: CardHooks, now: number): HTMLElement | null {
+  const title = reasoningTitle(a, now);
+  if (title === null) return null;
+  const live = thinking(a);
+  const details = h(
+    "details",
+    { class: "reasoning", "data-live": live ? "true" : null, "data-since": live ? a.started_ms : null },
+    h("summary", { class: "reasoning-title" }, title),
+    h("div", { class: "reasoning-text" }, a.reasoning),
+  );
+  // Open unless the user folded it or `collapse_reasoning` starts it folded.
+  details.open = hooks.reasoningOpen(key);
+  details.addEventListener("toggle", () => {
+    if (details.open !== hooks.reasoningOpen(key)) hooks.toggleReasoning(key, details.open);
+  });
+  return details;
+}
+
+/** One tool card: name, arguments, state, output tail. */
+export function toolCard(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
+  const args = prettyArgs(c.args);
+  const head = h(
+    "div",
+    { class: "tool-head" },
+    h("span", { class: `tool-dot ${c.state}`, "aria-hidden": "true" }),
+    h("span", { class: "tool-name" }, c.name),
+    h("span", { class: "tool-state" }, toolStateWord(c)),
+  );
+  const body: (HTMLElement | null)[] = [];
+  if (c.state === "drafting") body.push(h("div", { class: "tool-note" }, "Preparing tool…"));
+  else if (args) body.push(h("pre", { class: "tool-args" }, args));
+  if (c.state === "unresolved") body.push(h("div", { class: "tool-note" }, "no result"));
+  if (c.state === "done" || c.state === "failed") body.push(outputPane(c, key, hooks));
+  return h("div", { class: "tool-card", "data-state": c.state, "data-call-id": c.call_id }, head, ...body);
+}
+
+function toolStateWord(c: ToolCard): string {
+  switch (c.state) {
+    case "drafting":
+      return "preparing";
+    case "running":
+      return "running";
+    case "done":
+      return c.seconds !== undefined ? `done · ${seconds(c.seconds * 1000)}` : "done";
+    case "failed":
+      return c.seconds !== undefined ? `failed · ${seconds(c.seconds * 1000)}` : "failed";
+    case "unresolved":
+      return "no result";
+    default: {
+      const unknown: never = c.state;
+      return String(unknown);
+    }
+  }
+}
+
+/** The output pane: the last ~1,200 characters behind "Show all", and "Copy output". */
+function outputPane(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
+  const short = tail(c.output);
+  const pre = h("pre", { class: "tool-output" });
+  const render = (open: boolean) => {
+    pre.textContent = open || !short.cut ? c.output : short.text;
+    toggle.textContent = open ? "Show less" : "Show all";
+  };
+  const toggle = h("button", { type: "button", class: "link tool-show-all", hidden: !short.cut });
+  toggle.addEventListener("click", () => {
+    const open = !hooks.outputOpen(key);
+    hooks.toggleOutput(key, open);
+    render(open);
+  });
+  render(hooks.outputOpen(key));
+  const copy = h("button", { type: "button", class: "link tool-copy" }, "Copy output");
+  copy.addEventListener("click", () => hooks.copy(c.output));
+  return h("div", { class: "tool-result" }, c.output === "" ? h("div", { class: "tool-note" }, "(empty output)") : pre, h("div", { class: "tool-actions" }, toggle, copy));
+}
+
+/** One approval card: the tool and its arguments, Allow / Always allow / Deny, a countdown while pending. */
+export function approvalCard(c: ApprovalCard, hooks: CardHooks, now: number, readOnly: boolean): HTMLElement {
+  const shownAs = approvalShown(c, now);
+  const pending = shownAs.state === "pending";
+  const button = (decision: ApprovalDecision, label: string) => {
+    const b = h("button", { type: "button", class: `approve-${decision}`, "data-decision": decision, disabled: !pending || readOnly }, label);
+    b.addEventListener("click", () => hooks.approve(c.approval_id, decision));
+    return b;
+  };
+  return h(
+    "div",
+    { class: "approval-card", "data-state": shownAs.state, "data-approval-id": c.approval_id, "data-asked": c.asked_ms },
+    h("div", { class: "approval-head" }, h("span", { class: "approval-icon", "aria-hidden": "true" }, "⚠"), h("span", {}, "Allow "), h("strong", {}, c.name), h("span", {}, "?")),
+    h("pre", { class: "tool-args" }, prettyArgs(c.args)),
+    h(
+      "div",
+      { class: "approval-actions" },
+      button("allow", "Allow"),
+      button("always", "Always allow"),
+      button("deny", "Deny"),
+      h("span", { class: "approval-status" }, pending ? `${countdown(shownAs.left_s)} left` : approvalWord(shownAs.state)),
+    ),
+  );
+}
+
+/** The usage line; the latency breakdown on hover. */
+export function usageLine(u: UsageLine): HTMLElement {
+  const hover = latencyText(u.latency);
+  return h("div", { class: "usage-line", title: hover || null, tabindex: hover ? 0 : null }, usageText(u));
+}
+
+/** The error card or the "Stopped" marker that closes an answer, or null. */
+export function outcomeMark(a: Answer): HTMLElement | null {
+  const o = outcome(a);
+  if (o === null) return null;
+  if (o.kind === "stopped") return h("div", { class: "stopped-marker" }, "Stopped");
+  return h(
+    "div",
+    { class: "error-card", "data-kind": o.errorKind, role: "alert" },
+    h("div", { class: "error-title" }, o.title),
+    o.detail ? h("div", { class: "error-detail" }, o.detail) : null,
+  );
+}
+
+/** Refresh the clocks under `root`: the live reasoning titles and the approval countdowns. */
+export function tick(root: HTMLElement, now: number): void {
+  for (const el of root.querySelectorAll<HTMLElement>(".reasoning[data-live]")) {
+    const title = el.querySelector(".reasoning-title");
+    if (title) title.textContent = `Thinking… ${seconds(now - Number(el.dataset.since))}`;
+  }
+  for (const el of root.querySelectorAll<HTMLElement>('.approval-card[data-state="pending"]')) {
+    const card: ApprovalCard = { approval_id: "", call_id: "", name: "", args: null, state: "pending", asked_ms: Number(el.dataset.asked) };
+    const s = approvalShown(card, now);
+    const status = el.querySelector(".approval-status");
+    if (s.state === "timed_out") {
+      el.dataset.state = "timed_out";
+      el.querySelectorAll("button").forEach((b) => (b.disabled = true));
+      if (status) status.textContent = approvalWord("timed_out");
+    } else if (status) {
+      status.textContent = `${countdown(s.left_s)} left`;
+    }
+  }
+}

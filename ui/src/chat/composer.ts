@@ -1,0 +1,161 @@
+// The composer: a textarea (Enter sends, Shift+Enter a new line), Send that
+// becomes Stop while a turn runs, and attachments from the + button, paste
+// and drag and drop, checked against the limits before they are added.
+
+import type { Attachment, ChatSettings } from "../bindings/index";
+import { admit, chipLabel, readAttachment } from "./attachments";
+import { byId, h } from "./dom";
+
+/** What the composer asks of the page. */
+export interface ComposerHooks {
+  /** Send `text` with `attachments` (empty: a plain text message). Resolves once handed over. */
+  send(text: string, attachments: Attachment[]): Promise<boolean>;
+  /** The user pressed Stop. */
+  stop(): void;
+  /** The limits right now. */
+  limits(): Pick<ChatSettings, "max_attachments" | "max_attachment_bytes">;
+}
+
+/** The composer, bound to the elements of chat.html. */
+export class Composer {
+  private readonly input = byId<HTMLTextAreaElement>("chat-input");
+  private readonly sendButton = byId<HTMLButtonElement>("chat-send");
+  private readonly fileInput = byId<HTMLInputElement>("attach-input");
+  private readonly chips = byId<HTMLElement>("attachments");
+  private readonly message = byId<HTMLElement>("composer-message");
+  private files: File[] = [];
+  private running = false;
+  private enabled = true;
+
+  constructor(
+    private readonly hooks: ComposerHooks,
+    dropZone: HTMLElement,
+  ) {
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        void this.submit();
+      }
+    });
+    this.input.addEventListener("input", () => this.fit());
+    this.sendButton.addEventListener("click", () => {
+      // While a turn runs the button is Stop; Enter still sends (the core queues it).
+      if (this.running) hooks.stop();
+      else void this.submit();
+    });
+    byId<HTMLButtonElement>("attach-button").addEventListener("click", () => this.fileInput.click());
+    this.fileInput.addEventListener("change", () => {
+      this.add(Array.from(this.fileInput.files ?? []));
+      this.fileInput.value = "";
+    });
+    this.input.addEventListener("paste", (e) => {
+      const files = Array.from(e.clipboardData?.files ?? []);
+      if (files.length > 0) {
+        e.preventDefault();
+        this.add(files);
+      }
+    });
+    dropZone.addEventListener("dragover", (e) => {
+      if (!e.dataTransfer?.types.includes("Files")) return;
+      e.preventDefault();
+      dropZone.classList.add("dragging");
+    });
+    dropZone.addEventListener("dragleave", (e) => {
+      // Moving onto a child is no leaving; out of the zone (or the window) is.
+      const to = e.relatedTarget as Node | null;
+      if (!to || !dropZone.contains(to)) dropZone.classList.remove("dragging");
+    });
+    dropZone.addEventListener("drop", (e) => {
+      dropZone.classList.remove("dragging");
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length === 0) return;
+      e.preventDefault();
+      this.add(files);
+    });
+  }
+
+  /** Whether a turn runs (Send shows Stop) and whether the composer takes messages at all. */
+  update(running: boolean, enabled: boolean): void {
+    this.running = running;
+    this.enabled = enabled;
+    this.input.disabled = !enabled;
+    this.input.placeholder = enabled ? (running ? "Type to queue a message…" : "Message Yui…") : "Older conversation — read only";
+    this.refreshButton();
+  }
+
+  /** Put the cursor in the box. */
+  focus(): void {
+    this.input.focus();
+  }
+
+  private refreshButton(): void {
+    const stop = this.running;
+    this.sendButton.textContent = stop ? "Stop" : "Send";
+    this.sendButton.classList.toggle("stop", stop);
+    this.sendButton.setAttribute("aria-label", stop ? "Stop the reply" : "Send");
+    this.sendButton.disabled = !this.enabled;
+  }
+
+  /** Grow the box with its text, up to a limit. */
+  private fit(): void {
+    this.input.style.height = "auto";
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 200)}px`;
+    this.refreshButton();
+  }
+
+  /** Add files that fit the limits; one line about the first that does not. */
+  private add(files: File[]): void {
+    const { added, message } = admit(files, this.files.length, this.hooks.limits());
+    this.files.push(...added);
+    this.say(message ?? "");
+    this.renderChips();
+  }
+
+  private renderChips(): void {
+    this.chips.replaceChildren(
+      ...this.files.map((f, i) => {
+        const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${f.name}` }, "×");
+        remove.addEventListener("click", () => {
+          this.files.splice(i, 1);
+          this.renderChips();
+        });
+        return h("span", { class: "attachment-chip", title: f.type || "file" }, h("span", { class: "chip-label" }, chipLabel(f)), remove);
+      }),
+    );
+    this.chips.hidden = this.files.length === 0;
+    this.refreshButton();
+  }
+
+  private say(text: string): void {
+    this.message.textContent = text;
+    this.message.hidden = text === "";
+  }
+
+  /** Send what is typed and attached. */
+  private async submit(): Promise<void> {
+    const text = this.input.value.trim();
+    if (!this.enabled || (text === "" && this.files.length === 0)) return;
+    let attachments: Attachment[];
+    try {
+      attachments = await Promise.all(this.files.map(readAttachment));
+    } catch (err) {
+      this.say(`Could not read a file: ${String(err)}`);
+      return;
+    }
+    const sentText = this.input.value;
+    const sentFiles = this.files;
+    this.input.value = "";
+    this.files = [];
+    this.renderChips();
+    this.fit();
+    if (!(await this.hooks.send(text, attachments))) {
+      // Keep what the user wrote when it could not be handed over.
+      this.input.value = sentText;
+      this.files = sentFiles;
+      this.renderChips();
+      this.fit();
+    } else {
+      this.say("");
+    }
+  }
+}

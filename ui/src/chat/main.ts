@@ -1,0 +1,295 @@
+// The chat window: loads the conversation, folds core events into the page
+// state (state.ts) and renders it; the views report the user's actions back
+// here, where they become commands.
+
+import type { ApprovalDecision, Attachment, ChatMessage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
+import { asCommandError } from "../backend";
+import { pickChatBackend, type ChatBackend } from "./backend";
+import { Composer } from "./composer";
+import { ConfirmDialog } from "./dialog";
+import { byId } from "./dom";
+import { connectionText } from "./format";
+import { copyText, type MessageAction } from "./messages";
+import { SearchOverlay } from "./search";
+import { renderConversations } from "./sidebar";
+import {
+  approved,
+  backToCurrent,
+  busy,
+  closeSearch,
+  focused,
+  initialState,
+  loaded,
+  openConversation,
+  openSearch,
+  readOnly,
+  reduce,
+  regenerateSent,
+  say,
+  searchAnswered,
+  searchTyped,
+  shown,
+  showVersion,
+  stopPressed,
+  type ChatState,
+} from "./state";
+import { TranscriptView } from "./transcriptView";
+
+/** Until `chat_settings` answers. */
+const DEFAULT_SETTINGS: ChatSettings = { show_reasoning: true, collapse_reasoning: false, confirm_delete: true, max_attachments: 5, max_attachment_bytes: 2_000_000 };
+/** How long a toast stays. */
+const TOAST_MS = 4000;
+
+let backend: ChatBackend;
+let state: ChatState = initialState(Date.now());
+let settings = DEFAULT_SETTINGS;
+let conversations: ConversationSummary[] = [];
+/** The user's reasoning-panel toggles, by answer; untouched panels follow `collapse_reasoning`. */
+const reasoningToggles = new Map<string, boolean>();
+/** Tool cards whose whole output is shown. */
+const openOutputs = new Set<string>();
+/** What the sidebar shows now. */
+let listShown: { list: ConversationSummary[] | null; id: string } = { list: null, id: "" };
+let toastSerial = 0;
+let toastTimer = 0;
+
+const dialog = new ConfirmDialog();
+const transcript = new TranscriptView(byId("transcript"), {
+  approve,
+  reasoningOpen: (key) => reasoningToggles.get(key) ?? !settings.collapse_reasoning,
+  toggleReasoning: (key, open) => reasoningToggles.set(key, open),
+  outputOpen: (key) => openOutputs.has(key),
+  toggleOutput: (key, open) => (open ? openOutputs.add(key) : openOutputs.delete(key)),
+  copy,
+  act: (action, m) => void act(action, m),
+  pick,
+  backToCurrent: () => dispatch(backToCurrent(state)),
+});
+const composer = new Composer(
+  {
+    send: sendMessage,
+    stop: () => {
+      dispatch(stopPressed(state));
+      void command({ type: "stop" });
+    },
+    limits: () => settings,
+  },
+  byId("drop-zone"),
+);
+const search = new SearchOverlay({
+  query: (text) => void runSearch(text),
+  choose: (hit) => void openHit(hit),
+  close: () => dispatch(closeSearch(state)),
+});
+
+/** Take a new state and show it. */
+function dispatch(next: ChatState): void {
+  if (next === state) return;
+  state = next;
+  render();
+}
+
+function render(): void {
+  const now = Date.now();
+  const conv = shown(state);
+  const conn = connectionText(state.connection);
+  const pill = byId("connection");
+  const running = busy(state);
+  pill.textContent = running ? `${conn.text} · replying…` : conn.text;
+  pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
+  byId("chat-title").textContent = conv.title || "New chat";
+  const scrolledToFocus = transcript.render(
+    { conversation: conv, readOnly: readOnly(state), running, queued: state.turn.queued, settings, focus: state.transcript.focus },
+    now,
+  );
+  composer.update(running, true);
+  search.render(state.search.open, state.search.query, state.search.hits, now);
+  // The list changes rarely; rebuild it only then (not on every streamed piece).
+  if (listShown.list !== conversations || listShown.id !== conv.id) {
+    listShown = { list: conversations, id: conv.id };
+    renderConversations(byId("conversation-list"), conversations, conv.id, now, (c) => void openListed(c));
+  }
+  if (state.notice && state.notice.serial !== toastSerial) toast(state.notice.text, state.notice.serial);
+  if (scrolledToFocus) dispatch(focused(state));
+}
+
+/** Show a one-off line for a few seconds. */
+function toast(text: string, serial = toastSerial): void {
+  toastSerial = serial;
+  const el = byId("toast");
+  el.textContent = text;
+  el.hidden = false;
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => (el.hidden = true), TOAST_MS);
+}
+
+/** Send a command; a refusal becomes a toast. True when it was handed over. */
+async function command(c: UserCommand): Promise<boolean> {
+  try {
+    await backend.send(c);
+    return true;
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+    return false;
+  }
+}
+
+/** The composer's message: to the current chat, whatever is on screen. */
+function sendMessage(text: string, attachments: Attachment[]): Promise<boolean> {
+  dispatch(backToCurrent(state));
+  const c: UserCommand = attachments.length > 0 ? { type: "send_message", text, attachments } : { type: "send_text", text };
+  return command(c);
+}
+
+function approve(approvalId: string, decision: ApprovalDecision): void {
+  dispatch(approved(state, approvalId, decision));
+  void command({ type: "approve", approval_id: approvalId, decision });
+}
+
+function copy(text: string): void {
+  navigator.clipboard.writeText(text).then(
+    () => toast("Copied"),
+    () => toast("Could not copy"),
+  );
+}
+
+async function act(action: MessageAction, m: ChatMessage): Promise<void> {
+  switch (action) {
+    case "copy":
+      return copy(copyText(m));
+    case "regenerate":
+      if (busy(state)) return;
+      dispatch(regenerateSent(state, m.id));
+      await command({ type: "regenerate", msg_id: m.id });
+      return;
+    case "fork":
+      await command({ type: "fork", msg_id: m.id });
+      return;
+    case "delete":
+      if (settings.confirm_delete && !(await dialog.ask("Delete this message?"))) return;
+      await command({ type: "delete_message", msg_id: m.id });
+      return;
+    default: {
+      const unknown: never = action;
+      console.warn("unknown action", unknown);
+    }
+  }
+}
+
+/** The version picker: show answer `n` now; on the current chat, tell the core too. */
+function pick(m: ChatMessage, n: number): void {
+  if (n < 0 || n >= m.answers.length) return;
+  const live = !readOnly(state);
+  dispatch(showVersion(state, m.id, n));
+  if (live) void command({ type: "pick_version", msg_id: m.id, n });
+}
+
+async function refreshList(): Promise<void> {
+  try {
+    conversations = await backend.conversations();
+    render();
+  } catch (err) {
+    console.warn("chat_conversations failed", err);
+  }
+}
+
+/** A conversation from the list: the current one, or an older one read-only. */
+async function openListed(c: ConversationSummary): Promise<void> {
+  if (c.current || c.id === state.transcript.current.id) return dispatch(backToCurrent(state));
+  try {
+    const conv = await backend.conversation(c.id);
+    if (conv) dispatch(openConversation(state, conv));
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+  }
+}
+
+async function runSearch(query: string): Promise<void> {
+  dispatch(searchTyped(state, query));
+  if (query.trim() === "") return;
+  try {
+    const hits = await backend.search(query);
+    dispatch(searchAnswered(state, query, hits));
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+  }
+}
+
+/** A search hit: open its conversation and show the message. */
+async function openHit(hit: SearchHit): Promise<void> {
+  try {
+    const isCurrent = hit.conversation_id === state.transcript.current.id;
+    const conv = isCurrent ? state.transcript.current : await backend.conversation(hit.conversation_id);
+    if (!conv) return dispatch(say(closeSearch(state), "That conversation is gone."));
+    dispatch(openConversation(closeSearch(state), conv, hit.message_id));
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+  }
+}
+
+function onEvent(event: UiEvent): void {
+  dispatch(reduce(state, event, Date.now()));
+  if (event.type === "conversation" || event.type === "turn_ended" || event.type === "session_reset") void refreshList();
+}
+
+function onKey(e: KeyboardEvent): void {
+  const mod = e.metaKey || e.ctrlKey;
+  const key = e.key.toLowerCase();
+  if (e.key === "Escape") {
+    if (dialog.open) dialog.close(false);
+    else if (state.search.open) dispatch(closeSearch(state));
+    else return;
+    e.preventDefault();
+    composer.focus();
+  } else if (mod && key === "k") {
+    e.preventDefault();
+    dispatch(state.search.open ? closeSearch(state) : openSearch(state));
+  } else if (mod && key === "n") {
+    e.preventDefault();
+    newChat();
+  } else if (mod && e.key === ",") {
+    e.preventDefault();
+    void backend.openSettings().catch((err) => dispatch(say(state, asCommandError(err).message)));
+  }
+}
+
+function newChat(): void {
+  dispatch(backToCurrent(state));
+  void command({ type: "reset" });
+  composer.focus();
+}
+
+async function loadSettings(): Promise<void> {
+  try {
+    const next = await backend.settings();
+    if (JSON.stringify(next) !== JSON.stringify(settings)) {
+      settings = next;
+      render();
+    }
+  } catch (err) {
+    console.warn("chat_settings failed", err);
+  }
+}
+
+async function start(): Promise<void> {
+  backend = await pickChatBackend();
+  document.addEventListener("keydown", onKey);
+  byId("new-chat").addEventListener("click", newChat);
+  byId("search-button").addEventListener("click", () => dispatch(openSearch(state)));
+  byId("settings-button").addEventListener("click", () => void backend.openSettings());
+  // The settings window may have changed the chat settings.
+  window.addEventListener("focus", () => void loadSettings());
+  await backend.subscribe(onEvent);
+  const [status, current] = await Promise.all([backend.currentStatus(), backend.conversation(null), loadSettings(), refreshList()]);
+  // A status event that came while loading is newer than the answer.
+  const fresh = state.connection.state === "connecting" && state.connection.attempt === 0;
+  dispatch(loaded(fresh ? reduce(state, { type: "status", status }, Date.now()) : state, current));
+  render();
+  window.setInterval(() => transcript.tick(Date.now()), 500);
+  composer.focus();
+}
+
+start().catch((err) => {
+  console.error("chat window failed to start", err);
+  toast(`The chat window could not start: ${asCommandError(err).message}`);
+});

@@ -1,0 +1,120 @@
+// The transcript column: the read-only banner, the message rows (rebuilt only
+// when their message changed), the queued messages under them, auto-scroll
+// to the bottom while streaming unless the user scrolled up, and the clocks.
+
+import type { ChatMessage, ChatSettings, Conversation } from "../bindings/index";
+import { tick } from "./cards";
+import { h } from "./dom";
+import { messageRow, type RowContext, type RowHooks } from "./messages";
+
+/** What the transcript shows. */
+export interface TranscriptProps {
+  /** The conversation on screen. */
+  conversation: Conversation;
+  /** An older conversation (read-only, with the banner). */
+  readOnly: boolean;
+  /** A turn runs. */
+  running: boolean;
+  /** Messages waiting behind the running turn. */
+  queued: string[];
+  /** The chat window's settings. */
+  settings: ChatSettings;
+  /** A message to scroll to and highlight, or null. */
+  focus: string | null;
+}
+
+/** Hooks of the transcript: the rows' hooks and the banner's button. */
+export interface TranscriptHooks extends RowHooks {
+  /** "Back to the current chat". */
+  backToCurrent(): void;
+}
+
+/** How close to the bottom still counts as "at the bottom", in pixels. */
+const STICK_PX = 48;
+
+/** The transcript column, mounted into `scroller`. */
+export class TranscriptView {
+  private readonly banner: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly queue: HTMLElement;
+  private readonly empty: HTMLElement;
+  /** Each row with the message and the page stamp it was built from. */
+  private rows = new Map<string, { m: ChatMessage; stamp: string; el: HTMLElement }>();
+  private stick = true;
+  private shownId: string | null = null;
+
+  constructor(
+    private readonly scroller: HTMLElement,
+    private readonly hooks: TranscriptHooks,
+  ) {
+    const back = h("button", { type: "button", class: "link", id: "back-to-current" }, "Back to the current chat");
+    back.addEventListener("click", () => hooks.backToCurrent());
+    this.banner = h("div", { class: "older-banner", role: "status", hidden: true }, h("span", {}, "Older conversation — new messages go to the current chat"), back);
+    this.empty = h("div", { class: "empty-chat" }, h("div", { class: "empty-title" }, "Say hello"), h("div", {}, "Type a message below. Enter sends, Shift+Enter makes a new line."));
+    this.list = h("div", { class: "messages", role: "log", "aria-live": "polite" });
+    this.queue = h("div", { class: "queued" });
+    scroller.append(this.banner, this.empty, this.list, this.queue);
+    scroller.addEventListener("scroll", () => {
+      this.stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < STICK_PX;
+    });
+  }
+
+  /** Show `p`; returns true when it scrolled to `p.focus`. */
+  render(p: TranscriptProps, now: number): boolean {
+    const switched = this.shownId !== p.conversation.id;
+    this.shownId = p.conversation.id;
+    this.banner.hidden = !p.readOnly;
+    this.empty.hidden = p.conversation.messages.length > 0 || p.queued.length > 0;
+    const ctx: RowContext = { settings: p.settings, running: p.running, readOnly: p.readOnly, now };
+    // A row is rebuilt when its message or anything else it shows changed.
+    const stamp = `${p.readOnly}|${p.running}|${p.settings.show_reasoning}|${p.settings.collapse_reasoning}`;
+    const next = new Map<string, { m: ChatMessage; stamp: string; el: HTMLElement }>();
+    const els: HTMLElement[] = [];
+    for (const m of p.conversation.messages) {
+      const old = this.rows.get(m.id);
+      const row = old && old.m === m && old.stamp === stamp ? old : { m, stamp, el: messageRow(m, ctx, this.hooks) };
+      if (old && old !== row) old.el.replaceWith(row.el);
+      next.set(m.id, row);
+      els.push(row.el);
+    }
+    this.rows = next;
+    // Put the rows in order, moving only those out of place.
+    let at: ChildNode | null = this.list.firstChild;
+    for (const el of els) {
+      if (at === el) at = el.nextSibling;
+      else this.list.insertBefore(el, at);
+    }
+    while (at) {
+      const gone: ChildNode = at;
+      at = at.nextSibling;
+      gone.remove();
+    }
+    this.queue.replaceChildren(
+      ...(p.readOnly ? [] : p.queued).map((text) =>
+        h("div", { class: "queued-item" }, h("div", { class: "bubble" }, text), h("span", { class: "queued-chip" }, "queued")),
+      ),
+    );
+    tick(this.list, now);
+    if (p.focus !== null) return this.focus(p.focus);
+    if (switched || this.stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+    return false;
+  }
+
+  /** Refresh the clocks. */
+  tick(now: number): void {
+    tick(this.list, now);
+  }
+
+  /** Scroll to message `id` and flash it. */
+  private focus(id: string): boolean {
+    const el = this.rows.get(id)?.el;
+    if (!el) return false;
+    // Stay on it: the next render must not jump back to the bottom.
+    this.stick = false;
+    el.scrollIntoView({ block: "center" });
+    el.classList.remove("highlight");
+    void el.offsetWidth;
+    el.classList.add("highlight");
+    return true;
+  }
+}
