@@ -100,7 +100,8 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
     case "status":
       return { ...state, connection: event.status };
     case "turn_started": {
-      if (remakes(state, event.text)) {
+      // A Regenerate's turn: its user message is already there (the core says which message it remakes).
+      if (event.remakes !== undefined || remakes(state, event.text)) {
         return { ...state, turn: { ...state.turn, running: event.turn_id, remaking: null } };
       }
       const queued = event.text !== "" && state.turn.queued.length > 0 ? state.turn.queued.slice(1) : state.turn.queued;
