@@ -107,7 +107,9 @@ function outputPane(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
   render(hooks.outputOpen(key));
   const copy = h("button", { type: "button", class: "link tool-copy" }, "Copy output");
   copy.addEventListener("click", () => hooks.copy(c.output));
-  return h("div", { class: "tool-result" }, c.output === "" ? h("div", { class: "tool-note" }, "(empty output)") : pre, h("div", { class: "tool-actions" }, toggle, copy));
+  // A backend tool's status carries no output: say so, with nothing to copy.
+  if (c.output === "") return h("div", { class: "tool-result" }, h("div", { class: "tool-note" }, "No output reported."));
+  return h("div", { class: "tool-result" }, pre, h("div", { class: "tool-actions" }, toggle, copy));
 }
 
 /** One approval card: the tool and its arguments, Allow / Always allow / Deny, a countdown while pending. */
