@@ -568,14 +568,19 @@ fn not_found(what: String) -> Response {
     answer(StatusCode::NOT_FOUND, json!({"error": what}))
 }
 
-fn index(s: &str) -> Result<usize, Response> {
-    s.parse().map_err(|_| answer(StatusCode::BAD_REQUEST, json!({"error": format!("{s:?} is not a message index")})))
+/// The indices of a side request's path; `Err` is the 400 to send.
+fn indices<const N: usize>(parts: [&str; N]) -> Result<[usize; N], Box<Response>> {
+    let mut out = [0; N];
+    for (o, s) in out.iter_mut().zip(parts) {
+        *o = s.parse().map_err(|_| Box::new(answer(StatusCode::BAD_REQUEST, json!({"error": format!("{s:?} is not a message index")}))))?;
+    }
+    Ok(out)
 }
 
-/// Records, then checks the key; `Err` is the answer to send.
-fn side(shared: &Shared, path: String, headers: &HeaderMap, body: &[u8]) -> Result<(), Response> {
+/// Records, then checks the key; `Err` is the 401 to send.
+fn side(shared: &Shared, path: String, headers: &HeaderMap, body: &[u8]) -> Result<(), Box<Response>> {
     let _ = record(shared, path, headers, body);
-    check_bearer(shared.config.key.as_deref(), headers).map_err(|r| r.into_response(0.0, shared.cancel.clone()))
+    check_bearer(shared.config.key.as_deref(), headers).map_err(|r| Box::new(r.into_response(0.0, shared.cancel.clone())))
 }
 
 pub(crate) async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -663,12 +668,9 @@ pub(crate) async fn cancel(State(shared): State<Arc<Shared>>, headers: HeaderMap
 }
 
 pub(crate) async fn fork(State(shared): State<Arc<Shared>>, Path((cid, idx)): Path<(String, String)>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(r) = side(&shared, format!("/fork/{cid}/{idx}"), &headers, &body) {
-        return r;
-    }
-    let idx = match index(&idx) {
+    let [idx] = match side(&shared, format!("/fork/{cid}/{idx}"), &headers, &body).and_then(|()| indices([&idx])) {
         Ok(i) => i,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match shared.agent.lock().conversations.fork(&cid, idx) {
         Some(id) => axum::Json(json!({"conversation_id": id})).into_response(),
@@ -682,12 +684,9 @@ pub(crate) async fn version(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Err(r) = side(&shared, format!("/version/{cid}/{idx}/{n}"), &headers, &body) {
-        return r;
-    }
-    let (idx, n) = match (index(&idx), index(&n)) {
-        (Ok(i), Ok(n)) => (i, n),
-        (Err(r), _) | (_, Err(r)) => return r,
+    let [idx, n] = match side(&shared, format!("/version/{cid}/{idx}/{n}"), &headers, &body).and_then(|()| indices([&idx, &n])) {
+        Ok(i) => i,
+        Err(r) => return *r,
     };
     if shared.agent.lock().conversations.pick(&cid, idx, n) {
         axum::Json(json!({"ok": true})).into_response()
@@ -697,12 +696,9 @@ pub(crate) async fn version(
 }
 
 pub(crate) async fn delete_message(State(shared): State<Arc<Shared>>, Path((cid, idx)): Path<(String, String)>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(r) = side(&shared, format!("/messages/{cid}/{idx}"), &headers, &body) {
-        return r;
-    }
-    let idx = match index(&idx) {
+    let [idx] = match side(&shared, format!("/messages/{cid}/{idx}"), &headers, &body).and_then(|()| indices([&idx])) {
         Ok(i) => i,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if shared.agent.lock().conversations.delete(&cid, idx) {
         axum::Json(json!({"ok": true})).into_response()
