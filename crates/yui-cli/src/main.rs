@@ -1,8 +1,21 @@
 //! `yui-cli`: a headless YUI client on the same core as the app.
 //!
 //! Every core event goes to stdout as one JSON object per line. Each stdin
-//! line is one user turn; `/stop`, `/reset` and `/quit` are commands.
-//! Connection problems also go to stderr. `--set KEY=VALUE` overrides a
+//! line is one user turn, except the commands:
+//!
+//! * `/quit`, `/stop`, `/reset`, `/reconnect`;
+//! * `/approve <approval_id>`, `/always <approval_id>`, `/deny <approval_id>`:
+//!   answer an approval card (the `approval_id` of a `chat` line whose
+//!   event is `approval_request`);
+//! * `/regenerate [msg_id]`: answer an assistant message again (without an
+//!   id: the `msg_id` of the last `chat` `start` line printed so far);
+//! * `/version <msg_id> <n>`: show version `n` (0-based) of a message;
+//! * `/fork <msg_id>`: a new conversation with the messages up to `msg_id`;
+//! * `/delete <msg_id>`: delete a message.
+//!
+//! An unknown `/command` (or one with missing or bad arguments) prints an
+//! error line to stderr and the run goes on; a line starting with `//` is
+//! sent as text without its first `/`. Connection problems also go to stderr. `--set KEY=VALUE` overrides a
 //! setting for the run (the tool switches, the turn screenshot, the voice:
 //! `tts.base_url`, `tts.model`, `tts.voice`, `tts.key`, `tts.speed`, `voice=off`).
 //! Speech plays through the default sound device (`--set audio=null` keeps
@@ -19,10 +32,101 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
+use std::sync::Mutex;
+use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_core::{ChatApi, DataDir, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
+/// The stdin commands, for `--help`.
+const COMMANDS_HELP: &str = "\
+Stdin: each line is a user message, except these commands:
+  /quit                       end the run (after the running turn)
+  /stop                       stop the running turn and clear the queue
+  /reset                      start a new conversation
+  /reconnect                  reconnect now (also after a refused key)
+  /approve <approval_id>      allow a tool call waiting for approval
+  /always <approval_id>       always allow that tool
+  /deny <approval_id>         deny the call
+  /regenerate [msg_id]        answer again (default: the last chat start's msg_id)
+  /version <msg_id> <n>       show version n (0-based) of a message
+  /fork <msg_id>              new conversation with the messages up to msg_id
+  /delete <msg_id>            delete a message
+  //text                      send \"/text\" as a message";
+
+/// What one stdin line asks for.
+#[derive(Debug, PartialEq)]
+enum Input {
+    /// Nothing (a blank line).
+    Skip,
+    /// End the run.
+    Quit,
+    /// A user message.
+    Text(String),
+    /// A session command.
+    Command(UserCommand),
+}
+
+/// Reads one stdin line; `last_start` is the `msg_id` of the last `chat`
+/// `start` event printed. `Err` is the error line to show.
+fn parse_line(line: &str, last_start: Option<&str>) -> Result<Input, String> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return Ok(Input::Skip);
+    }
+    if let Some(text) = trimmed.strip_prefix("//") {
+        return Ok(Input::Text(format!("/{text}")));
+    }
+    let Some(command) = trimmed.strip_prefix('/') else {
+        return Ok(Input::Text(line.to_string()));
+    };
+    let mut words = command.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let args: Vec<&str> = words.collect();
+    let one = |what: &str| match args.as_slice() {
+        [id] => Ok(id.to_string()),
+        _ => Err(format!("/{name} takes one argument: /{name} <{what}>")),
+    };
+    let approve = |decision| one("approval_id").map(|approval_id| Input::Command(UserCommand::Approve { approval_id, decision }));
+    match name {
+        "quit" if args.is_empty() => Ok(Input::Quit),
+        "stop" if args.is_empty() => Ok(Input::Command(UserCommand::Stop)),
+        "reset" if args.is_empty() => Ok(Input::Command(UserCommand::Reset)),
+        "reconnect" if args.is_empty() => Ok(Input::Command(UserCommand::Reconnect)),
+        "quit" | "stop" | "reset" | "reconnect" => Err(format!("/{name} takes no arguments")),
+        "approve" => approve(ApprovalDecision::Allow),
+        "always" => approve(ApprovalDecision::Always),
+        "deny" => approve(ApprovalDecision::Deny),
+        "regenerate" => match args.as_slice() {
+            [id] => Ok(Input::Command(UserCommand::Regenerate { msg_id: id.to_string() })),
+            [] => match last_start {
+                Some(id) => Ok(Input::Command(UserCommand::Regenerate { msg_id: id.to_string() })),
+                None => Err("/regenerate: no answer yet (no chat start printed); give a msg_id".into()),
+            },
+            _ => Err("/regenerate takes at most one argument: /regenerate [msg_id]".into()),
+        },
+        "version" => match args.as_slice() {
+            [id, n] => match n.parse::<u32>() {
+                Ok(n) => Ok(Input::Command(UserCommand::PickVersion { msg_id: id.to_string(), n })),
+                Err(_) => Err(format!("/version: {n:?} is not a version number (0, 1, …)")),
+            },
+            _ => Err("/version takes two arguments: /version <msg_id> <n>".into()),
+        },
+        "fork" => one("msg_id").map(|msg_id| Input::Command(UserCommand::Fork { msg_id })),
+        "delete" => one("msg_id").map(|msg_id| Input::Command(UserCommand::DeleteMessage { msg_id })),
+        _ => Err(format!(
+            "unknown command /{name} (commands: /quit /stop /reset /reconnect /approve /always /deny /regenerate /version /fork /delete; \
+             send //{name} to say it as a message; --help explains each)"
+        )),
+    }
+}
+
 #[derive(Parser, Debug)]
-#[command(name = "yui-cli", version, about = "Headless YUI client: JSON lines out, user lines in")]
+#[command(
+    name = "yui-cli",
+    version,
+    about = "Headless YUI client: JSON lines out, user lines in",
+    after_help = COMMANDS_HELP
+)]
 struct Args {
     /// Which transport: push, responses, chat_completions or agent_chat.
     #[arg(long, value_name = "API")]
@@ -82,7 +186,10 @@ fn main() -> anyhow::Result<()> {
     rt.block_on(chat(args))
 }
 
-fn print_event(event: &UiEvent) {
+fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>) {
+    if let UiEvent::Chat { event: ChatEvent::Start { msg_id, .. } } = event {
+        *last_start.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg_id.clone());
+    }
     if let Ok(line) = serde_json::to_string(event) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
@@ -145,18 +252,19 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     // the screen of a display this run can see) and `rate_relation` run; no
     // browser window.
     config.desk = Arc::new(yui_core::tools::SystemDesk);
-    let session = Session::start(config, Arc::new(|e: UiEvent| print_event(&e)))?;
+    let last_start = Arc::new(Mutex::new(None::<String>));
+    let printed = last_start.clone();
+    let session = Session::start(config, Arc::new(move |e: UiEvent| print_event(&e, &printed)))?;
 
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     while let Some(line) = lines.next_line().await? {
-        let line = line.trim_end_matches('\r');
-        match line.trim() {
-            "" => continue,
-            "/quit" => break,
-            "/stop" => session.send(UserCommand::Stop)?,
-            "/reset" => session.send(UserCommand::Reset)?,
-            "/reconnect" => session.send(UserCommand::Reconnect)?,
-            _ => {
+        let last = last_start.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match parse_line(&line, last.as_deref()) {
+            Err(message) => eprintln!("yui-cli: {message}"),
+            Ok(Input::Skip) => continue,
+            Ok(Input::Quit) => break,
+            Ok(Input::Command(command)) => session.send(command)?,
+            Ok(Input::Text(text)) => {
                 if !session.status().borrow().is_ready() {
                     // Give a connection in progress its hello wait before the turn goes out.
                     // A refused key will not get better by waiting.
@@ -164,7 +272,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
                     let wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
                     let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
                 }
-                session.send(UserCommand::SendText { text: line.to_string() })?;
+                session.send(UserCommand::SendText { text })?;
             }
         }
     }
@@ -172,4 +280,48 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     session.wait_idle(timeouts.frame_wait + Duration::from_secs(120)).await;
     session.close().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> UserCommand {
+        match parse_line(line, Some("t-9")) {
+            Ok(Input::Command(c)) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn lines_are_text_or_commands() {
+        assert_eq!(parse_line("  ", None), Ok(Input::Skip));
+        assert_eq!(parse_line("hello there\r", None), Ok(Input::Text("hello there".into())));
+        assert_eq!(parse_line("//stop it", None), Ok(Input::Text("/stop it".into())));
+        assert_eq!(parse_line("/quit", None), Ok(Input::Quit));
+        assert_eq!(cmd("/stop"), UserCommand::Stop);
+        assert_eq!(cmd(" /reset "), UserCommand::Reset);
+        assert_eq!(cmd("/reconnect"), UserCommand::Reconnect);
+        assert_eq!(cmd("/approve apr-1"), UserCommand::Approve { approval_id: "apr-1".into(), decision: ApprovalDecision::Allow });
+        assert_eq!(cmd("/always apr-1"), UserCommand::Approve { approval_id: "apr-1".into(), decision: ApprovalDecision::Always });
+        assert_eq!(cmd("/deny apr-2"), UserCommand::Approve { approval_id: "apr-2".into(), decision: ApprovalDecision::Deny });
+        assert_eq!(cmd("/regenerate"), UserCommand::Regenerate { msg_id: "t-9".into() });
+        assert_eq!(cmd("/regenerate t-1"), UserCommand::Regenerate { msg_id: "t-1".into() });
+        assert_eq!(cmd("/version t-1 2"), UserCommand::PickVersion { msg_id: "t-1".into(), n: 2 });
+        assert_eq!(cmd("/fork t-1"), UserCommand::Fork { msg_id: "t-1".into() });
+        assert_eq!(cmd("/delete t-1"), UserCommand::DeleteMessage { msg_id: "t-1".into() });
+    }
+
+    #[test]
+    fn bad_commands_are_errors() {
+        let err = |line: &str, last: Option<&str>| parse_line(line, last).expect_err(line);
+        assert!(err("/frobnicate", None).starts_with("unknown command /frobnicate"));
+        assert!(err("/approve", None).contains("/approve <approval_id>"));
+        assert!(err("/deny a b", None).contains("one argument"));
+        assert!(err("/regenerate", None).contains("no answer yet"));
+        assert!(err("/version t-1", None).contains("two arguments"));
+        assert!(err("/version t-1 x", None).contains("not a version number"));
+        assert!(err("/stop now", None).contains("no arguments"));
+        assert!(err("/", None).starts_with("unknown command"));
+    }
 }

@@ -15,9 +15,12 @@
 //! * `POST /v1/audio/speech` and `POST /v1/audio/transcriptions` — the
 //!   OpenAI-compatible audio endpoints ([`audio`]): a tone per sentence,
 //!   a fixed transcript; both recorded.
-//! * `POST /chat`, `POST /approve/{aid}` and `POST /cancel` — the
-//!   `agent_chat` engine of seed `004` ([`agent_chat`]): a scripted stream
-//!   of its eleven events; every request recorded.
+//! * `POST /chat`, `POST /approve/{aid}`, `POST /cancel`,
+//!   `POST /fork/{cid}/{idx}`, `POST /version/{cid}/{idx}/{n}` and
+//!   `DELETE /messages/{cid}/{idx}` — the `agent_chat` engine of seed `004`
+//!   ([`agent_chat`]): scripted streams of its eleven events that wait for
+//!   approvals and honour cancels, over conversations it keeps (with
+//!   versions, forks and deletes); every request recorded.
 //! * `GET /__mock/received` ([`RECEIVED_PATH`]) — every frame received on
 //!   `/ws` so far as one JSON array, for tests that run the binary.
 //!
@@ -91,10 +94,15 @@ pub struct MockConfig {
     pub pace: f64,
     /// What `POST /v1/audio/transcriptions` answers as `text`.
     pub transcript: String,
+    /// How long an `agent_chat` run waits for `POST /approve/{aid}` before
+    /// it denies the call (default the seed's 300 s,
+    /// [`agent_chat::APPROVAL_TIMEOUT`]; not scaled by `pace`).
+    pub approval_timeout: std::time::Duration,
 }
 
 impl Default for MockConfig {
-    /// Demo mode, any key, ephemeral port, no `max_turn_bytes`, pace 1.0.
+    /// Demo mode, any key, ephemeral port, no `max_turn_bytes`, pace 1.0,
+    /// approval timeout 300 s.
     fn default() -> Self {
         MockConfig {
             mode: Mode::Demo,
@@ -103,6 +111,7 @@ impl Default for MockConfig {
             max_turn_bytes: None,
             pace: 1.0,
             transcript: "hello from the microphone".into(),
+            approval_timeout: agent_chat::APPROVAL_TIMEOUT,
         }
     }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
 
-/// A fake YUI chat backend: push WebSocket on /ws, SSE on /v1/responses and /v1/chat/completions.
+/// A fake YUI chat backend: push WebSocket on /ws, SSE on /v1/responses and /v1/chat/completions, the agent_chat engine on /chat.
 #[derive(Debug, Parser)]
 #[command(name = "yui-mock", version)]
 struct Args {
@@ -30,6 +30,10 @@ struct Args {
     /// Delay multiplier for the demo (1.0 = human pacing, 0 = none).
     #[arg(long, default_value_t = 1.0)]
     pace: f64,
+    /// How long an agent_chat run waits for POST /approve/{aid} before it
+    /// denies the call, in milliseconds (default: the seed's 300 s).
+    #[arg(long, value_name = "MS", default_value_t = 300_000)]
+    approval_timeout_ms: u64,
 }
 
 #[tokio::main]
@@ -49,6 +53,7 @@ async fn main() -> anyhow::Result<()> {
             port: args.port,
             max_turn_bytes: args.max_turn_bytes,
             pace: args.pace,
+            approval_timeout: std::time::Duration::from_millis(args.approval_timeout_ms),
             ..MockConfig::default()
         })
         .await

@@ -42,6 +42,8 @@ pub(crate) struct Shared {
     pub(crate) ids: Arc<yui_demo::push::Ids>,
     /// Bumped on every recorded frame and connection change; waiters watch it.
     changed: watch::Sender<u64>,
+    /// The `agent_chat` engine's conversations, runs and open approvals.
+    pub(crate) agent: crate::agent_chat::Engine,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -60,6 +62,7 @@ impl Shared {
             requests: Mutex::new(Vec::new()),
             ids: Arc::new(yui_demo::push::Ids::default()),
             changed: watch::Sender::new(0),
+            agent: crate::agent_chat::Engine::default(),
         }
     }
 
@@ -81,11 +84,6 @@ impl Shared {
         };
         self.bump();
         n
-    }
-
-    /// How many requests to `path` were recorded so far.
-    pub(crate) fn requests_to(&self, path: &str) -> usize {
-        lock(&self.requests).iter().filter(|r| r.path == path).count()
     }
 
     /// Records a JSON frame a client sent on `/ws`.
@@ -177,6 +175,9 @@ impl MockServer {
         .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
         .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))
         .route("/cancel", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
+        .route("/fork/{cid}/{idx}", axum::routing::post(crate::agent_chat::fork).with_state(shared.clone()))
+        .route("/version/{cid}/{idx}/{n}", axum::routing::post(crate::agent_chat::version).with_state(shared.clone()))
+        .route("/messages/{cid}/{idx}", axum::routing::delete(crate::agent_chat::delete_message).with_state(shared.clone()))
         .route(
             RECEIVED_PATH,
             get(move || {
@@ -224,8 +225,11 @@ impl MockServer {
             .await
     }
 
-    /// Every request sent to `/v1/responses` and `/v1/chat/completions`, in
-    /// arrival order (recorded before the key check and the answer).
+    /// Every request sent to the HTTP endpoints (`/v1/…`, and the
+    /// `agent_chat` ones: `/chat`, `/approve/{aid}`, `/cancel`,
+    /// `/fork/{cid}/{idx}`, `/version/{cid}/{idx}/{n}`,
+    /// `/messages/{cid}/{idx}`), in arrival order (recorded before the key
+    /// check and the answer).
     pub fn requests(&self) -> Vec<RecordedRequest> {
         lock(&self.shared.requests).clone()
     }
@@ -247,6 +251,14 @@ impl MockServer {
                     .cloned()
             })
             .await
+    }
+
+    /// The `agent_chat` conversation `cid` (`agent_chat::DEFAULT_CONVERSATION`
+    /// for requests without `conversation_id`) as one JSON object per
+    /// message, `{role, text, versions, active, deleted}`; `None` when the
+    /// engine has no such conversation.
+    pub fn conversation(&self, cid: &str) -> Option<Vec<Value>> {
+        self.shared.agent.conversation(cid)
     }
 
     /// How many `/ws` connections were accepted so far (closed ones included).
