@@ -174,7 +174,6 @@ async fn regenerate_without_an_answer_is_an_error_and_after_one_is_accepted() {
 /// Needs the session's Regenerate wiring (in progress on main): the CLI's
 /// `/regenerate` reaches the engine as `regenerate_of` of the last answer.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs UserCommand::Regenerate wired in the session"]
 async fn regenerate_reaches_the_engine_as_a_new_version() {
     let mock = mock().await;
     let dir = tempfile::tempdir().unwrap();
