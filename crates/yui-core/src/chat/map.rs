@@ -122,10 +122,8 @@ impl ChatMap {
                 }
             }
             UiEvent::Notice { code, .. } => self.last_notice = Some(*code),
-            UiEvent::TurnEnded { turn_id, outcome, usage, error } => {
-                if self.turns.get(turn_id).is_some_and(|t| !t.ended) {
-                    self.finish(turn_id, *outcome, *usage, error.clone(), now_ms, &mut out);
-                }
+            UiEvent::TurnEnded { turn_id, outcome, usage, error } if self.turns.get(turn_id).is_some_and(|t| !t.ended) => {
+                self.finish(turn_id, *outcome, *usage, error.clone(), now_ms, &mut out);
             }
             _ => {}
         }
@@ -210,10 +208,8 @@ impl ChatMap {
                 }
             },
             ReplyPart::Error { message } => t.error = Some(message.clone()),
-            ReplyPart::End { usage } => {
-                if !t.client {
-                    self.finish(turn_id, TurnOutcome::Complete, *usage, None, now_ms, &mut out);
-                }
+            ReplyPart::End { usage } if !t.client => {
+                self.finish(turn_id, TurnOutcome::Complete, *usage, None, now_ms, &mut out);
             }
             _ => {}
         }

@@ -130,7 +130,7 @@ impl ChatStore {
             .filter(|(i, c)| *i == self.current || !c.messages.is_empty())
             .map(|(i, c)| c.summary(i == self.current))
             .collect();
-        out.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms));
+        out.sort_by_key(|c| std::cmp::Reverse(c.updated_ms));
         out
     }
 
@@ -167,7 +167,7 @@ impl ChatStore {
                 }
             }
         }
-        hits.sort_by(|a, b| b.at_ms.cmp(&a.at_ms));
+        hits.sort_by_key(|h| std::cmp::Reverse(h.at_ms));
         hits.truncate(CHAT_SEARCH_HITS);
         hits
     }
