@@ -106,6 +106,10 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         remakes: Option<String>,
+        /// The files sent with the message, as "name · size" (empty: none).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<String>>")]
+        files: Vec<String>,
     },
     /// A message typed while a turn runs waits for that turn to end.
     TurnQueued {

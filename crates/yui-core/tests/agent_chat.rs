@@ -131,6 +131,7 @@ fn turn(id: &str, text: &str) -> TurnRequest {
         images: Vec::new(),
         conversation_id: None,
         regenerate_of: None,
+        files: Vec::new(),
     }
 }
 

@@ -31,6 +31,8 @@ struct Step {
 struct User {
     turn_id: String,
     text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    files: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -47,7 +49,7 @@ fn fold(case: &Case) -> Conversation {
     let mut c = Conversation::new("c1", 0);
     for step in &case.steps {
         if let Some(u) = &step.user {
-            c.user(&u.turn_id, &u.text, step.at);
+            c.user(&u.turn_id, &u.text, &u.files, step.at);
         }
         if let Some(e) = &step.event {
             c.apply(e, step.at);

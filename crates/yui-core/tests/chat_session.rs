@@ -179,3 +179,44 @@ async fn client_tool_calls_are_tool_cards_with_their_output() {
     assert_eq!(a.text, "Waved!");
     session.close().await;
 }
+
+#[tokio::test]
+async fn attachments_reach_the_model_by_kind_and_a_file_over_the_limit_sends_nothing() {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let png = {
+        let mut out = std::io::Cursor::new(Vec::new());
+        image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 30, 30, 255])).write_to(&mut out, image::ImageFormat::Png).unwrap();
+        out.into_inner()
+    };
+    let att = |name: &str, mime: &str, bytes: &[u8]| yui_core::chat::Attachment { name: name.into(), mime: mime.into(), data_base64: b64(bytes) };
+    let mock = mock_http(vec![cc_text("Got them.")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| {
+        s.chat.max_attachment_bytes = 64 * 1024;
+    })
+    .await;
+
+    // Over the limit: a clear line, nothing sent, the session goes on.
+    let big = vec![b'x'; 65 * 1024];
+    session.send(UserCommand::SendMessage { text: "too big".into(), attachments: vec![att("big.txt", "text/plain", &big)] }).unwrap();
+    let notice = sink.wait_for(WAIT, |e| matches!(e, UiEvent::Notice { .. })).await.expect("a notice");
+    let UiEvent::Notice { message, .. } = notice else { unreachable!() };
+    assert!(message.starts_with("big.txt is 66.6 kB; the limit is 65.5 kB"), "{message}");
+    assert!(mock.requests().is_empty(), "nothing was sent");
+
+    let files = vec![att("notes.txt", "text/plain", b"buy milk"), att("dot.png", "image/png", &png), att("d.pdf", "application/pdf", b"%PDF-1.4")];
+    session.send(UserCommand::SendMessage { text: "look at these".into(), attachments: files }).unwrap();
+    chat_end(&sink, 0).await;
+    let body = mock.requests()[0].body.clone();
+    let user = body["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap().clone();
+    let parts = user["content"].as_array().expect("a part array");
+    let text = parts[0]["text"].as_str().unwrap();
+    assert!(text.contains("look at these") && text.contains("<file name=\"notes.txt\">\nbuy milk\n</file>"), "{text}");
+    assert!(parts.iter().any(|p| p["type"] == "image_url"), "{parts:?}");
+    assert!(parts.iter().any(|p| p["type"] == "file" && p["file"]["filename"] == "d.pdf"), "{parts:?}");
+    // The conversation keeps the names and sizes, not the bytes.
+    let c = session.conversation(None).unwrap();
+    assert_eq!(c.messages[0].files, ["notes.txt · 8 B", format!("dot.png · {}", yui_core::chat::attach::size(png.len() as u64)).as_str(), "d.pdf · 8 B"]);
+    session.close().await;
+}

@@ -122,6 +122,7 @@ fn turn(id: &str, input: &str) -> TurnRequest {
         images: vec![],
         conversation_id: None,
         regenerate_of: None,
+        files: Vec::new(),
     }
 }
 

@@ -21,7 +21,11 @@ text: string,
  * On Regenerate: the assistant message this turn makes again (its
  * user message is already in the conversation: no new row).
  */
-remakes?: string, } | { "type": "turn_queued", 
+remakes?: string, 
+/**
+ * The files sent with the message, as "name · size" (empty: none).
+ */
+files?: Array<string>, } | { "type": "turn_queued", 
 /**
  * The queued text.
  */
@@ -1043,6 +1047,10 @@ at_ms: number,
  * its answers).
  */
 text: string, 
+/**
+ * A user message's files, as "name · size" (the bytes are not kept).
+ */
+files?: Array<string>, 
 /**
  * An assistant message's answers, oldest first: Regenerate adds one.
  */

@@ -32,7 +32,7 @@ export interface RowContext {
 
 /** Build the row of message `m`. */
 export function messageRow(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLElement {
-  const body = m.role === "user" ? h("div", { class: "bubble" }, m.text) : answerBody(m, ctx, hooks);
+  const body = m.role === "user" ? userBody(m) : answerBody(m, ctx, hooks);
   return h(
     "div",
     { class: `msg ${m.role}`, "data-msg-id": m.id, "data-role": m.role, tabindex: 0 },
@@ -98,4 +98,10 @@ function versionPicker(m: ChatMessage, hooks: RowHooks): HTMLElement {
 /** The text Copy puts on the clipboard. */
 export function copyText(m: ChatMessage): string {
   return shownText(m);
+}
+
+/** A user bubble: the text, then a chip per file sent with it. */
+function userBody(m: ChatMessage): HTMLElement {
+  const files = (m.files ?? []).map((f) => h("span", { class: "sent-file" }, f));
+  return h("div", { class: "bubble" }, m.text, files.length > 0 ? h("div", { class: "sent-files" }, ...files) : null);
 }

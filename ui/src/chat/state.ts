@@ -105,7 +105,7 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
         return { ...state, turn: { ...state.turn, running: event.turn_id, remaking: null } };
       }
       const queued = event.text !== "" && state.turn.queued.length > 0 ? state.turn.queued.slice(1) : state.turn.queued;
-      const current = user(state.transcript.current, event.turn_id, event.text, now);
+      const current = user(state.transcript.current, event.turn_id, event.text, now, event.files ?? []);
       return { ...withCurrent(state, current), turn: { running: event.turn_id, queued, remaking: null } };
     }
     case "turn_queued": {

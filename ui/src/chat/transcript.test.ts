@@ -8,7 +8,7 @@ import { answerApproval, apply, newConversation, pickVersion, shownText, titleOf
 
 /** One step of a shared case. */
 type Step =
-  | { at: number; user: { turn_id: string; text: string } }
+  | { at: number; user: { turn_id: string; text: string; files?: string[] } }
   | { at: number; event: ChatEvent }
   | { at: number; approve: { approval_id: string; state: ApprovalState } };
 
@@ -25,7 +25,7 @@ const cases = JSON.parse(readFileSync(fixture, "utf8")) as Case[];
 function fold(steps: Step[]): Conversation {
   let conv = newConversation("c1", 0);
   for (const s of steps) {
-    if ("user" in s) conv = user(conv, s.user.turn_id, s.user.text, s.at);
+    if ("user" in s) conv = user(conv, s.user.turn_id, s.user.text, s.at, s.user.files ?? []);
     else if ("event" in s) conv = apply(conv, s.event, s.at);
     else conv = answerApproval(conv, s.approve.approval_id, s.approve.state);
   }

@@ -41,15 +41,17 @@ export function titleOf(text: string): string {
   return chars.length > TITLE_CHARS ? `${title}…` : title;
 }
 
-/** The user's message of turn `turnId` (blank text adds nothing: a turn nobody typed). */
-export function user(conv: Conversation, turnId: string, text: string, nowMs: number): Conversation {
-  if (text.trim() === "") return conv;
+/** The user's message of turn `turnId` with its `files` ("name · size"); no
+ * text and no files adds nothing (a turn nobody typed). */
+export function user(conv: Conversation, turnId: string, text: string, nowMs: number, files: string[] = []): Conversation {
+  if (text.trim() === "" && files.length === 0) return conv;
   const id = userMessageId(turnId);
   if (conv.messages.some((m) => m.id === id)) return conv;
   const message: ChatMessage = { id, role: "user", at_ms: nowMs, text, answers: [], active: 0 };
+  if (files.length > 0) message.files = [...files];
   return {
     ...conv,
-    title: conv.title === NEW_CHAT_TITLE ? titleOf(text) : conv.title,
+    title: conv.title === NEW_CHAT_TITLE ? titleOf(text.trim() === "" ? files[0] : text) : conv.title,
     updated_ms: nowMs,
     messages: [...conv.messages, message],
   };

@@ -35,10 +35,10 @@ impl Conversation {
         Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new(), server_id: None }
     }
 
-    /// The user's message of turn `turn_id` (empty text adds nothing: a turn
-    /// nobody typed).
-    pub fn user(&mut self, turn_id: &str, text: &str, now_ms: i64) {
-        if text.trim().is_empty() {
+    /// The user's message of turn `turn_id` with its `files` (no text and
+    /// no files adds nothing: a turn nobody typed).
+    pub fn user(&mut self, turn_id: &str, text: &str, files: &[String], now_ms: i64) {
+        if text.trim().is_empty() && files.is_empty() {
             return;
         }
         let id = user_message_id(turn_id);
@@ -46,13 +46,14 @@ impl Conversation {
             return;
         }
         if self.title == NEW_CHAT_TITLE {
-            self.title = title_of(text);
+            self.title = title_of(if text.trim().is_empty() { &files[0] } else { text });
         }
         self.messages.push(ChatMessage {
             id,
             role: Role::User,
             at_ms: now_ms,
             text: text.to_string(),
+            files: files.to_vec(),
             answers: Vec::new(),
             active: 0,
             server_index: None,
@@ -75,6 +76,7 @@ impl Conversation {
                     role: Role::Assistant,
                     at_ms: now_ms,
                     text: String::new(),
+                    files: Vec::new(),
                     answers: vec![answer],
                     active: 0,
                     server_index: None,

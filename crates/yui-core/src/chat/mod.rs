@@ -7,6 +7,7 @@
 //! when the current conversation is replaced), and saves the current
 //! conversation after each user message and each turn's end.
 
+pub mod attach;
 pub mod fold;
 pub mod map;
 pub mod model;
@@ -72,12 +73,12 @@ impl ChatLog {
     pub fn ui(&mut self, event: &UiEvent, now_ms: i64) -> Vec<UiEvent> {
         let mut out = Vec::new();
         match event {
-            UiEvent::TurnStarted { turn_id, text, .. } => match self.regenerating.take() {
+            UiEvent::TurnStarted { turn_id, text, files, .. } => match self.regenerating.take() {
                 // A remake's user message is already there.
                 Some(remake) => {
                     self.remakes.insert(turn_id.clone(), remake);
                 }
-                None => self.store.current_mut().user(turn_id, text, now_ms),
+                None => self.store.current_mut().user(turn_id, text, files, now_ms),
             },
             UiEvent::SessionReset => {
                 let c = self.store.new_conversation(now_ms).clone();

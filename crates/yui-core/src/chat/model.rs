@@ -33,6 +33,10 @@ pub struct ChatMessage {
     /// its answers).
     #[serde(default)]
     pub text: String,
+    /// A user message's files, as "name · size" (the bytes are not kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub files: Vec<String>,
     /// An assistant message's answers, oldest first: Regenerate adds one.
     #[serde(default)]
     pub answers: Vec<Answer>,

@@ -157,6 +157,16 @@ impl Driver {
         if let UserCommand::Approve { approval_id, decision } = &cmd {
             self.chat_log().approval_answered(approval_id, (*decision).into());
         }
+        // Files over a limit (or of a kind this transport cannot take)
+        // refuse the whole message before anything is sent.
+        if let UserCommand::SendMessage { attachments, .. } = &cmd {
+            let limits = self.live.read(|s| s.chat.clone());
+            if let Err(message) = crate::chat::attach::prepare(attachments, &limits, self.carries_files()) {
+                tracing::warn!(record = "attachment_refused", reason = %message);
+                self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
+                return;
+            }
+        }
         let busy = self.engine.busy();
         let handled = self.chat_log().command(cmd, busy, self.clock.now_ms());
         self.emit_all(handled.events);
@@ -166,6 +176,11 @@ impl Driver {
         if let Some(cmd) = handled.engine {
             self.engine.on_command(cmd, self.now(), fx);
         }
+    }
+
+    /// Whether the transport takes files (PDFs) as bytes.
+    fn carries_files(&self) -> bool {
+        self.transport_name != "push"
     }
 
     fn now(&self) -> Now {
@@ -371,6 +386,19 @@ impl Driver {
         let (conversation_id, regenerate_of) = self.chat_log().route(&begin.turn_id);
         turn.conversation_id = Some(conversation_id);
         turn.regenerate_of = regenerate_of;
+        if !begin.attachments.is_empty() {
+            // Checked when the message was sent; the limits may have changed
+            // since, which only the log says.
+            let limits = self.live.read(|s| s.chat.clone());
+            match crate::chat::attach::prepare(&begin.attachments, &limits, self.carries_files()) {
+                Ok(prepared) => {
+                    turn.input.push_str(&prepared.folded);
+                    turn.images.extend(prepared.pictures);
+                    turn.files = prepared.files;
+                }
+                Err(e) => tracing::warn!(record = "attachment_refused", turn_id = %turn.turn_id, reason = %e),
+            }
+        }
         self.contexts.push(SentContext {
             turn_id: turn.turn_id.clone(),
             transport: self.transport_name.into(),

@@ -101,6 +101,7 @@ impl Sampler {
             images,
             conversation_id: None,
             regenerate_of: None,
+            files: Vec::new(),
         }
     }
 }

@@ -57,6 +57,9 @@ pub struct TurnRequest {
     /// On Regenerate: the server index of the message whose answer is
     /// made again (`agent_chat`'s `regenerate_of`).
     pub regenerate_of: Option<u64>,
+    /// Files that go to the model as bytes (PDFs from the chat window), on
+    /// the transports that carry them.
+    pub files: Vec<crate::chat::attach::FileBytes>,
 }
 
 /// A call against a tool the client declared.

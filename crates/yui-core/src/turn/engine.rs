@@ -39,6 +39,16 @@ pub struct Begin {
     pub previous: Option<PreviousTurn>,
     /// True when the user spoke the text (voice input) rather than typed it.
     pub spoken: bool,
+    /// Files sent with the message (the chat window), checked already.
+    pub attachments: Vec<crate::chat::Attachment>,
+}
+
+/// A message the user sent, waiting in the queue or starting a turn.
+#[derive(Debug, Clone, PartialEq)]
+struct Outgoing {
+    text: String,
+    spoken: bool,
+    attachments: Vec<crate::chat::Attachment>,
 }
 
 /// One thing for the driver to do.
@@ -126,7 +136,7 @@ pub struct Engine {
     stopped: RecentSet,
     running: Option<String>,
     /// Messages waiting for the running turn, and whether each was spoken.
-    queue: VecDeque<(String, bool)>,
+    queue: VecDeque<Outgoing>,
     next_id: u64,
     ready: bool,
     previous: Option<PreviousTurn>,
@@ -205,14 +215,14 @@ impl Engine {
     /// Apply a user action.
     pub fn on_command(&mut self, cmd: UserCommand, now: Now, fx: &mut Effects) {
         match cmd {
-            UserCommand::SendText { text } => self.send_text(text, false, now, fx),
-            UserCommand::SendVoice { text } => self.send_text(text, true, now, fx),
+            UserCommand::SendText { text } => self.send_text(Outgoing { text, spoken: false, attachments: Vec::new() }, now, fx),
+            UserCommand::SendVoice { text } => self.send_text(Outgoing { text, spoken: true, attachments: Vec::new() }, now, fx),
             UserCommand::Stop => self.stop(Stop::Button, now, fx),
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
-            UserCommand::SendMessage { text, .. } => self.send_text(text, false, now, fx),
+            UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Approve { approval_id, decision })),
             UserCommand::SetVocabulary { vocabulary } => {
@@ -301,19 +311,21 @@ impl Engine {
         self.played(pfx, fx);
     }
 
-    fn send_text(&mut self, text: String, spoken: bool, now: Now, fx: &mut Effects) {
+    fn send_text(&mut self, message: Outgoing, now: Now, fx: &mut Effects) {
         if self.running.is_some() {
-            self.queue.push_back((text.clone(), spoken));
+            let text = message.text.clone();
+            self.queue.push_back(message);
             fx.push(Effect::Ui(UiEvent::TurnQueued { text, queued: self.queue.len() as u32 }));
             return;
         }
-        self.start(text, spoken, true, now, fx);
+        self.start(message, true, now, fx);
     }
 
     /// Start a user turn. `interrupt`: it stops speech still playing (a
     /// message sent now); a message that waited in the queue was written
     /// before the reply it follows, and lets that reply finish.
-    fn start(&mut self, text: String, spoken: bool, interrupt: bool, now: Now, fx: &mut Effects) {
+    fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
+        let Outgoing { text, spoken, attachments } = message;
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
         let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
@@ -323,7 +335,8 @@ impl Engine {
             self.playback.stop(Stop::NewTurn, now, &mut pfx);
             self.played(pfx, fx);
         }
-        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None }));
+        let files = attachments.iter().map(crate::chat::attach::label).collect();
+        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None, files }));
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
             fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));
@@ -346,6 +359,7 @@ impl Engine {
             event_name: event_name.into(),
             previous: self.previous.clone(),
             spoken,
+            attachments,
         }));
         let mut pfx = PlayEffects::new();
         self.playback.label(&turn_id, event_name);
@@ -557,8 +571,8 @@ impl Engine {
 
     fn drain_queue(&mut self, now: Now, fx: &mut Effects) {
         if self.running.is_none() {
-            if let Some((text, spoken)) = self.queue.pop_front() {
-                self.start(text, spoken, false, now, fx);
+            if let Some(message) = self.queue.pop_front() {
+                self.start(message, false, now, fx);
             }
         }
     }

@@ -17,8 +17,10 @@
 //!   Responses user item, without the post-history block);
 //!   `conversation_id` is the chat window's conversation (its server id
 //!   after a fork), else the client's chat id; `regenerate_of` is the
-//!   server index of the message a Regenerate makes again. Pictures are not
-//!   sent (the seed gives no field for them).
+//!   server index of the message a Regenerate makes again; `attachments`
+//!   carries the turn's pictures (the screenshot, attached images) and files
+//!   as `{name, mime, data}` with base64 data (the seed names the field,
+//!   not its items).
 //! * [`Outbound::Fork`], [`Outbound::PickVersion`] and
 //!   [`Outbound::DeleteMessage`] go as `POST /fork/{cid}/{idx}`,
 //!   `POST /version/{cid}/{idx}/{n}` and `DELETE /messages/{cid}/{idx}` in
@@ -96,6 +98,17 @@ impl std::fmt::Debug for AgentChatConfig {
 /// The `message` of a turn's `POST /chat`: the block, a blank line, the input.
 pub fn message(turn: &TurnRequest) -> String {
     format!("{}\n\n{}", turn.block, turn.input)
+}
+
+/// The turn's pictures (as encoded) and files as `attachments` items.
+pub fn attachments(turn: &TurnRequest) -> Vec<wire::WireAttachment> {
+    let pictures = crate::transport::request::urls(&turn.images).into_iter().filter_map(|url| {
+        let rest = url.strip_prefix("data:")?;
+        let (mime, data) = rest.split_once(";base64,")?;
+        Some(wire::WireAttachment { name: format!("image.{}", mime.trim_start_matches("image/")), mime: mime.to_string(), data: data.to_string() })
+    });
+    let files = turn.files.iter().map(|f| wire::WireAttachment { name: f.name.clone(), mime: f.mime.clone(), data: f.data_base64.clone() });
+    pictures.chain(files).collect()
 }
 
 /// A `usage` event as [`Usage`]: the seed gives characters, not tokens, so
@@ -196,7 +209,7 @@ impl Session {
                 self.abort(link);
                 tracing::info!(record = "turn", transport = NAME, turn_id = %turn.turn_id, spoke_text = false);
                 let conversation_id = turn.conversation_id.clone().or_else(|| self.cfg.conversation_id.clone());
-                let body = ChatRequest { message: message(&turn), conversation_id, regenerate_of: turn.regenerate_of };
+                let body = ChatRequest { message: message(&turn), conversation_id, regenerate_of: turn.regenerate_of, attachments: attachments(&turn) };
                 tracing::info!(record = "agent_chat.request", turn_id = %turn.turn_id, round = 1, chars = body.message.chars().count());
                 let body = serde_json::to_value(&body).unwrap_or_default();
                 let (client, url, key) = (self.client.clone(), self.endpoints.chat(), self.cfg.key.clone());

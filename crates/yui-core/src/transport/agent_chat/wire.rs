@@ -392,6 +392,22 @@ pub struct ChatRequest {
     /// so the new answer is filed as another version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regenerate_of: Option<u64>,
+    /// Images and PDFs of the message, as bytes (seed: "passed to the agent
+    /// as attachments=[...]"; the item shape is not in the seed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<WireAttachment>,
+}
+
+/// One item of [`ChatRequest::attachments`] (not in the seed): the file
+/// name, its MIME type and its bytes as base64.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireAttachment {
+    /// The file name.
+    pub name: String,
+    /// Its MIME type.
+    pub mime: String,
+    /// Its bytes, base64.
+    pub data: String,
 }
 
 /// The per-turn latency breakdown (not in the seed): milliseconds from the
@@ -601,9 +617,9 @@ mod tests {
 
     #[test]
     fn agent_chat_bodies_use_the_seed_names() {
-        let fresh = ChatRequest { message: "hi".into(), conversation_id: None, regenerate_of: None };
+        let fresh = ChatRequest { message: "hi".into(), conversation_id: None, regenerate_of: None, attachments: Vec::new() };
         assert_eq!(serde_json::to_value(&fresh).unwrap(), json!({"message": "hi"}));
-        let regen = ChatRequest { message: "hi".into(), conversation_id: Some("c1".into()), regenerate_of: Some(3) };
+        let regen = ChatRequest { message: "hi".into(), conversation_id: Some("c1".into()), regenerate_of: Some(3), attachments: Vec::new() };
         assert_eq!(serde_json::to_value(&regen).unwrap(), json!({"message": "hi", "conversation_id": "c1", "regenerate_of": 3}));
         for (d, s) in [(ApprovalDecision::Allow, "allow"), (ApprovalDecision::Always, "always"), (ApprovalDecision::Deny, "deny")] {
             let body = ApproveRequest { decision: d, run_id: Some("r1".into()) };

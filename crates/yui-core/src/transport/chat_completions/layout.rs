@@ -26,12 +26,14 @@ pub fn context_message(block: &str) -> String {
 }
 
 /// The user message: the input alone, or the text-and-images part array.
-pub fn user_message(input: &str, images: &[String]) -> Value {
-    if images.is_empty() {
+pub fn user_message(input: &str, images: &[String], files: &[crate::chat::attach::FileBytes]) -> Value {
+    if images.is_empty() && files.is_empty() {
         return json!({ "role": "user", "content": input });
     }
     let mut parts = vec![json!({ "type": "text", "text": input })];
     parts.extend(images.iter().map(|u| json!({ "type": "image_url", "image_url": { "url": u } })));
+    // Files (PDFs from the chat window) as OpenAI's `file` content part.
+    parts.extend(files.iter().map(|f| json!({ "type": "file", "file": { "filename": f.name, "file_data": f.data_url() } })));
     json!({ "role": "user", "content": parts })
 }
 
@@ -61,7 +63,7 @@ pub fn messages(cfg: &RequestConfig, transcript: &mut Transcript, turn: &TurnReq
         out.push(system(post));
     }
     out.push(system(&context));
-    out.push(user_message(&turn.input, &crate::transport::request::urls(&turn.images)));
+    out.push(user_message(&turn.input, &crate::transport::request::urls(&turn.images), &turn.files));
     out.extend(rounds.iter().cloned());
     out
 }
@@ -93,8 +95,11 @@ mod tests {
 
     #[test]
     fn images_make_a_part_array() {
-        let m = user_message("hi", &["data:image/jpeg;base64,AA".into()]);
+        let m = user_message("hi", &["data:image/jpeg;base64,AA".into()], &[]);
         assert_eq!(m, json!({"role":"user","content":[{"type":"text","text":"hi"},{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,AA"}}]}));
-        assert_eq!(user_message("hi", &[]), json!({"role":"user","content":"hi"}));
+        assert_eq!(user_message("hi", &[], &[]), json!({"role":"user","content":"hi"}));
+        let pdf = crate::chat::attach::FileBytes { name: "d.pdf".into(), mime: "application/pdf".into(), data_base64: "JVBERg==".into() };
+        let m = user_message("read", &[], &[pdf]);
+        assert_eq!(m["content"][1], json!({"type": "file", "file": {"filename": "d.pdf", "file_data": "data:application/pdf;base64,JVBERg=="}}));
     }
 }

@@ -62,11 +62,13 @@ pub fn user_text(post_history: Option<&str>, turn: &TurnRequest) -> String {
 pub fn user_item(post_history: Option<&str>, turn: &TurnRequest) -> Value {
     let text = user_text(post_history, turn);
     let images = crate::transport::request::urls(&turn.images);
-    if images.is_empty() {
+    if images.is_empty() && turn.files.is_empty() {
         return json!({ "role": "user", "content": text });
     }
     let mut parts = vec![json!({ "type": "input_text", "text": text })];
     parts.extend(images.iter().map(|url| json!({ "type": "input_image", "image_url": url })));
+    // Files (PDFs from the chat window) as `input_file` parts.
+    parts.extend(turn.files.iter().map(|f| json!({ "type": "input_file", "filename": f.name, "file_data": f.data_url() })));
     json!({ "role": "user", "content": parts })
 }
 
@@ -134,6 +136,7 @@ mod tests {
             images: images.iter().filter_map(|u| crate::transport::request::from_data_url(u)).collect(),
             conversation_id: None,
             regenerate_of: None,
+            files: Vec::new(),
         }
     }
 
