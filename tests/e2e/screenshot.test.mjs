@@ -96,7 +96,7 @@ test("a turn carries the screen and the pet shows that it is watched", { timeout
   }
 });
 
-test("a refused look at the screen asks the user, and Allow turns the switch on", { timeout: 240_000 }, async (t) => {
+test("a look at the screen while the switch is off asks on the pet first, and Always turns the switch on", { timeout: 240_000 }, async (t) => {
   const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screen_request.json"));
   const settings = JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" });
   const { browser, close, dataDir } = await launch("screen-request", settings);
@@ -104,26 +104,26 @@ test("a refused look at the screen asks the user, and Allow turns the switch on"
     await waitReady(browser);
     assert.equal(await browser.$("#screen-watch").isDisplayed(), false, "no badge while the screen is not attached");
     await typeAndEnter(browser, "look at this");
-    const result = await frameOf(baseUrl, "tool_result", (f) => f.id === "look-1");
-    assert.equal(result.result, "error: look.screen is switched off");
-    assert.equal(result.images, undefined, "no picture left");
 
-    const notice = await browser.$("#screen-notice");
-    await notice.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the screen notice never showed" });
-    assert.match(await textOf(browser, "screen-notice"), /asked to see your screen/i);
-    const box = await boxOf(browser, "screen-notice");
+    const notice = await browser.$("#approval-notice");
+    await notice.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the approval notice never showed" });
+    assert.match(await textOf(browser, "approval-text"), /look at your screen/i);
+    const box = await boxOf(browser, "approval-notice");
     assert.ok(inside(box), `the notice is inside the window: ${JSON.stringify(box)}`);
-    const allow = await browser.$("#screen-allow");
-    const a = await boxOf(browser, "screen-allow");
-    assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), (a.left + a.right) / 2, (a.top + a.bottom) / 2), true, "Allow takes the mouse");
+    const always = await browser.$('#approval-notice button[data-decision="always"]');
+    const a = await always.getLocation();
+    const size = await always.getSize();
+    assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), a.x + size.width / 2, a.y + size.height / 2), true, "the buttons take the mouse");
     await screenshot(t, browser, "screen-notice");
 
-    await allow.click();
-    await notice.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: "the notice stayed after Allow" });
+    await always.click();
+    await notice.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: "the notice stayed after Always" });
+    const result = await frameOf(baseUrl, "tool_result", (f) => f.id === "look-1");
+    t.diagnostic(`look answered: ${result.result}`);
+    assert.notEqual(result.result, "error: look.screen is switched off", "allowed: she looked");
     const file = path.join(dataDir, "settings.json");
     const saved = await waitFor(() => JSON.parse(fs.readFileSync(file, "utf8")).screenshot?.allowRequests === true, 10_000);
     assert.ok(saved, `allowRequests is on in ${file}: ${fs.readFileSync(file, "utf8")}`);
-    assert.equal((await pageState(browser)).error, null, "no error line");
   } finally {
     await screenshot(t, browser, "screen-notice-after");
     await close();

@@ -10,7 +10,7 @@ import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
-import { dismissScreenNotice, initialState, reduce, TOOL_STATUS_HOLD_MS, type State } from "./state";
+import { answered, dismissScreenNotice, initialState, reduce, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
@@ -69,6 +69,10 @@ async function start(backend: Backend): Promise<void> {
     },
     dismissScreen: () => setState(dismissScreenNotice(state)),
     openChat: () => void backend.openChat().catch((err) => view.showLocalError(asCommandError(err).message)),
+    approve: (approvalId, decision) => {
+      setState(answered(state));
+      void sendQuiet({ type: "approve", approval_id: approvalId, decision });
+    },
     toggleMic: async (on) => {
       try {
         await backend.setMic(on);
@@ -83,7 +87,7 @@ async function start(backend: Backend): Promise<void> {
   let holdTimer: number | undefined;
   const setState = (next: State) => {
     const before = view.pillBottom();
-    const noticeChanged = next.screenAsked !== state.screenAsked;
+    const noticeChanged = next.screenAsked !== state.screenAsked || (next.asking === null) !== (state.asking === null);
     state = next;
     view.render(state, Date.now());
     if (noticeChanged || view.pillBottom() !== before) layout();

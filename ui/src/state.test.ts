@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "./bindings/index";
-import { chipItems, chipText, composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, usageText, type State } from "./state";
+import { answered, askText, chipItems, chipText, composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -281,5 +281,30 @@ describe("the delegations chip and the usage readout", () => {
       event: { type: "usage", msg_id: "1", chars: 5, seconds: 1, tokens: { input_tokens: 1000, output_tokens: 234, total_tokens: 1234 }, context_window: 32768 },
     });
     expect(usageText(s)).toBe("1,234 / 32,768 tokens");
+  });
+});
+
+describe("the approval notice on the pet", () => {
+  const ask = (msg: string, id: string, name = "look", args: unknown = { at: "screen" }): UiEvent => ({
+    type: "chat",
+    event: { type: "approval_request", msg_id: msg, approval_id: id, call_id: "c", name, args },
+  });
+  it("shows the newest approval and leaves with its run, an answer, or an answer elsewhere", () => {
+    let s = reduce(initialState(), ask("t1", "a1"));
+    expect(s.asking).toEqual({ approvalId: "a1", msgId: "t1", text: "May I look at your screen?" });
+    expect(answered(s).asking).toBeNull();
+    expect(reduce(s, { type: "chat", event: { type: "cancelled", msg_id: "t1", run_id: "t1" } }).asking).toBeNull();
+    expect(reduce(s, { type: "chat", event: { type: "end", msg_id: "other", user_index: 0, assistant_index: 0, versions: null, active: null } }).asking).not.toBeNull();
+    const conversation = (state: "pending" | "allowed") => ({
+      id: "c", title: "t", created_ms: 0, updated_ms: 0,
+      messages: [{ id: "t1", role: "assistant" as const, at_ms: 0, text: "", active: 0, answers: [{ run_id: "t1", state: "streaming" as const, started_ms: 0, text: "", reasoning: "", tools: [], approvals: [{ approval_id: "a1", call_id: "c", name: "look", args: {}, state, asked_ms: 0 }] }] }],
+    });
+    expect(reduce(s, { type: "conversation", conversation: conversation("pending") }).asking).not.toBeNull();
+    s = reduce(s, { type: "conversation", conversation: conversation("allowed") });
+    expect(s.asking).toBeNull();
+  });
+  it("says what she asks to do", () => {
+    expect(askText("browser", { action: "open", url: "https://example.com/" })).toBe("May I open https://example.com/?");
+    expect(askText("execute_command", { command: "ls" })).toBe("May I run execute_command?");
   });
 });

@@ -39,6 +39,18 @@ export interface State {
   voice: VoiceState;
   /** A turn whose speech a stop cut: its bubble grows no more. Null otherwise. */
   haltedTurn: string | null;
+  /** The approval the pet asks about now (the newest still waiting), or null. */
+  asking: Asking | null;
+}
+
+/** An approval card shown on the pet. */
+export interface Asking {
+  /** The approval id to answer. */
+  approvalId: string;
+  /** The turn (message) it belongs to: its end takes the notice down. */
+  msgId: string;
+  /** The notice's line. */
+  text: string;
 }
 
 /** The state before any event arrived. */
@@ -60,6 +72,7 @@ export function initialState(): State {
     screenAsked: false,
     voice: { state: "off" },
     haltedTurn: null,
+    asking: null,
   };
 }
 
@@ -138,9 +151,12 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
       return state;
     case "chat":
       return chatEvent(state, event.event, now);
-    case "conversation":
-      // The chat window's transcript slice folds these (chat/transcript.ts).
-      return state;
+    case "conversation": {
+      // An approval answered in another window takes the pet's notice down.
+      const id = state.asking?.approvalId;
+      const pending = event.conversation.messages.some((m) => m.answers.some((a) => a.approvals.some((c) => c.approval_id === id && c.state === "pending")));
+      return id !== undefined && !pending ? { ...state, asking: null } : state;
+    }
     default: {
       const unknown: never = event;
       return unknownEvent(state, unknown);
@@ -160,13 +176,31 @@ function chatEvent(state: State, event: ChatEvent, now: number): State {
     case "usage":
       if (!event.tokens) return state;
       return { ...state, usage: event.tokens, contextWindow: event.context_window ?? state.contextWindow };
+    case "approval_request":
+      return { ...state, asking: { approvalId: event.approval_id, msgId: event.msg_id, text: askText(event.name, event.args) } };
     case "end":
     case "cancelled":
-    case "error":
-      return state.tool?.state === "running" ? { ...state, tool: null } : state;
+    case "error": {
+      const asking = state.asking?.msgId === event.msg_id ? null : state.asking;
+      const tool = state.tool?.state === "running" ? null : state.tool;
+      return asking === state.asking && tool === state.tool ? state : { ...state, asking, tool };
+    }
     default:
       return state;
   }
+}
+
+/** The pet's line for an approval: what she asks to do. */
+export function askText(name: string, args: unknown): string {
+  const a = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
+  if (name === "look") return "May I look at your screen?";
+  if (name === "browser" && a.action === "open" && typeof a.url === "string") return `May I open ${a.url}?`;
+  return `May I run ${name}?`;
+}
+
+/** The user answered the pet's approval notice: take it down. */
+export function answered(state: State): State {
+  return state.asking ? { ...state, asking: null } : state;
 }
 
 /** The tool segment at `now`: a running tool, or a done/failed one for

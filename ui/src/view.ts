@@ -3,7 +3,7 @@
 
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
-import type { DelegationItem } from "./bindings/index";
+import type { ApprovalDecision, DelegationItem } from "./bindings/index";
 import { chipItems, chipText, composerLocked, pillText, pillTone, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
@@ -20,6 +20,8 @@ export interface ViewActions {
   toggleMic(on: boolean): void;
   /** The user pressed the chat button. */
   openChat(): void;
+  /** The user answered the approval notice. */
+  approve(approvalId: string, decision: ApprovalDecision): void;
 }
 
 /** Handles to the elements `render` updates. */
@@ -74,6 +76,9 @@ export function mountView(actions: ViewActions): View {
   const chip = el<HTMLButtonElement>("delegations-chip");
   const usage = el<HTMLSpanElement>("usage");
   const list = el<HTMLUListElement>("delegations-list");
+  const asking = el<HTMLDivElement>("approval-notice");
+  const askingText = el<HTMLSpanElement>("approval-text");
+  let askingId: string | null = null;
   let listOpen = false;
   let chipShown: DelegationItem[] = [];
   let micOn = false;
@@ -110,6 +115,11 @@ export function mountView(actions: ViewActions): View {
   el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => actions.dismissScreen());
   mic.addEventListener("click", () => actions.toggleMic(!micOn));
   el<HTMLButtonElement>("chat-button").addEventListener("click", () => actions.openChat());
+  for (const b of asking.querySelectorAll<HTMLButtonElement>("button[data-decision]")) {
+    b.addEventListener("click", () => {
+      if (askingId) actions.approve(askingId, b.dataset.decision as ApprovalDecision);
+    });
+  }
   const renderList = () => {
     list.hidden = !listOpen || chipShown.length === 0;
     chip.setAttribute("aria-expanded", String(!list.hidden));
@@ -150,6 +160,10 @@ export function mountView(actions: ViewActions): View {
       watch.hidden = !state.screenWatched;
       pet.dataset.watched = String(state.screenWatched);
       notice.hidden = !state.screenAsked;
+      askingId = state.asking?.approvalId ?? null;
+      asking.hidden = state.asking === null;
+      askingText.textContent = state.asking?.text ?? "";
+      asking.title = state.asking?.text ?? "";
       mic.dataset.hearing = String(state.voice.state === "hearing");
       chipShown = chipItems(state, now);
       const chipLabel = chipText(chipShown);
@@ -179,11 +193,12 @@ export function mountView(actions: ViewActions): View {
       mic.setAttribute("aria-label", on ? "Microphone on: click to stop listening" : "Microphone off: click to talk by voice");
     },
     uiRects() {
-      const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(form), bubble.visibleRect()];
+      const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(asking), rectOf(form), bubble.visibleRect()];
       return rects.filter((r): r is Rect => r !== null);
     },
     dockTop() {
-      return notice.hidden ? form.getBoundingClientRect().top : notice.getBoundingClientRect().top;
+      const shown = [notice, asking].filter((e) => !e.hidden).map((e) => e.getBoundingClientRect().top);
+      return Math.min(form.getBoundingClientRect().top, ...shown);
     },
     pillBottom() {
       const under = meta.hidden ? 0 : meta.getBoundingClientRect().bottom;

@@ -15,6 +15,7 @@ use yui_core::picture::Picture;
 use yui_core::tools::{Browser, Desk, Page, Shot};
 use yui_core::model::ToolState;
 use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
+use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
 
 /// A small "JPEG" the fitter passes through as it is (it fits any share).
@@ -146,6 +147,28 @@ async fn call(mock: &MockServer, turn_id: &str, id: &str, name: &str, arguments:
     found.unwrap_or_else(|_| panic!("no tool_result for {id}"))
 }
 
+/// Push a gated call, answer its approval card with `decision`, and wait
+/// for its tool_result.
+async fn call_answered(mock: &MockServer, session: &Session, sink: &CollectingSink, turn_id: &str, id: &str, name: &str, arguments: Value, decision: ApprovalDecision) -> Value {
+    assert!(mock.push(json!({"type": "tool_call", "id": id, "turn_id": turn_id, "name": name, "arguments": arguments})).await);
+    let asked = sink
+        .wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::ApprovalRequest { call_id, .. } } if call_id == id))
+        .await
+        .unwrap_or_else(|| panic!("no approval card for {id}"));
+    let UiEvent::Chat { event: ChatEvent::ApprovalRequest { approval_id, .. } } = asked else { unreachable!() };
+    session.send(UserCommand::Approve { approval_id, decision }).unwrap();
+    let found = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Some(r) = mock.received().into_iter().find(|f| f["type"] == "tool_result" && f["id"] == id) {
+                return r;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    found.unwrap_or_else(|_| panic!("no tool_result for {id}"))
+}
+
 fn settings_for(base: &str) -> Settings {
     Settings { chat_base_url: base.into(), key: "k".into(), ..Default::default() }
 }
@@ -178,11 +201,16 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     let perch: Value = serde_json::from_str(&r(call(&mock, &t, "l2", "look", json!({"at": "perch_targets"})).await)).unwrap();
     assert_eq!(perch, serde_json::to_value(windows()).unwrap());
     assert_eq!(perch[0]["app"], "Code", "front to back");
-    assert_eq!(r(call(&mock, &t, "l3", "look", json!({"at": "screen"})).await), "error: look.screen is switched off");
-    assert_eq!(r(call(&mock, &t, "l4", "look", json!({"at": "screen"})).await), "error: look.screen is switched off");
-    let refusals = sink.events().into_iter().filter(|e| matches!(e, UiEvent::ScreenRequestRefused)).count();
-    assert_eq!(refusals, 1, "the notice shows for the first refusal only");
-    assert!(desk.shots.lock().unwrap().is_empty(), "nothing was captured while the switch is off");
+    // With the switch off she asks first: Deny answers as the switch off, Allow lets this one look.
+    let deny = ApprovalDecision::Deny;
+    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l3", "look", json!({"at": "screen"}), deny).await), "error: look.screen is switched off");
+    assert!(desk.shots.lock().unwrap().is_empty(), "nothing was captured on a denial");
+    let bowed = sink.events().into_iter().any(|e| matches!(e, UiEvent::Cue { cue, .. } if cue.motion_id.as_deref() == Some("bow")));
+    assert!(bowed, "she gestures while she asks");
+    let allow = ApprovalDecision::Allow;
+    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l4", "look", json!({"at": "screen"}), allow).await), "screen of monitor 1 (Fake Right), 1920x1080");
+    assert_eq!(desk.shots.lock().unwrap().len(), 1, "allowed once: one capture");
+    desk.shots.lock().unwrap().clear();
     assert_eq!(r(call(&mock, &t, "l5", "look", json!({"at": "nowhere"})).await), "error: invalid field at");
     assert_eq!(r(call(&mock, &t, "l6", "look", json!({})).await), "error: missing field at");
 
@@ -203,7 +231,10 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     on.screenshot.allow_requests = true;
     session.update_settings(&on);
     assert_eq!(r(call(&mock, &t, "b2", "browser", json!({"action": "open", "url": "file:///etc/passwd"})).await), "error: invalid field url");
-    assert_eq!(r(call(&mock, &t, "b3", "browser", json!({"action": "open", "url": "https://example.com/"})).await), "opened https://example.com/final: \"A \\\"quoted\\\" title\"");
+    // Opening a page asks first; "Always allow" stops the asking for this session.
+    let always = ApprovalDecision::Always;
+    let opened = call_answered(&mock, &session, &sink, &t, "b3", "browser", json!({"action": "open", "url": "https://example.com/"}), always).await;
+    assert_eq!(r(opened), "opened https://example.com/final: \"A \\\"quoted\\\" title\"");
     let read = r(call(&mock, &t, "b4", "browser", json!({"action": "read"})).await);
     assert!(read.starts_with("Example\nFirst line second xxx"), "{read}");
     assert_eq!(read.len(), 32 * 1024, "cut to 32 KiB");

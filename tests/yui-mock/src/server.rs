@@ -20,6 +20,9 @@ use crate::MockConfig;
 /// `GET` answers every frame received on `/ws` so far, as a JSON array
 /// (for tests that run the mock as a separate process).
 pub const RECEIVED_PATH: &str = "/__mock/received";
+/// `GET` here answers every HTTP request the mock recorded (path and body;
+/// the Authorization header is left out), oldest first.
+pub const REQUESTS_PATH: &str = "/__mock/requests";
 
 /// One open `/ws` connection as the server sees it.
 struct ConnHandle {
@@ -178,6 +181,13 @@ impl MockServer {
         .route("/fork/{cid}/{idx}", axum::routing::post(crate::agent_chat::fork).with_state(shared.clone()))
         .route("/version/{cid}/{idx}/{n}", axum::routing::post(crate::agent_chat::version).with_state(shared.clone()))
         .route("/messages/{cid}/{idx}", axum::routing::delete(crate::agent_chat::delete_message).with_state(shared.clone()))
+        .route(REQUESTS_PATH, {
+            let shared = shared.clone();
+            get(move || {
+                let list: Vec<Value> = lock(&shared.requests).iter().map(|r| serde_json::json!({"path": r.path, "body": r.body})).collect();
+                async move { axum::Json(list) }
+            })
+        })
         .route(
             RECEIVED_PATH,
             get(move || {

@@ -26,7 +26,8 @@
 //!   `internal` otherwise); for a reply that ended with no text, `error`
 //!   `empty` when nothing happened and `no_answer` when tools ran; then
 //!   `usage` (characters, seconds, time to first token, tokens, the context
-//!   window, the latency breakdown) and `end`.
+//!   window, the latency breakdown; on `agent_chat` the engine's own
+//!   characters, seconds and time to first token, and no tokens) and `end`.
 
 use crate::event::{TurnOutcome, UiEvent};
 use crate::model::{ToolState, Usage};
@@ -57,6 +58,8 @@ struct TurnMap {
     latency: Latency,
     /// `agent_chat`'s own `end`: the server's indices and versions.
     server_end: Option<(u64, u64, serde_json::Value, serde_json::Value)>,
+    /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
+    server_usage: Option<(u64, f64, Option<f64>)>,
     ended: bool,
 }
 
@@ -256,8 +259,27 @@ impl ChatMap {
                 // Kept for the end the engine's turn end writes.
                 t.server_end = Some((user_index, assistant_index, versions, active));
             }
-            ChatEvent::Start { .. } | ChatEvent::Usage { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } => {}
+            ChatEvent::Usage { chars, seconds, ttft, .. } => t.server_usage = Some((chars, seconds, ttft)),
+            ChatEvent::Start { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } => {}
         }
+        out
+    }
+
+    /// The client asks the user before one of its own tools runs: an
+    /// approval card for the call.
+    pub fn ask(&mut self, turn_id: &str, approval_id: &str, call_id: &str, name: &str, args: &serde_json::Value, now_ms: i64) -> Vec<ChatEvent> {
+        let mut out = Vec::new();
+        let t = self.turn(turn_id, now_ms, &mut out);
+        if t.ended {
+            return out;
+        }
+        out.push(ChatEvent::ApprovalRequest {
+            msg_id: turn_id.to_string(),
+            approval_id: approval_id.to_string(),
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            args: args.clone(),
+        });
         out
     }
 
@@ -323,10 +345,16 @@ impl ChatMap {
             _ => None,
         };
         let ttft = t.latency.first_token_ms.map(|ms| ms as f64 / 1000.0);
+        // agent_chat counts characters, not tokens: its own figures, and no
+        // token readout (the transport's token figure is only an estimate).
+        let (chars, seconds, ttft, tokens) = match t.server_usage {
+            Some((chars, seconds, server_ttft)) if t.wire => (chars, seconds, server_ttft.or(ttft), None),
+            _ => (t.text.chars().count() as u64, secs(t.started_ms, now_ms), ttft, tokens),
+        };
         out.push(ChatEvent::Usage {
             msg_id: msg_id.clone(),
-            chars: t.text.chars().count() as u64,
-            seconds: secs(t.started_ms, now_ms),
+            chars,
+            seconds,
             ttft,
             tokens,
             context_window: tokens.and(context_window),

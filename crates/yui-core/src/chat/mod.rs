@@ -115,6 +115,14 @@ impl ChatLog {
         self.map.sent(turn_id, now_ms);
     }
 
+    /// The client asks the user before its own tool `name` runs.
+    pub fn ask(&mut self, turn_id: &str, approval_id: &str, call_id: &str, name: &str, args: &serde_json::Value, now_ms: i64) -> Vec<UiEvent> {
+        let mut out = Vec::new();
+        let events = self.map.ask(turn_id, approval_id, call_id, name, args, now_ms);
+        self.fold(events, now_ms, &mut out);
+        out
+    }
+
     /// A client tool call started.
     pub fn tool_call(&mut self, call: &ToolCall, now_ms: i64) -> Vec<UiEvent> {
         self.calls.insert(call.id.clone(), call.name.clone());
@@ -216,11 +224,14 @@ impl ChatLog {
         h.events.push(UiEvent::Conversation { conversation: self.store.current().clone() });
     }
 
-    /// The user answered an approval card: it shows the answer.
-    pub fn approval_answered(&mut self, approval_id: &str, state: ApprovalState) {
-        if self.store.current_mut().answer_approval(approval_id, state) {
-            self.store.save();
+    /// The user answered an approval card (in any window): it shows the
+    /// answer; the conversation, whole, tells every window.
+    pub fn approval_answered(&mut self, approval_id: &str, state: ApprovalState) -> Option<UiEvent> {
+        if !self.store.current_mut().answer_approval(approval_id, state) {
+            return None;
         }
+        self.store.save();
+        Some(UiEvent::Conversation { conversation: self.store.current().clone() })
     }
 
     fn fold(&mut self, events: Vec<ChatEvent>, now_ms: i64, out: &mut Vec<UiEvent>) {
@@ -241,4 +252,25 @@ impl ChatLog {
 
 fn notice(message: &str) -> UiEvent {
     UiEvent::Notice { code: ErrorCode::Unsupported, message: message.into() }
+}
+
+/// What the character says while an approval waits: one line naming what
+/// she asks to do.
+pub fn approval_line(name: &str, args: &serde_json::Value) -> String {
+    let url = args.get("url").and_then(|u| u.as_str());
+    match (name, args.get("action").and_then(|a| a.as_str())) {
+        ("look", _) => "May I look at your screen? It's in the chat window.".into(),
+        ("browser", Some("open")) => match url.and_then(host_of) {
+            Some(host) => format!("May I open {host}? Say yes in the chat window."),
+            None => "May I open a page? Say yes in the chat window.".into(),
+        },
+        _ => format!("May I run {name}? It's waiting in the chat window."),
+    }
+}
+
+/// The host of `url`, for a short line.
+fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let host = rest.split(['/', '?', '#']).next()?.trim();
+    (!host.is_empty()).then(|| host.to_string())
 }

@@ -74,6 +74,11 @@ pub(super) struct Driver {
     pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's events and conversations.
     pub chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
+    /// Approvals the client's own tools wait for: approval id → where the
+    /// answer goes.
+    pub asks: std::collections::HashMap<String, tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>>,
+    /// How many asks this session made (their ids).
+    pub asked: u64,
 }
 
 impl Driver {
@@ -87,7 +92,8 @@ impl Driver {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
         let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<TakenShot>();
         // The tools run on a task of their own; dropped with this loop.
-        let tools = Executor::spawn(Arc::new(self.tools.clone()), tool_tx, self.prefit);
+        let (ask_tx, mut ask_rx) = mpsc::unbounded_channel::<crate::tools::Ask>();
+        let tools = Executor::spawn_asking(Arc::new(self.tools.clone()), tool_tx, self.prefit, Some(ask_tx));
         let mut fx: Effects = Vec::with_capacity(16);
         loop {
             let deadline = self.engine.next_deadline();
@@ -121,6 +127,7 @@ impl Driver {
                     self.engine.on_tool_result(result, &mut fx)
                 }
                 Some(shot) = shot_rx.recv() => self.shot_taken(shot, &shot_tx),
+                Some(ask) = ask_rx.recv() => self.ask(ask, &mut fx),
                 report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
             }
@@ -155,7 +162,15 @@ impl Driver {
     /// fork, delete, regenerate), the engine the rest.
     fn command(&mut self, cmd: UserCommand, fx: &mut Effects) {
         if let UserCommand::Approve { approval_id, decision } = &cmd {
-            self.chat_log().approval_answered(approval_id, (*decision).into());
+            let shown = self.chat_log().approval_answered(approval_id, (*decision).into());
+            self.emit_all(shown.into_iter().collect());
+            // One of the client's own asks: answered here, not by the backend.
+            if let Some(reply) = self.asks.remove(approval_id) {
+                if reply.send(*decision).is_err() {
+                    tracing::info!(record = "tool_approval_late", approval_id = %approval_id, "the call it was for has ended");
+                }
+                return;
+            }
         }
         // Files over a limit (or of a kind this transport cannot take)
         // refuse the whole message before anything is sent.
@@ -175,6 +190,29 @@ impl Driver {
         }
         if let Some(cmd) = handled.engine {
             self.engine.on_command(cmd, self.now(), fx);
+        }
+    }
+
+    /// A client tool asks the user first: an approval card, and a line.
+    fn ask(&mut self, ask: crate::tools::Ask, fx: &mut Effects) {
+        self.asked += 1;
+        let approval_id = format!("ask-{}", self.asked);
+        // Answers to calls that ended meanwhile are dropped.
+        self.asks.retain(|_, reply| !reply.is_closed());
+        let chat = self.chat_log().ask(&ask.turn_id, &approval_id, &ask.call_id, &ask.name, &ask.args, self.clock.now_ms());
+        self.asks.insert(approval_id, ask.reply);
+        self.announce_approvals(&chat, fx);
+        self.emit_all(chat);
+    }
+
+    /// For each approval card among `events`, she says what she asks.
+    fn announce_approvals(&mut self, events: &[UiEvent], fx: &mut Effects) {
+        for e in events {
+            if let UiEvent::Chat { event: crate::transport::agent_chat::ChatEvent::ApprovalRequest { msg_id, name, args, .. } } = e {
+                let line = crate::chat::approval_line(name, args);
+                let now = self.now();
+                self.engine.announce(msg_id, &line, now, fx);
+            }
         }
     }
 
@@ -223,6 +261,7 @@ impl Driver {
             Inbound::ToolCall(call) if !self.engine.is_stopped(&call.turn_id) => self.chat_log().tool_call(call, wall),
             _ => Vec::new(),
         };
+        self.announce_approvals(&chat, fx);
         self.emit_all(chat);
         let now = self.now();
         self.engine.on_inbound(event, now, fx);

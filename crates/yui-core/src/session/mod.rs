@@ -124,7 +124,8 @@ impl Session {
             parts.body.clone(),
             config.clock.clone(),
             sink.clone(),
-        );
+        )
+        .saving_into(config.data_dir.clone());
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(crate::delegations::DelegationHistory::open(
             &config.data_dir,
@@ -136,6 +137,8 @@ impl Session {
         )));
         let driver = driver::Driver {
             chat: chat.clone(),
+            asks: Default::default(),
+            asked: 0,
             engine: parts.engine,
             sink: sink.clone(),
             status: status_tx,

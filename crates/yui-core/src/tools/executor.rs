@@ -13,8 +13,14 @@
 //! - A stop naming the running call's turn drops that call and answers
 //!   `error: turn stopped`; the queued calls of that turn are answered the
 //!   same and never run.
+//! - A gated call ([`Run::gated`]: `look` at the screen while its switch is
+//!   off, `browser` `open`) first asks the user through the [`Asker`] and
+//!   waits up to [`crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT`] for the
+//!   answer; its own wait starts once it is allowed. No answer in time
+//!   answers [`super::NOT_ANSWERED`]; Deny answers the tool's own denial
+//!   ([`Run::denied`]).
 
-use super::{Answer, Run, ToolArgs, ToolError};
+use super::{Answer, Ask, Asker, Run, ToolArgs, ToolError};
 use crate::transport::{ToolCall, ToolResult};
 use futures_util::future::BoxFuture;
 use std::collections::VecDeque;
@@ -32,6 +38,8 @@ struct Queued {
     id: String,
     turn_id: String,
     args: ToolArgs,
+    /// The arguments as sent (for the approval card).
+    raw: serde_json::Value,
 }
 
 /// The call running now: its ids and its answer to come.
@@ -64,8 +72,14 @@ impl Executor {
     /// here, off the transport; one that cannot fit answers
     /// `error: result too large`. Push fits them into its frame itself.
     pub fn spawn(tools: Arc<dyn Run>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool) -> Executor {
+        Self::spawn_asking(tools, results, prefit, None)
+    }
+
+    /// The same, asking the user through `asker` before a gated call runs
+    /// (without one, a gated call is denied).
+    pub fn spawn_asking(tools: Arc<dyn Run>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool, asker: Option<Asker>) -> Executor {
         let (orders, rx) = mpsc::unbounded_channel();
-        tokio::spawn(work(tools, rx, results, prefit));
+        tokio::spawn(work(tools, rx, results, prefit, asker));
         Executor { orders }
     }
 
@@ -88,7 +102,13 @@ enum Step {
     Done(Answer),
 }
 
-async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool) {
+async fn work(
+    tools: Arc<dyn Run>,
+    mut orders: mpsc::UnboundedReceiver<Order>,
+    results: mpsc::UnboundedSender<ToolResult>,
+    prefit: bool,
+    asker: Option<Asker>,
+) {
     let answer = |id: String, turn_id: String, a: Answer| {
         let _ = results.send(ToolResult { id, turn_id, result: a.result, images: a.images });
     };
@@ -98,7 +118,7 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
         if running.is_none() {
             if let Some(next) = queue.pop_front() {
                 tracing::info!(record = "tool_run", id = %next.id, turn_id = %next.turn_id, name = next.args.name(), "a tool call starts");
-                running = Some(start(&*tools, next, prefit));
+                running = Some(start(tools.clone(), next, prefit, asker.clone()));
             }
         }
         let step = tokio::select! {
@@ -109,7 +129,7 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
         match step {
             Step::Order(None) => break,
             Step::Order(Some(Order::Run(call))) => match ToolArgs::parse(&call.name, &call.arguments) {
-                Ok(args) => queue.push_back(Queued { id: call.id, turn_id: call.turn_id, args }),
+                Ok(args) => queue.push_back(Queued { id: call.id, turn_id: call.turn_id, args, raw: call.arguments }),
                 Err(e) => {
                     tracing::info!(record = "tool_refused", id = %call.id, name = %call.name, answer = %e, "a tool call does not read");
                     answer(call.id, call.turn_id, e.into());
@@ -135,11 +155,33 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
     }
 }
 
-/// Start a call: its answer, or the no-reply answer once its wait passes.
-fn start(tools: &dyn Run, q: Queued, prefit: bool) -> Running {
+/// Start a call: its answer, or the no-reply answer once its wait passes;
+/// a gated call asks first.
+fn start(tools: Arc<dyn Run>, q: Queued, prefit: bool, asker: Option<Asker>) -> Running {
     let wait = q.args.wait();
-    let run = tools.run(q.args, &q.turn_id);
+    let (id, turn_id) = (q.id.clone(), q.turn_id.clone());
     let answer = Box::pin(async move {
+        if tools.gated(&q.args) {
+            let (reply, answered) = tokio::sync::oneshot::channel();
+            let ask = Ask { turn_id: q.turn_id.clone(), call_id: q.id.clone(), name: q.args.name().to_string(), args: q.raw.clone(), reply };
+            if asker.as_ref().is_none_or(|a| a.send(ask).is_err()) {
+                return tools.denied(&q.args);
+            }
+            tracing::info!(record = "tool_approval_asked", id = %q.id, turn_id = %q.turn_id, name = q.args.name());
+            let decision = match tokio::time::timeout(crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT, answered).await {
+                Ok(Ok(d)) => d,
+                Ok(Err(_)) => return tools.denied(&q.args),
+                Err(_) => {
+                    tracing::info!(record = "tool_approval_timeout", id = %q.id);
+                    return Answer::text(super::NOT_ANSWERED);
+                }
+            };
+            tracing::info!(record = "tool_approval", id = %q.id, decision = ?decision);
+            if !tools.decided(&q.args, decision) {
+                return tools.denied(&q.args);
+            }
+        }
+        let run = tools.run(q.args, &q.turn_id);
         let answer = match tokio::time::timeout(wait, run).await {
             Ok(a) => a,
             Err(_) => ToolError::NoReply(wait).into(),
@@ -154,7 +196,7 @@ fn start(tools: &dyn Run, q: Queued, prefit: bool) -> Running {
             _ => ToolError::ResultTooLarge.into(),
         }
     });
-    Running { id: q.id, turn_id: q.turn_id, answer }
+    Running { id, turn_id, answer }
 }
 
 /// The running call's answer; pending while none runs.

@@ -177,7 +177,49 @@ impl From<ToolError> for Answer {
 pub trait Run: Send + Sync {
     /// Run `args`, a call of turn `turn_id`, to its answer.
     fn run(&self, args: ToolArgs, turn_id: &str) -> BoxFuture<'static, Answer>;
+
+    /// Whether the user must allow this call before it runs (the executor
+    /// asks through its [`Asker`]; the wait for the answer does not count
+    /// against the tool's own wait).
+    fn gated(&self, _args: &ToolArgs) -> bool {
+        false
+    }
+
+    /// The user answered a gated call: true when it runs now. "Always" may
+    /// turn a switch on for good.
+    fn decided(&self, _args: &ToolArgs, decision: crate::transport::agent_chat::ApprovalDecision) -> bool {
+        decision != crate::transport::agent_chat::ApprovalDecision::Deny
+    }
+
+    /// What a gated call answers when the user says no.
+    fn denied(&self, _args: &ToolArgs) -> Answer {
+        Answer::text(DENIED_BY_USER)
+    }
 }
+
+/// A question for the user before a sensitive client tool runs: the chat
+/// window shows it as an approval card, the character says a line.
+#[derive(Debug)]
+pub struct Ask {
+    /// The call's turn.
+    pub turn_id: String,
+    /// The call id.
+    pub call_id: String,
+    /// The tool name.
+    pub name: String,
+    /// The call's arguments.
+    pub args: serde_json::Value,
+    /// Where the answer goes; dropped unanswered when the call is stopped.
+    pub reply: tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>,
+}
+
+/// Where the executor's questions go (the session driver).
+pub type Asker = tokio::sync::mpsc::UnboundedSender<Ask>;
+
+/// What a gated call answers when the user says no.
+pub const DENIED_BY_USER: &str = "error: the user did not allow it";
+/// What a gated call answers when nobody answers in time.
+pub const NOT_ANSWERED: &str = "error: the user did not answer in time";
 
 /// Which tools a window declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use crate::picture::capture::display_at;
 use crate::relations::{local_day, RelationStore};
 use crate::settings::LiveSettings;
 use crate::sink::SharedSink;
+use crate::transport::agent_chat::ApprovalDecision;
 use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,6 +38,12 @@ struct Inner {
     sink: SharedSink,
     /// The first refused `look` at `screen` has shown its notice.
     refusal_shown: AtomicBool,
+    /// The user allowed one `look` at `screen` while the switch is off.
+    screen_once: AtomicBool,
+    /// The user chose "Always allow" for `browser` `open` (this session).
+    open_always: AtomicBool,
+    /// Where "Always allow" for the screen is saved.
+    data_dir: Option<crate::data_dir::DataDir>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -58,7 +65,29 @@ impl Toolbox {
         sink: SharedSink,
     ) -> Self {
         let declared = Declared::of(&*desk);
-        Self { inner: Arc::new(Inner { desk, declared, live, relations, body, clock, sink, refusal_shown: AtomicBool::new(false) }) }
+        let inner = Inner {
+            desk,
+            declared,
+            live,
+            relations,
+            body,
+            clock,
+            sink,
+            refusal_shown: AtomicBool::new(false),
+            screen_once: AtomicBool::new(false),
+            open_always: AtomicBool::new(false),
+            data_dir: None,
+        };
+        Self { inner: Arc::new(inner) }
+    }
+
+    /// The same, saving "Always allow" for the screen into `data_dir`'s
+    /// settings.
+    pub fn saving_into(mut self, data_dir: crate::data_dir::DataDir) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.data_dir = Some(data_dir);
+        }
+        self
     }
 
     /// What this window declares.
@@ -68,6 +97,62 @@ impl Toolbox {
 }
 
 impl Run for Toolbox {
+    /// Gated: `look` at `screen` while `look.screen` is off (the user may
+    /// allow it once), and every `browser` `open` while `browser` is on
+    /// (until "Always allow").
+    fn gated(&self, args: &ToolArgs) -> bool {
+        let me = &self.inner;
+        match args {
+            ToolArgs::Look { at: LookAt::Screen, .. } => me.declared.look && !me.live.read(|s| s.screenshot.allow_requests),
+            ToolArgs::Browser(BrowserAction::Open { .. }) => {
+                me.declared.browser && me.live.read(|s| s.browser) && !me.open_always.load(Ordering::SeqCst)
+            }
+            _ => false,
+        }
+    }
+
+    /// Deny: `look` answers as with the switch off (the spec's words);
+    /// `browser` says the user did not allow it.
+    fn denied(&self, args: &ToolArgs) -> Answer {
+        match args {
+            ToolArgs::Look { .. } => Answer::text(SCREEN_SWITCHED_OFF),
+            _ => Answer::text(super::DENIED_BY_USER),
+        }
+    }
+
+    fn decided(&self, args: &ToolArgs, decision: ApprovalDecision) -> bool {
+        let me = &self.inner;
+        match (args, decision) {
+            (_, ApprovalDecision::Deny) => false,
+            (ToolArgs::Look { .. }, ApprovalDecision::Allow) => {
+                me.screen_once.store(true, Ordering::SeqCst);
+                true
+            }
+            (ToolArgs::Look { .. }, ApprovalDecision::Always) => {
+                me.live.update(|s| s.screenshot.allow_requests = true);
+                if let Some(dir) = me.data_dir.clone() {
+                    // Saved like the settings window would; off the loop.
+                    tokio::task::spawn_blocking(move || {
+                        let saved = dir.load_settings().and_then(|mut s| {
+                            s.screenshot.allow_requests = true;
+                            dir.save_settings(&s)
+                        });
+                        match saved {
+                            Ok(_) => tracing::info!(record = "screen_requests_allowed", from = "approval"),
+                            Err(e) => tracing::warn!(record = "settings_save_failed", error = %e),
+                        }
+                    });
+                }
+                true
+            }
+            (ToolArgs::Browser(_), ApprovalDecision::Always) => {
+                me.open_always.store(true, Ordering::SeqCst);
+                true
+            }
+            _ => true,
+        }
+    }
+
     fn run(&self, args: ToolArgs, turn_id: &str) -> BoxFuture<'static, Answer> {
         let me = self.inner.clone();
         let turn_id = turn_id.to_string();
@@ -131,7 +216,8 @@ impl Inner {
                 }
             },
             LookAt::Screen => {
-                if !self.live.read(|s| s.screenshot.allow_requests) {
+                let allowed_once = self.screen_once.swap(false, Ordering::SeqCst);
+                if !allowed_once && !self.live.read(|s| s.screenshot.allow_requests) {
                     if !self.refusal_shown.swap(true, Ordering::SeqCst) {
                         self.sink.emit(UiEvent::ScreenRequestRefused);
                     }

@@ -289,6 +289,16 @@ impl Engine {
         }
     }
 
+    /// Say `text` for `turn_id` with a bow (an approval waits): the line is
+    /// queued like a filler and never writes the previous-turn record.
+    pub fn announce(&mut self, turn_id: &str, text: &str, now: Now, fx: &mut Effects) {
+        let cue = crate::model::Cue { motion_id: Some("bow".into()), ..Default::default() };
+        fx.push(Effect::Ui(UiEvent::Cue { turn_id: turn_id.to_string(), cue }));
+        let mut pfx = PlayEffects::new();
+        self.playback.say(turn_id, text, now, &mut pfx);
+        self.played(pfx, fx);
+    }
+
     /// Say the next thinking filler of `id`'s turn (a tool's own line when
     /// `tool` names one that has it) and schedule the one after.
     fn filler(&mut self, id: &str, tool: Option<&str>, now: Now, fx: &mut Effects) {

@@ -1,0 +1,181 @@
+// The chat window over the agent_chat protocol (seed 004), in the real app
+// against yui-mock's engine fake: approve and deny an approval card,
+// regenerate and pick a version, fork, delete through the in-app
+// confirmation, and attachments of each kind. What the app sent is read
+// back from the mock (GET /__mock/requests).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startMock, waitFor } from "./harness.mjs";
+import { launch, pageState, screenshot, useDisplay } from "./app.mjs";
+
+useDisplay();
+
+/** Every HTTP request the mock recorded: `{path, body}`. */
+async function requests(baseUrl) {
+  try {
+    return await (await fetch(`${baseUrl}/__mock/requests`)).json();
+  } catch {
+    return [];
+  }
+}
+
+/** Wait for a recorded request whose path matches `re` (and `pick`), and return it. */
+async function requestTo(baseUrl, re, pick = () => true) {
+  let found = null;
+  await waitFor(async () => (found = (await requests(baseUrl)).find((r) => re.test(r.path) && pick(r)) ?? null) !== null, 20_000);
+  assert.ok(found, `no request to ${re}; got ${(await requests(baseUrl)).map((r) => r.path).join(", ")}`);
+  return found;
+}
+
+/** Type `text` into the chat composer and press Enter. */
+async function say(browser, text) {
+  const input = await browser.$("#chat-input");
+  await input.click();
+  await input.addValue(text);
+  await browser.keys(["Enter"]);
+}
+
+/** Click a message's hover action (`copy`, `regenerate`, `fork`, `delete`) on row `msgId`. */
+async function act(browser, msgId, action) {
+  const row = await browser.$(`.msg[data-msg-id="${msgId}"]`);
+  await row.moveTo();
+  await browser.execute((id, a) => document.querySelector(`.msg[data-msg-id="${id}"] .msg-action[data-action="${a}"]`).click(), msgId, action);
+}
+
+/** Click the first element matching `selector` (the view re-renders cards, so no element handle is kept). */
+async function clickOn(browser, selector) {
+  const ok = await browser.execute((sel) => {
+    const el = document.querySelector(sel);
+    el?.click();
+    return el !== null;
+  }, selector);
+  assert.ok(ok, `nothing matches ${selector}`);
+}
+
+/** Wait until something matches `selector` (queried fresh each time: the view re-renders). */
+async function shows(browser, selector, timeoutMsg) {
+  await browser.waitUntil(() => browser.execute((sel) => document.querySelector(sel) !== null, selector), { timeout: 20_000, timeoutMsg });
+}
+
+/** The rows: id, role and the shown answer's state. */
+function rows(browser) {
+  return browser.execute(() =>
+    [...document.querySelectorAll(".msg")].map((m) => ({
+      id: m.dataset.msgId,
+      role: m.dataset.role,
+      state: m.querySelector(".answer")?.dataset.state ?? null,
+      text: m.textContent ?? "",
+    })),
+  );
+}
+
+async function lastAssistant(browser) {
+  return (await rows(browser)).filter((r) => r.role === "assistant").at(-1);
+}
+
+async function waitIdle(browser) {
+  const streaming = () => browser.execute(() => document.querySelectorAll('.answer[data-state="streaming"]').length);
+  try {
+    await browser.waitUntil(async () => (await streaming()) === 0, { timeout: 30_000 });
+  } catch {
+    const shown = await rows(browser);
+    assert.fail(`a reply never finished: ${JSON.stringify(shown)}`);
+  }
+}
+
+test("agent_chat in the chat window: approvals, versions, fork, delete, attachments", { timeout: 300_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const settings = JSON.stringify({ chat_api: "agent_chat", chat_base_url: baseUrl, key: "k" });
+  const { browser, close } = await launch("chat-agent", settings);
+  try {
+    await browser.waitUntil(async () => (await pageState(browser)).status.state === "stateless", { timeout: 30_000, timeoutMsg: "the pet never got its session" });
+    const pet = await browser.getWindowHandle();
+    await (await browser.$("#chat-button")).click();
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length >= 2, { timeout: 15_000, timeoutMsg: "no chat window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    await (await browser.$("#chat-input")).waitForExist({ timeout: 15_000 });
+
+    // Approve: the run waits for the card, Allow releases it with the run's own id.
+    await say(browser, "please approve the listing");
+    await shows(browser, '.approval-card[data-state="pending"]', "no approval card");
+    await screenshot(t, browser, "chat-approval");
+    await clickOn(browser, '.approval-card[data-state="pending"] [data-decision="allow"]');
+    await shows(browser, '.approval-card[data-state="allowed"]', "the card did not show Allowed");
+    await waitIdle(browser);
+    const allowed = await requestTo(baseUrl, /^\/approve\//);
+    assert.equal(allowed.body.decision, "allow");
+    assert.match(allowed.body.run_id, /^run-\d+$/, "the run's own id");
+    assert.match((await lastAssistant(browser)).text, /The sea is calm tonight\./);
+
+    // Deny: the tool does not run and the agent says so.
+    await say(browser, "approve this one too");
+    await shows(browser, '.approval-card[data-state="pending"]', "no second approval card");
+    await clickOn(browser, '.approval-card[data-state="pending"] [data-decision="deny"]');
+    await waitIdle(browser);
+    const denied = await requestTo(baseUrl, /^\/approve\//, (r) => r.body.decision === "deny");
+    assert.notEqual(denied.body.run_id, allowed.body.run_id, "each answer names its own run");
+    assert.match((await lastAssistant(browser)).text, /Okay, I won't run it\./);
+
+    // Regenerate: a second version of the same message, with a < 2/2 > picker; stepping back shows 1/2.
+    await say(browser, "tell me about the sea");
+    await waitIdle(browser);
+    const answer = await lastAssistant(browser);
+    await act(browser, answer.id, "regenerate");
+    const labelSel = `.msg[data-msg-id="${answer.id}"] .version-label`;
+    const label = () => browser.execute((sel) => document.querySelector(sel)?.textContent ?? null, labelSel);
+    await browser.waitUntil(async () => (await label()) !== null, { timeout: 20_000, timeoutMsg: "no version picker after Regenerate" });
+    await waitIdle(browser);
+    await browser.waitUntil(async () => (await label()) === "2/2", { timeout: 10_000, timeoutMsg: "the picker does not show 2/2" });
+    const regen = await requestTo(baseUrl, /^\/chat$/, (r) => r.body.regenerate_of !== undefined);
+    t.diagnostic(`regenerate_of ${regen.body.regenerate_of}`);
+    assert.equal((await rows(browser)).filter((r) => r.role === "user").length, 3, "no duplicate question");
+    await browser.execute((id) => document.querySelector(`.msg[data-msg-id="${id}"] .version-prev`).click(), answer.id);
+    await browser.waitUntil(async () => (await label()) === "1/2", { timeout: 10_000, timeoutMsg: "the picker did not step back" });
+    await requestTo(baseUrl, /^\/version\/.+\/\d+\/0$/);
+    await screenshot(t, browser, "chat-versions");
+
+    // Fork from the first answer: a new current conversation with the messages up to it.
+    const first = (await rows(browser)).find((r) => r.role === "assistant");
+    await act(browser, first.id, "fork");
+    await browser.waitUntil(async () => (await browser.$$(".conversation-item")).length === 2, { timeout: 10_000, timeoutMsg: "the fork is not listed" });
+    await browser.waitUntil(async () => (await rows(browser)).length === 2, { timeout: 10_000, timeoutMsg: "the fork does not hold the first exchange" });
+    await requestTo(baseUrl, /^\/fork\//);
+
+    // Delete, through the in-app confirmation.
+    await act(browser, first.id, "delete");
+    await shows(browser, "#confirm-dialog", "no confirmation dialog");
+    await screenshot(t, browser, "chat-delete-confirm");
+    await (await browser.$('#confirm-dialog [data-confirm="yes"]')).click();
+    await browser.waitUntil(async () => (await rows(browser)).length === 1, { timeout: 10_000, timeoutMsg: "the message was not deleted" });
+    await requestTo(baseUrl, /^\/messages\//);
+
+    // Attachments: a text file, a picture and a PDF dropped on the window; one over the limit is refused.
+    await browser.execute(async () => {
+      const canvas = Object.assign(document.createElement("canvas"), { width: 8, height: 8 });
+      canvas.getContext("2d").fillRect(0, 0, 8, 8);
+      const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+      const dt = new DataTransfer();
+      dt.items.add(new File(["buy milk\n"], "notes.txt", { type: "text/plain" }));
+      dt.items.add(new File([png], "dot.png", { type: "image/png" }));
+      dt.items.add(new File(["%PDF-1.4\n%%EOF\n"], "paper.pdf", { type: "application/pdf" }));
+      dt.items.add(new File([new Uint8Array(3 * 1024 * 1024)], "huge.bin", { type: "application/octet-stream" }));
+      const zone = document.getElementById("drop-zone");
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await browser.waitUntil(async () => (await browser.$$(".attachment-chip")).length === 3, { timeout: 10_000, timeoutMsg: "the three files did not become chips" });
+    const refusal = await browser.execute(() => document.body.textContent ?? "");
+    assert.match(refusal, /huge\.bin/, "the file over the limit is named");
+    await screenshot(t, browser, "chat-attachments");
+    await say(browser, "see attached");
+    const sent = await requestTo(baseUrl, /^\/chat$/, (r) => /see attached/.test(r.body.message ?? ""));
+    assert.match(sent.body.message, /<file name="notes.txt">\nbuy milk/);
+    const kinds = (sent.body.attachments ?? []).map((a) => a.mime).sort();
+    assert.deepEqual(kinds, ["application/pdf", "image/png"]);
+    await browser.waitUntil(async () => (await browser.$$(".sent-file")).length === 3, { timeout: 10_000, timeoutMsg: "the sent message does not list its files" });
+    await waitIdle(browser);
+    await screenshot(t, browser, "chat-agent-final");
+  } finally {
+    await close();
+  }
+});
