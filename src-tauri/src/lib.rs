@@ -52,6 +52,7 @@ pub fn run() {
             settings_window::use_default_character,
             settings_window::import_motion,
             settings_window::recent_contexts,
+            settings_window::delegation_history,
             settings_window::key_place,
             settings_window::test_connection,
             settings_window::import_card,

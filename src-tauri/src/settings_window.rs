@@ -149,6 +149,13 @@ pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_co
     windows.with_session(WindowId::Pet, |s| Ok(s.sent_contexts())).unwrap_or_default()
 }
 
+/// Every delegation this character has seen, newest first (the Session
+/// section). Empty while the pet has no session.
+#[tauri::command]
+pub fn delegation_history(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::DelegationItem> {
+    windows.with_session(WindowId::Pet, |s| Ok(s.delegation_history())).unwrap_or_default()
+}
+
 /// The raw body of a file upload and its name from the `x-file-name` header.
 fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
     let name = request
