@@ -3,6 +3,8 @@
 // what a change means and what a test found.
 import { invoke } from "@tauri-apps/api/core";
 import type { CharacterInfo, ChatApi, KeyPlace, ProbeReport, SentContext, Settings } from "../bindings";
+import { ChatSection } from "./chat";
+import { SessionSection } from "./session";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
 import { VoiceSection } from "./voice";
 
@@ -30,6 +32,8 @@ function checkbox(name: string): HTMLInputElement {
 let current: Settings | null = null;
 const screenTools = new ScreenTools(form);
 const voice = new VoiceSection(form);
+const chat = new ChatSection(form);
+const session = new SessionSection();
 
 function fill(s: Settings): void {
   current = s;
@@ -45,6 +49,7 @@ function fill(s: Settings): void {
   field("language").value = s.language || "en";
   screenTools.fill(s);
   voice.fill(s);
+  chat.fill(s);
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -66,6 +71,7 @@ function formSettings(base: Settings): Settings {
     language: field("language").value,
     ...screenTools.read(),
     voice: voice.read(base.voice),
+    chat: chat.read(base.chat),
   };
 }
 
@@ -248,3 +254,4 @@ document.getElementById("refresh-contexts")?.addEventListener("click", () => voi
 void load();
 void loadContexts();
 void screenTools.loadRelations();
+void session.load();
