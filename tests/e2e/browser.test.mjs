@@ -115,6 +115,10 @@ test("the browser tool opens, reads, pictures, goes back and closes a page", { t
     await typeAndEnter(browser, "look something up");
     const results = toolResults(baseUrl, calls.length, 60_000);
     const pill = watchPill(browser, results);
+    // Opening a page asks first, on the pet: "Always" lets the later open through without asking.
+    await browser.waitUntil(() => browser.execute(() => window.__yui.state().asking !== null), { timeout: 20_000, timeoutMsg: "no approval notice for open" });
+    assert.match(await browser.execute(() => window.__yui.state().asking.text), /May I open http/);
+    await (await browser.$('#approval-notice button[data-decision="always"]')).click();
     const [early, open, read, shot, opened, back, reread, closed, late] = await results;
     t.diagnostic(`pill: ${(await pill).join(", ")}`);
     t.diagnostic(`read: ${read.result.slice(0, 300)}`);
