@@ -10,6 +10,10 @@
 //!   `generate_express` function call after each sentence (see [`http`]);
 //! * `POST /v1/chat/completions` — an OpenAI Chat Completions SSE stream
 //!   with `generate_express` tool-call deltas;
+//! * `POST /chat` (+ `/approve/{aid}`, `/cancel`, `/fork/…`, `/version/…`,
+//!   `DELETE /messages/…`) — the `agent_chat` protocol of seed 004: eleven
+//!   typed SSE events per turn, approvals, cancel, versions (see
+//!   [`agent_chat`]);
 //! * `GET /health` — `ok`.
 //!
 //! What it says is [`demo_reply`]: a greeting, the time, an echo, a task.
@@ -25,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agent_chat;
 pub mod http;
 pub mod openai;
 pub mod push;

@@ -21,6 +21,8 @@ pub(crate) struct Shared {
     pub(crate) config: DemoConfig,
     pub(crate) cancel: CancellationToken,
     pub(crate) ids: Arc<Ids>,
+    /// The `agent_chat` engine's conversations, runs and open approvals.
+    pub(crate) agent: crate::agent_chat::Engine,
 }
 
 /// A running demo agent on `127.0.0.1`. Dropping it stops the server.
@@ -48,13 +50,15 @@ impl DemoServer {
             config,
             cancel: CancellationToken::new(),
             ids: Arc::new(Ids::default()),
+            agent: crate::agent_chat::Engine::default(),
         });
         let app = routes(
             get(crate::ws::ws_handler),
             post(responses),
             post(chat_completions),
             shared.clone(),
-        );
+        )
+        .merge(crate::agent_chat::router(shared.clone()));
         let serving = Serving::start(port, app, shared.cancel.clone()).await?;
         tracing::info!(event = "demo_listening", addr = %serving.addr());
         Ok(DemoServer { serving })
@@ -66,7 +70,8 @@ impl DemoServer {
     }
 
     /// `http://127.0.0.1:PORT`: the push client appends `/ws`, the request
-    /// transports `/v1/responses` or `/v1/chat/completions`.
+    /// transports `/v1/responses` or `/v1/chat/completions`, the
+    /// `agent_chat` client `/chat`.
     pub fn base_url(&self) -> String {
         self.serving.base_url()
     }
