@@ -43,6 +43,17 @@ test("a reply can be read again in the chat window after a proactive turn", { ti
       timeoutMsg: "the reply never ended",
     });
 
+    // The pet: the delegations chip (the demo delegates a task) and the usage readout.
+    await browser.waitUntil(() => browser.execute(() => !document.getElementById("delegations-chip").hidden), {
+      timeout: 20_000,
+      timeoutMsg: "the delegations chip never showed",
+    });
+    assert.match(await browser.execute(() => document.getElementById("delegations-chip").textContent), /tasks: .*(running|done)/);
+    assert.match(await browser.execute(() => document.getElementById("usage").textContent), /^[\d,]+ \/ 32,768 tokens$/);
+    await (await browser.$("#delegations-chip")).click();
+    await browser.waitUntil(() => browser.execute(() => document.querySelectorAll("#delegations-list li").length > 0), { timeout: 5_000, timeoutMsg: "the chip opened no list" });
+    await screenshot(t, browser, "pet-chip");
+
     const chat = await openChat(browser, pet);
     await browser.waitUntil(async () => (await rows(browser)).length >= 3, { timeout: 30_000, timeoutMsg: "the proactive turn never reached the chat window" });
     const shown = await rows(browser);
@@ -87,6 +98,27 @@ test("a reply can be read again in the chat window after a proactive turn", { ti
     await (await browser.$("#new-chat")).click();
     await browser.waitUntil(async () => (await rows(browser)).length === 0, { timeout: 10_000, timeoutMsg: "New chat kept the old rows" });
     await browser.waitUntil(async () => (await browser.$$(".conversation-item")).length >= 2, { timeout: 10_000, timeoutMsg: "the old conversation left the list" });
+
+    // The settings window's Session section lists the delegation history; a finished item's summary opens under it.
+    await browser.switchToWindow(pet);
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length >= 3, { timeout: 15_000, timeoutMsg: "no settings window" });
+    const known = new Set([pet, chat]);
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => !known.has(h)));
+    await browser.waitUntil(() => browser.execute(() => document.querySelectorAll(".delegation-row").length > 0), {
+      timeout: 20_000,
+      timeoutMsg: "the Session section lists no delegation",
+    });
+    const opened = await browser.execute(() => {
+      const row = document.querySelector("button.delegation-row");
+      row?.scrollIntoView();
+      row?.click();
+      return row !== null;
+    });
+    if (opened) {
+      await browser.waitUntil(() => browser.execute(() => document.querySelector(".delegation-summary") !== null), { timeout: 5_000, timeoutMsg: "the summary did not open" });
+    }
+    await screenshot(t, browser, "settings-session");
   } finally {
     await close();
   }
