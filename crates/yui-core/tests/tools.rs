@@ -149,7 +149,7 @@ async fn call(mock: &MockServer, turn_id: &str, id: &str, name: &str, arguments:
 
 /// Push a gated call, answer its approval card with `decision`, and wait
 /// for its tool_result.
-async fn call_answered(mock: &MockServer, session: &Session, sink: &CollectingSink, turn_id: &str, id: &str, name: &str, arguments: Value, decision: ApprovalDecision) -> Value {
+async fn call_answered(mock: &MockServer, session: &Session, sink: &CollectingSink, turn_id: &str, id: &str, (name, arguments): (&str, Value), decision: ApprovalDecision) -> Value {
     assert!(mock.push(json!({"type": "tool_call", "id": id, "turn_id": turn_id, "name": name, "arguments": arguments})).await);
     let asked = sink
         .wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::ApprovalRequest { call_id, .. } } if call_id == id))
@@ -203,12 +203,12 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     assert_eq!(perch[0]["app"], "Code", "front to back");
     // With the switch off she asks first: Deny answers as the switch off, Allow lets this one look.
     let deny = ApprovalDecision::Deny;
-    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l3", "look", json!({"at": "screen"}), deny).await), "error: look.screen is switched off");
+    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l3", ("look", json!({"at": "screen"})), deny).await), "error: look.screen is switched off");
     assert!(desk.shots.lock().unwrap().is_empty(), "nothing was captured on a denial");
     let bowed = sink.events().into_iter().any(|e| matches!(e, UiEvent::Cue { cue, .. } if cue.motion_id.as_deref() == Some("bow")));
     assert!(bowed, "she gestures while she asks");
     let allow = ApprovalDecision::Allow;
-    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l4", "look", json!({"at": "screen"}), allow).await), "screen of monitor 1 (Fake Right), 1920x1080");
+    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l4", ("look", json!({"at": "screen"})), allow).await), "screen of monitor 1 (Fake Right), 1920x1080");
     assert_eq!(desk.shots.lock().unwrap().len(), 1, "allowed once: one capture");
     desk.shots.lock().unwrap().clear();
     assert_eq!(r(call(&mock, &t, "l5", "look", json!({"at": "nowhere"})).await), "error: invalid field at");
@@ -233,7 +233,7 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     assert_eq!(r(call(&mock, &t, "b2", "browser", json!({"action": "open", "url": "file:///etc/passwd"})).await), "error: invalid field url");
     // Opening a page asks first; "Always allow" stops the asking for this session.
     let always = ApprovalDecision::Always;
-    let opened = call_answered(&mock, &session, &sink, &t, "b3", "browser", json!({"action": "open", "url": "https://example.com/"}), always).await;
+    let opened = call_answered(&mock, &session, &sink, &t, "b3", ("browser", json!({"action": "open", "url": "https://example.com/"})), always).await;
     assert_eq!(r(opened), "opened https://example.com/final: \"A \\\"quoted\\\" title\"");
     let read = r(call(&mock, &t, "b4", "browser", json!({"action": "read"})).await);
     assert!(read.starts_with("Example\nFirst line second xxx"), "{read}");
