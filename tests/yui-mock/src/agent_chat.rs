@@ -70,6 +70,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
+use yui_demo::agent_chat::Decision;
 use yui_demo::http::{check_bearer, parse_body, HttpReply, SseEvent};
 
 /// Base delay before each event, in milliseconds (scaled by the pace).
@@ -105,56 +106,9 @@ pub const EMPTY_MESSAGE: &str = "No output";
 /// The conversation of a `POST /chat` without `conversation_id`.
 pub const DEFAULT_CONVERSATION: &str = "default";
 
-/// Builders for the eleven events, with the seed's names and fields.
-pub mod events {
-    use serde_json::{json, Value};
-
-    /// `start {msg_id, run_id}`.
-    pub fn start(msg_id: &str, run_id: &str) -> Value {
-        json!({"type": "start", "msg_id": msg_id, "run_id": run_id})
-    }
-    /// `reasoning {msg_id, text}` (incremental).
-    pub fn reasoning(msg_id: &str, text: &str) -> Value {
-        json!({"type": "reasoning", "msg_id": msg_id, "text": text})
-    }
-    /// `delta {msg_id, text}`.
-    pub fn delta(msg_id: &str, text: &str) -> Value {
-        json!({"type": "delta", "msg_id": msg_id, "text": text})
-    }
-    /// `tool_drafting {msg_id, name}`.
-    pub fn tool_drafting(msg_id: &str, name: &str) -> Value {
-        json!({"type": "tool_drafting", "msg_id": msg_id, "name": name})
-    }
-    /// `tool_call {msg_id, call_id, name, args}`.
-    pub fn tool_call(msg_id: &str, call_id: &str, name: &str, args: Value) -> Value {
-        json!({"type": "tool_call", "msg_id": msg_id, "call_id": call_id, "name": name, "args": args})
-    }
-    /// `tool_result {msg_id, call_id, name, ok, output, seconds}`.
-    pub fn tool_result(msg_id: &str, call_id: &str, name: &str, ok: bool, output: &str, seconds: f64) -> Value {
-        json!({"type": "tool_result", "msg_id": msg_id, "call_id": call_id, "name": name, "ok": ok, "output": output, "seconds": seconds})
-    }
-    /// `approval_request {msg_id, approval_id, call_id, name, args}`.
-    pub fn approval_request(msg_id: &str, approval_id: &str, call_id: &str, name: &str, args: Value) -> Value {
-        json!({"type": "approval_request", "msg_id": msg_id, "approval_id": approval_id, "call_id": call_id, "name": name, "args": args})
-    }
-    /// `usage {msg_id, chars, seconds, ttft}`.
-    pub fn usage(msg_id: &str, chars: u64, seconds: f64, ttft: f64) -> Value {
-        json!({"type": "usage", "msg_id": msg_id, "chars": chars, "seconds": seconds, "ttft": ttft})
-    }
-    /// `cancelled {msg_id, run_id}`.
-    pub fn cancelled(msg_id: &str, run_id: &str) -> Value {
-        json!({"type": "cancelled", "msg_id": msg_id, "run_id": run_id})
-    }
-    /// `error {msg_id, message, kind}`; kind is auth / rate_limit /
-    /// no_answer / empty / internal.
-    pub fn error(msg_id: &str, message: &str, kind: &str) -> Value {
-        json!({"type": "error", "msg_id": msg_id, "message": message, "kind": kind})
-    }
-    /// `end {msg_id, user_index, assistant_index, versions, active}`.
-    pub fn end(msg_id: &str, user_index: u64, assistant_index: u64, versions: Value, active: Value) -> Value {
-        json!({"type": "end", "msg_id": msg_id, "user_index": user_index, "assistant_index": assistant_index, "versions": versions, "active": active})
-    }
-}
+/// Builders for the eleven events, with the seed's names and fields (the
+/// demo engine's, [`yui_demo::agent_chat::events`]).
+pub use yui_demo::agent_chat::events;
 
 /// The ids one turn uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,151 +168,21 @@ impl Plan {
 
 // ---- Conversations ----
 
-/// One message of a conversation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Message {
-    /// "user" or "assistant".
-    pub role: &'static str,
-    /// Every version's text (a user message has one; an answer still
-    /// streaming, cancelled or failed has "").
-    pub versions: Vec<String>,
-    /// The shown version, 0-based.
-    pub active: usize,
-    /// Deleted with `DELETE /messages/{cid}/{idx}`.
-    pub deleted: bool,
-}
+/// The conversations are the demo engine's store.
+pub use yui_demo::agent_chat::store::{Conversations, Message, Slot};
 
-impl Message {
-    fn new(role: &'static str, text: &str) -> Message {
-        Message { role, versions: vec![text.to_string()], active: 0, deleted: false }
+/// A regenerate of assistant message `idx`: its new version's slot (see
+/// [`Conversations::regenerate`]); `None` when `idx` is no live answer. Unlike
+/// the demo engine, the mock does not take a user message's index for its
+/// answer.
+pub fn regenerate_answer(conversations: &mut Conversations, cid: &str, idx: usize) -> Option<Slot> {
+    if conversations.get(cid)?.get(idx)?.role != "assistant" {
+        return None;
     }
-
-    /// The message as JSON: `{role, text (the active version), versions,
-    /// active, deleted}`.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "role": self.role,
-            "text": self.versions.get(self.active).cloned().unwrap_or_default(),
-            "versions": self.versions,
-            "active": self.active,
-            "deleted": self.deleted,
-        })
-    }
-}
-
-/// Where a turn's answer goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Slot {
-    /// The user message's index.
-    pub user_index: usize,
-    /// The answer's index.
-    pub assistant_index: usize,
-    /// Which version of the answer this turn writes (0-based).
-    pub version: usize,
-}
-
-/// Every conversation the engine keeps.
-#[derive(Debug, Default)]
-pub struct Conversations {
-    by_id: HashMap<String, Vec<Message>>,
-    forks: u64,
-}
-
-impl Conversations {
-    /// A new turn: files the user message and an empty answer.
-    pub fn begin(&mut self, cid: &str, user_text: &str) -> Slot {
-        let list = self.by_id.entry(cid.to_string()).or_default();
-        let user_index = list.len();
-        list.push(Message::new("user", user_text));
-        list.push(Message::new("assistant", ""));
-        Slot { user_index, assistant_index: user_index + 1, version: 0 }
-    }
-
-    /// A regenerate of answer `idx`: adds an empty version and makes it the
-    /// active one; `None` when `idx` is no (live) answer with a user message
-    /// before it.
-    pub fn regenerate(&mut self, cid: &str, idx: usize) -> Option<Slot> {
-        let list = self.by_id.get_mut(cid)?;
-        let m = list.get_mut(idx).filter(|m| m.role == "assistant" && !m.deleted && idx > 0)?;
-        m.versions.push(String::new());
-        m.active = m.versions.len() - 1;
-        Some(Slot { user_index: idx - 1, assistant_index: idx, version: m.active })
-    }
-
-    /// Writes a finished answer's text.
-    pub fn finish(&mut self, cid: &str, slot: Slot, text: &str) {
-        if let Some(v) = self.by_id.get_mut(cid).and_then(|l| l.get_mut(slot.assistant_index)).and_then(|m| m.versions.get_mut(slot.version)) {
-            *v = text.to_string();
-        }
-    }
-
-    /// `(versions, active)` of message `idx`.
-    pub fn versions(&self, cid: &str, idx: usize) -> Option<(usize, usize)> {
-        self.by_id.get(cid)?.get(idx).map(|m| (m.versions.len(), m.active))
-    }
-
-    /// Forks `cid` at `idx`: a new conversation holding messages `0..=idx`;
-    /// its id.
-    pub fn fork(&mut self, cid: &str, idx: usize) -> Option<String> {
-        let list = self.by_id.get(cid)?;
-        if idx >= list.len() {
-            return None;
-        }
-        let kept = list[..=idx].to_vec();
-        self.forks += 1;
-        let id = format!("{cid}-fork-{}", self.forks);
-        self.by_id.insert(id.clone(), kept);
-        Some(id)
-    }
-
-    /// Shows version `n` of message `idx`; `false` when there is none.
-    pub fn pick(&mut self, cid: &str, idx: usize, n: usize) -> bool {
-        match self.by_id.get_mut(cid).and_then(|l| l.get_mut(idx)).filter(|m| !m.deleted && n < m.versions.len()) {
-            Some(m) => {
-                m.active = n;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Deletes message `idx`; `false` when there is none (or it is deleted).
-    pub fn delete(&mut self, cid: &str, idx: usize) -> bool {
-        match self.by_id.get_mut(cid).and_then(|l| l.get_mut(idx)).filter(|m| !m.deleted) {
-            Some(m) => {
-                m.deleted = true;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The messages of `cid`.
-    pub fn get(&self, cid: &str) -> Option<&[Message]> {
-        self.by_id.get(cid).map(Vec::as_slice)
-    }
+    conversations.regenerate(cid, idx).map(|(slot, _)| slot)
 }
 
 // ---- The engine's live state ----
-
-/// An approval answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Decision {
-    Allow,
-    Always,
-    Deny,
-}
-
-impl Decision {
-    fn parse(s: &str) -> Option<Decision> {
-        match s {
-            "allow" => Some(Decision::Allow),
-            "always" => Some(Decision::Always),
-            "deny" => Some(Decision::Deny),
-            _ => None,
-        }
-    }
-}
 
 struct Pending {
     run_id: String,
@@ -465,7 +289,7 @@ impl Run {
             st.conversations.finish(&self.cid, slot, text);
             st.conversations.versions(&self.cid, slot.assistant_index).unwrap_or((1, 0))
         };
-        self.emit(events::end(self.m(), slot.user_index as u64, slot.assistant_index as u64, json!(versions), json!(active))).await
+        self.emit(events::end(self.m(), slot.user_index, slot.assistant_index, versions, active)).await
     }
 
     /// Asks the approvals `(approval_id, call_id, args)` and waits for every
@@ -478,7 +302,7 @@ impl Run {
             self.shared.agent.lock().approvals.insert(aid.clone(), Pending { run_id: self.ids.run_id.clone(), answer: tx });
             waiting.push((aid.clone(), rx));
             self.emit(events::tool_drafting(self.m(), APPROVAL_TOOL)).await?;
-            self.emit(events::approval_request(self.m(), aid, call_id, APPROVAL_TOOL, args.clone())).await?;
+            self.emit(events::approval_request(self.m(), aid, call_id, APPROVAL_TOOL, args)).await?;
         }
         let deadline = tokio::time::Instant::now() + self.shared.config.approval_timeout;
         let mut answers = Vec::new();
@@ -514,7 +338,7 @@ impl Run {
                 self.say(SCRIPT_REPLY).await?;
                 let call = &self.ids.call_id;
                 self.emit(events::tool_drafting(m, SCRIPT_TOOL)).await?;
-                self.emit(events::tool_call(m, call, SCRIPT_TOOL, json!({}))).await?;
+                self.emit(events::tool_call(m, call, SCRIPT_TOOL, &json!({}))).await?;
                 self.emit(events::tool_result(m, call, SCRIPT_TOOL, true, "21:00", 0.01)).await?;
                 self.finish(slot, SCRIPT_REPLY).await
             }
@@ -532,7 +356,7 @@ impl Run {
                 for ((_, call, args), answer) in asks.iter().zip(&answers) {
                     match answer {
                         Some(true) => {
-                            self.emit(events::tool_call(m, call, APPROVAL_TOOL, args.clone())).await?;
+                            self.emit(events::tool_call(m, call, APPROVAL_TOOL, args)).await?;
                             self.emit(events::tool_result(m, call, APPROVAL_TOOL, true, "notes.txt\n", 0.05)).await?;
                         }
                         Some(false) => self.emit(events::tool_result(m, call, APPROVAL_TOOL, false, DENIED_OUTPUT, 0.0)).await?,
@@ -604,7 +428,7 @@ pub(crate) async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, 
             None => Ok(st.conversations.begin(&cid, message)),
             Some(v) => v
                 .as_u64()
-                .and_then(|idx| st.conversations.regenerate(&cid, idx as usize))
+                .and_then(|idx| regenerate_answer(&mut st.conversations, &cid, idx as usize))
                 .ok_or_else(|| format!("no answer {v} to regenerate in conversation {cid}")),
         }
     };
@@ -730,14 +554,14 @@ mod tests {
         assert_eq!(s, Slot { user_index: 2, assistant_index: 3, version: 0 });
         c.finish("c", s, "answer two");
         assert_eq!(c.begin("other", "x").user_index, 0, "per conversation");
-        let r = c.regenerate("c", 3).unwrap();
+        let r = regenerate_answer(&mut c, "c", 3).unwrap();
         assert_eq!(r, Slot { user_index: 2, assistant_index: 3, version: 1 });
         c.finish("c", r, "answer two again");
         assert_eq!(c.versions("c", 3), Some((2, 1)));
         assert_eq!(c.get("c").unwrap().len(), 4, "no duplicate user message");
-        assert_eq!(c.regenerate("c", 2), None, "a user message");
-        assert_eq!(c.regenerate("c", 9), None);
-        assert_eq!(c.regenerate("nope", 1), None);
+        assert_eq!(regenerate_answer(&mut c, "c", 2), None, "a user message");
+        assert_eq!(regenerate_answer(&mut c, "c", 9), None);
+        assert_eq!(regenerate_answer(&mut c, "nope", 1), None);
 
         assert!(c.pick("c", 3, 0));
         assert_eq!(c.get("c").unwrap()[3].to_json()["text"], "answer two");
@@ -759,6 +583,6 @@ mod tests {
         assert!(!c.delete("c", 1), "already deleted");
         assert!(!c.delete("c", 4));
         assert_eq!(c.get("c").unwrap().len(), 4, "indices stay");
-        assert_eq!(c.regenerate("c", 1), None, "a deleted answer");
+        assert_eq!(regenerate_answer(&mut c, "c", 1), None, "a deleted answer");
     }
 }

@@ -71,16 +71,21 @@ pub const TIME_TOOL: &str = "get_time";
 /// The tool that needs an approval (it lists a pretend folder).
 pub const FILES_TOOL: &str = "list_files";
 
-/// An approval answer.
+/// An approval answer, the `decision` of `POST /approve/{aid}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Decision {
+pub enum Decision {
+    /// `"allow"`: run this call.
     Allow,
+    /// `"always"`: run this call and later calls of the same tool.
     Always,
+    /// `"deny"`: do not run it.
     Deny,
 }
 
 impl Decision {
-    fn parse(s: &str) -> Option<Decision> {
+    /// The decision spelled `s` (`allow`, `always` or `deny`, exactly);
+    /// `None` for anything else.
+    pub fn parse(s: &str) -> Option<Decision> {
         match s {
             "allow" => Some(Decision::Allow),
             "always" => Some(Decision::Always),
@@ -345,5 +350,20 @@ async fn delete_message(
         ok()
     } else {
         not_found(format!("no message {idx} in conversation {cid}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Decision;
+
+    #[test]
+    fn decisions_parse_exactly() {
+        assert_eq!(Decision::parse("allow"), Some(Decision::Allow));
+        assert_eq!(Decision::parse("always"), Some(Decision::Always));
+        assert_eq!(Decision::parse("deny"), Some(Decision::Deny));
+        for bad in ["", "Allow", "yes", " deny", "denied"] {
+            assert_eq!(Decision::parse(bad), None, "{bad:?}");
+        }
     }
 }

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use serde_json::{json, Value};
+
 /// One message of a conversation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
@@ -24,6 +26,18 @@ impl Message {
             active: 0,
             deleted: false,
         }
+    }
+
+    /// The message as JSON: `{role, text, versions, active, deleted}`,
+    /// where `text` is the active version (`""` if there is none).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "role": self.role,
+            "text": self.versions.get(self.active).cloned().unwrap_or_default(),
+            "versions": self.versions,
+            "active": self.active,
+            "deleted": self.deleted,
+        })
     }
 }
 
@@ -169,6 +183,27 @@ mod tests {
         assert!(c.pick("c", 3, 0));
         assert_eq!(c.get("c").unwrap()[3].active, 0);
         assert!(!c.pick("c", 3, 3) && !c.pick("c", 7, 0));
+    }
+
+    #[test]
+    fn to_json_shows_the_active_version() {
+        let mut c = Conversations::default();
+        let s = c.begin("c", "hi");
+        c.finish("c", s, "first");
+        let (r, _) = c.regenerate("c", 1).unwrap();
+        c.finish("c", r, "second");
+        let m = &c.get("c").unwrap()[1];
+        assert_eq!(
+            m.to_json(),
+            json!({"role": "assistant", "text": "second", "versions": ["first", "second"], "active": 1, "deleted": false})
+        );
+        assert!(c.pick("c", 1, 0) && c.delete("c", 1));
+        let m = &c.get("c").unwrap()[1];
+        assert_eq!(m.to_json()["text"], "first");
+        assert_eq!(m.to_json()["deleted"], true);
+        let mut odd = m.clone();
+        odd.active = 5;
+        assert_eq!(odd.to_json()["text"], "", "no such version");
     }
 
     #[test]
