@@ -5,6 +5,7 @@
 //! that window. Everything that decides anything lives in `yui-core`.
 #![deny(missing_docs)]
 
+mod api;
 mod browser;
 mod chat_window;
 mod commands;

@@ -2,7 +2,7 @@
 // the Tauri shell (tauriBackend) and a browser fake for development and
 // screenshots (fakeBackend.ts), picked by `pickBackend`.
 
-import { Channel, invoke } from "@tauri-apps/api/core";
+import { Channel, commands } from "./bindings/commands";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
 
@@ -76,36 +76,38 @@ export const BUNDLED_CHARACTER = `${import.meta.env.BASE_URL}characters/yui.vrm`
 /** The backend of a page running inside the Tauri shell. */
 export function tauriBackend(): Backend {
   const win = getCurrentWebviewWindow();
-  const call = async <T>(cmd: string, args?: Record<string, unknown>): Promise<T> => {
+  /** A command's answer; a rejection as a `CommandError`. */
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
-      return await invoke<T>(cmd, args);
+      return await run();
     } catch (err) {
       throw asCommandError(err);
     }
   };
+  const done = () => undefined;
   return {
     kind: "tauri",
-    send: (command) => call<void>("send_command", { command }),
-    currentStatus: () => call<Status>("current_status"),
+    send: (command) => call(() => commands.sendCommand(command)).then(done),
+    currentStatus: () => call(commands.currentStatus),
     subscribe: (onEvent) => win.listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
-    characterFile: async () => asArrayBuffer(await call<unknown>("character_file")),
-    userMotions: () => call<string[]>("user_motions"),
-    motionFile: async (id) => asArrayBuffer(await call<unknown>("motion_file", { id })),
-    setClickThrough: (ignore) => call<void>("set_click_through", { ignore }),
+    characterFile: async () => asArrayBuffer(await call(commands.characterFile)),
+    userMotions: () => call(commands.userMotions),
+    motionFile: async (id) => asArrayBuffer(await call(() => commands.motionFile(id))),
+    setClickThrough: (ignore) => call(() => commands.setClickThrough(ignore)).then(done),
     onCursor: (handler) => win.listen<CursorPayload>(CURSOR_EVENT, (e) => handler(e.payload ?? null)),
     onInteractive: (handler) =>
       win.listen<InteractivePayload>(INTERACTIVE_EVENT, (e) => handler(Number(e.payload?.seconds) || 0)),
     startDragging: () => win.startDragging(),
-    screenWatched: () => call<boolean>("screen_watched"),
-    allowScreenRequests: () => call<void>("allow_screen_requests"),
+    screenWatched: () => call(commands.screenWatched),
+    allowScreenRequests: () => call(commands.allowScreenRequests).then(done),
     lipChannel: (handler) => {
       const channel = new Channel<number>();
       channel.onmessage = (level) => handler(Number(level) || 0);
-      return call<void>("lip_channel", { channel });
+      return call(() => commands.lipChannel(channel)).then(done);
     },
-    micEnabled: () => call<boolean>("mic_enabled"),
-    setMic: (on) => call<void>("set_mic", { on }),
-    openChat: () => call<void>("open_chat"),
+    micEnabled: () => call(commands.micEnabled),
+    setMic: (on) => call(() => commands.setMic(on)).then(done),
+    openChat: () => call(commands.openChat).then(done),
   };
 }
 

@@ -2,10 +2,10 @@
 // implementations: the Tauri shell (`tauriChatBackend`) and a browser fake
 // that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
 
-import { invoke } from "@tauri-apps/api/core";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
 import { asCommandError, EVENT_NAME, inTauri, type Unsubscribe } from "../backend";
+import { commands } from "../bindings/commands";
 
 /** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */
 export interface ChatBackend {
@@ -31,22 +31,23 @@ export interface ChatBackend {
 
 /** The backend of the chat window inside the Tauri shell. */
 export function tauriChatBackend(): ChatBackend {
-  const call = async <T>(cmd: string, args?: Record<string, unknown>): Promise<T> => {
+  /** A command's answer; a rejection as a `CommandError`. */
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
-      return await invoke<T>(cmd, args);
+      return await run();
     } catch (err) {
       throw asCommandError(err);
     }
   };
   return {
     kind: "tauri",
-    send: (command) => call<void>("send_command", { command }),
-    currentStatus: () => call<Status>("current_status"),
-    settings: () => call<ChatSettings>("chat_settings"),
-    conversations: () => call<ConversationSummary[]>("chat_conversations"),
-    conversation: (id) => call<Conversation | null>("chat_conversation", { id }),
-    search: (query) => call<SearchHit[]>("chat_search", { query }),
-    openSettings: () => call<void>("open_settings"),
+    send: (command) => call(() => commands.sendCommand(command)).then(() => undefined),
+    currentStatus: () => call(commands.currentStatus),
+    settings: () => call(commands.chatSettings),
+    conversations: () => call(commands.chatConversations),
+    conversation: (id) => call(() => commands.chatConversation(id)),
+    search: (query) => call(() => commands.chatSearch(query)),
+    openSettings: () => call(commands.openSettings).then(() => undefined),
     subscribe: (onEvent) => getCurrentWebviewWindow().listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
   };
 }

@@ -1,8 +1,8 @@
 // The settings window: reads and saves settings through the shell, tests a
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
-import { invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatApi, KeyPlace, ProbeReport, SentContext, Settings } from "../bindings";
+import { commands } from "../bindings/commands";
+import type { ChatApi, KeyPlace, ProbeReport, Settings } from "../bindings";
 import { ChatSection } from "./chat";
 import { SessionSection } from "./session";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
@@ -82,7 +82,7 @@ const PLACE_TEXT: Record<KeyPlace, string> = {
 
 async function loadKeyPlace(): Promise<void> {
   try {
-    keyPlace.textContent = PLACE_TEXT[await invoke<KeyPlace>("key_place")];
+    keyPlace.textContent = PLACE_TEXT[await commands.keyPlace()];
   } catch (e) {
     keyPlace.textContent = errorText(e);
   }
@@ -90,7 +90,7 @@ async function loadKeyPlace(): Promise<void> {
 
 async function loadCardName(): Promise<void> {
   try {
-    const name = await invoke<string>("current_card_name");
+    const name = await commands.currentCardName();
     cardName.textContent = name ? `Card: ${name}` : "Card: (unnamed)";
   } catch (e) {
     cardName.textContent = errorText(e);
@@ -99,7 +99,7 @@ async function loadCardName(): Promise<void> {
 
 async function load(): Promise<void> {
   try {
-    fill(await invoke<Settings>("load_settings"));
+    fill(await commands.loadSettings());
   } catch (e) {
     say(errorText(e), true);
   }
@@ -112,7 +112,7 @@ form.addEventListener("submit", async (ev) => {
   if (!current) return;
   const next = formSettings(current);
   try {
-    await invoke("save_settings", { settings: next });
+    await commands.saveSettings(next);
     current = next;
     say("Saved.");
     void loadKeyPlace();
@@ -152,7 +152,7 @@ testButton.addEventListener("click", async () => {
   probeList.hidden = false;
   probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: "Testing…", className: "detail" }));
   try {
-    showReport(await invoke<ProbeReport>("test_connection", { settings: formSettings(current) }));
+    showReport(await commands.testConnection(formSettings(current)));
   } catch (e) {
     probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: errorText(e), className: "bad" }));
   } finally {
@@ -166,16 +166,16 @@ document.getElementById("reveal")?.addEventListener("click", (ev) => {
   (ev.target as HTMLButtonElement).textContent = key.type === "password" ? "Show" : "Hide";
 });
 
-async function upload<T>(command: string, file: File): Promise<T> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  return invoke<T>(command, bytes, { headers: { "x-file-name": file.name } });
+/** Hand `file`'s bytes and name to an import command. */
+async function upload<T>(importer: (bytes: Uint8Array, fileName: string) => Promise<T>, file: File): Promise<T> {
+  return importer(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 document.getElementById("vrm")?.addEventListener("change", async (ev) => {
   const file = (ev.target as HTMLInputElement).files?.[0];
   if (!file) return;
   try {
-    const info = await upload<CharacterInfo>("import_character", file);
+    const info = await upload(commands.importCharacter, file);
     say(`Loaded ${info.name} (VRM ${info.version === "v1" ? "1.0" : "0.x"}).`);
     await load();
   } catch (e) {
@@ -185,7 +185,7 @@ document.getElementById("vrm")?.addEventListener("change", async (ev) => {
 
 document.getElementById("default-character")?.addEventListener("click", async () => {
   try {
-    await invoke("use_default_character");
+    await commands.useDefaultCharacter();
     say("Back to Yui.");
     await load();
   } catch (e) {
@@ -197,7 +197,7 @@ document.getElementById("vrma")?.addEventListener("change", async (ev) => {
   const file = (ev.target as HTMLInputElement).files?.[0];
   if (!file) return;
   try {
-    const id = await upload<string>("import_motion", file);
+    const id = await upload(commands.importMotion, file);
     say(`Added the motion "${id}".`);
   } catch (e) {
     say(errorText(e), true);
@@ -209,7 +209,7 @@ document.getElementById("card")?.addEventListener("change", async (ev) => {
   const file = input.files?.[0];
   if (!file) return;
   try {
-    const name = await upload<string>("import_card", file);
+    const name = await upload(commands.importCard, file);
     say(`Loaded the card of ${name || "(unnamed)"}.`);
     void loadCardName();
   } catch (e) {
@@ -224,7 +224,7 @@ const contextList = document.getElementById("contexts") as HTMLOListElement;
 /** Fill the inspector with the blocks the pet sent, newest first. */
 async function loadContexts(): Promise<void> {
   try {
-    const sent = await invoke<SentContext[]>("recent_contexts");
+    const sent = await commands.recentContexts();
     contextList.replaceChildren(
       ...sent.reverse().map((c) => {
         const li = document.createElement("li");

@@ -3,7 +3,7 @@
 // opens it under the row; the list refreshes when the section comes into view,
 // when the window gets focus, and on "Refresh".
 
-import { invoke } from "@tauri-apps/api/core";
+import { commands } from "../bindings/commands";
 import type { DelegationItem } from "../bindings";
 import { errorText } from "./tools";
 
@@ -74,7 +74,7 @@ export class SessionSection {
   /** Ask the core for the history and show it. */
   async load(): Promise<void> {
     try {
-      this.items = await invoke<DelegationItem[]>("delegation_history");
+      this.items = await commands.delegationHistory();
       this.render();
     } catch (e) {
       this.list.replaceChildren(Object.assign(document.createElement("li"), { className: "session-note error-line", textContent: errorText(e) }));

@@ -2,7 +2,7 @@
 // source, the tool switches, and the relations list with a value set by hand.
 // The switches save with the form; a relation is set at once.
 
-import { invoke } from "@tauri-apps/api/core";
+import { commands } from "../bindings/commands";
 import type { Display, RelationRecord, Settings } from "../bindings";
 import { displayOptions, relationChange, relationRows, relationValue, sourceFromForm, thumbnails } from "./screen";
 
@@ -83,7 +83,7 @@ export class ScreenTools {
   async loadDisplays(saved: number | null): Promise<void> {
     let displays: Display[] = [];
     try {
-      displays = await invoke<Display[]>("list_displays");
+      displays = await commands.listDisplays();
       this.displaysError.hidden = true;
     } catch (e) {
       this.displaysError.textContent = `Cannot list the displays: ${errorText(e)}`;
@@ -99,7 +99,7 @@ export class ScreenTools {
   async loadRelations(): Promise<void> {
     let records: RelationRecord[];
     try {
-      records = await invoke<RelationRecord[]>("list_relations");
+      records = await commands.listRelations();
     } catch (e) {
       this.relationsMessage.textContent = errorText(e);
       return;
@@ -136,7 +136,7 @@ export class ScreenTools {
       return;
     }
     try {
-      const record = await invoke<RelationRecord>("set_relation", { target, value });
+      const record = await commands.setRelation(target, value);
       this.relationsMessage.textContent = `Set ${record.target} to ${record.value} (${record.band}).`;
       await this.loadRelations();
     } catch (e) {

@@ -3,7 +3,7 @@
 // readily speech is heard, the STT server). Saved with the form; the mic
 // toggle itself lives on the pet (its value is kept as loaded).
 
-import { invoke } from "@tauri-apps/api/core";
+import { commands } from "../bindings/commands";
 import type { Settings, VoiceSettings } from "../bindings";
 import { errorText } from "./tools";
 
@@ -76,8 +76,8 @@ export class VoiceSection {
     this.input("filler").checked = v.filler;
     this.showRanges();
     this.syncEnabled();
-    void this.loadDevices("output_device", "list_output_devices", v.output_device);
-    void this.loadDevices("mic_device", "list_input_devices", v.mic_device);
+    void this.loadDevices("output_device", commands.listOutputDevices, v.output_device);
+    void this.loadDevices("mic_device", commands.listInputDevices, v.mic_device);
   }
 
   /** The section's part of the settings, as the form shows it now. */
@@ -121,13 +121,13 @@ export class VoiceSection {
     this.input("system_voice_name").disabled = !on || !this.input("system_voice").checked;
   }
 
-  /** Fill the device list `name` from `command`, keeping `saved` selected. */
-  private async loadDevices(name: string, command: string, saved: string): Promise<void> {
+  /** Fill the device list `name` from `list`, keeping `saved` selected. */
+  private async loadDevices(name: string, list: () => Promise<string[]>, saved: string): Promise<void> {
     const select = this.select(name);
     const error = document.getElementById(`${name}-error`);
     let devices: string[] = [];
     try {
-      devices = await invoke<string[]>(command);
+      devices = await list();
       if (error) error.hidden = true;
     } catch (e) {
       if (error) {

@@ -1,0 +1,239 @@
+//! The page-to-shell boundary, typed end to end: every command the pages
+//! may invoke, with its arguments and answer as Rust types, written out as
+//! `ui/src/bindings/commands.ts` (through ts-rs, like the core's events).
+//! The pages call `commands.<name>(…)`; no command name is a loose string.
+//!
+//! The test `commands_ts_is_current` fails when the committed file is stale
+//! (`UPDATE_BINDINGS=1 cargo test -p yui --lib api` rewrites it), and
+//! `the_table_matches_the_handler` fails when a command is registered in
+//! `lib.rs` but missing here, or the other way round, or when a listed
+//! argument is not one of the function's own.
+
+use ts_rs::{Config, TS};
+
+/// One argument: its name as the page passes it, and its TypeScript type.
+type Arg = (&'static str, fn(&Config) -> String);
+
+/// One command of the table.
+pub struct Spec {
+    /// The command's name (the Rust function's).
+    pub name: &'static str,
+    /// What it does, one line (the generated function's doc).
+    pub doc: &'static str,
+    /// Its arguments, in order.
+    pub args: &'static [Arg],
+    /// The TypeScript type of its answer.
+    pub answer: fn(&Config) -> String,
+}
+
+fn ts<T: TS>(cfg: &Config) -> String {
+    T::name(cfg)
+}
+
+fn void(_: &Config) -> String {
+    "null".into()
+}
+
+fn bytes(_: &Config) -> String {
+    "ArrayBuffer | Uint8Array | number[]".into()
+}
+
+fn level_channel(_: &Config) -> String {
+    "Channel<number>".into()
+}
+
+macro_rules! spec {
+    ($name:literal, $doc:literal, [$($arg:literal : $ty:expr),*], $answer:expr) => {
+        Spec { name: $name, doc: $doc, args: &[$(($arg, $ty)),*], answer: $answer }
+    };
+}
+
+use yui_core::chat::{Conversation, ConversationSummary, SearchHit};
+use yui_core::settings::ChatSettings;
+use yui_core::{Settings, Status, UserCommand};
+
+/// Every command, as `lib.rs` registers them.
+pub const COMMANDS: &[Spec] = &[
+    spec!("send_command", "Hand a user action to the window's session.", ["command": ts::<UserCommand>], void),
+    spec!("current_status", "The connection state now.", [], ts::<Status>),
+    spec!("open_chat", "Open the chat window, or bring it to the front.", [], void),
+    spec!("chat_conversations", "The character's conversations, newest change first.", [], ts::<Vec<ConversationSummary>>),
+    spec!("chat_conversation", "Conversation `id`, or the current one for null.", ["id": ts::<Option<String>>], ts::<Option<Conversation>>),
+    spec!("chat_search", "Messages of every conversation that contain `query`.", ["query": ts::<String>], ts::<Vec<SearchHit>>),
+    spec!("chat_settings", "The chat window's settings now.", [], ts::<ChatSettings>),
+    spec!("character_file", "The user's .vrm bytes (empty: the bundled character).", [], bytes),
+    spec!("motion_file", "The bytes of the user's .vrma clip `id`.", ["id": ts::<String>], bytes),
+    spec!("user_motions", "The ids of the user's .vrma clips.", [], ts::<Vec<String>>),
+    spec!("set_click_through", "Make the pet window ignore (true) or take the mouse.", ["ignore": ts::<bool>], void),
+    spec!("open_settings", "Open the settings window.", [], void),
+    spec!("load_settings", "The saved settings, key included (settings window only).", [], ts::<Settings>),
+    spec!("save_settings", "Save the settings and apply them (settings window only).", ["settings": ts::<Settings>], void),
+    spec!("import_character", "Import a .vrm: the raw bytes, the name in `x-file-name`.", [], ts::<yui_core::character::CharacterInfo>),
+    spec!("use_default_character", "Go back to the bundled character.", [], void),
+    spec!("import_motion", "Import a .vrma clip: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
+    spec!("recent_contexts", "The last client_context blocks sent, oldest first.", [], ts::<Vec<yui_core::context_log::SentContext>>),
+    spec!("delegation_history", "Every delegation seen, newest first.", [], ts::<Vec<yui_core::DelegationItem>>),
+    spec!("key_place", "Where the key is kept.", [], ts::<yui_core::keystore::KeyPlace>),
+    spec!("test_connection", "Test the connection the form's settings describe.", ["settings": ts::<Settings>], ts::<yui_core::probe::ProbeReport>),
+    spec!("import_card", "Import a character card: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
+    spec!("current_card_name", "The name of the card in use.", [], ts::<String>),
+    spec!("list_displays", "The displays, for the screenshot source.", [], ts::<Vec<yui_core::picture::capture::Display>>),
+    spec!("list_relations", "The character's relations.", [], ts::<Vec<yui_core::relations::RelationRecord>>),
+    spec!("set_relation", "Set a relation by hand.", ["target": ts::<String>, "value": ts::<i32>], ts::<yui_core::relations::RelationRecord>),
+    spec!("allow_screen_requests", "Turn the look.screen switch on (saved and applied).", [], void),
+    spec!("screen_watched", "Whether each turn attaches the screen now.", [], ts::<bool>),
+    spec!("lip_channel", "Register the channel the mouth levels come down.", ["channel": level_channel], void),
+    spec!("mic_enabled", "Whether the mic toggle is on.", [], ts::<bool>),
+    spec!("set_mic", "Turn the microphone on or off (saved).", ["on": ts::<bool>], void),
+    spec!("list_output_devices", "The sound output devices by name.", [], ts::<Vec<String>>),
+    spec!("list_input_devices", "The microphones by name.", [], ts::<Vec<String>>),
+];
+
+/// Commands whose body is raw bytes (`x-file-name` names the file): their
+/// generated function takes `(bytes, fileName)`.
+const UPLOADS: &[&str] = &["import_character", "import_motion", "import_card"];
+
+/// camelCase of a snake_case name.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The TypeScript module.
+pub fn typescript() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let mut body = String::new();
+    let mut used = std::collections::BTreeSet::new();
+    for spec in COMMANDS {
+        let answer = (spec.answer)(&cfg);
+        let mut params: Vec<String> = spec.args.iter().map(|(n, t)| format!("{}: {}", camel(n), t(&cfg))).collect();
+        // Tauri reads the arguments under their camelCase names.
+        let mut passed: Vec<String> = spec.args.iter().map(|(n, _)| camel(n)).collect();
+        for (_, t) in spec.args {
+            used.insert(t(&cfg));
+        }
+        used.insert(answer.clone());
+        let call = if UPLOADS.contains(&spec.name) {
+            params = vec!["bytes: Uint8Array".into(), "fileName: string".into()];
+            format!("invoke<{answer}>(\"{}\", bytes, {{ headers: {{ \"x-file-name\": fileName }} }})", spec.name)
+        } else if passed.is_empty() {
+            format!("invoke<{answer}>(\"{}\")", spec.name)
+        } else {
+            passed.sort();
+            format!("invoke<{answer}>(\"{}\", {{ {} }})", spec.name, passed.join(", "))
+        };
+        body.push_str(&format!("  /** {} */\n  {}: ({}): Promise<{answer}> => {call},\n", spec.doc, camel(spec.name), params.join(", ")));
+    }
+    let builtin = ["Array", "Channel", "ArrayBuffer", "Uint8Array", "Promise", "number", "string", "boolean", "null"];
+    let mut types = std::collections::BTreeSet::new();
+    for t in &used {
+        for word in t.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+            if word.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !builtin.contains(&word) {
+                types.insert(word.to_string());
+            }
+        }
+    }
+    types.insert("ErrorCode".into());
+    format!(
+        "// Generated from src-tauri/src/api.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api\n\n\
+         import {{ Channel, invoke }} from \"@tauri-apps/api/core\";\n\
+         import type {{ {} }} from \"./index\";\n\n\
+         /** What a rejected command carries: a code to switch on and a line for a person. */\n\
+         export type CommandError = {{ code: ErrorCode; message: string }};\n\n\
+         /** Every command of the shell, typed. Each rejects with a `CommandError`. */\n\
+         export const commands = {{\n{body}}};\n\n\
+         /** A `Channel` for `lipChannel`. */\nexport {{ Channel }};\n",
+        types.into_iter().collect::<Vec<_>>().join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_ts_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings/commands.ts");
+        let fresh = typescript();
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(&path, &fresh).expect("write commands.ts");
+            return;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == fresh, "ui/src/bindings/commands.ts is stale: run `UPDATE_BINDINGS=1 cargo test -p yui --lib api` and commit it");
+    }
+
+    /// The functions' own parameters, minus what Tauri injects.
+    fn own_args(source: &str, name: &str) -> Option<Vec<String>> {
+        let start = source.find(&format!("fn {name}("))?;
+        let rest = &source[start + name.len() + 4..];
+        let sig = &rest[..rest.find(')')?];
+        let injected = ["AppHandle", "WebviewWindow", "State<", "Request<", "Window"];
+        // Split on the commas outside angle brackets.
+        let mut params = Vec::new();
+        let (mut depth, mut from) = (0i32, 0usize);
+        for (i, c) in sig.char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    params.push(&sig[from..i]);
+                    from = i + 1;
+                }
+                _ => {}
+            }
+        }
+        params.push(&sig[from..]);
+        Some(
+            params
+                .into_iter()
+                .filter_map(|p| p.split_once(':'))
+                .filter(|(_, ty)| !injected.iter().any(|i| ty.trim().starts_with(i)))
+                .map(|(n, _)| n.trim().trim_start_matches("mut ").to_string())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_table_matches_the_handler() {
+        let lib = include_str!("lib.rs");
+        let list = &lib[lib.find("generate_handler![").expect("the handler") + 18..];
+        let list = &list[..list.find(']').expect("its end")];
+        let registered: Vec<&str> = list.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()).map(|s| s.rsplit("::").next().unwrap()).collect();
+        let mut listed: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+        let mut sorted = registered.clone();
+        sorted.sort();
+        listed.sort();
+        assert_eq!(listed, sorted, "api.rs lists exactly the registered commands");
+        let sources = [
+            include_str!("commands.rs"),
+            include_str!("chat_window.rs"),
+            include_str!("pet_commands.rs"),
+            include_str!("settings_window.rs"),
+            include_str!("screen_settings.rs"),
+            include_str!("voice_commands.rs"),
+        ];
+        for spec in COMMANDS {
+            let args = sources.iter().find_map(|s| own_args(s, spec.name)).unwrap_or_else(|| panic!("no fn {}", spec.name));
+            let listed: Vec<&str> = spec.args.iter().map(|(n, _)| *n).collect();
+            assert_eq!(args, listed, "the arguments of {}", spec.name);
+        }
+    }
+
+    #[test]
+    fn names_turn_camel() {
+        assert_eq!(camel("chat_conversation"), "chatConversation");
+        assert_eq!(camel("send_command"), "sendCommand");
+    }
+}

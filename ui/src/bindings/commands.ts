@@ -1,0 +1,81 @@
+// Generated from src-tauri/src/api.rs. Do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
+
+import { Channel, invoke } from "@tauri-apps/api/core";
+import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UserCommand } from "./index";
+
+/** What a rejected command carries: a code to switch on and a line for a person. */
+export type CommandError = { code: ErrorCode; message: string };
+
+/** Every command of the shell, typed. Each rejects with a `CommandError`. */
+export const commands = {
+  /** Hand a user action to the window's session. */
+  sendCommand: (command: UserCommand): Promise<null> => invoke<null>("send_command", { command }),
+  /** The connection state now. */
+  currentStatus: (): Promise<Status> => invoke<Status>("current_status"),
+  /** Open the chat window, or bring it to the front. */
+  openChat: (): Promise<null> => invoke<null>("open_chat"),
+  /** The character's conversations, newest change first. */
+  chatConversations: (): Promise<Array<ConversationSummary>> => invoke<Array<ConversationSummary>>("chat_conversations"),
+  /** Conversation `id`, or the current one for null. */
+  chatConversation: (id: string | null): Promise<Conversation | null> => invoke<Conversation | null>("chat_conversation", { id }),
+  /** Messages of every conversation that contain `query`. */
+  chatSearch: (query: string): Promise<Array<SearchHit>> => invoke<Array<SearchHit>>("chat_search", { query }),
+  /** The chat window's settings now. */
+  chatSettings: (): Promise<ChatSettings> => invoke<ChatSettings>("chat_settings"),
+  /** The user's .vrm bytes (empty: the bundled character). */
+  characterFile: (): Promise<ArrayBuffer | Uint8Array | number[]> => invoke<ArrayBuffer | Uint8Array | number[]>("character_file"),
+  /** The bytes of the user's .vrma clip `id`. */
+  motionFile: (id: string): Promise<ArrayBuffer | Uint8Array | number[]> => invoke<ArrayBuffer | Uint8Array | number[]>("motion_file", { id }),
+  /** The ids of the user's .vrma clips. */
+  userMotions: (): Promise<Array<string>> => invoke<Array<string>>("user_motions"),
+  /** Make the pet window ignore (true) or take the mouse. */
+  setClickThrough: (ignore: boolean): Promise<null> => invoke<null>("set_click_through", { ignore }),
+  /** Open the settings window. */
+  openSettings: (): Promise<null> => invoke<null>("open_settings"),
+  /** The saved settings, key included (settings window only). */
+  loadSettings: (): Promise<Settings> => invoke<Settings>("load_settings"),
+  /** Save the settings and apply them (settings window only). */
+  saveSettings: (settings: Settings): Promise<null> => invoke<null>("save_settings", { settings }),
+  /** Import a .vrm: the raw bytes, the name in `x-file-name`. */
+  importCharacter: (bytes: Uint8Array, fileName: string): Promise<CharacterInfo> => invoke<CharacterInfo>("import_character", bytes, { headers: { "x-file-name": fileName } }),
+  /** Go back to the bundled character. */
+  useDefaultCharacter: (): Promise<null> => invoke<null>("use_default_character"),
+  /** Import a .vrma clip: the raw bytes, the name in `x-file-name`. */
+  importMotion: (bytes: Uint8Array, fileName: string): Promise<string> => invoke<string>("import_motion", bytes, { headers: { "x-file-name": fileName } }),
+  /** The last client_context blocks sent, oldest first. */
+  recentContexts: (): Promise<Array<SentContext>> => invoke<Array<SentContext>>("recent_contexts"),
+  /** Every delegation seen, newest first. */
+  delegationHistory: (): Promise<Array<DelegationItem>> => invoke<Array<DelegationItem>>("delegation_history"),
+  /** Where the key is kept. */
+  keyPlace: (): Promise<KeyPlace> => invoke<KeyPlace>("key_place"),
+  /** Test the connection the form's settings describe. */
+  testConnection: (settings: Settings): Promise<ProbeReport> => invoke<ProbeReport>("test_connection", { settings }),
+  /** Import a character card: the raw bytes, the name in `x-file-name`. */
+  importCard: (bytes: Uint8Array, fileName: string): Promise<string> => invoke<string>("import_card", bytes, { headers: { "x-file-name": fileName } }),
+  /** The name of the card in use. */
+  currentCardName: (): Promise<string> => invoke<string>("current_card_name"),
+  /** The displays, for the screenshot source. */
+  listDisplays: (): Promise<Array<Display>> => invoke<Array<Display>>("list_displays"),
+  /** The character's relations. */
+  listRelations: (): Promise<Array<RelationRecord>> => invoke<Array<RelationRecord>>("list_relations"),
+  /** Set a relation by hand. */
+  setRelation: (target: string, value: number): Promise<RelationRecord> => invoke<RelationRecord>("set_relation", { target, value }),
+  /** Turn the look.screen switch on (saved and applied). */
+  allowScreenRequests: (): Promise<null> => invoke<null>("allow_screen_requests"),
+  /** Whether each turn attaches the screen now. */
+  screenWatched: (): Promise<boolean> => invoke<boolean>("screen_watched"),
+  /** Register the channel the mouth levels come down. */
+  lipChannel: (channel: Channel<number>): Promise<null> => invoke<null>("lip_channel", { channel }),
+  /** Whether the mic toggle is on. */
+  micEnabled: (): Promise<boolean> => invoke<boolean>("mic_enabled"),
+  /** Turn the microphone on or off (saved). */
+  setMic: (on: boolean): Promise<null> => invoke<null>("set_mic", { on }),
+  /** The sound output devices by name. */
+  listOutputDevices: (): Promise<Array<string>> => invoke<Array<string>>("list_output_devices"),
+  /** The microphones by name. */
+  listInputDevices: (): Promise<Array<string>> => invoke<Array<string>>("list_input_devices"),
+};
+
+/** A `Channel` for `lipChannel`. */
+export { Channel };
