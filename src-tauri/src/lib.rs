@@ -5,6 +5,8 @@
 //! that window. Everything that decides anything lives in `yui-core`.
 #![deny(missing_docs)]
 
+// The typed command table: it writes ui/src/bindings/commands.ts (tests only).
+#[cfg(test)]
 mod api;
 mod browser;
 mod chat_window;
