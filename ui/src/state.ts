@@ -1,7 +1,10 @@
 // What the pet window shows, and the one function that folds core events into it.
-// Pure: no DOM, no Tauri, so vitest runs it as is.
+// The connection and delegations parts are the shared slices (`slices/`);
+// the chat window folds the same ones. Pure: no DOM, no Tauri, so vitest runs it as is.
 
 import type { ChatEvent, Cue, DelegationItem, Status, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
+import { initialConnection, reduceConnection } from "./slices/connection";
+import { chipItems as chipItemsOf, chipText, reduceDelegations } from "./slices/delegations";
 
 /** Everything the pet window renders. Only `reduce` produces a new one. */
 export interface State {
@@ -56,7 +59,7 @@ export interface Asking {
 /** The state before any event arrived. */
 export function initialState(): State {
   return {
-    status: { state: "connecting", attempt: 0 },
+    status: initialConnection(),
     thinking: false,
     bubbleTurn: null,
     bubble: "",
@@ -78,8 +81,6 @@ export function initialState(): State {
 
 /** How long a done or failed tool stays in the pill (seed 000's limits: 1.5 s). */
 export const TOOL_STATUS_HOLD_MS = 1500;
-/** How long a done delegation stays in the chip after its `ended_at` (seed 000: 30 min). */
-export const DELEGATION_DONE_KEPT_MS = 30 * 60 * 1000;
 
 /** Fold one core event into the state at `now` (ms; only the tool segment's
  * hold reads it). Exhaustive over `UiEvent["type"]`. */
@@ -87,7 +88,7 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
   switch (event.type) {
     case "status":
       // A socket that leaves ready clears a running tool (the seed's tool_status rules).
-      return { ...state, status: event.status, tool: event.status.state === "ready" ? state.tool : null };
+      return { ...state, status: reduceConnection(state.status, event), tool: event.status.state === "ready" ? state.tool : null };
     case "turn_started":
       return {
         ...state,
@@ -123,7 +124,7 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
     case "tool_status":
       return { ...state, tool: { id: event.tool_id, state: event.state, at: now } };
     case "delegations":
-      return { ...state, delegations: event.items };
+      return { ...state, delegations: reduceDelegations(state.delegations, event) };
     case "turn_ended":
       return {
         ...state,
@@ -213,21 +214,12 @@ export function toolSegment(state: State, now: number): string | null {
   return t.state === "done" ? `${t.id} done` : `${t.id} failed`;
 }
 
-/** The delegations the chip shows at `nowMs` (epoch ms): running ones, and
- * done ones until 30 min after their `ended_at`. */
+/** The delegations the chip shows at `nowMs` (the shared slice's rule). */
 export function chipItems(state: State, nowMs: number): DelegationItem[] {
-  return state.delegations.filter(
-    (d) => d.state === "running" || d.ended_at === undefined || nowMs - d.ended_at < DELEGATION_DONE_KEPT_MS,
-  );
+  return chipItemsOf(state.delegations, nowMs);
 }
 
-/** The chip's text: "2 running · 1 done", or null when nothing shows. */
-export function chipText(items: DelegationItem[]): string | null {
-  if (items.length === 0) return null;
-  const running = items.filter((d) => d.state === "running").length;
-  const done = items.length - running;
-  return [running ? `${running} running` : "", done ? `${done} done` : ""].filter(Boolean).join(" · ");
-}
+export { chipText };
 
 /** The usage readout: "1,234 / 32,768 tokens", or null before any usage. */
 export function usageText(state: State): string | null {

@@ -4,6 +4,7 @@
 // Tauri, so vitest runs it as is.
 
 import type { ApprovalDecision, ApprovalState, Conversation, SearchHit, Status, UiEvent } from "../bindings/index";
+import { initialConnection, reduceConnection } from "../slices/connection";
 import { answerApproval, apply, newConversation, pickVersion, user } from "./transcript";
 
 /** The running turn and the messages waiting behind it. */
@@ -65,7 +66,7 @@ export interface ChatState {
 /** The state before anything loaded. */
 export function initialState(now = 0): ChatState {
   return {
-    connection: { state: "connecting", attempt: 0 },
+    connection: initialConnection(),
     turn: { running: null, queued: [], remaking: null },
     transcript: { current: newConversation("", now), older: null, focus: null },
     search: { open: false, query: "", hits: [] },
@@ -98,7 +99,7 @@ export function busy(state: ChatState): boolean {
 export function reduce(state: ChatState, event: UiEvent, now: number): ChatState {
   switch (event.type) {
     case "status":
-      return { ...state, connection: event.status };
+      return { ...state, connection: reduceConnection(state.connection, event) };
     case "turn_started": {
       // A Regenerate's turn: its user message is already there (the core says which message it remakes).
       if (event.remakes !== undefined || remakes(state, event.text)) {
