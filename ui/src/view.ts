@@ -153,7 +153,7 @@ export function mountView(actions: ViewActions): View {
       const mode = state.bubble ? "speech" : state.thinking ? "thinking" : "empty";
       bubble.show(state.bubble, mode, !state.thinking);
       running = composerLocked(state);
-      input.placeholder = running ? "Yui is replying… (Enter queues)" : "Talk to Yui…";
+      input.placeholder = running ? "Queue a message…" : "Talk to Yui…";
       button.textContent = running ? "Stop" : "Send";
       button.dataset.kind = running ? "stop" : "send";
       button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
