@@ -50,8 +50,8 @@ struct TurnMap {
     wire: bool,
     /// Backend tool calls running, by name: the call ids given to them.
     backend_calls: Vec<(String, String, i64)>,
-    /// Client tool calls running: id → started.
-    client_calls: HashMap<String, i64>,
+    /// Client tool calls running: id → (tool name, started).
+    client_calls: HashMap<String, (String, i64)>,
     tools: u32,
     tools_ok: u32,
     error: Option<String>,
@@ -291,7 +291,7 @@ impl ChatMap {
             return out;
         }
         t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
-        t.client_calls.insert(call.id.clone(), now_ms);
+        t.client_calls.insert(call.id.clone(), (call.name.clone(), now_ms));
         t.tools += 1;
         out.push(ChatEvent::ToolCall {
             msg_id: call.turn_id.clone(),
@@ -302,17 +302,17 @@ impl ChatMap {
         out
     }
 
-    /// A client tool call finished (`name` from its call).
-    pub fn tool_result(&mut self, result: &ToolResult, name: &str, now_ms: i64) -> Vec<ChatEvent> {
+    /// A client tool call finished.
+    pub fn tool_result(&mut self, result: &ToolResult, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
         let Some(t) = self.turns.get_mut(&result.turn_id) else { return out };
-        let Some(started) = t.client_calls.remove(&result.id) else { return out };
+        let Some((name, started)) = t.client_calls.remove(&result.id) else { return out };
         let ok = !result.result.starts_with("error");
         t.tools_ok += u32::from(ok);
         out.push(ChatEvent::ToolResult {
             msg_id: result.turn_id.clone(),
             call_id: result.id.clone(),
-            name: name.to_string(),
+            name,
             ok,
             output: result.result.clone(),
             seconds: secs(started, now_ms),

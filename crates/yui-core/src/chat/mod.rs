@@ -40,8 +40,6 @@ pub struct Handled {
 pub struct ChatLog {
     map: ChatMap,
     store: ChatStore,
-    /// Client tool calls running: id → tool name (for their results).
-    calls: HashMap<String, String>,
     /// A Regenerate waiting for its turn to start: the message it remakes
     /// and that message's server index.
     regenerating: Option<(String, Option<u64>)>,
@@ -52,7 +50,7 @@ pub struct ChatLog {
 impl ChatLog {
     /// A log over `store`, showing `context_window` beside token counts.
     pub fn new(store: ChatStore, context_window: Option<u64>) -> Self {
-        Self { map: ChatMap::new(context_window), store, calls: HashMap::new(), regenerating: None, remakes: HashMap::new() }
+        Self { map: ChatMap::new(context_window), store, regenerating: None, remakes: HashMap::new() }
     }
 
     /// The store (the session's queries read it).
@@ -125,7 +123,6 @@ impl ChatLog {
 
     /// A client tool call started.
     pub fn tool_call(&mut self, call: &ToolCall, now_ms: i64) -> Vec<UiEvent> {
-        self.calls.insert(call.id.clone(), call.name.clone());
         let mut out = Vec::new();
         let events = self.map.tool_call(call, now_ms);
         self.fold(events, now_ms, &mut out);
@@ -135,8 +132,7 @@ impl ChatLog {
     /// A client tool call finished.
     pub fn tool_result(&mut self, result: &ToolResult, now_ms: i64) -> Vec<UiEvent> {
         let mut out = Vec::new();
-        let Some(name) = self.calls.remove(&result.id) else { return out };
-        let events = self.map.tool_result(result, &name, now_ms);
+        let events = self.map.tool_result(result, now_ms);
         self.fold(events, now_ms, &mut out);
         out
     }
