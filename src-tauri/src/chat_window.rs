@@ -17,12 +17,16 @@ pub fn open(app: &AppHandle) {
         let _ = w.set_focus();
         return;
     }
-    let built = WebviewWindowBuilder::new(app, WindowId::Chat.label(), WebviewUrl::App("chat.html".into()))
-        .title("YUI Chat")
-        .inner_size(760.0, 640.0)
-        .min_inner_size(420.0, 360.0)
-        .resizable(true)
-        .build();
+    let built = WebviewWindowBuilder::new(
+        app,
+        WindowId::Chat.label(),
+        WebviewUrl::App("chat.html".into()),
+    )
+    .title("YUI Chat")
+    .inner_size(760.0, 640.0)
+    .min_inner_size(420.0, 360.0)
+    .resizable(true)
+    .build();
     match built {
         Ok(_) => tracing::info!(record = "chat_window_opened"),
         Err(e) => tracing::warn!(record = "chat_window_failed", error = %e),
@@ -39,7 +43,10 @@ pub fn open_chat(app: AppHandle) {
 ///
 /// Errors: the pet has no session (`closed`, or its startup error).
 #[tauri::command]
-pub fn chat_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<ConversationSummary>, CommandError> {
+pub fn chat_conversations(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+) -> Result<Vec<ConversationSummary>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.conversations()))
 }
 
@@ -48,15 +55,25 @@ pub fn chat_conversations(window: WebviewWindow, windows: State<'_, Windows>) ->
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_conversation(window: WebviewWindow, windows: State<'_, Windows>, id: Option<String>) -> Result<Option<Conversation>, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| Ok(s.conversation(id.as_deref())))
+pub fn chat_conversation(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    id: Option<String>,
+) -> Result<Option<Conversation>, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| {
+        Ok(s.conversation(id.as_deref()))
+    })
 }
 
 /// Messages of every conversation that contain `query`.
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, query: String) -> Result<Vec<SearchHit>, CommandError> {
+pub fn chat_search(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    query: String,
+) -> Result<Vec<SearchHit>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.search_chats(&query)))
 }
 
@@ -64,6 +81,11 @@ pub fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, query: St
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.chat.clone())))
+pub fn chat_settings(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+) -> Result<ChatSettings, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| {
+        Ok(s.live_settings().read(|v| v.chat.clone()))
+    })
 }

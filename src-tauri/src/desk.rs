@@ -30,7 +30,12 @@ impl PetPlace {
     /// The pet's centre in physical pixels, once known.
     pub fn centre(&self) -> Option<(i32, i32)> {
         let place = *self.place.lock().unwrap_or_else(|p| p.into_inner());
-        place.map(|(pos, size)| (pos.x + (size.width / 2) as i32, pos.y + (size.height / 2) as i32))
+        place.map(|(pos, size)| {
+            (
+                pos.x + (size.width / 2) as i32,
+                pos.y + (size.height / 2) as i32,
+            )
+        })
     }
 
     fn set(&self, f: impl FnOnce(&mut (PhysicalPosition<i32>, PhysicalSize<u32>))) {
@@ -63,7 +68,10 @@ pub fn install(app: &AppHandle) {
             _ => {}
         });
     }
-    app.manage(DeskParts { place, browser: Arc::new(AppBrowser::new(app.clone())) });
+    app.manage(DeskParts {
+        place,
+        browser: Arc::new(AppBrowser::new(app.clone())),
+    });
 }
 
 /// The desk of the main pet window.
@@ -79,9 +87,16 @@ impl AppDesk {
     pub fn new(app: AppHandle) -> Self {
         let (place, browser) = match app.try_state::<DeskParts>() {
             Some(parts) => (parts.place.clone(), parts.browser.clone()),
-            None => (Arc::new(PetPlace::default()), Arc::new(AppBrowser::new(app.clone()))),
+            None => (
+                Arc::new(PetPlace::default()),
+                Arc::new(AppBrowser::new(app.clone())),
+            ),
         };
-        Self { app, place, browser }
+        Self {
+            app,
+            place,
+            browser,
+        }
     }
 }
 
@@ -126,7 +141,9 @@ impl Hidden {
             if window.is_visible().unwrap_or(false) {
                 match window.hide() {
                     Ok(()) => windows.push(window),
-                    Err(e) => tracing::warn!(record = "capture_hide_failed", window = window.label(), error = %e),
+                    Err(e) => {
+                        tracing::warn!(record = "capture_hide_failed", window = window.label(), error = %e)
+                    }
                 }
             }
         }
@@ -156,7 +173,8 @@ mod tests {
     fn the_centre_is_the_middle_of_the_outer_box() {
         let place = PetPlace::default();
         assert_eq!(place.centre(), None);
-        *place.place.lock().unwrap() = Some((PhysicalPosition::new(100, -20), PhysicalSize::new(360, 520)));
+        *place.place.lock().unwrap() =
+            Some((PhysicalPosition::new(100, -20), PhysicalSize::new(360, 520)));
         assert_eq!(place.centre(), Some((280, 240)));
         place.set(|p| p.0 = PhysicalPosition::new(0, 0));
         assert_eq!(place.centre(), Some((180, 260)));

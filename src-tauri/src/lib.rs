@@ -20,6 +20,7 @@ mod settings_window;
 mod shortcut;
 mod sink;
 mod startup;
+mod streams;
 mod tray;
 mod voice_commands;
 mod window;
@@ -36,9 +37,12 @@ pub fn run() {
     let app = tauri::Builder::default()
         .manage(window::Windows::default())
         .manage(startup::Background::default())
+        .manage(streams::Streams::default())
         .invoke_handler(tauri::generate_handler![
             commands::send_command,
             commands::current_status,
+            streams::event_channel,
+            streams::cursor_channel,
             chat_window::open_chat,
             chat_window::chat_conversations,
             chat_window::chat_conversation,

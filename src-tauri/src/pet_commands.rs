@@ -14,7 +14,9 @@ use yui_core::ErrorCode;
 pub fn character_file(background: State<'_, Background>) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     let settings = dir.load_settings_without_key()?;
-    let bytes = character::current(&dir, &settings.character).map(|(_, b)| b).unwrap_or_default();
+    let bytes = character::current(&dir, &settings.character)
+        .map(|(_, b)| b)
+        .unwrap_or_default();
     Ok(Response::new(bytes))
 }
 
@@ -22,11 +24,16 @@ pub fn character_file(background: State<'_, Background>) -> Result<Response, Com
 ///
 /// Errors: `settings` when there is no such clip.
 #[tauri::command]
-pub fn motion_file(background: State<'_, Background>, id: String) -> Result<Response, CommandError> {
+pub fn motion_file(
+    background: State<'_, Background>,
+    id: String,
+) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     character::motion_bytes(&dir, &id)
         .map(Response::new)
-        .ok_or_else(|| CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}")))
+        .ok_or_else(|| {
+            CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}"))
+        })
 }
 
 /// The motion ids of the user's clips.
@@ -40,7 +47,10 @@ pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, Co
 #[tauri::command]
 pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(ErrorCode::Closed, "only the pet window lets clicks through"));
+        return Err(CommandError::new(
+            ErrorCode::Closed,
+            "only the pet window lets clicks through",
+        ));
     }
     window
         .set_ignore_cursor_events(ignore)

@@ -23,7 +23,12 @@ pub fn bring_back(window: &WebviewWindow) {
         })
         .collect();
     if let (Ok(pos), Ok(size)) = (window.outer_position(), window.outer_size()) {
-        let rect = yui_core::placement::Rect { x: pos.x, y: pos.y, width: size.width as i32, height: size.height as i32 };
+        let rect = yui_core::placement::Rect {
+            x: pos.x,
+            y: pos.y,
+            width: size.width as i32,
+            height: size.height as i32,
+        };
         if let Some((x, y)) = yui_core::placement::bring_back_position(rect, &monitors) {
             let _ = window.set_position(PhysicalPosition::new(x, y));
             tracing::info!(record = "pet_moved_back", x, y);

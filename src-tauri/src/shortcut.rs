@@ -20,7 +20,11 @@ pub fn push_to_talk_shortcut() -> Shortcut {
 
 /// The chat window: Ctrl+Alt+Y (Cmd+Option+Y on macOS).
 pub fn chat_shortcut() -> Shortcut {
-    let modifiers = if cfg!(target_os = "macos") { Modifiers::SUPER | Modifiers::ALT } else { Modifiers::CONTROL | Modifiers::ALT };
+    let modifiers = if cfg!(target_os = "macos") {
+        Modifiers::SUPER | Modifiers::ALT
+    } else {
+        Modifiers::CONTROL | Modifiers::ALT
+    };
     Shortcut::new(Some(modifiers), Code::KeyY)
 }
 
@@ -66,8 +70,12 @@ pub fn install(app: &AppHandle) {
     }
     for shortcut in [back, talk, chat] {
         match app.global_shortcut().register(shortcut) {
-            Ok(()) => tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string()),
-            Err(e) => tracing::warn!(record = "shortcut_unavailable", shortcut = %shortcut.into_string(), error = %e),
+            Ok(()) => {
+                tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string())
+            }
+            Err(e) => {
+                tracing::warn!(record = "shortcut_unavailable", shortcut = %shortcut.into_string(), error = %e)
+            }
         }
     }
 }
@@ -85,8 +93,16 @@ fn push_to_talk(app: &AppHandle, pressed: bool) {
 
 /// Show the pet, put it back on screen and make it interactive.
 pub fn bring_back(app: &AppHandle) {
-    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else { return };
+    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else {
+        return;
+    };
     crate::placement::bring_back(&pet);
-    let _ = app.emit_to(EventTarget::webview_window(WindowId::Pet.label()), INTERACTIVE_EVENT, Interactive { seconds: INTERACTIVE_SECONDS });
+    let _ = app.emit_to(
+        EventTarget::webview_window(WindowId::Pet.label()),
+        INTERACTIVE_EVENT,
+        Interactive {
+            seconds: INTERACTIVE_SECONDS,
+        },
+    );
     tracing::info!(record = "pet_brought_back");
 }

@@ -1,20 +1,34 @@
 //! The sink that carries the core's events to a character's windows.
 
+use crate::streams::Streams;
 use crate::window::WindowId;
 use std::sync::Arc;
-use tauri::{AppHandle, Emitter, EventTarget};
+use tauri::{AppHandle, Emitter, EventTarget, Manager};
 use yui_core::{SharedSink, UiEvent};
 
-/// The event name every core event is emitted under, to its character's
-/// windows only.
+/// The event name core events are emitted under, to their character's
+/// windows only, while a window's page has no event channel yet.
 pub const EVENT_NAME: &str = "yui://event";
 
-/// A sink that emits each event to window `id` and every window that shares
-/// its session (the pet's reach its chat window too), and no other window.
+/// A sink that sends each event to window `id` and every window that shares
+/// its session (the pet's reach its chat and settings windows too), and no
+/// other window: down each page's event channel (`streams.rs`), or as a
+/// window event to a page that has not registered one.
 pub fn window_sink(app: AppHandle, id: WindowId) -> SharedSink {
+    let streams = app.state::<Streams>().inner().clone();
     Arc::new(move |event: UiEvent| {
+        let reached = streams.send_event(id, &event);
+        let rest = |w: WindowId| w.session() == id && !reached.contains(&w);
+        // Emit only when an open window of the session still lacks a channel.
+        if !app
+            .webview_windows()
+            .keys()
+            .any(|label| WindowId::from_label(label).is_some_and(rest))
+        {
+            return;
+        }
         let reaches = |target: &EventTarget| match target {
-            EventTarget::WebviewWindow { label } => WindowId::from_label(label).is_some_and(|w| w.session() == id),
+            EventTarget::WebviewWindow { label } => WindowId::from_label(label).is_some_and(rest),
             _ => false,
         };
         if let Err(e) = app.emit_filter(EVENT_NAME, &event, reaches) {

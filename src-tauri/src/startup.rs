@@ -23,7 +23,9 @@ pub const AUDIO_ENV: &str = "YUI_AUDIO";
 
 /// The audio output `YUI_AUDIO` asks for (the device when unset).
 pub fn audio_output(value: Option<&str>) -> AudioOutput {
-    value.and_then(|v| v.parse().ok()).unwrap_or(AudioOutput::Device)
+    value
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(AudioOutput::Device)
 }
 
 /// What the app keeps alive besides its windows.
@@ -40,18 +42,25 @@ pub struct Background {
 impl Background {
     /// The data directory, or why it could not be opened.
     pub fn data_dir(&self) -> Result<DataDir, CommandError> {
-        lock(&self.data_dir)
-            .clone()
-            .unwrap_or_else(|| Err(CommandError::new(ErrorCode::Storage, "the data directory is not open yet")))
+        lock(&self.data_dir).clone().unwrap_or_else(|| {
+            Err(CommandError::new(
+                ErrorCode::Storage,
+                "the data directory is not open yet",
+            ))
+        })
     }
 }
 
 /// Runs once in Tauri's setup: logging, tray, shortcut, cursor watch, then
 /// the pet window's session.
 pub fn setup(app: &AppHandle) {
-    let override_dir = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let override_dir = std::env::var_os(DATA_DIR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let background = app.state::<Background>();
-    match log_dir(app, override_dir.as_ref()).and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into)) {
+    match log_dir(app, override_dir.as_ref())
+        .and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into))
+    {
         Ok(guard) => *lock(&background.log) = Some(guard),
         Err(e) => eprintln!("yui: logging is off: {}", e.message),
     }
@@ -70,7 +79,10 @@ pub fn setup(app: &AppHandle) {
     crate::desk::install(app);
     let tasks = tokio_util::sync::CancellationToken::new();
     crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
-    app.state::<Windows>().insert(WindowId::Pet, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
+    app.state::<Windows>().insert(
+        WindowId::Pet,
+        WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks),
+    );
     // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
     tauri::async_runtime::block_on(restart_pet_session(app));
 }
@@ -96,7 +108,10 @@ pub async fn restart_pet_session(app: &AppHandle) {
     };
     if let Err(e) = &session {
         tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
-        sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+        sink.emit(UiEvent::Notice {
+            code: e.code,
+            message: e.message.clone(),
+        });
     }
     windows.replace_session(id, session);
 }
@@ -125,16 +140,31 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
 
 /// Load the settings, start the demo agent when they name no backend, and
 /// start the session.
-async fn start_session(app: &AppHandle, data_dir: DataDir, background: &Background, sink: yui_core::SharedSink) -> Result<Session, CommandError> {
+async fn start_session(
+    app: &AppHandle,
+    data_dir: DataDir,
+    background: &Background,
+    sink: yui_core::SharedSink,
+) -> Result<Session, CommandError> {
     // Loading may ask the OS keychain, which blocks.
     let dir = data_dir.clone();
     let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
         .await
-        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("loading the settings failed: {e}")))??;
+        .map_err(|e| {
+            CommandError::new(
+                ErrorCode::Storage,
+                format!("loading the settings failed: {e}"),
+            )
+        })??;
     if settings.uses_demo() {
         let demo = DemoServer::start(DemoConfig::default())
             .await
-            .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
+            .map_err(|e| {
+                CommandError::new(
+                    ErrorCode::Network,
+                    format!("the demo agent could not start: {e:#}"),
+                )
+            })?;
         tracing::info!(record = "demo_agent", url = %demo.base_url());
         settings.chat_base_url = demo.base_url();
         *lock(&background.demo) = Some(demo);
@@ -146,11 +176,20 @@ async fn start_session(app: &AppHandle, data_dir: DataDir, background: &Backgrou
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
-    config.lips = app.state::<Windows>().lip_slot(WindowId::Pet).map(lip_sender);
-    let session = tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
-        .await
-        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?
-        .map_err(CommandError::from)?;
+    config.lips = app
+        .state::<Windows>()
+        .lip_slot(WindowId::Pet)
+        .map(lip_sender);
+    let session =
+        tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
+            .await
+            .map_err(|e| {
+                CommandError::new(
+                    ErrorCode::Storage,
+                    format!("starting the session failed: {e}"),
+                )
+            })?
+            .map_err(CommandError::from)?;
     if mic {
         session.listen(true);
     }

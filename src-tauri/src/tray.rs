@@ -30,7 +30,9 @@ pub fn install(app: &AppHandle) -> tauri::Result<()> {
 
 /// Hide the pet when it shows; show it (and call it back on screen) when hidden.
 pub fn toggle_pet(app: &AppHandle) {
-    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else { return };
+    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else {
+        return;
+    };
     if pet.is_visible().unwrap_or(false) {
         let _ = pet.hide();
     } else {

@@ -15,7 +15,10 @@ use yui_core::ErrorCode;
 fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
     match caller(window)? {
         WindowId::Pet => Ok(()),
-        _ => Err(CommandError::new(ErrorCode::Closed, "only the pet window speaks and listens")),
+        _ => Err(CommandError::new(
+            ErrorCode::Closed,
+            "only the pet window speaks and listens",
+        )),
     }
 }
 
@@ -24,7 +27,11 @@ fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
 /// it once; a new call replaces the old channel. It lives with the window,
 /// across session restarts.
 #[tauri::command]
-pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: Channel<f32>) -> Result<(), CommandError> {
+pub fn lip_channel(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    channel: Channel<f32>,
+) -> Result<(), CommandError> {
     pet_only(&window)?;
     let slot = windows
         .lip_slot(WindowId::Pet)
@@ -37,7 +44,11 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
 /// asks once at startup; voice input's current state is emitted again then,
 /// so its pill shows what the microphone does already.
 #[tauri::command]
-pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
+pub async fn mic_enabled(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+) -> Result<bool, CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
     let on = blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await?;
@@ -52,7 +63,12 @@ pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: Stat
 ///
 /// Errors: the pet has no session, or the settings could not be saved.
 #[tauri::command]
-pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
+pub async fn set_mic(
+    app: AppHandle,
+    window: WebviewWindow,
+    background: State<'_, Background>,
+    on: bool,
+) -> Result<(), CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;

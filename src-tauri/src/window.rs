@@ -24,7 +24,12 @@ pub enum WindowId {
 
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 4] = [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat];
+    pub const ALL: [WindowId; 4] = [
+        WindowId::Pet,
+        WindowId::Settings,
+        WindowId::Browser,
+        WindowId::Chat,
+    ];
 
     /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
     pub fn label(self) -> &'static str {
@@ -70,12 +75,23 @@ impl WindowState {
     /// A window whose session is running, or which failed to start one.
     #[cfg(test)]
     pub fn new(session: Result<Session, CommandError>) -> Self {
-        Self { session, lips: LipSlot::default(), _tasks: None }
+        Self {
+            session,
+            lips: LipSlot::default(),
+            _tasks: None,
+        }
     }
 
     /// The same, with background tasks that end when the window goes.
-    pub fn with_tasks(session: Result<Session, CommandError>, tasks: tokio_util::sync::CancellationToken) -> Self {
-        Self { session, lips: LipSlot::default(), _tasks: Some(tasks.drop_guard()) }
+    pub fn with_tasks(
+        session: Result<Session, CommandError>,
+        tasks: tokio_util::sync::CancellationToken,
+    ) -> Self {
+        Self {
+            session,
+            lips: LipSlot::default(),
+            _tasks: Some(tasks.drop_guard()),
+        }
     }
 }
 
@@ -152,6 +168,10 @@ pub fn forget(window: &tauri::Window) {
     let Some(id) = WindowId::from_label(window.label()) else {
         return;
     };
+    window
+        .app_handle()
+        .state::<crate::streams::Streams>()
+        .forget(id);
     let state = window.app_handle().state::<Windows>().remove(id);
     if state.is_some() {
         tracing::info!(record = "window_closed", window = id.label());
@@ -195,12 +215,25 @@ mod tests {
     fn the_lip_slot_lives_with_the_window_and_survives_a_new_session() {
         let windows = Windows::default();
         assert!(windows.lip_slot(WindowId::Pet).is_none());
-        windows.insert(WindowId::Pet, WindowState::new(Err(CommandError::new(ErrorCode::Closed, "starting"))));
+        windows.insert(
+            WindowId::Pet,
+            WindowState::new(Err(CommandError::new(ErrorCode::Closed, "starting"))),
+        );
         let slot = windows.lip_slot(WindowId::Pet).expect("a slot");
-        assert!(windows.replace_session(WindowId::Pet, Err(CommandError::new(ErrorCode::Closed, "restarting"))));
-        assert!(Arc::ptr_eq(&slot, &windows.lip_slot(WindowId::Pet).expect("still a slot")));
+        assert!(windows.replace_session(
+            WindowId::Pet,
+            Err(CommandError::new(ErrorCode::Closed, "restarting"))
+        ));
+        assert!(Arc::ptr_eq(
+            &slot,
+            &windows.lip_slot(WindowId::Pet).expect("still a slot")
+        ));
         assert_eq!(Arc::strong_count(&slot), 2);
         drop(windows.remove(WindowId::Pet));
-        assert_eq!(Arc::strong_count(&slot), 1, "the window's share went with it");
+        assert_eq!(
+            Arc::strong_count(&slot),
+            1,
+            "the window's share went with it"
+        );
     }
 }

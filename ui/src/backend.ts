@@ -5,15 +5,13 @@
 import { Channel, commands } from "./bindings/commands";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
+import { subscribeEvents, type Unsubscribe } from "./events";
 
-/** The event name the shell emits core events under, to this window only. */
-export const EVENT_NAME = "yui://event";
-/** The shell's cursor poll: `{ x, y }` in CSS pixels from the window's top-left, or null outside. */
-export const CURSOR_EVENT = "yui://cursor";
 /** The "bring YUI back" shortcut: `{ seconds }` to keep the window taking the mouse. */
 export const INTERACTIVE_EVENT = "yui://interactive";
 
-/** A cursor position in window CSS pixels, or null when it left the window. */
+/** A cursor position in window CSS pixels from the window's top-left (the
+ * shell polls it every 33 ms), or null when it left the window. */
 export type CursorPayload = { x: number; y: number } | null;
 /** The payload of `yui://interactive`. */
 export interface InteractivePayload {
@@ -30,7 +28,7 @@ export interface CommandError {
 }
 
 /** Stops a subscription. */
-export type Unsubscribe = () => void;
+export type { Unsubscribe };
 
 /** Everything the page needs from its backend. */
 export interface Backend {
@@ -89,12 +87,20 @@ export function tauriBackend(): Backend {
     kind: "tauri",
     send: (command) => call(() => commands.sendCommand(command)).then(done),
     currentStatus: () => call(commands.currentStatus),
-    subscribe: (onEvent) => win.listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
+    subscribe: subscribeEvents,
     characterFile: async () => asArrayBuffer(await call(commands.characterFile)),
     userMotions: () => call(commands.userMotions),
     motionFile: async (id) => asArrayBuffer(await call(() => commands.motionFile(id))),
     setClickThrough: (ignore) => call(() => commands.setClickThrough(ignore)).then(done),
-    onCursor: (handler) => win.listen<CursorPayload>(CURSOR_EVENT, (e) => handler(e.payload ?? null)),
+    onCursor: async (handler) => {
+      const channel = new Channel<CursorPayload>();
+      let live = true;
+      channel.onmessage = (p) => live && handler(p ?? null);
+      await call(() => commands.cursorChannel(channel));
+      return () => {
+        live = false;
+      };
+    },
     onInteractive: (handler) =>
       win.listen<InteractivePayload>(INTERACTIVE_EVENT, (e) => handler(Number(e.payload?.seconds) || 0)),
     startDragging: () => win.startDragging(),

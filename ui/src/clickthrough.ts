@@ -58,7 +58,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
     }
   };
 
-  await listen("yui://cursor", () =>
+  await listen("the cursor channel", () =>
     deps.backend.onCursor((p) => {
       gate.arm(); // the shell polls the cursor: an ignoring window can be reached again
       setCursor(p && Number.isFinite(p.x) && Number.isFinite(p.y) ? { x: p.x, y: p.y } : null);

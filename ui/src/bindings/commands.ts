@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UserCommand } from "./index";
+import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -13,6 +13,10 @@ export const commands = {
   sendCommand: (command: UserCommand): Promise<null> => invoke<null>("send_command", { command }),
   /** The connection state now. */
   currentStatus: (): Promise<Status> => invoke<Status>("current_status"),
+  /** Register the channel every core event of the session comes down, in order. */
+  eventChannel: (channel: Channel<UiEvent>): Promise<null> => invoke<null>("event_channel", { channel }),
+  /** Register the channel the cursor position (null: outside) comes down. */
+  cursorChannel: (channel: Channel<{ x: number; y: number } | null>): Promise<null> => invoke<null>("cursor_channel", { channel }),
   /** Open the chat window, or bring it to the front. */
   openChat: (): Promise<null> => invoke<null>("open_chat"),
   /** The character's conversations, newest change first. */
@@ -77,5 +81,5 @@ export const commands = {
   listInputDevices: (): Promise<Array<string>> => invoke<Array<string>>("list_input_devices"),
 };
 
-/** A `Channel` for `lipChannel`. */
+/** A `Channel` for `eventChannel`, `cursorChannel` and `lipChannel`. */
 export { Channel };

@@ -2,9 +2,9 @@
 // implementations: the Tauri shell (`tauriChatBackend`) and a browser fake
 // that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
 
-import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
-import { asCommandError, EVENT_NAME, inTauri, type Unsubscribe } from "../backend";
+import { asCommandError, inTauri } from "../backend";
+import { subscribeEvents, type Unsubscribe } from "../events";
 import { commands } from "../bindings/commands";
 
 /** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */
@@ -48,7 +48,7 @@ export function tauriChatBackend(): ChatBackend {
     conversation: (id) => call(() => commands.chatConversation(id)),
     search: (query) => call(() => commands.chatSearch(query)),
     openSettings: () => call(commands.openSettings).then(() => undefined),
-    subscribe: (onEvent) => getCurrentWebviewWindow().listen<UiEvent>(EVENT_NAME, (e) => onEvent(e.payload)),
+    subscribe: subscribeEvents,
   };
 }
 

@@ -1,0 +1,61 @@
+// The core's events for this page, in order, over one Tauri channel.
+//
+// The shell sends every event of a window's session down the channel the
+// page registered (`event_channel`): one ordered stream, text deltas and
+// reasoning included, with no event-system round trip per delta. Until the
+// channel is registered the shell emits to the window instead, so the page
+// also listens there; the shell uses one route or the other for each event,
+// never both. One channel serves the whole page: every subscriber of the page
+// hears every event.
+
+import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
+import { Channel, commands } from "./bindings/commands";
+import type { UiEvent } from "./bindings/index";
+
+/** The event name the shell emits core events under before a page's channel exists. */
+export const EVENT_NAME = "yui://event";
+
+/** Stop receiving events. */
+export type Unsubscribe = () => void;
+
+const handlers = new Set<(event: UiEvent) => void>();
+let opened: Promise<void> | null = null;
+
+function deliver(event: UiEvent): void {
+  for (const handler of handlers) {
+    try {
+      handler(event);
+    } catch (err) {
+      console.error("yui: an event handler failed", event.type, err);
+    }
+  }
+}
+
+/** Listen on the window's event, then register the page's channel (once per page). */
+async function open(): Promise<void> {
+  await getCurrentWebviewWindow().listen<UiEvent>(EVENT_NAME, (e) => deliver(e.payload));
+  const channel = new Channel<UiEvent>();
+  channel.onmessage = deliver;
+  try {
+    await commands.eventChannel(channel);
+  } catch (err) {
+    // The emitted events still come: slower, same order.
+    console.warn("yui: no event channel; events come as window events", err);
+  }
+}
+
+/** Receive the core's events (Tauri shell only) until the returned function is called. */
+export async function subscribeEvents(onEvent: (event: UiEvent) => void): Promise<Unsubscribe> {
+  handlers.add(onEvent);
+  opened ??= open();
+  try {
+    await opened;
+  } catch (err) {
+    handlers.delete(onEvent);
+    opened = null;
+    throw err;
+  }
+  return () => {
+    handlers.delete(onEvent);
+  };
+}
