@@ -179,3 +179,75 @@ test("agent_chat in the chat window: approvals, versions, fork, delete, attachme
     await close();
   }
 });
+
+/** Open the settings window (the pet's and chat's handles are `known`), change the chat section's checkboxes, save, and come back to `back`. */
+async function saveChatSettings(browser, known, back, checks) {
+  await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+  let settings;
+  await browser.waitUntil(async () => (settings = (await browser.getWindowHandles()).find((h) => !known.includes(h))) !== undefined, {
+    timeout: 15_000,
+    timeoutMsg: "no settings window",
+  });
+  await browser.switchToWindow(settings);
+  await browser.waitUntil(() => browser.execute(() => document.querySelector('input[name="chat_base_url"]')?.value !== ""), { timeout: 15_000, timeoutMsg: "the settings did not load" });
+  await browser.execute((c) => {
+    for (const [name, on] of Object.entries(c)) document.querySelector(`input[name="${name}"]`).checked = on;
+    document.getElementById("message").textContent = "";
+    document.querySelector('button[type="submit"]').click();
+  }, checks);
+  await browser.waitUntil(async () => (await browser.execute(() => document.getElementById("message").textContent)) === "Saved.", { timeout: 10_000, timeoutMsg: "the settings were not saved" });
+  await browser.switchToWindow(back);
+  // The chat window reads its settings again when it gets the focus.
+  await browser.execute(() => window.dispatchEvent(new Event("focus")));
+}
+
+/** The reasoning panels of the chat window: open or folded, title and text. */
+function panels(browser) {
+  return browser.execute(() =>
+    [...document.querySelectorAll("details.reasoning")].map((d) => ({ open: d.open, title: d.querySelector(".reasoning-title")?.textContent ?? "", text: d.querySelector(".reasoning-text")?.textContent ?? "" })),
+  );
+}
+
+test("the reasoning panel follows the chat settings: shown, folded by default, hidden", { timeout: 240_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const settings = JSON.stringify({ chat_api: "agent_chat", chat_base_url: baseUrl, key: "k" });
+  const { browser, close } = await launch("chat-reasoning", settings);
+  try {
+    await browser.waitUntil(async () => (await pageState(browser)).status.state === "stateless", { timeout: 30_000, timeoutMsg: "the pet never got its session" });
+    const pet = await browser.getWindowHandle();
+    await (await browser.$("#chat-button")).click();
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length >= 2, { timeout: 15_000, timeoutMsg: "no chat window" });
+    const chat = (await browser.getWindowHandles()).find((h) => h !== pet);
+    await browser.switchToWindow(chat);
+    await (await browser.$("#chat-input")).waitForExist({ timeout: 15_000 });
+
+    await say(browser, "tell me about the sea");
+    await waitIdle(browser);
+    let shown = await panels(browser);
+    t.diagnostic(JSON.stringify(shown));
+    assert.equal(shown.length, 1, "one reasoning panel");
+    assert.equal(shown[0].open, true, "open by default");
+    assert.match(shown[0].title, /^Thought for [\d.]+s$/);
+    assert.equal(shown[0].text, "Thinking about the sea.");
+    await screenshot(t, browser, "chat-reasoning-open");
+
+    await saveChatSettings(browser, [pet, chat], chat, { show_reasoning: true, collapse_reasoning: true });
+    await browser.waitUntil(async () => (await panels(browser)).every((p) => !p.open), { timeout: 10_000, timeoutMsg: "collapse_reasoning did not fold the panel" });
+    // A panel the user opens stays open.
+    await browser.execute(() => document.querySelector("details.reasoning summary").click());
+    await browser.waitUntil(async () => (await panels(browser))[0]?.open === true, { timeout: 5_000, timeoutMsg: "the panel did not open on click" });
+    await say(browser, "and the sky?");
+    await waitIdle(browser);
+    shown = await panels(browser);
+    assert.deepEqual(shown.map((p) => p.open), [true, false], "the clicked panel stays open, the new one starts folded");
+    await screenshot(t, browser, "chat-reasoning-folded");
+
+    await saveChatSettings(browser, [pet, chat], chat, { show_reasoning: false, collapse_reasoning: true });
+    await browser.waitUntil(async () => (await panels(browser)).length === 0, { timeout: 10_000, timeoutMsg: "show_reasoning off left a panel" });
+    const answers = (await rows(browser)).filter((r) => r.role === "assistant");
+    assert.equal(answers.length, 2, "the answers stay");
+    assert.ok(answers.every((r) => /The sea is calm tonight\./.test(r.text)), JSON.stringify(answers));
+  } finally {
+    await close();
+  }
+});
