@@ -13,7 +13,7 @@ use crate::model::{Usage, Vocabulary};
 use crate::speech::filler::FillerLines;
 use crate::speech::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
 use crate::speech::tts::SpeechRequest;
-use crate::transport::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
+use crate::transport::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -220,7 +220,7 @@ impl Engine {
             // The session's chat log carries these out (it owns the conversations).
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
-            UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Approve { approval_id, decision })),
+            UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
                     self.vocabulary = vocabulary.clone();
