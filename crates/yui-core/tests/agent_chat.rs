@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use yui_core::event::Status;
 use yui_core::model::{ToolState, Usage};
 use yui_core::transport::agent_chat::{run, AgentChatConfig, ApprovalDecision, ChatEvent, EVENT_TYPES, NO_OUTPUT};
-use yui_core::transport::{Inbound, Link, Outbound, ReplyPart, TurnRequest};
+use yui_core::transport::{Inbound, Link, Outbound, ReplyPart, SideRequest, TurnRequest};
 use yui_core::{ChatApi, TurnOutcome, UiEvent, UserCommand};
 use yui_mock::agent_chat::{DENIED_OUTPUT, DENIED_REPLY, SCRIPT_REPLY, SCRIPT_TOOL, TIMED_OUT_OUTPUT};
 use yui_mock::{MockConfig, MockServer};
@@ -348,7 +348,7 @@ async fn all_eleven_events_arrive_as_chat_parts() {
     let parts = w.until_chat("approval_request").await;
     seen.extend(chat_kinds(&parts));
     let (_, aid) = asked(&parts);
-    w.send(Outbound::Approve { approval_id: aid, decision: ApprovalDecision::Allow });
+    w.send(Outbound::Side(SideRequest::Approve { approval_id: aid, decision: ApprovalDecision::Allow }));
     seen.extend(chat_kinds(&w.until_end().await));
 
     w.turn("t3", "please approve", "c", None);
@@ -382,7 +382,7 @@ async fn approve_and_deny_release_their_runs_with_the_runs_own_id() {
 
     w.turn("t1", "please approve", "c", None);
     let (run1, aid1) = asked(&w.until_chat("approval_request").await);
-    w.send(Outbound::Approve { approval_id: aid1.clone(), decision: ApprovalDecision::Allow });
+    w.send(Outbound::Side(SideRequest::Approve { approval_id: aid1.clone(), decision: ApprovalDecision::Allow }));
     let parts = w.until_end().await;
     assert_eq!(tool_results(&parts), [(true, "notes.txt\n".to_string())]);
     assert!(chat_kinds(&parts).contains(&"tool_call"));
@@ -392,7 +392,7 @@ async fn approve_and_deny_release_their_runs_with_the_runs_own_id() {
     w.turn("t2", "approve again", "c", None);
     let (run2, aid2) = asked(&w.until_chat("approval_request").await);
     assert_ne!((&run1, &aid1), (&run2, &aid2));
-    w.send(Outbound::Approve { approval_id: aid2.clone(), decision: ApprovalDecision::Deny });
+    w.send(Outbound::Side(SideRequest::Approve { approval_id: aid2.clone(), decision: ApprovalDecision::Deny }));
     let parts = w.until_end().await;
     assert_eq!(tool_results(&parts), [(false, DENIED_OUTPUT.to_string())]);
     assert!(!chat_kinds(&parts).contains(&"tool_call"));
@@ -475,8 +475,8 @@ async fn fork_reports_forked_with_the_servers_id() {
     w.turn("t1", "hello", "conv-f", None);
     w.until_end().await;
     // A fork of a message the engine does not have answers 404: no Forked.
-    w.send(Outbound::Fork { conversation_id: "conv-f".into(), index: 7, local_id: "local-bad".into() });
-    w.send(Outbound::Fork { conversation_id: "conv-f".into(), index: 1, local_id: "local-2".into() });
+    w.send(Outbound::Side(SideRequest::Fork { conversation_id: "conv-f".into(), index: 7, local_id: "local-bad".into() }));
+    w.send(Outbound::Side(SideRequest::Fork { conversation_id: "conv-f".into(), index: 1, local_id: "local-2".into() }));
     let forked = tokio::time::timeout(WAIT, async {
         loop {
             match w.rx.recv().await.expect("open") {
@@ -508,10 +508,10 @@ async fn version_and_delete_reach_their_paths() {
     w.turn("t2", "hello", "conv-v", Some(1));
     w.until_end().await;
 
-    w.send(Outbound::PickVersion { conversation_id: "conv-v".into(), index: 1, n: 0 });
+    w.send(Outbound::Side(SideRequest::PickVersion { conversation_id: "conv-v".into(), index: 1, n: 0 }));
     let r = mock.wait_for_request("/version/conv-v/1/0", 0, WAIT).await.expect("POST /version");
     assert_eq!(r.authorization.as_deref(), Some("Bearer k"));
-    w.send(Outbound::DeleteMessage { conversation_id: "conv-v".into(), index: 1 });
+    w.send(Outbound::Side(SideRequest::DeleteMessage { conversation_id: "conv-v".into(), index: 1 }));
     mock.wait_for_request("/messages/conv-v/1", 0, WAIT).await.expect("DELETE /messages");
     // The engine applied both (the requests are recorded before the answer).
     let mut conv = Vec::new();

@@ -21,7 +21,7 @@ use crate::command::UserCommand;
 use crate::error::ErrorCode;
 use crate::event::UiEvent;
 use crate::transport::agent_chat::ChatEvent;
-use crate::transport::{Outbound, ReplyPart, ToolCall, ToolResult};
+use crate::transport::{Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
 use std::collections::HashMap;
 
 /// What the chat log made of a user command.
@@ -165,7 +165,7 @@ impl ChatLog {
                 if (n as usize) < m.answers.len() && m.active != n {
                     m.active = n;
                     if let Some(index) = m.server_index {
-                        h.outbound.push(Outbound::PickVersion { conversation_id: wire_id, index, n });
+                        h.outbound.push(Outbound::Side(SideRequest::PickVersion { conversation_id: wire_id, index, n }));
                     }
                     self.saved_snapshot(&mut h);
                 }
@@ -177,7 +177,7 @@ impl ChatLog {
                         let local_id = fork.id.clone();
                         h.events.push(UiEvent::Conversation { conversation: fork.clone() });
                         if let Some(index) = index {
-                            h.outbound.push(Outbound::Fork { conversation_id: wire_id, index, local_id });
+                            h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id }));
                         }
                     }
                     None => h.events.push(notice("That message is not in this conversation.")),
@@ -193,7 +193,7 @@ impl ChatLog {
                 let removed = c.messages.remove(pos);
                 c.updated_ms = now_ms;
                 if let Some(index) = removed.server_index {
-                    h.outbound.push(Outbound::DeleteMessage { conversation_id: wire_id, index });
+                    h.outbound.push(Outbound::Side(SideRequest::DeleteMessage { conversation_id: wire_id, index }));
                 }
                 self.saved_snapshot(&mut h);
             }

@@ -125,6 +125,15 @@ pub enum Outbound {
     Vocabulary(Vocabulary),
     /// Reconnect now (push), also after a refused key.
     Reconnect,
+    /// A request to one of `agent_chat`'s side endpoints; the other
+    /// transports ignore it.
+    Side(SideRequest),
+}
+
+/// A request to one of `agent_chat`'s side endpoints ([`Outbound::Side`]):
+/// sent in the background beside the turns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SideRequest {
     /// Fork the server's conversation after message `index` (`agent_chat`:
     /// `POST /fork/{cid}/{idx}`); the answer's conversation id comes back as
     /// [`Inbound::Forked`] for the local conversation `local_id`.

@@ -1,17 +1,19 @@
 //! [`Engine`]: the turn state machine. See the module doc of `crate::turn`.
 
+use super::queue::Outgoing;
 use super::recent::RecentSet;
-use super::{speaks, BACKEND_EVENT, FAILURE_LINE, USER_EVENT, VOICE_EVENT};
+use super::voice::Failure;
+use super::{speaks, BACKEND_EVENT, USER_EVENT};
 use crate::command::UserCommand;
 use crate::context::{Outcome, PreviousTurn};
 use crate::error::ErrorCode;
 use crate::event::{TurnOutcome, UiEvent};
 use crate::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
-use crate::model::{Segment, Usage, Vocabulary};
-use crate::speech::filler::{FillerLines, FILLER_GAPS};
-use crate::speech::playback::{Kind, PlayEffect, PlayEffects, Playback, SinkEvent, Stop};
-use crate::speech::tts::{SpeechRequest, Tone};
-use crate::transport::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
+use crate::model::{Usage, Vocabulary};
+use crate::speech::filler::FillerLines;
+use crate::speech::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
+use crate::speech::tts::SpeechRequest;
+use crate::transport::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -41,14 +43,6 @@ pub struct Begin {
     pub spoken: bool,
     /// Files sent with the message (the chat window), checked already.
     pub attachments: Vec<crate::chat::Attachment>,
-}
-
-/// A message the user sent, waiting in the queue or starting a turn.
-#[derive(Debug, Clone, PartialEq)]
-struct Outgoing {
-    text: String,
-    spoken: bool,
-    attachments: Vec<crate::chat::Attachment>,
 }
 
 /// One thing for the driver to do.
@@ -113,42 +107,44 @@ pub struct EngineConfig {
     pub filler: Option<FillerLines>,
 }
 
+/// One outstanding turn.
 #[derive(Debug)]
-struct Turn {
-    id: String,
-    event_name: String,
+pub(super) struct Turn {
+    pub(super) id: String,
+    pub(super) event_name: String,
     /// The speech shown so far, for the previous-turn record.
-    spoken: String,
-    first_render: bool,
+    pub(super) spoken: String,
+    pub(super) first_render: bool,
     /// The wait; `None` once it has passed or the transport left ready.
-    deadline: Option<Instant>,
-    error: Option<String>,
+    pub(super) deadline: Option<Instant>,
+    pub(super) error: Option<String>,
     /// When the next thinking filler is due; `None` once the turn rendered.
-    filler_at: Option<Instant>,
-    /// Filler lines said so far (at most [`FILLER_GAPS`]`.len()`).
-    fillers: usize,
+    pub(super) filler_at: Option<Instant>,
+    /// Filler lines said so far (at most
+    /// [`FILLER_GAPS`](crate::speech::filler::FILLER_GAPS)`.len()`).
+    pub(super) fillers: usize,
 }
 
 /// The book of outstanding turns on one chat. See the module doc.
 pub struct Engine {
-    cfg: EngineConfig,
-    turns: Vec<Turn>,
+    pub(super) cfg: EngineConfig,
+    pub(super) turns: Vec<Turn>,
     stopped: RecentSet,
-    running: Option<String>,
+    pub(super) running: Option<String>,
     /// Messages waiting for the running turn, and whether each was spoken.
-    queue: VecDeque<Outgoing>,
-    next_id: u64,
-    ready: bool,
-    previous: Option<PreviousTurn>,
-    vocabulary: Vocabulary,
+    pub(super) queue: VecDeque<Outgoing>,
+    pub(super) next_id: u64,
+    pub(super) ready: bool,
+    pub(super) previous: Option<PreviousTurn>,
+    pub(super) vocabulary: Vocabulary,
     greeting: usize,
     /// Turns the backend started on its own with no end yet: stop names them.
-    backend_turns: RecentSet,
+    pub(super) backend_turns: RecentSet,
     /// Tool calls queued or running, by id.
     calls: HashSet<String>,
     /// The character's playback queue: cues at playback boundaries, the
     /// sentences in order, the spoken records.
-    playback: Playback,
+    pub(super) playback: Playback,
 }
 
 impl Engine {
@@ -224,7 +220,7 @@ impl Engine {
             // The session's chat log carries these out (it owns the conversations).
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
-            UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Approve { approval_id, decision })),
+            UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
                     self.vocabulary = vocabulary.clone();
@@ -289,138 +285,7 @@ impl Engine {
         }
     }
 
-    /// Say `text` for `turn_id` with a bow (an approval waits): the line is
-    /// queued like a filler and never writes the previous-turn record.
-    pub fn announce(&mut self, turn_id: &str, text: &str, now: Now, fx: &mut Effects) {
-        let cue = crate::model::Cue { motion_id: Some("bow".into()), ..Default::default() };
-        fx.push(Effect::Ui(UiEvent::Cue { turn_id: turn_id.to_string(), cue }));
-        let mut pfx = PlayEffects::new();
-        self.playback.say(turn_id, text, now, &mut pfx);
-        self.played(pfx, fx);
-    }
-
-    /// Say the next thinking filler of `id`'s turn (a tool's own line when
-    /// `tool` names one that has it) and schedule the one after.
-    fn filler(&mut self, id: &str, tool: Option<&str>, now: Now, fx: &mut Effects) {
-        let Some(lines) = self.cfg.filler.as_ref() else { return };
-        let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return };
-        if t.first_render || t.fillers >= FILLER_GAPS.len() {
-            t.filler_at = None;
-            return;
-        }
-        let text = match tool.and_then(|name| lines.tool(name)) {
-            Some(line) => line.to_string(),
-            None if tool.is_some() => return,
-            None => lines.thinking(t.fillers).to_string(),
-        };
-        t.fillers += 1;
-        t.filler_at = FILLER_GAPS.get(t.fillers).map(|gap| now.at + *gap);
-        tracing::info!(record = "filler", turn_id = %id, n = t.fillers, tool, "thinking filler");
-        let mut pfx = PlayEffects::new();
-        self.playback.say(id, &text, now, &mut pfx);
-        self.played(pfx, fx);
-    }
-
-    fn send_text(&mut self, message: Outgoing, now: Now, fx: &mut Effects) {
-        if self.running.is_some() {
-            let text = message.text.clone();
-            self.queue.push_back(message);
-            fx.push(Effect::Ui(UiEvent::TurnQueued { text, queued: self.queue.len() as u32 }));
-            return;
-        }
-        self.start(message, true, now, fx);
-    }
-
-    /// Start a user turn. `interrupt`: it stops speech still playing (a
-    /// message sent now); a message that waited in the queue was written
-    /// before the reply it follows, and lets that reply finish.
-    fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
-        let Outgoing { text, spoken, attachments } = message;
-        let turn_id = self.next_id.to_string();
-        self.next_id += 1;
-        let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
-        // A turn the user typed or spoke stops speech, fillers included.
-        if interrupt && !self.playback.quiet() {
-            let mut pfx = PlayEffects::new();
-            self.playback.stop(Stop::NewTurn, now, &mut pfx);
-            self.played(pfx, fx);
-        }
-        let files = attachments.iter().map(crate::chat::attach::label).collect();
-        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None, files }));
-        if !self.ready {
-            tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
-            fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));
-            self.write_outcome(Outcome::Failed, event_name, &turn_id, "", now, fx);
-            self.fail_unsent(turn_id, Failure::Unreachable, now, fx);
-            return;
-        }
-        // It stops every older outstanding turn.
-        let older: Vec<String> = self.turns.drain(..).map(|t| t.id).chain(self.backend_turns.drain()).collect();
-        for id in &older {
-            self.stop_id(id.clone());
-        }
-        if !older.is_empty() {
-            fx.push(Effect::StopTools(older));
-        }
-        tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = spoken, chars = text.chars().count(), "turn");
-        fx.push(Effect::Begin(Begin {
-            turn_id: turn_id.clone(),
-            text,
-            event_name: event_name.into(),
-            previous: self.previous.clone(),
-            spoken,
-            attachments,
-        }));
-        let mut pfx = PlayEffects::new();
-        self.playback.label(&turn_id, event_name);
-        self.playback.thinking(&turn_id, true, now, &mut pfx);
-        self.played(pfx, fx);
-        self.turns.push(Turn {
-            id: turn_id.clone(),
-            event_name: event_name.into(),
-            spoken: String::new(),
-            first_render: false,
-            deadline: Some(now.at + self.cfg.frame_wait),
-            error: None,
-            filler_at: self.cfg.filler.as_ref().map(|_| now.at + FILLER_GAPS[0]),
-            fillers: 0,
-        });
-        self.running = Some(turn_id);
-    }
-
-    /// Carry out what the playback queue answered.
-    fn played(&mut self, pfx: PlayEffects, fx: &mut Effects) {
-        for e in pfx {
-            match e {
-                PlayEffect::Cue { turn_id, cue } => fx.push(Effect::Ui(UiEvent::Cue { turn_id, cue })),
-                PlayEffect::Synth { item_id, turn_id: _, text, caption, emotion_text } => {
-                    let enum_mode = self.vocabulary.emotion_text_mode == "enum";
-                    let tone = emotion_text.map(|t| if enum_mode { Tone::Tag(t) } else { Tone::Free(t) });
-                    fx.push(Effect::Synth { item_id, request: SpeechRequest { text, caption, tone } });
-                }
-                PlayEffect::Play { item_id, .. } => fx.push(Effect::Play { item_id }),
-                PlayEffect::Halt => {
-                    fx.push(Effect::Halt);
-                    fx.push(Effect::Ui(UiEvent::SpeechHalted));
-                }
-                PlayEffect::Show { turn_id, text } => fx.push(Effect::Ui(UiEvent::Speech { turn_id, text })),
-                PlayEffect::Done { turn_id, text } => fx.push(Effect::Ui(UiEvent::SpeechDone { turn_id, text })),
-                PlayEffect::Record(record) => {
-                    self.previous = Some(record.clone());
-                    fx.push(Effect::Save(record));
-                }
-            }
-        }
-    }
-
-    /// The thinking motion of `id` ends (its first reply, its end, a stop).
-    fn thinking_over(&mut self, id: &str, now: Now, fx: &mut Effects) {
-        let mut pfx = PlayEffects::new();
-        self.playback.thinking(id, false, now, &mut pfx);
-        self.played(pfx, fx);
-    }
-
-    fn stop_id(&mut self, id: String) {
+    pub(super) fn stop_id(&mut self, id: String) {
         if let Some(old) = self.stopped.insert(id) {
             tracing::info!(record = "stopped_forgotten", turn_id = %old, "a stopped turn never got its end");
         }
@@ -448,22 +313,7 @@ impl Engine {
         fx.push(Effect::Send(Outbound::Greeting { text }));
     }
 
-    /// The client's failure line for `why`, spoken (it never writes the
-    /// previous-turn record) and shown.
-    fn failure_line(&mut self, turn_id: &str, why: Failure, now: Now, fx: &mut Effects) {
-        let text = match (&self.cfg.filler, why) {
-            (Some(lines), Failure::Unreachable) => lines.unreachable.clone(),
-            (Some(lines), Failure::Timeout) => lines.timeout.clone(),
-            (Some(lines), Failure::Error) => lines.failed.clone(),
-            (None, _) => FAILURE_LINE.to_string(),
-        };
-        fx.push(Effect::Ui(UiEvent::FailureLine { turn_id: turn_id.to_string(), text: text.clone() }));
-        let mut pfx = PlayEffects::new();
-        self.playback.say(turn_id, &text, now, &mut pfx);
-        self.played(pfx, fx);
-    }
-
-    fn fail_unsent(&mut self, turn_id: String, why: Failure, now: Now, fx: &mut Effects) {
+    pub(super) fn fail_unsent(&mut self, turn_id: String, why: Failure, now: Now, fx: &mut Effects) {
         self.thinking_over(&turn_id, now, fx);
         self.failure_line(&turn_id, why, now, fx);
         fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id, outcome: TurnOutcome::Failed, usage: None, error: None }));
@@ -489,7 +339,7 @@ impl Engine {
     /// interrupted record comes from playback), every outstanding turn is
     /// stopped and the queue cleared.
     fn stop(&mut self, reason: Stop, now: Now, fx: &mut Effects) {
-        self.queue.clear();
+        self.clear_queue();
         let mut pfx = PlayEffects::new();
         self.playback.stop(reason, now, &mut pfx);
         self.played(pfx, fx);
@@ -579,17 +429,9 @@ impl Engine {
         }
     }
 
-    fn drain_queue(&mut self, now: Now, fx: &mut Effects) {
-        if self.running.is_none() {
-            if let Some(message) = self.queue.pop_front() {
-                self.start(message, false, now, fx);
-            }
-        }
-    }
-
     /// Record how a turn ended; a failed client turn also goes out as a
     /// playback frame while ready.
-    fn write_outcome(&mut self, outcome: Outcome, event_name: &str, turn_id: &str, spoken: &str, now: Now, fx: &mut Effects) {
+    pub(super) fn write_outcome(&mut self, outcome: Outcome, event_name: &str, turn_id: &str, spoken: &str, now: Now, fx: &mut Effects) {
         let record = crate::outcome::record(outcome, event_name, turn_id, now.wall_ms, spoken, "");
         self.previous = Some(record.clone());
         fx.push(Effect::Save(record));
@@ -768,32 +610,4 @@ impl Engine {
         self.calls.insert(call.id.clone());
         fx.push(Effect::RunTool(call));
     }
-
-    /// Hand the segments to the playback queue (cues at playback
-    /// boundaries, speech in order) and note that the turn spoke.
-    fn play(&mut self, turn_id: &str, segments: Vec<Segment>, kind: Kind, now: Now, fx: &mut Effects) {
-        let said: Vec<&str> = segments.iter().map(|s| s.speech.trim()).filter(|s| speaks(s)).collect();
-        if !said.is_empty() {
-            if let Some(t) = self.turns.iter_mut().find(|t| t.id == turn_id) {
-                if !t.spoken.is_empty() {
-                    t.spoken.push(' ');
-                }
-                t.spoken.push_str(&said.join(" "));
-            }
-        }
-        let mut pfx = PlayEffects::new();
-        self.playback.segments(turn_id, segments, kind, now, &mut pfx);
-        self.played(pfx, fx);
-    }
-}
-
-/// Why a turn failed before replying: picks its spoken failure line.
-#[derive(Debug, Clone, Copy)]
-enum Failure {
-    /// Not connected, or the connection dropped.
-    Unreachable,
-    /// The wait passed.
-    Timeout,
-    /// The backend answered with an error.
-    Error,
 }

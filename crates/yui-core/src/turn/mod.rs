@@ -14,7 +14,9 @@
 //! says.
 
 mod engine;
+mod queue;
 mod recent;
+mod voice;
 
 pub use engine::{Begin, Effect, Effects, Engine, EngineConfig, Now};
 pub use recent::RecentSet;

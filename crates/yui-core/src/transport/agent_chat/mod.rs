@@ -21,8 +21,8 @@
 //!   carries the turn's pictures (the screenshot, attached images) and files
 //!   as `{name, mime, data}` with base64 data (the seed names the field,
 //!   not its items).
-//! * [`Outbound::Fork`], [`Outbound::PickVersion`] and
-//!   [`Outbound::DeleteMessage`] go as `POST /fork/{cid}/{idx}`,
+//! * [`SideRequest::Fork`], [`SideRequest::PickVersion`] and
+//!   [`SideRequest::DeleteMessage`] go as `POST /fork/{cid}/{idx}`,
 //!   `POST /version/{cid}/{idx}/{n}` and `DELETE /messages/{cid}/{idx}` in
 //!   the background (logged, never awaited). A fork's answer that names a
 //!   `conversation_id` is reported as [`Inbound::Forked`].
@@ -36,7 +36,7 @@
 //!   nothing else), so the engine's stream deadlines reset on each.
 //! * every event is also reported whole as [`ReplyPart::Chat`], for the
 //!   chat window (`crate::chat`).
-//! * `approval_request` shows as an approval card; [`Outbound::Approve`]
+//! * `approval_request` shows as an approval card; [`SideRequest::Approve`]
 //!   answers it with `POST /approve/{aid}` `{decision, run_id}`, the run id
 //!   of the `start` of the turn that asked (kept per approval, so an answer
 //!   after a newer turn started still names the right run). Unanswered, the
@@ -60,7 +60,7 @@ use crate::event::Status;
 use crate::model::{ToolState, Usage};
 use crate::transport::express::Segmenter;
 use crate::transport::sse::{self, EventStream, RequestError, SseEvent};
-use crate::transport::{Inbound, Link, Outbound, ReplyPart, TurnRequest};
+use crate::transport::{Inbound, Link, Outbound, ReplyPart, SideRequest, TurnRequest};
 use futures_util::StreamExt;
 use std::future::Future;
 use std::pin::Pin;
@@ -231,8 +231,8 @@ impl Session {
                     self.abort(link);
                 }
             }
-            Outbound::Approve { approval_id, decision } => self.approve(approval_id, decision),
-            Outbound::Fork { conversation_id, index, local_id } => {
+            Outbound::Side(SideRequest::Approve { approval_id, decision }) => self.approve(approval_id, decision),
+            Outbound::Side(SideRequest::Fork { conversation_id, index, local_id }) => {
                 let url = self.endpoints.fork(&conversation_id, index);
                 let inbound = link.inbound.clone();
                 self.side(reqwest::Method::POST, url, "agent_chat_fork", move |answer| {
@@ -243,11 +243,11 @@ impl Session {
                     }
                 });
             }
-            Outbound::PickVersion { conversation_id, index, n } => {
+            Outbound::Side(SideRequest::PickVersion { conversation_id, index, n }) => {
                 let url = self.endpoints.version(&conversation_id, index, u64::from(n));
                 self.side(reqwest::Method::POST, url, "agent_chat_version", |_| {});
             }
-            Outbound::DeleteMessage { conversation_id, index } => {
+            Outbound::Side(SideRequest::DeleteMessage { conversation_id, index }) => {
                 let url = self.endpoints.delete_message(&conversation_id, index);
                 self.side(reqwest::Method::DELETE, url, "agent_chat_delete", |_| {});
             }

@@ -201,6 +201,26 @@ pub enum ChatEvent {
     },
 }
 
+/// The `msg_id` field of a [`ChatEvent`] (every variant has one), borrowed
+/// as the expression is: shared or mutable.
+macro_rules! msg_id_of {
+    ($event:expr) => {
+        match $event {
+            ChatEvent::Start { msg_id, .. }
+            | ChatEvent::Reasoning { msg_id, .. }
+            | ChatEvent::Delta { msg_id, .. }
+            | ChatEvent::ToolDrafting { msg_id, .. }
+            | ChatEvent::ToolCall { msg_id, .. }
+            | ChatEvent::ToolResult { msg_id, .. }
+            | ChatEvent::ApprovalRequest { msg_id, .. }
+            | ChatEvent::Usage { msg_id, .. }
+            | ChatEvent::Cancelled { msg_id, .. }
+            | ChatEvent::Error { msg_id, .. }
+            | ChatEvent::End { msg_id, .. } => msg_id,
+        }
+    };
+}
+
 impl ChatEvent {
     /// The wire `type` of this event.
     pub fn kind(&self) -> &'static str {
@@ -221,37 +241,13 @@ impl ChatEvent {
 
     /// The assistant message the event belongs to.
     pub fn msg_id(&self) -> &str {
-        match self {
-            ChatEvent::Start { msg_id, .. }
-            | ChatEvent::Reasoning { msg_id, .. }
-            | ChatEvent::Delta { msg_id, .. }
-            | ChatEvent::ToolDrafting { msg_id, .. }
-            | ChatEvent::ToolCall { msg_id, .. }
-            | ChatEvent::ToolResult { msg_id, .. }
-            | ChatEvent::ApprovalRequest { msg_id, .. }
-            | ChatEvent::Usage { msg_id, .. }
-            | ChatEvent::Cancelled { msg_id, .. }
-            | ChatEvent::Error { msg_id, .. }
-            | ChatEvent::End { msg_id, .. } => msg_id,
-        }
+        msg_id_of!(self)
     }
 
     /// The assistant message the event belongs to, to change (the chat log
     /// files a regenerated turn's events under the message it remakes).
     pub fn msg_id_mut(&mut self) -> &mut String {
-        match self {
-            ChatEvent::Start { msg_id, .. }
-            | ChatEvent::Reasoning { msg_id, .. }
-            | ChatEvent::Delta { msg_id, .. }
-            | ChatEvent::ToolDrafting { msg_id, .. }
-            | ChatEvent::ToolCall { msg_id, .. }
-            | ChatEvent::ToolResult { msg_id, .. }
-            | ChatEvent::ApprovalRequest { msg_id, .. }
-            | ChatEvent::Usage { msg_id, .. }
-            | ChatEvent::Cancelled { msg_id, .. }
-            | ChatEvent::Error { msg_id, .. }
-            | ChatEvent::End { msg_id, .. } => msg_id,
-        }
+        msg_id_of!(self)
     }
 
     /// Whether the event ends the stream's turn (`end`, `cancelled`, `error`).

@@ -199,10 +199,7 @@ impl Session {
             Outbound::Vocabulary(v) => self.cfg.vocabulary = v,
             Outbound::Playback { .. }
             | Outbound::Reconnect
-            | Outbound::Approve { .. }
-            | Outbound::Fork { .. }
-            | Outbound::PickVersion { .. }
-            | Outbound::DeleteMessage { .. } => {}
+            | Outbound::Side(_) => {}
         }
     }
 

@@ -347,10 +347,7 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
         Outbound::Abandon { .. }
         | Outbound::Greeting { .. }
         | Outbound::Reconnect
-        | Outbound::Approve { .. }
-        | Outbound::Fork { .. }
-        | Outbound::PickVersion { .. }
-        | Outbound::DeleteMessage { .. } => return Ok(()),
+        | Outbound::Side(_) => return Ok(()),
     };
     send_frame(ws, &frame, TEXT_FRAME_SIZE).await
 }

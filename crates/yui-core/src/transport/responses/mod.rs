@@ -132,10 +132,7 @@ pub async fn run(cfg: RequestConfig, link: Link) {
             // Push only.
             Outbound::Playback { .. }
             | Outbound::Reconnect
-            | Outbound::Approve { .. }
-            | Outbound::Fork { .. }
-            | Outbound::PickVersion { .. }
-            | Outbound::DeleteMessage { .. } => {}
+            | Outbound::Side(_) => {}
         }
     }
 }
@@ -217,10 +214,7 @@ impl Task {
             Outbound::Vocabulary(v) => self.vocab = v,
             Outbound::Playback { .. }
             | Outbound::Reconnect
-            | Outbound::Approve { .. }
-            | Outbound::Fork { .. }
-            | Outbound::PickVersion { .. }
-            | Outbound::DeleteMessage { .. } => {}
+            | Outbound::Side(_) => {}
             // One turn in flight: the newer one aborts this one and starts
             // after what was kept before it.
             turn @ Outbound::Turn(_) => {

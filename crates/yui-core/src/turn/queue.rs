@@ -1,0 +1,106 @@
+//! The message queue: a message the user sends starts a turn at once, or
+//! waits behind the running turn (`turn_queued`) until that turn ends; a
+//! stop clears it.
+
+use super::engine::{Begin, Effect, Effects, Engine, Now, Turn};
+use super::voice::Failure;
+use super::{USER_EVENT, VOICE_EVENT};
+use crate::context::Outcome;
+use crate::error::ErrorCode;
+use crate::event::UiEvent;
+use crate::speech::filler::FILLER_GAPS;
+use crate::speech::playback::{PlayEffects, Stop};
+
+/// A message the user sent, waiting in the queue or starting a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Outgoing {
+    pub(super) text: String,
+    pub(super) spoken: bool,
+    pub(super) attachments: Vec<crate::chat::Attachment>,
+}
+
+impl Engine {
+    /// Send a message: it starts a turn now, or waits behind the running
+    /// one (`turn_queued` tells the UI how many wait).
+    pub(super) fn send_text(&mut self, message: Outgoing, now: Now, fx: &mut Effects) {
+        if self.running.is_some() {
+            let text = message.text.clone();
+            self.queue.push_back(message);
+            fx.push(Effect::Ui(UiEvent::TurnQueued { text, queued: self.queue.len() as u32 }));
+            return;
+        }
+        self.start(message, true, now, fx);
+    }
+
+    /// Start a user turn. `interrupt`: it stops speech still playing (a
+    /// message sent now); a message that waited in the queue was written
+    /// before the reply it follows, and lets that reply finish.
+    fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
+        let Outgoing { text, spoken, attachments } = message;
+        let turn_id = self.next_id.to_string();
+        self.next_id += 1;
+        let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
+        // A turn the user typed or spoke stops speech, fillers included.
+        if interrupt && !self.playback.quiet() {
+            let mut pfx = PlayEffects::new();
+            self.playback.stop(Stop::NewTurn, now, &mut pfx);
+            self.played(pfx, fx);
+        }
+        let files = attachments.iter().map(crate::chat::attach::label).collect();
+        fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None, files }));
+        if !self.ready {
+            tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
+            fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));
+            self.write_outcome(Outcome::Failed, event_name, &turn_id, "", now, fx);
+            self.fail_unsent(turn_id, Failure::Unreachable, now, fx);
+            return;
+        }
+        // It stops every older outstanding turn.
+        let older: Vec<String> = self.turns.drain(..).map(|t| t.id).chain(self.backend_turns.drain()).collect();
+        for id in &older {
+            self.stop_id(id.clone());
+        }
+        if !older.is_empty() {
+            fx.push(Effect::StopTools(older));
+        }
+        tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = spoken, chars = text.chars().count(), "turn");
+        fx.push(Effect::Begin(Begin {
+            turn_id: turn_id.clone(),
+            text,
+            event_name: event_name.into(),
+            previous: self.previous.clone(),
+            spoken,
+            attachments,
+        }));
+        let mut pfx = PlayEffects::new();
+        self.playback.label(&turn_id, event_name);
+        self.playback.thinking(&turn_id, true, now, &mut pfx);
+        self.played(pfx, fx);
+        self.turns.push(Turn {
+            id: turn_id.clone(),
+            event_name: event_name.into(),
+            spoken: String::new(),
+            first_render: false,
+            deadline: Some(now.at + self.cfg.frame_wait),
+            error: None,
+            filler_at: self.cfg.filler.as_ref().map(|_| now.at + FILLER_GAPS[0]),
+            fillers: 0,
+        });
+        self.running = Some(turn_id);
+    }
+
+    /// No turn runs any more (it ended, or failed unsent): the oldest
+    /// waiting message starts, letting the reply before it finish.
+    pub(super) fn drain_queue(&mut self, now: Now, fx: &mut Effects) {
+        if self.running.is_none() {
+            if let Some(message) = self.queue.pop_front() {
+                self.start(message, false, now, fx);
+            }
+        }
+    }
+
+    /// A stop (the button, barge-in, a reset): nothing waiting is sent.
+    pub(super) fn clear_queue(&mut self) {
+        self.queue.clear();
+    }
+}
