@@ -126,9 +126,20 @@ export interface PendingApproval {
   msgId: string;
 }
 
+/** `newestPending`'s answers by conversation (a conversation is never changed in place). */
+const pendingOf = new WeakMap<Conversation, PendingApproval | null>();
+
 /** The newest approval card of the current conversation still pending, or null. */
 export function newestPending(t: TranscriptSlice): PendingApproval | null {
-  const msgs = t.current.messages;
+  const known = pendingOf.get(t.current);
+  if (known !== undefined) return known;
+  const found = findPending(t.current);
+  pendingOf.set(t.current, found);
+  return found;
+}
+
+function findPending(conv: Conversation): PendingApproval | null {
+  const msgs = conv.messages;
   for (let mi = msgs.length - 1; mi >= 0; mi--) {
     const m = msgs[mi];
     for (let ai = m.answers.length - 1; ai >= 0; ai--) {
