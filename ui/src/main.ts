@@ -3,15 +3,16 @@
 
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
-import type { UiEvent, UserCommand } from "./bindings/index";
+import { commands } from "./bindings/commands";
+import type { Conversation, UiEvent, UserCommand } from "./bindings/index";
 import { CharacterHost, type CharacterSource } from "./character/host";
 import { fetchBytes } from "./character/loader";
 import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
-import { answered, dismissScreenNotice, initialState, reduce, TOOL_STATUS_HOLD_MS, type State } from "./state";
-import { installTestHook, type LastCue } from "./testhook";
+import { answered, asking, conversationLoaded, dismissScreenNotice, initialState, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
+import { installTestHook, testState, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
 /** The character's bytes: the user's .vrm, or the bundled one when there is none. */
@@ -30,6 +31,13 @@ function characterSource(backend: Backend, bundledOnly: boolean): CharacterSourc
     },
     motion: (id) => backend.motionFile(id),
   };
+}
+
+/** The current conversation, for the approval notice (the chat window loads
+ * it the same way); the browser fake has none. */
+async function currentConversation(backend: Backend): Promise<Conversation | null> {
+  if (backend.kind !== "tauri") return null;
+  return commands.chatConversation(null);
 }
 
 /** Wire the page to `backend`. */
@@ -57,7 +65,10 @@ async function start(backend: Backend): Promise<void> {
     backend.send(command).catch((err) => view.showLocalError(asCommandError(err).message));
   const view = mountView({
     submit: (text) => void sendText(text),
-    stop: () => void sendQuiet({ type: "stop" }),
+    stop: () => {
+      setState(stopPressed(state));
+      void sendQuiet({ type: "stop" });
+    },
     allowScreen: async () => {
       try {
         await backend.allowScreenRequests();
@@ -70,7 +81,7 @@ async function start(backend: Backend): Promise<void> {
     dismissScreen: () => setState(dismissScreenNotice(state)),
     openChat: () => void backend.openChat().catch((err) => view.showLocalError(asCommandError(err).message)),
     approve: (approvalId, decision) => {
-      setState(answered(state));
+      setState(answered(state, approvalId, decision));
       void sendQuiet({ type: "approve", approval_id: approvalId, decision });
     },
     toggleMic: async (on) => {
@@ -87,7 +98,7 @@ async function start(backend: Backend): Promise<void> {
   let holdTimer: number | undefined;
   const setState = (next: State) => {
     const before = view.pillBottom();
-    const noticeChanged = next.screenAsked !== state.screenAsked || (next.asking === null) !== (state.asking === null);
+    const noticeChanged = next.screenAsked !== state.screenAsked || (asking(next) === null) !== (asking(state) === null);
     state = next;
     view.render(state, Date.now());
     if (noticeChanged || view.pillBottom() !== before) layout();
@@ -179,7 +190,7 @@ async function start(backend: Backend): Promise<void> {
 
   view.render(state, Date.now());
   installTestHook({
-    state: () => state,
+    state: () => testState(state),
     send: sendText,
     ready: () => host.ready,
     expressions: () => host.expressions(),
@@ -222,6 +233,11 @@ async function start(backend: Backend): Promise<void> {
     // No session behind this window (its startup failed): say why, show offline.
     if (!sawStatus) apply({ type: "status", status: { state: "closed" } });
     view.showLocalError(asCommandError(err).message);
+  }
+  try {
+    setState(conversationLoaded(state, await currentConversation(backend)));
+  } catch (err) {
+    console.warn("yui: chat_conversation failed; approvals show as they come", asCommandError(err).message);
   }
   try {
     const on = await backend.screenWatched();

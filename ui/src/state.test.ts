@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "./bindings/index";
-import { answered, askText, chipItems, chipText, composerLocked, dismissScreenNotice, initialState, pillText, pillTone, reduce, usageText, type State } from "./state";
+import { answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissScreenNotice, initialState, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -32,7 +32,7 @@ describe("reduce", () => {
     const before = run(ready, { type: "notice", code: "network", message: "socket dropped" });
     expect(before.error).toBe("socket dropped");
     const s = reduce(before, started);
-    expect(s.thinking).toBe(true);
+    expect(thinking(s)).toBe(true);
     expect(composerLocked(s)).toBe(true);
     expect(s.error).toBeNull();
     expect(s.bubble).toBe("");
@@ -48,7 +48,7 @@ describe("reduce", () => {
       error: "rate limited\nsecond line",
       usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
     });
-    expect(s.thinking).toBe(false);
+    expect(thinking(s)).toBe(false);
     expect(composerLocked(s)).toBe(false);
     expect(s.error).toBe("rate limited");
     expect(s.usage?.total_tokens).toBe(3);
@@ -62,7 +62,7 @@ describe("reduce", () => {
       { type: "turn_ended", turn_id: "t1", outcome: "failed" },
     );
     expect(s.error).toBe("Sorry, I lost the thread.");
-    expect(s.thinking).toBe(false);
+    expect(thinking(s)).toBe(false);
   });
 
   it("status updates the pill", () => {
@@ -98,13 +98,13 @@ describe("reduce", () => {
       { type: "turn_queued", text: "next", queued: 1 },
     );
     expect(s.cue?.emotion_id).toBe("happy");
-    expect(s.reasoning).toBe("Let me think.");
+    expect(s.turn.reasoning).toBe("Let me think.");
     expect(s.tool).toEqual({ id: "clock", state: "running", at: 0 });
     expect(s.delegations).toHaveLength(1);
     expect(pillText(s)).toBe("running clock (+1)");
     const done = reduce(s, { type: "tool_status", turn_id: "t1", state: "done", tool_id: "clock" });
     expect(pillText(done)).toBe("thinking… (+1)");
-    expect(reduce(s, { type: "reasoning_full", turn_id: "t1", text: "All." }).reasoning).toBe("All.");
+    expect(reduce(s, { type: "reasoning_full", turn_id: "t1", text: "All." }).turn.reasoning).toBe("All.");
   });
 
   it("a turn: pill thinking, bubble speech, pill clears with the error shown; the next turn replaces the bubble", () => {
@@ -130,7 +130,7 @@ describe("reduce", () => {
   it("failure_line shows the error line while the turn still runs", () => {
     const s = run(ready, started, { type: "failure_line", turn_id: "t1", text: "I could not reach my tools.\nmore" });
     expect(s.error).toBe("I could not reach my tools.");
-    expect(s.thinking).toBe(true);
+    expect(thinking(s)).toBe(true);
     expect(pillText(s)).toBe("thinking…");
   });
 
@@ -287,24 +287,65 @@ describe("the delegations chip and the usage readout", () => {
 describe("the approval notice on the pet", () => {
   const ask = (msg: string, id: string, name = "look", args: unknown = { at: "screen" }): UiEvent => ({
     type: "chat",
-    event: { type: "approval_request", msg_id: msg, approval_id: id, call_id: "c", name, args },
+    event: { type: "approval_request", msg_id: msg, approval_id: id, call_id: `c-${id}`, name, args },
   });
-  it("shows the newest approval and leaves with its run, an answer, or an answer elsewhere", () => {
-    let s = reduce(initialState(), ask("t1", "a1"));
-    expect(s.asking).toEqual({ approvalId: "a1", msgId: "t1", text: "May I look at your screen?" });
-    expect(answered(s).asking).toBeNull();
-    expect(reduce(s, { type: "chat", event: { type: "cancelled", msg_id: "t1", run_id: "t1" } }).asking).toBeNull();
-    expect(reduce(s, { type: "chat", event: { type: "end", msg_id: "other", user_index: 0, assistant_index: 0, versions: null, active: null } }).asking).not.toBeNull();
-    const conversation = (state: "pending" | "allowed") => ({
-      id: "c", title: "t", created_ms: 0, updated_ms: 0,
-      messages: [{ id: "t1", role: "assistant" as const, at_ms: 0, text: "", active: 0, answers: [{ run_id: "t1", state: "streaming" as const, started_ms: 0, text: "", reasoning: "", tools: [], approvals: [{ approval_id: "a1", call_id: "c", name: "look", args: {}, state, asked_ms: 0 }] }] }],
-    });
-    expect(reduce(s, { type: "conversation", conversation: conversation("pending") }).asking).not.toBeNull();
-    s = reduce(s, { type: "conversation", conversation: conversation("allowed") });
-    expect(s.asking).toBeNull();
+  const end = (msg: string): UiEvent => ({ type: "chat", event: { type: "end", msg_id: msg, user_index: 0, assistant_index: 0, versions: null, active: null } });
+  const conversation = (state: "pending" | "allowed") => ({
+    id: "c", title: "t", created_ms: 0, updated_ms: 0,
+    messages: [{ id: "t1", role: "assistant" as const, at_ms: 0, text: "", active: 0, answers: [{ run_id: "t1", state: "streaming" as const, started_ms: 0, text: "", reasoning: "", tools: [], approvals: [{ approval_id: "a1", call_id: "c", name: "look", args: {}, state, asked_ms: 0 }] }] }],
   });
+
+  it("two approvals at once: the newer shows; answering it shows the older; the turn's end takes it down", () => {
+    let s = run(ready, started, { type: "chat", event: { type: "start", msg_id: "t1", run_id: "r1" } }, ask("t1", "a1"), ask("t1", "a2", "browser", { action: "open", url: "https://example.com/" }));
+    expect(asking(s)).toEqual({ approvalId: "a2", msgId: "t1", text: "May I open https://example.com/?" });
+    s = answered(s, "a2", "always");
+    expect(asking(s)).toEqual({ approvalId: "a1", msgId: "t1", text: "May I look at your screen?" });
+    // Another message's end leaves it; its own turn's end takes it down.
+    expect(asking(reduce(s, end("other")))).not.toBeNull();
+    s = reduce(s, end("t1"));
+    expect(asking(s)).toBeNull();
+    // An unknown or already answered approval changes nothing.
+    expect(answered(s, "a1", "deny")).toBe(s);
+  });
+
+  it("leaves with its run's cancel or error, or an answer given elsewhere (a conversation snapshot)", () => {
+    const s = reduce(initialState(), ask("t1", "a1"));
+    expect(asking(s)?.approvalId).toBe("a1");
+    expect(asking(reduce(s, { type: "chat", event: { type: "cancelled", msg_id: "t1", run_id: "t1" } }))).toBeNull();
+    expect(asking(reduce(s, { type: "chat", event: { type: "error", msg_id: "t1", kind: "empty", message: "No output" } }))).toBeNull();
+    expect(asking(reduce(s, { type: "conversation", conversation: conversation("pending") }))).not.toBeNull();
+    expect(asking(reduce(s, { type: "conversation", conversation: conversation("allowed") }))).toBeNull();
+  });
+
+  it("an approval still waiting in the conversation loaded at startup shows", () => {
+    const s = conversationLoaded(initialState(), conversation("pending"));
+    expect(asking(s)).toEqual({ approvalId: "a1", msgId: "t1", text: "May I look at your screen?" });
+    expect(conversationLoaded(s, null)).toBe(s);
+  });
+
   it("says what she asks to do", () => {
     expect(askText("browser", { action: "open", url: "https://example.com/" })).toBe("May I open https://example.com/?");
     expect(askText("execute_command", { command: "ls" })).toBe("May I run execute_command?");
+  });
+});
+
+describe("the pet's turn, from the shared turn slice", () => {
+  it("the queue suffix counts the core's queue; a typed turn dequeues one, Stop clears it", () => {
+    let s = run(ready, started, { type: "turn_queued", text: "a", queued: 1 }, { type: "turn_queued", text: "b", queued: 2 });
+    expect(pillText(s)).toBe("thinking… (+2)");
+    s = reduce(reduce(s, { type: "turn_ended", turn_id: "t1", outcome: "complete" }), { type: "turn_started", turn_id: "t2", text: "a" });
+    expect(pillText(s)).toBe("thinking… (+1)");
+    // The backend's own turn (no text) takes nothing from the queue.
+    s = reduce(reduce(s, { type: "turn_ended", turn_id: "t2", outcome: "complete" }), { type: "turn_started", turn_id: "t3", text: "" });
+    expect(pillText(s)).toBe("thinking… (+1)");
+    s = stopPressed(s);
+    expect(pillText(s)).toBe("thinking…");
+    expect(stopPressed(s)).toBe(s);
+  });
+
+  it("an end of another turn leaves the composer locked", () => {
+    const s = run(ready, started);
+    expect(composerLocked(reduce(s, { type: "turn_ended", turn_id: "zz", outcome: "complete" }))).toBe(true);
+    expect(composerLocked(reduce(s, { type: "session_reset" }))).toBe(false);
   });
 });

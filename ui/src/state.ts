@@ -1,35 +1,33 @@
 // What the pet window shows, and the one function that folds core events into it.
-// The connection and delegations parts are the shared slices (`slices/`);
-// the chat window folds the same ones. Pure: no DOM, no Tauri, so vitest runs it as is.
+// The connection, turn, delegations and transcript parts are the shared
+// slices (`slices/`), folded the same way by the chat and settings windows;
+// the approval notice is derived from the transcript. Pure: no DOM, no
+// Tauri, so vitest runs it as is.
 
-import type { ChatEvent, Cue, DelegationItem, Status, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
-import { initialConnection, reduceConnection } from "./slices/connection";
-import { chipItems as chipItemsOf, chipText, reduceDelegations } from "./slices/delegations";
+import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
+import { canSend } from "./slices/connection";
+import { chipItems as chipItemsOf, chipText } from "./slices/delegations";
+import { initialSession, isRunning, queuedCount, reduceSession, sessionStopped, type SessionSlices } from "./slices/session";
+import { answerIn, initialTranscript, loadedTranscript, newestPending, reduceTranscript, type TranscriptSlice } from "./slices/transcript";
 
-/** Everything the pet window renders. Only `reduce` produces a new one. */
-export interface State {
-  /** The connection state, as the core last reported it. */
-  status: Status;
-  /** True from `turn_started` to `turn_ended`: show thinking, lock the composer. */
-  thinking: boolean;
+/** Everything the pet window renders. Only `reduce` (and the user's own
+ * actions below) produce a new one. The shared slices: `connection`, `turn`
+ * (running turn, queue, reasoning), `delegations` and `transcript`. */
+export interface State extends SessionSlices {
+  /** The current conversation (for the approval notice), as the chat window folds it. */
+  transcript: TranscriptSlice;
   /** The turn whose speech the bubble shows, or null before the first turn. */
   bubbleTurn: string | null;
   /** The speech of `bubbleTurn` so far, pieces joined in order. */
   bubble: string;
   /** One line of trouble to show (turn error, failure line, notice), or null. */
   error: string | null;
-  /** Messages waiting behind the running turn, as the core last counted. */
-  queued: number;
   /** The last cue, for the character to play. */
   cue: Cue | null;
-  /** The running turn's reasoning so far. */
-  reasoning: string;
   /** The status pill's tool segment: the last backend tool call (any
    * turn, the backend's own included) or the client's own `browser` run,
    * its state and when it got it (`now` of `reduce`, ms). */
   tool: { id: string; state: ToolState; at: number } | null;
-  /** The backend's delegations list. */
-  delegations: DelegationItem[];
   /** Token usage of the last finished turn, when the backend sent it. */
   usage: Usage | null;
   /** The model's context window, shown beside `usage` (from the chat's usage event). */
@@ -42,8 +40,6 @@ export interface State {
   voice: VoiceState;
   /** A turn whose speech a stop cut: its bubble grows no more. Null otherwise. */
   haltedTurn: string | null;
-  /** The approval the pet asks about now (the newest still waiting), or null. */
-  asking: Asking | null;
 }
 
 /** An approval card shown on the pet. */
@@ -59,50 +55,45 @@ export interface Asking {
 /** The state before any event arrived. */
 export function initialState(): State {
   return {
-    status: initialConnection(),
-    thinking: false,
+    ...initialSession(),
+    transcript: initialTranscript(),
     bubbleTurn: null,
     bubble: "",
     error: null,
-    queued: 0,
     cue: null,
-    reasoning: "",
     tool: null,
-    delegations: [],
     usage: null,
     contextWindow: null,
     screenWatched: false,
     screenAsked: false,
     voice: { state: "off" },
     haltedTurn: null,
-    asking: null,
   };
 }
 
 /** How long a done or failed tool stays in the pill (seed 000's limits: 1.5 s). */
 export const TOOL_STATUS_HOLD_MS = 1500;
 
-/** Fold one core event into the state at `now` (ms; only the tool segment's
- * hold reads it). Exhaustive over `UiEvent["type"]`. */
+/** Fold one core event into the state at `now` (ms: the tool segment's hold
+ * and the transcript's clocks read it): the shared slices first, then the
+ * pet's own fields. */
 export function reduce(state: State, event: UiEvent, now = 0): State {
+  const slices = reduceSession(state, event);
+  const transcript = reduceTranscript(state.transcript, event, now);
+  const next = transcript === slices.transcript ? slices : { ...slices, transcript };
+  return reducePage(next, event, now);
+}
+
+/** The pet's own fields. Exhaustive over `UiEvent["type"]`. */
+function reducePage(state: State, event: UiEvent, now: number): State {
   switch (event.type) {
     case "status":
       // A socket that leaves ready clears a running tool (the seed's tool_status rules).
-      return { ...state, status: reduceConnection(state.status, event), tool: event.status.state === "ready" ? state.tool : null };
+      return event.status.state === "ready" || state.tool === null ? state : { ...state, tool: null };
     case "turn_started":
-      return {
-        ...state,
-        thinking: true,
-        haltedTurn: null,
-        bubbleTurn: event.turn_id,
-        bubble: "",
-        error: null,
-        reasoning: "",
-        tool: null,
-        queued: Math.max(0, state.queued - 1),
-      };
+      return { ...state, haltedTurn: null, bubbleTurn: event.turn_id, bubble: "", error: null, tool: null };
     case "turn_queued":
-      return { ...state, queued: event.queued };
+      return state;
     case "cue":
       return { ...state, cue: event.cue };
     case "speech":
@@ -118,17 +109,14 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
     case "voice_input":
       return { ...state, voice: event.state };
     case "reasoning":
-      return { ...state, reasoning: state.reasoning + event.delta };
     case "reasoning_full":
-      return { ...state, reasoning: event.text };
+    case "delegations":
+      return state;
     case "tool_status":
       return { ...state, tool: { id: event.tool_id, state: event.state, at: now } };
-    case "delegations":
-      return { ...state, delegations: reduceDelegations(state.delegations, event) };
     case "turn_ended":
       return {
         ...state,
-        thinking: false,
         // A running tool that got no done is cleared; a done one keeps its hold.
         tool: state.tool?.state === "running" ? null : state.tool,
         usage: event.usage ?? state.usage,
@@ -137,7 +125,7 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
     case "failure_line":
       return { ...state, error: oneLine(event.text) };
     case "session_reset":
-      return { ...state, bubbleTurn: null, bubble: "", error: null, reasoning: "", tool: null, cue: null, haltedTurn: null };
+      return { ...state, bubbleTurn: null, bubble: "", error: null, tool: null, cue: null, haltedTurn: null };
     case "context_sent":
       return state;
     case "character_changed":
@@ -152,12 +140,9 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
       return state;
     case "chat":
       return chatEvent(state, event.event, now);
-    case "conversation": {
-      // An approval answered in another window takes the pet's notice down.
-      const id = state.asking?.approvalId;
-      const pending = event.conversation.messages.some((m) => m.answers.some((a) => a.approvals.some((c) => c.approval_id === id && c.state === "pending")));
-      return id !== undefined && !pending ? { ...state, asking: null } : state;
-    }
+    case "conversation":
+      // The notice follows the transcript (an approval answered elsewhere leaves with the snapshot).
+      return state;
     default: {
       const unknown: never = event;
       return unknownEvent(state, unknown);
@@ -167,7 +152,8 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
 
 /** The pet's share of the chat events: the client's own `browser` run in
  * the tool segment, a running tool cleared by any turn's end (the backend's
- * own turns end only here), and the usage readout's context window. */
+ * own turns end only here), and the usage readout's context window. (The
+ * approval cards live in the transcript.) */
 function chatEvent(state: State, event: ChatEvent, now: number): State {
   switch (event.type) {
     case "tool_call":
@@ -177,18 +163,20 @@ function chatEvent(state: State, event: ChatEvent, now: number): State {
     case "usage":
       if (!event.tokens) return state;
       return { ...state, usage: event.tokens, contextWindow: event.context_window ?? state.contextWindow };
-    case "approval_request":
-      return { ...state, asking: { approvalId: event.approval_id, msgId: event.msg_id, text: askText(event.name, event.args) } };
     case "end":
     case "cancelled":
-    case "error": {
-      const asking = state.asking?.msgId === event.msg_id ? null : state.asking;
-      const tool = state.tool?.state === "running" ? null : state.tool;
-      return asking === state.asking && tool === state.tool ? state : { ...state, asking, tool };
-    }
+    case "error":
+      return state.tool?.state === "running" ? { ...state, tool: null } : state;
     default:
       return state;
   }
+}
+
+/** The approval the pet asks about now: the newest card of the current
+ * conversation still pending, or null. */
+export function asking(state: State): Asking | null {
+  const p = newestPending(state.transcript);
+  return p ? { approvalId: p.card.approval_id, msgId: p.msgId, text: askText(p.card.name, p.card.args) } : null;
 }
 
 /** The pet's line for an approval: what she asks to do. */
@@ -199,9 +187,22 @@ export function askText(name: string, args: unknown): string {
   return `May I run ${name}?`;
 }
 
-/** The user answered the pet's approval notice: take it down. */
-export function answered(state: State): State {
-  return state.asking ? { ...state, asking: null } : state;
+/** The user answered approval `approvalId` on the pet: its card takes the
+ * answer at once, so the notice goes down (or shows the next one waiting). */
+export function answered(state: State, approvalId: string, decision: ApprovalDecision): State {
+  const transcript = answerIn(state.transcript, approvalId, decision);
+  return transcript === state.transcript ? state : { ...state, transcript };
+}
+
+/** The current conversation whole, as `chat_conversation {id: null}` answered at startup. */
+export function conversationLoaded(state: State, current: Conversation | null): State {
+  const transcript = loadedTranscript(state.transcript, current);
+  return transcript === state.transcript ? state : { ...state, transcript };
+}
+
+/** The user pressed Stop: the core drops the queue too. */
+export function stopPressed(state: State): State {
+  return sessionStopped(state);
 }
 
 /** The tool segment at `now`: a running tool, or a done/failed one for
@@ -235,7 +236,12 @@ export function dismissScreenNotice(state: State): State {
 
 /** True while the composer must not take a new message. */
 export function composerLocked(state: State): boolean {
-  return state.thinking;
+  return isRunning(state.turn);
+}
+
+/** True from `turn_started` to its `turn_ended`: the bubble shows thinking. */
+export function thinking(state: State): boolean {
+  return isRunning(state.turn);
 }
 
 /** True while the microphone is open (listening, hearing or transcribing). */
@@ -270,13 +276,14 @@ export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
   // What the user is saying comes first; a mic failure shows until the next voice state.
   if (state.voice.state === "hearing" || state.voice.state === "transcribing" || state.voice.state === "failed") return voice ?? "";
   const tool = toolSegment(state, now);
-  if (state.thinking) {
+  if (isRunning(state.turn)) {
     const doing = tool ?? "thinking…";
-    return state.queued > 0 ? `${doing} (+${state.queued})` : doing;
+    const queued = queuedCount(state.turn);
+    return queued > 0 ? `${doing} (+${queued})` : doing;
   }
   // A backend turn of its own: its tool shows over the connection state.
-  if (tool && (state.status.state === "ready" || state.status.state === "stateless")) return tool;
-  const s = state.status;
+  if (tool && canSend(state.connection)) return tool;
+  const s = state.connection;
   switch (s.state) {
     case "connecting":
     case "handshaking":
@@ -301,8 +308,8 @@ export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
 export function pillTone(state: State): "ok" | "busy" | "warn" | "bad" {
   if (state.voice.state === "hearing" || state.voice.state === "transcribing") return "busy";
   if (state.voice.state === "failed") return "warn";
-  if (state.thinking || state.tool?.state === "running") return "busy";
-  switch (state.status.state) {
+  if (isRunning(state.turn) || state.tool?.state === "running") return "busy";
+  switch (state.connection.state) {
     case "ready":
     case "stateless":
       return "ok";

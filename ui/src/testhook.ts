@@ -2,7 +2,7 @@
 
 import type { Cue } from "./bindings/index";
 import type { Rect } from "./hittest";
-import type { State } from "./state";
+import { asking, thinking, type Asking, type State } from "./state";
 
 /** The last cue and what the character made of it. */
 export interface LastCue {
@@ -14,10 +14,30 @@ export interface LastCue {
   motion: string | null;
 }
 
+/** The page state as the hook shows it: the state, plus the fields the
+ * end-to-end tests read by their older names (derived from the slices). */
+export type TestState = State & {
+  /** The connection slice (`connection`). */
+  status: State["connection"];
+  /** True while a turn runs (`turn.running !== null`). */
+  thinking: boolean;
+  /** How many messages wait (`turn.queued.length`). */
+  queued: number;
+  /** The running turn's reasoning (`turn.reasoning`). */
+  reasoning: string;
+  /** The approval notice, derived from the transcript. */
+  asking: Asking | null;
+};
+
+/** `state` with the derived fields the end-to-end tests read. */
+export function testState(state: State): TestState {
+  return { ...state, status: state.connection, thinking: thinking(state), queued: state.turn.queued.length, reasoning: state.turn.reasoning, asking: asking(state) };
+}
+
 /** The hook end-to-end tests read the page through. */
 export interface TestHook {
-  /** The state the page renders now. */
-  state(): State;
+  /** The state the page renders now, with the derived fields of `testState`. */
+  state(): TestState;
   /** Send `text` as if the user typed it. */
   send(text: string): Promise<void>;
   /** True once the VRM loaded and a frame of it was drawn. */

@@ -4,7 +4,7 @@
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
 import type { ApprovalDecision, DelegationItem } from "./bindings/index";
-import { chipItems, chipText, composerLocked, pillText, pillTone, usageText, type State } from "./state";
+import { asking as askingOf, chipItems, chipText, composerLocked, pillText, pillTone, thinking, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
 export interface ViewActions {
@@ -150,8 +150,9 @@ export function mountView(actions: ViewActions): View {
     render(state, now) {
       pill.textContent = pillText(state, now);
       pill.dataset.tone = pillTone(state);
-      const mode = state.bubble ? "speech" : state.thinking ? "thinking" : "empty";
-      bubble.show(state.bubble, mode, !state.thinking);
+      const busy = thinking(state);
+      const mode = state.bubble ? "speech" : busy ? "thinking" : "empty";
+      bubble.show(state.bubble, mode, !busy);
       running = composerLocked(state);
       input.placeholder = running ? "Queue a message…" : "Talk to Yui…";
       button.textContent = running ? "Stop" : "Send";
@@ -160,10 +161,11 @@ export function mountView(actions: ViewActions): View {
       watch.hidden = !state.screenWatched;
       pet.dataset.watched = String(state.screenWatched);
       notice.hidden = !state.screenAsked;
-      askingId = state.asking?.approvalId ?? null;
-      asking.hidden = state.asking === null;
-      askingText.textContent = state.asking?.text ?? "";
-      asking.title = state.asking?.text ?? "";
+      const ask = askingOf(state);
+      askingId = ask?.approvalId ?? null;
+      asking.hidden = ask === null;
+      askingText.textContent = ask?.text ?? "";
+      asking.title = ask?.text ?? "";
       mic.dataset.hearing = String(state.voice.state === "hearing");
       chipShown = chipItems(state, now);
       const chipLabel = chipText(chipShown);

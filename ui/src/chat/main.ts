@@ -4,6 +4,7 @@
 
 import type { ApprovalDecision, Attachment, ChatMessage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
 import { asCommandError } from "../backend";
+import { queuedTexts } from "../slices/turn";
 import { pickChatBackend, type ChatBackend } from "./backend";
 import { Composer } from "./composer";
 import { ConfirmDialog } from "./dialog";
@@ -99,7 +100,7 @@ function render(): void {
   pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
   byId("chat-title").textContent = conv.title || "New chat";
   const scrolledToFocus = transcript.render(
-    { conversation: conv, readOnly: readOnly(state), running, queued: state.turn.queued, settings, focus: state.transcript.focus },
+    { conversation: conv, readOnly: readOnly(state), running, queued: queuedTexts(state.turn), settings, focus: state.transcript.focus },
     now,
   );
   composer.update(running, true);

@@ -141,9 +141,9 @@ describe("chat page state", () => {
       { type: "turn_queued", text: "second", queued: 1 },
       { type: "turn_queued", text: "third", queued: 2 },
     ]);
-    expect(s.turn).toEqual({ running: "1", queued: ["second", "third"], remaking: null });
+    expect([s.turn.running, s.turn.queued, s.remaking]).toEqual(["1", ["second", "third"], null]);
     s = fold([{ type: "turn_ended", turn_id: "1", outcome: "complete" }, { type: "turn_started", turn_id: "2", text: "second" }], s);
-    expect(s.turn).toEqual({ running: "2", queued: ["third"], remaking: null });
+    expect([s.turn.running, s.turn.queued, s.remaking]).toEqual(["2", ["third"], null]);
     expect(shown(s).messages.map((m) => m.text)).toEqual(["first", "second"]);
   });
 
@@ -178,7 +178,7 @@ describe("chat page state", () => {
   it("a replaced conversation (New chat) shows whole, and session_reset drops the turn", () => {
     let s = fold([{ type: "turn_started", turn_id: "1", text: "hi" }, { type: "turn_queued", text: "x", queued: 1 }]);
     s = fold([{ type: "session_reset" }, { type: "conversation", conversation: { id: "n", title: "New chat", created_ms: 5, updated_ms: 5, messages: [] } }], s);
-    expect(s.turn).toEqual({ running: null, queued: [], remaking: null });
+    expect([s.turn.running, s.turn.queued, s.remaking]).toEqual([null, [], null]);
     expect(shown(s).id).toBe("n");
     expect(shown(s).messages).toEqual([]);
   });
@@ -243,7 +243,7 @@ describe("chat page state", () => {
     );
     expect(shown(s).messages.map((m) => m.id)).toEqual(["u1", "1"]);
     expect(shown(s).messages[1].answers.map((a) => a.text)).toEqual(["First.", "Second."]);
-    expect(s.turn.remaking).toBeNull();
+    expect(s.remaking).toBeNull();
   });
 
   it("a refused Regenerate leaves the next turn its user row", () => {

@@ -1,35 +1,27 @@
 // What the chat window shows, in slices, and the one function that folds core
 // events into it (`reduce`), plus the page's own actions (Stop, open an older
-// conversation, pick a version, answer an approval, search). Pure: no DOM, no
+// conversation, pick a version, answer an approval, search). The connection,
+// turn, delegations and transcript slices are the shared ones (`slices/`),
+// folded the same way by the pet and the settings window. Pure: no DOM, no
 // Tauri, so vitest runs it as is.
 
-import type { ApprovalDecision, ApprovalState, Conversation, SearchHit, Status, UiEvent } from "../bindings/index";
-import { initialConnection, reduceConnection } from "../slices/connection";
-import { answerApproval, apply, newConversation, pickVersion, user } from "./transcript";
+import type { ApprovalDecision, Conversation, SearchHit, UiEvent } from "../bindings/index";
+import { initialSession, reduceSession, sessionStopped, type SessionSlices } from "../slices/session";
+import {
+  answerIn,
+  backToCurrentTranscript,
+  focusedTranscript,
+  initialTranscript,
+  loadedTranscript,
+  openOlder,
+  reduceTranscript,
+  showVersionIn,
+  type TranscriptSlice,
+} from "../slices/transcript";
 
-/** The running turn and the messages waiting behind it. */
-export interface TurnSlice {
-  /** The running turn's id, or null when none runs. */
-  running: string | null;
-  /** Messages the core queued behind it, oldest first. */
-  queued: string[];
-  /**
-   * The assistant message a Regenerate remakes, until its turn starts. The
-   * core sends a remake's user message again as a new turn; that turn adds
-   * no user row (the row is there already).
-   */
-  remaking: string | null;
-}
-
-/** The conversation on screen. */
-export interface TranscriptSlice {
-  /** The current conversation: the one live events and new messages go to. */
-  current: Conversation;
-  /** An older conversation opened from the list or search (read-only), or null. */
-  older: Conversation | null;
-  /** A message to scroll to and highlight once shown (a search hit), or null. */
-  focus: string | null;
-}
+export { decisionState } from "../slices/transcript";
+export type { TranscriptSlice } from "../slices/transcript";
+export type { TurnSlice } from "../slices/turn";
 
 /** The search overlay. */
 export interface SearchSlice {
@@ -49,14 +41,16 @@ export interface Notice {
   serial: number;
 }
 
-/** Everything the chat window renders. */
-export interface ChatState {
-  /** The connection state, as the core last reported it. */
-  connection: Status;
-  /** The running turn and the queue. */
-  turn: TurnSlice;
+/** Everything the chat window renders: the shared slices and the page's own. */
+export interface ChatState extends SessionSlices {
   /** The conversation shown. */
   transcript: TranscriptSlice;
+  /**
+   * The assistant message a Regenerate remakes, until its turn starts (the
+   * page's own: a core that names the remade message in `turn_started`'s
+   * `remakes` needs none). That turn adds no user row (the row is there already).
+   */
+  remaking: string | null;
   /** The search overlay. */
   search: SearchSlice;
   /** The last one-off line, or null. */
@@ -66,9 +60,9 @@ export interface ChatState {
 /** The state before anything loaded. */
 export function initialState(now = 0): ChatState {
   return {
-    connection: initialConnection(),
-    turn: { running: null, queued: [], remaking: null },
-    transcript: { current: newConversation("", now), older: null, focus: null },
+    ...initialSession(),
+    transcript: initialTranscript(now),
+    remaking: null,
     search: { open: false, query: "", hits: [] },
     notice: null,
   };
@@ -95,42 +89,32 @@ export function busy(state: ChatState): boolean {
   return last?.role === "assistant" && last.answers.at(-1)?.state === "streaming";
 }
 
-/** Fold one core event in. Only the current conversation receives live events. */
+/** Fold one core event in: the shared slices (only the current conversation
+ * receives live events), then the page's own fields. */
 export function reduce(state: ChatState, event: UiEvent, now: number): ChatState {
+  const e = asRemake(state, event);
+  const slices = reduceSession(state, e);
+  const transcript = reduceTranscript(state.transcript, e, now);
+  const next = transcript === slices.transcript ? slices : { ...slices, transcript };
+  return reducePage(next, e);
+}
+
+/** The page's own fields. Exhaustive over `UiEvent["type"]`. */
+function reducePage(state: ChatState, event: UiEvent): ChatState {
   switch (event.type) {
-    case "status":
-      return { ...state, connection: reduceConnection(state.connection, event) };
-    case "turn_started": {
-      // A Regenerate's turn: its user message is already there (the core says which message it remakes).
-      if (event.remakes !== undefined || remakes(state, event.text)) {
-        return { ...state, turn: { ...state.turn, running: event.turn_id, remaking: null } };
-      }
-      const queued = event.text !== "" && state.turn.queued.length > 0 ? state.turn.queued.slice(1) : state.turn.queued;
-      const current = user(state.transcript.current, event.turn_id, event.text, now, event.files ?? []);
-      return { ...withCurrent(state, current), turn: { running: event.turn_id, queued, remaking: null } };
-    }
-    case "turn_queued": {
-      const queued = [...state.turn.queued, event.text];
-      // The core's count wins: the oldest ones left the queue already.
-      const kept = event.queued > 0 && queued.length > event.queued ? queued.slice(-event.queued) : queued;
-      return { ...state, turn: { ...state.turn, queued: kept } };
-    }
-    case "turn_ended":
-      if (state.turn.running !== event.turn_id) return state;
-      return { ...state, turn: { ...state.turn, running: null } };
-    case "chat":
-      return withCurrent(state, apply(state.transcript.current, event.event, now));
-    case "conversation": {
-      const older = state.transcript.older?.id === event.conversation.id ? null : state.transcript.older;
-      return { ...state, transcript: { ...state.transcript, current: event.conversation, older } };
-    }
+    case "turn_started":
     case "session_reset":
-      return { ...state, turn: { running: null, queued: [], remaking: null } };
+      return state.remaking === null ? state : { ...state, remaking: null };
     case "notice": {
       // A refused Regenerate says so in a notice: no remake is coming.
-      const turn = state.turn.remaking === null ? state.turn : { ...state.turn, remaking: null };
-      return say({ ...state, turn }, event.message.split(/\r?\n/, 1)[0].trim());
+      const next = state.remaking === null ? state : { ...state, remaking: null };
+      return say(next, event.message.split(/\r?\n/, 1)[0].trim());
     }
+    case "status":
+    case "turn_queued":
+    case "turn_ended":
+    case "chat":
+    case "conversation":
     case "cue":
     case "speech":
     case "speech_done":
@@ -146,7 +130,7 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
     case "screen_watch":
     case "screen_request_refused":
     case "images_sent":
-      // The pet window's business; the chat events carry the transcript.
+      // The slices took them (or they are the pet window's business).
       return state;
     default: {
       const unknown: never = event;
@@ -156,19 +140,26 @@ export function reduce(state: ChatState, event: UiEvent, now: number): ChatState
   }
 }
 
+/** A `turn_started` that remakes the page's pending Regenerate, marked as the
+ * core marks one (`remakes`), so the slices add no user row and dequeue nothing. */
+function asRemake(state: ChatState, event: UiEvent): UiEvent {
+  if (event.type !== "turn_started" || event.remakes !== undefined || state.remaking === null) return event;
+  return remakes(state, event.text) ? { ...event, remakes: state.remaking } : event;
+}
+
 /** The current conversation whole, as `chat_conversation {id: null}` answered. */
 export function loaded(state: ChatState, current: Conversation | null): ChatState {
-  return current ? { ...state, transcript: { ...state.transcript, current } } : state;
+  return withTranscript(state, loadedTranscript(state.transcript, current));
 }
 
 /** The page sent Regenerate for assistant message `msgId`. */
 export function regenerateSent(state: ChatState, msgId: string): ChatState {
-  return { ...state, turn: { ...state.turn, remaking: msgId } };
+  return { ...state, remaking: msgId };
 }
 
 /** True when a turn with `text` is the pending remake: its text is the user message before the remade one. */
 function remakes(state: ChatState, text: string): boolean {
-  const msgId = state.turn.remaking;
+  const msgId = state.remaking;
   if (msgId === null) return false;
   const msgs = state.transcript.current.messages;
   const pos = msgs.findIndex((m) => m.role === "assistant" && m.id === msgId);
@@ -180,51 +171,32 @@ function remakes(state: ChatState, text: string): boolean {
 export function stopPressed(state: ChatState): ChatState {
   const n = state.turn.queued.length;
   if (n === 0) return state;
-  return say({ ...state, turn: { ...state.turn, queued: [] } }, `Queue cleared (${n})`);
+  return say(sessionStopped(state), `Queue cleared (${n})`);
 }
 
 /** Show conversation `conv` (from the list or a search hit), focusing message `focus`. */
 export function openConversation(state: ChatState, conv: Conversation, focus: string | null = null): ChatState {
-  const older = conv.id === state.transcript.current.id ? null : conv;
-  return { ...state, transcript: { ...state.transcript, older, focus } };
+  return withTranscript(state, openOlder(state.transcript, conv, focus));
 }
 
 /** Back to the current conversation. */
 export function backToCurrent(state: ChatState): ChatState {
-  return { ...state, transcript: { ...state.transcript, older: null, focus: null } };
+  return withTranscript(state, backToCurrentTranscript(state.transcript));
 }
 
 /** The view scrolled to the focused message: forget it. */
 export function focused(state: ChatState): ChatState {
-  return state.transcript.focus === null ? state : { ...state, transcript: { ...state.transcript, focus: null } };
+  return withTranscript(state, focusedTranscript(state.transcript));
 }
 
 /** The version picker stepped: show answer `n` of `msgId` now, before the core says anything. */
 export function showVersion(state: ChatState, msgId: string, n: number): ChatState {
-  const t = state.transcript;
-  if (t.older) return { ...state, transcript: { ...t, older: pickVersion(t.older, msgId, n) } };
-  return withCurrent(state, pickVersion(t.current, msgId, n));
-}
-
-/** The card state an approval decision leaves. */
-export function decisionState(decision: ApprovalDecision): ApprovalState {
-  switch (decision) {
-    case "allow":
-      return "allowed";
-    case "always":
-      return "always";
-    case "deny":
-      return "denied";
-    default: {
-      const unknown: never = decision;
-      return unknown;
-    }
-  }
+  return withTranscript(state, showVersionIn(state.transcript, msgId, n));
 }
 
 /** The user answered approval card `id`: show the answer at once. */
 export function approved(state: ChatState, id: string, decision: ApprovalDecision): ChatState {
-  return withCurrent(state, answerApproval(state.transcript.current, id, decisionState(decision)));
+  return withTranscript(state, answerIn(state.transcript, id, decision));
 }
 
 /** Open the search overlay (keeping the last query). */
@@ -253,7 +225,6 @@ export function say(state: ChatState, text: string): ChatState {
   return { ...state, notice: { text, serial: (state.notice?.serial ?? 0) + 1 } };
 }
 
-function withCurrent(state: ChatState, current: Conversation): ChatState {
-  if (current === state.transcript.current) return state;
-  return { ...state, transcript: { ...state.transcript, current } };
+function withTranscript(state: ChatState, transcript: TranscriptSlice): ChatState {
+  return transcript === state.transcript ? state : { ...state, transcript };
 }

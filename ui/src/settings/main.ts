@@ -2,9 +2,12 @@
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
 import { commands } from "../bindings/commands";
-import type { ChatApi, KeyPlace, ProbeReport, Settings } from "../bindings";
+import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindings";
+import { subscribeEvents } from "../events";
+import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
 import { SessionSection } from "./session";
+import { SessionStrip } from "./strip";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
 import { VoiceSection } from "./voice";
 
@@ -251,7 +254,33 @@ async function loadContexts(): Promise<void> {
 
 document.getElementById("refresh-contexts")?.addEventListener("click", () => void loadContexts());
 
+const strip = new SessionStrip(document.getElementById("session-strip") as HTMLDivElement);
+let slices = initialSession();
+
+/** Mirror the character's session (Tauri shell only): the strip from the
+ * shared slices, and the Session list reloaded when the delegations change. */
+async function mirrorSession(): Promise<void> {
+  if (!("__TAURI_INTERNALS__" in window)) return;
+  let sawStatus = false;
+  const apply = (event: UiEvent) => {
+    if (event.type === "status") sawStatus = true;
+    slices = reduceSession(slices, event);
+    strip.render(slices);
+    if (event.type === "delegations") session.reloadSoon();
+  };
+  await subscribeEvents(apply);
+  try {
+    const status = await commands.currentStatus();
+    // A status event that came while asking is newer than the answer.
+    if (!sawStatus) apply({ type: "status", status });
+  } catch (e) {
+    if (!sawStatus) apply({ type: "status", status: { state: "closed" } });
+    console.warn("yui: current_status failed", errorText(e));
+  }
+}
+
 void load();
+void mirrorSession().catch((e) => console.warn("yui: the settings window does not mirror the session", e));
 void loadContexts();
 void screenTools.loadRelations();
 void session.load();

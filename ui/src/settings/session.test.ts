@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { DelegationItem } from "../bindings";
-import { badgeText, hasSummary, statusText, timesText, timeText } from "./session";
+import { badgeText, debounce, hasSummary, RELOAD_DEBOUNCE_MS, statusText, timesText, timeText } from "./session";
 
 const running: DelegationItem = { id: "a", title: "Find flights", started_at: new Date(2026, 11, 1, 14, 5).getTime(), state: "running" };
 const done = (status?: string, summary?: string): DelegationItem => ({
@@ -44,5 +44,28 @@ describe("the session list", () => {
     expect(hasSummary(done("ok", "Three flights under 300 €."))).toBe(true);
     expect(hasSummary(done("ok", "  "))).toBe(false);
     expect(hasSummary(running)).toBe(false);
+  });
+});
+
+describe("the reload on delegations events", () => {
+  it("a burst reloads once, 300 ms after its last event", () => {
+    vi.useFakeTimers();
+    try {
+      let loads = 0;
+      const soon = debounce(() => loads++, RELOAD_DEBOUNCE_MS);
+      soon();
+      vi.advanceTimersByTime(200);
+      soon();
+      vi.advanceTimersByTime(299);
+      expect(loads).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(loads).toBe(1);
+      soon();
+      vi.advanceTimersByTime(300);
+      expect(loads).toBe(2);
+      expect(RELOAD_DEBOUNCE_MS).toBe(300);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,11 +1,27 @@
 // The settings window's "Session" section: the character's background work
 // (delegations), newest first as the core keeps it. A row with a summary
 // opens it under the row; the list refreshes when the section comes into view,
-// when the window gets focus, and on "Refresh".
+// when the window gets focus, on "Refresh", and (debounced) when the core
+// sends a new delegations list.
 
 import { commands } from "../bindings/commands";
 import type { DelegationItem } from "../bindings";
 import { errorText } from "./tools";
+
+/** How long a burst of `delegations` events waits before the list reloads once. */
+export const RELOAD_DEBOUNCE_MS = 300;
+
+/** A trigger that runs `run` once, `ms` after its last call. */
+export function debounce(run: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      run();
+    }, ms);
+  };
+}
 
 /** What the list says with nothing in it. */
 export const EMPTY_TEXT = "No background work yet.";
@@ -59,6 +75,8 @@ export class SessionSection {
   private readonly list: HTMLUListElement;
   private readonly open = new Set<string>();
   private items: DelegationItem[] = [];
+  /** Reload soon: a burst of `delegations` events reloads the list once. */
+  readonly reloadSoon = debounce(() => void this.load(), RELOAD_DEBOUNCE_MS);
 
   /** Wire the section `#session`, its `#session-list` and `#refresh-session`. */
   constructor() {

@@ -12,7 +12,7 @@ describe("the shared slices", () => {
     expect(reduceConnection(initialConnection(), { type: "speech_halted" })).toEqual(initialConnection());
     const s = reduceConnection(initialConnection(), ready);
     expect(canSend(s)).toBe(true);
-    expect(reducePet(initialState(), ready).status).toEqual(s);
+    expect(reducePet(initialState(), ready).connection).toEqual(s);
     expect(reduceChat(initialChatState(), ready, 0).connection).toEqual(s);
   });
   it("delegations: each list replaces the last; a done item leaves the chip 30 min after it ended", () => {
