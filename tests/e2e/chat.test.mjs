@@ -118,7 +118,24 @@ test("a reply can be read again in the chat window after a proactive turn", { ti
     if (opened) {
       await browser.waitUntil(() => browser.execute(() => document.querySelector(".delegation-summary") !== null), { timeout: 5_000, timeoutMsg: "the summary did not open" });
     }
+    // The strip under the title mirrors the pet's session: the connection, and what runs.
+    const strip = () => browser.execute(() => document.getElementById("session-strip")?.textContent ?? "");
+    await browser.waitUntil(async () => /^Connected\b/.test(await strip()), { timeout: 10_000, timeoutMsg: "the session strip does not say Connected" });
+    t.diagnostic(`strip: ${await strip()}`);
+    // A turn typed on the pet shows in the settings window as it runs (every text the strip shows is kept).
+    await browser.execute(() => {
+      const el = document.getElementById("session-strip");
+      window.__stripLog = [];
+      new MutationObserver(() => window.__stripLog.push(el.textContent ?? "")).observe(el, { subtree: true, childList: true, characterData: true });
+    });
+    await browser.switchToWindow(pet);
+    await typeAndEnter(browser, "one more thing");
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => !known.has(h)));
+    await browser.waitUntil(() => browser.execute(() => window.__stripLog.some((x) => /Replying…|Thinking…/.test(x))), { timeout: 15_000, timeoutMsg: "the strip never showed the running reply" });
+    await browser.waitUntil(async () => !/Replying…|Thinking…/.test(await strip()), { timeout: 30_000, timeoutMsg: "the strip kept the ended reply" });
     await screenshot(t, browser, "settings-session");
+    await browser.execute(() => window.scrollTo(0, 0));
+    await screenshot(t, browser, "settings-strip");
   } finally {
     await close();
   }

@@ -262,8 +262,10 @@ let slices = initialSession();
 async function mirrorSession(): Promise<void> {
   if (!("__TAURI_INTERNALS__" in window)) return;
   let sawStatus = false;
+  let sawDelegations = false;
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
+    if (event.type === "delegations") sawDelegations = true;
     slices = reduceSession(slices, event);
     strip.render(slices);
     if (event.type === "delegations") session.reloadSoon();
@@ -276,6 +278,14 @@ async function mirrorSession(): Promise<void> {
   } catch (e) {
     if (!sawStatus) apply({ type: "status", status: { state: "closed" } });
     console.warn("yui: current_status failed", errorText(e));
+  }
+  try {
+    // The running ones of the kept history are the backend's current list
+    // (an item a later list left out is kept as done).
+    const history = await commands.delegationHistory();
+    if (!sawDelegations) apply({ type: "delegations", items: history.filter((d) => d.state === "running") });
+  } catch (e) {
+    console.warn("yui: delegation_history failed", errorText(e));
   }
 }
 
