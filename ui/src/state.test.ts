@@ -271,7 +271,7 @@ describe("the delegations chip and the usage readout", () => {
   it("keeps a done item 30 minutes after ended_at", () => {
     const s = reduce(initialState(), { type: "delegations", items: [item("a", "running"), item("b", "done", 1_000_000)] });
     expect(chipText(chipItems(s, 1_000_000 + 29 * 60_000))).toBe("1 running · 1 done");
-    expect(chipText(chipItems(s, 1_000_000 + 30 * 60_000))).toBe("1 running");
+    expect(chipText(chipItems(s, 1_000_000 + 30 * 60_000 + 1))).toBe("1 running");
     expect(chipText(chipItems(reduce(s, { type: "delegations", items: [] }), 0))).toBeNull();
   });
   it("shows total tokens beside the context window", () => {

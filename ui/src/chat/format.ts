@@ -2,7 +2,7 @@
 // line, latency hover, error titles, reasoning clock, approval countdown,
 // file sizes, tool output tails. Tested without a DOM.
 
-import type { Answer, ApprovalCard, ErrorCard, Latency, Status, UsageLine } from "../bindings/index";
+import type { Answer, ApprovalCard, ErrorCard, Latency, UsageLine } from "../bindings/index";
 
 /** How long an approval card waits before the core denies it. */
 export const APPROVAL_TIMEOUT_MS = 300_000;
@@ -135,28 +135,8 @@ export function prettyArgs(args: unknown): string {
   }
 }
 
-/** The header's connection words and tone. */
-export function connectionText(s: Status): { text: string; tone: "ok" | "warn" | "bad" } {
-  switch (s.state) {
-    case "connecting":
-    case "handshaking":
-      return { text: "Connecting…", tone: "warn" };
-    case "ready":
-      return { text: "Connected", tone: "ok" };
-    case "stateless":
-      return { text: "Ready", tone: "ok" };
-    case "reconnecting":
-      return { text: `Reconnecting in ${Math.ceil(s.delay_ms / 1000)}s — ${s.reason}`, tone: "warn" };
-    case "auth_failed":
-      return { text: "Key refused", tone: "bad" };
-    case "closed":
-      return { text: "Offline", tone: "bad" };
-    default: {
-      const unknown: never = s;
-      return { text: String(unknown), tone: "bad" };
-    }
-  }
-}
+/** The header's connection words and tone (the shared connection slice's). */
+export { connectionText } from "../slices/connection";
 
 /** A time for the list and search: "14:05" today, else "Mar 3". */
 export function when(ms: number, now: number): string {

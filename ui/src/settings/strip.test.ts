@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { DelegationItem, Status, UiEvent } from "../bindings";
 import { initialSession, reduceSession, type SessionSlices } from "../slices/session";
-import { connectionLabel, delegationsLabel, stripParts, stripText, turnLabel } from "./strip";
+import { connectionText } from "../slices/connection";
+import { delegationsLabel, stripParts, stripText, turnLabel } from "./strip";
 
 const run = (...events: UiEvent[]): SessionSlices => events.reduce(reduceSession, initialSession());
 const ready: UiEvent = { type: "status", status: { state: "ready" } };
@@ -15,11 +16,11 @@ describe("the settings window's session strip", () => {
       [{ state: "handshaking" }, "Connecting…", "warn"],
       [{ state: "ready" }, "Connected", "ok"],
       [{ state: "stateless" }, "Ready", "ok"],
-      [{ state: "reconnecting", delay_ms: 2500, reason: "refused" }, "Reconnecting in 3s", "warn"],
+      [{ state: "reconnecting", delay_ms: 2500, reason: "refused" }, "Reconnecting in 3s — refused", "warn"],
       [{ state: "auth_failed" }, "Key refused", "bad"],
       [{ state: "closed" }, "Offline", "bad"],
     ];
-    for (const [status, text, tone] of cases) expect(connectionLabel(status)).toEqual({ text, tone });
+    for (const [status, text, tone] of cases) expect(connectionText(status)).toEqual({ text, tone });
   });
 
   it("says Replying… while a turn runs, Thinking… while its reasoning streams, with the queue", () => {

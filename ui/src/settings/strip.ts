@@ -3,7 +3,8 @@
 // shared session slices the pet and the chat window fold too. The words are
 // pure functions (tested without a DOM); `SessionStrip` only shows them.
 
-import type { DelegationItem, Status } from "../bindings";
+import type { DelegationItem } from "../bindings";
+import { connectionText } from "../slices/connection";
 import type { SessionSlices } from "../slices/session";
 import { isRunning, isThinking, queuedCount, type TurnSlice } from "../slices/turn";
 
@@ -20,28 +21,6 @@ export interface StripPart {
   tone: StripTone;
 }
 
-/** The connection's words: "Connected", "Reconnecting in 3s", "Key refused", "Offline"… */
-export function connectionLabel(status: Status): { text: string; tone: StripTone } {
-  switch (status.state) {
-    case "connecting":
-    case "handshaking":
-      return { text: "Connecting…", tone: "warn" };
-    case "ready":
-      return { text: "Connected", tone: "ok" };
-    case "stateless":
-      return { text: "Ready", tone: "ok" };
-    case "reconnecting":
-      return { text: `Reconnecting in ${Math.ceil(status.delay_ms / 1000)}s`, tone: "warn" };
-    case "auth_failed":
-      return { text: "Key refused", tone: "bad" };
-    case "closed":
-      return { text: "Offline", tone: "bad" };
-    default: {
-      const unknown: never = status;
-      return { text: String(unknown), tone: "bad" };
-    }
-  }
-}
 
 /** The reply's words: "Replying…", or "Thinking…" while the reasoning streams,
  * with "(+N queued)"; null while no turn runs. */
@@ -60,7 +39,7 @@ export function delegationsLabel(items: DelegationItem[]): string | null {
 
 /** The strip's parts, in order: connection, then the reply and the delegations when there are any. */
 export function stripParts(s: SessionSlices): StripPart[] {
-  const parts: StripPart[] = [{ kind: "connection", ...connectionLabel(s.connection) }];
+  const parts: StripPart[] = [{ kind: "connection", ...connectionText(s.connection) }];
   const turn = turnLabel(s.turn);
   if (turn !== null) parts.push({ kind: "turn", text: turn, tone: "busy" });
   const delegations = delegationsLabel(s.delegations);

@@ -17,3 +17,33 @@ export function reduceConnection(status: Status, event: UiEvent): Status {
 export function canSend(status: Status): boolean {
   return status.state === "ready" || status.state === "stateless";
 }
+
+/** How the connection's words are coloured. */
+export type ConnectionTone = "ok" | "warn" | "bad";
+
+/**
+ * The connection in words, as the chat header and the settings strip show
+ * it: "Connected", "Ready" (a stateless transport), "Reconnecting in 3s —
+ * reason", "Key refused", "Offline"…
+ */
+export function connectionText(s: Status): { text: string; tone: ConnectionTone } {
+  switch (s.state) {
+    case "connecting":
+    case "handshaking":
+      return { text: "Connecting…", tone: "warn" };
+    case "ready":
+      return { text: "Connected", tone: "ok" };
+    case "stateless":
+      return { text: "Ready", tone: "ok" };
+    case "reconnecting":
+      return { text: s.reason ? `Reconnecting in ${Math.ceil(s.delay_ms / 1000)}s — ${s.reason}` : `Reconnecting in ${Math.ceil(s.delay_ms / 1000)}s`, tone: "warn" };
+    case "auth_failed":
+      return { text: "Key refused", tone: "bad" };
+    case "closed":
+      return { text: "Offline", tone: "bad" };
+    default: {
+      const unknown: never = s;
+      return { text: String(unknown), tone: "bad" };
+    }
+  }
+}

@@ -12,9 +12,10 @@ export function reduceDelegations(items: DelegationItem[], event: UiEvent): Dele
 }
 
 /** The delegations the chip shows at `nowMs` (epoch ms): running ones, and
- * done ones until 30 min after their `ended_at`. */
+ * done ones until 30 min after their `ended_at` (30:00 exactly still shows;
+ * the same rule as the core's `delegations::chip`). */
 export function chipItems(items: DelegationItem[], nowMs: number): DelegationItem[] {
-  return items.filter((d) => d.state === "running" || d.ended_at === undefined || nowMs - d.ended_at < DELEGATION_DONE_KEPT_MS);
+  return items.filter((d) => d.state === "running" || d.ended_at === undefined || nowMs - d.ended_at <= DELEGATION_DONE_KEPT_MS);
 }
 
 /** The chip's text: "2 running · 1 done", or null when nothing shows. */

@@ -23,7 +23,8 @@ describe("the shared slices", () => {
     const s = reduceDelegations([], { type: "delegations", items });
     expect(reduceDelegations(s, { type: "speech_halted" })).toBe(s);
     expect(chipText(chipItems(s, 1_000 + 30 * 60_000 - 1))).toBe("1 running · 1 done");
-    expect(chipText(chipItems(s, 1_000 + 30 * 60_000))).toBe("1 running");
+    expect(chipText(chipItems(s, 1_000 + 30 * 60_000))).toBe("1 running · 1 done"); // 30:00 exactly, as the core's chip()
+    expect(chipText(chipItems(s, 1_000 + 30 * 60_000 + 1))).toBe("1 running");
     expect(chipText([])).toBeNull();
   });
 });
