@@ -46,9 +46,46 @@ fn event_stream(cfg: &Config) -> String {
     format!("Channel<{}>", yui_core::UiEvent::name(cfg))
 }
 
-fn cursor_stream(_: &Config) -> String {
-    "Channel<{ x: number; y: number } | null>".into()
+fn cursor_stream(cfg: &Config) -> String {
+    format!("Channel<{} | null>", inline::<crate::streams::CursorPoint>(cfg))
 }
+
+/// `T` written out in place, on one line (its field docs left out).
+fn inline<T: TS>(cfg: &Config) -> String {
+    let mut text = T::inline(cfg);
+    while let (Some(start), Some(end)) = (text.find("/**"), text.find("*/")) {
+        text.replace_range(start..end + 2, "");
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace(", }", " }")
+}
+
+/// One event the shell emits itself (not through a channel).
+pub struct EventSpec {
+    /// Its key in the generated `shellEvents`.
+    pub key: &'static str,
+    /// The event name, from the constant the shell emits it under.
+    pub name: &'static str,
+    /// What it carries, one line.
+    pub doc: &'static str,
+    /// Its payload's TypeScript type.
+    pub payload: fn(&Config) -> String,
+}
+
+/// Every event the shell emits.
+pub const EVENTS: &[EventSpec] = &[
+    EventSpec {
+        key: "event",
+        name: crate::sink::EVENT_NAME,
+        doc: "Every core event of the session, until the page registers its event channel.",
+        payload: ts::<yui_core::UiEvent>,
+    },
+    EventSpec {
+        key: "interactive",
+        name: crate::shortcut::INTERACTIVE_EVENT,
+        doc: "The \"bring YUI back\" shortcut: keep click-through off for `seconds` (pet only).",
+        payload: inline::<crate::shortcut::Interactive>,
+    },
+];
 
 macro_rules! spec {
     ($name:literal, $doc:literal, [$($arg:literal : $ty:expr),*], $answer:expr) => {
@@ -292,6 +329,18 @@ pub fn typescript() -> String {
             }
         }
     }
+    let mut names = String::new();
+    let mut payloads = String::new();
+    for e in EVENTS {
+        let payload = (e.payload)(&cfg);
+        for word in payload.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+            if word.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !builtin.contains(&word) {
+                types.insert(word.to_string());
+            }
+        }
+        names.push_str(&format!("  /** {} */\n  {}: \"{}\",\n", e.doc, e.key, e.name));
+        payloads.push_str(&format!("  \"{}\": {payload};\n", e.name));
+    }
     types.insert("ErrorCode".into());
     format!(
         "// Generated from src-tauri/src/api.rs. Do not edit.\n// Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api\n\n\
@@ -301,7 +350,11 @@ pub fn typescript() -> String {
          export type CommandError = {{ code: ErrorCode; message: string }};\n\n\
          /** Every command of the shell, typed. Each rejects with a `CommandError`. */\n\
          export const commands = {{\n{body}}};\n\n\
-         /** A `Channel` for `eventChannel`, `cursorChannel` and `lipChannel`. */\nexport {{ Channel }};\n",
+         /** A `Channel` for `eventChannel`, `cursorChannel` and `lipChannel`. */\nexport {{ Channel }};\n\n\
+         /** The events the shell emits itself, by name. */\n\
+         export const shellEvents = {{\n{names}}} as const;\n\n\
+         /** Each shell event's payload, by event name. */\n\
+         export interface ShellEventPayloads {{\n{payloads}}}\n",
         types.into_iter().collect::<Vec<_>>().join(", ")
     )
 }
@@ -389,6 +442,32 @@ mod tests {
                 .unwrap_or_else(|| panic!("no fn {}", spec.name));
             let listed: Vec<&str> = spec.args.iter().map(|(n, _)| *n).collect();
             assert_eq!(args, listed, "the arguments of {}", spec.name);
+        }
+    }
+
+    #[test]
+    fn every_emitted_event_is_in_the_table() {
+        let sources = [
+            include_str!("cursor.rs"),
+            include_str!("shortcut.rs"),
+            include_str!("sink.rs"),
+            include_str!("streams.rs"),
+            include_str!("settings_window.rs"),
+            include_str!("startup.rs"),
+            include_str!("tray.rs"),
+            include_str!("desk.rs"),
+            include_str!("browser.rs"),
+            include_str!("chat_window.rs"),
+        ];
+        let listed: Vec<&str> = EVENTS.iter().map(|e| e.name).collect();
+        for source in sources {
+            let mut rest = source;
+            while let Some(at) = rest.find("\"yui://") {
+                let name = &rest[at + 1..];
+                let name = &name[..name.find('"').expect("a closed string")];
+                assert!(listed.contains(&name), "the shell emits {name} but api.rs does not list it");
+                rest = &rest[at + 1 + name.len()..];
+            }
         }
     }
 

@@ -43,9 +43,11 @@ pub const INTERACTIVE_EVENT: &str = "yui://interactive";
 /// How long the page keeps click-through off after the shortcut.
 const INTERACTIVE_SECONDS: u32 = 5;
 
-#[derive(Clone, Serialize)]
-struct Interactive {
-    seconds: u32,
+/// The payload of [`INTERACTIVE_EVENT`].
+#[derive(Clone, Serialize, ts_rs::TS)]
+pub struct Interactive {
+    /// How long to keep click-through off.
+    pub seconds: u32,
 }
 
 /// Register the plugin and the shortcuts; a failure is logged, not fatal.

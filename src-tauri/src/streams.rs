@@ -13,7 +13,7 @@ use tauri::{State, WebviewWindow};
 use yui_core::{ErrorCode, UiEvent};
 
 /// A cursor position in the pet window's CSS pixels, from its top-left.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ts_rs::TS)]
 pub struct CursorPoint {
     /// Right of the window's left edge.
     pub x: f64,

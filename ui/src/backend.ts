@@ -2,22 +2,15 @@
 // the Tauri shell (tauriBackend) and a browser fake for development and
 // screenshots (fakeBackend.ts), picked by `pickBackend`.
 
-import { Channel, commands } from "./bindings/commands";
+import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
 import { subscribeEvents, type Unsubscribe } from "./events";
 
-/** The "bring YUI back" shortcut: `{ seconds }` to keep the window taking the mouse. */
-export const INTERACTIVE_EVENT = "yui://interactive";
-
 /** A cursor position in window CSS pixels from the window's top-left (the
- * shell polls it every 33 ms), or null when it left the window. */
-export type CursorPayload = { x: number; y: number } | null;
-/** The payload of `yui://interactive`. */
-export interface InteractivePayload {
-  /** How long to keep click-through off. */
-  seconds: number;
-}
+ * shell polls it every 33 ms), or null when it left the window: what the
+ * generated `cursorChannel` carries. */
+export type CursorPayload = Parameters<typeof commands.cursorChannel>[0] extends Channel<infer T> ? T : never;
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export interface CommandError {
@@ -102,7 +95,7 @@ export function tauriBackend(): Backend {
       };
     },
     onInteractive: (handler) =>
-      win.listen<InteractivePayload>(INTERACTIVE_EVENT, (e) => handler(Number(e.payload?.seconds) || 0)),
+      win.listen<ShellEventPayloads[typeof shellEvents.interactive]>(shellEvents.interactive, (e) => handler(Number(e.payload?.seconds) || 0)),
     startDragging: () => win.startDragging(),
     screenWatched: () => call(commands.screenWatched),
     allowScreenRequests: () => call(commands.allowScreenRequests).then(done),

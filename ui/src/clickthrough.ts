@@ -73,7 +73,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
       if (cursor === null) tell(gate.leave(performance.now()));
     }, seconds * 1000 + 20);
   };
-  await listen("yui://interactive", () => deps.backend.onInteractive(stayInteractive));
+  await listen("the bring-back shortcut", () => deps.backend.onInteractive(stayInteractive));
   // Local events: the page sees these while the window takes the mouse.
   document.addEventListener("mousemove", (e) => setCursor({ x: e.clientX, y: e.clientY }));
   document.documentElement.addEventListener("mouseleave", () => setCursor(null));

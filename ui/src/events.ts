@@ -9,11 +9,9 @@
 // hears every event.
 
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import { Channel, commands } from "./bindings/commands";
+import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
 import type { UiEvent } from "./bindings/index";
 
-/** The event name the shell emits core events under before a page's channel exists. */
-export const EVENT_NAME = "yui://event";
 
 /** Stop receiving events. */
 export type Unsubscribe = () => void;
@@ -33,7 +31,7 @@ function deliver(event: UiEvent): void {
 
 /** Listen on the window's event, then register the page's channel (once per page). */
 async function open(): Promise<void> {
-  await getCurrentWebviewWindow().listen<UiEvent>(EVENT_NAME, (e) => deliver(e.payload));
+  await getCurrentWebviewWindow().listen<ShellEventPayloads[typeof shellEvents.event]>(shellEvents.event, (e) => deliver(e.payload));
   const channel = new Channel<UiEvent>();
   channel.onmessage = deliver;
   try {

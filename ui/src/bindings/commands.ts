@@ -16,7 +16,7 @@ export const commands = {
   /** Register the channel every core event of the session comes down, in order. */
   eventChannel: (channel: Channel<UiEvent>): Promise<null> => invoke<null>("event_channel", { channel }),
   /** Register the channel the cursor position (null: outside) comes down. */
-  cursorChannel: (channel: Channel<{ x: number; y: number } | null>): Promise<null> => invoke<null>("cursor_channel", { channel }),
+  cursorChannel: (channel: Channel<{ x: number, y: number } | null>): Promise<null> => invoke<null>("cursor_channel", { channel }),
   /** Open the chat window, or bring it to the front. */
   openChat: (): Promise<null> => invoke<null>("open_chat"),
   /** The character's conversations, newest change first. */
@@ -83,3 +83,17 @@ export const commands = {
 
 /** A `Channel` for `eventChannel`, `cursorChannel` and `lipChannel`. */
 export { Channel };
+
+/** The events the shell emits itself, by name. */
+export const shellEvents = {
+  /** Every core event of the session, until the page registers its event channel. */
+  event: "yui://event",
+  /** The "bring YUI back" shortcut: keep click-through off for `seconds` (pet only). */
+  interactive: "yui://interactive",
+} as const;
+
+/** Each shell event's payload, by event name. */
+export interface ShellEventPayloads {
+  "yui://event": UiEvent;
+  "yui://interactive": { seconds: number };
+}
