@@ -33,6 +33,7 @@ pub mod settings;
 pub mod speech;
 pub mod sink;
 pub mod tools;
+pub mod triggers;
 pub mod transport;
 pub mod turn;
 
