@@ -1,10 +1,10 @@
 //! What fires a turn nobody typed: the world coming to the character (seed
 //! `003`, "trigger"; `shared/spec/signals-ingress.md`). Sources hand their
 //! news in as [`Arrival`]s; the inbox decides when each becomes a turn's
-//! [`Trigger`](crate::context::input::Trigger). Everything here is pure: time
+//! [`Trigger`](crate::context::Trigger). Everything here is pure: time
 //! comes in as epoch milliseconds, nothing reads a clock or a socket.
 
-use crate::context::input::{AgentEvent, SignalGroup};
+use crate::context::{AgentEvent, SignalGroup};
 
 /// Something another program handed the character, stamped when it arrived.
 #[derive(Debug, Clone, PartialEq)]
