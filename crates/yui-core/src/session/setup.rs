@@ -81,6 +81,12 @@ impl Sampler {
     /// screenshot `shot` names (its pictures in `images`).
     pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>) -> TurnRequest {
         let mut ctx = ClientContext::user_message(&begin.text, 0);
+        if let Some(trigger) = &begin.trigger {
+            // A turn nobody typed: its trigger, and no utterance (the block
+            // then ends with the trigger's background marker).
+            ctx.trigger = (**trigger).clone();
+            ctx.user_text = None;
+        }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
         ctx.env = Env::local_at(wall_ms);
         ctx.previous_turn = begin.previous.clone();

@@ -43,6 +43,9 @@ pub struct Begin {
     pub spoken: bool,
     /// Files sent with the message (the chat window), checked already.
     pub attachments: Vec<crate::chat::Attachment>,
+    /// What fired a turn nobody typed (a signal, a cue…); `None` for the
+    /// user's own turns. The block carries it as its `trigger`.
+    pub trigger: Option<Box<crate::context::Trigger>>,
 }
 
 /// One thing for the driver to do.
@@ -211,14 +214,14 @@ impl Engine {
     /// Apply a user action.
     pub fn on_command(&mut self, cmd: UserCommand, now: Now, fx: &mut Effects) {
         match cmd {
-            UserCommand::SendText { text } => self.send_text(Outgoing { text, spoken: false, attachments: Vec::new() }, now, fx),
-            UserCommand::SendVoice { text } => self.send_text(Outgoing { text, spoken: true, attachments: Vec::new() }, now, fx),
+            UserCommand::SendText { text } => self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None }, now, fx),
+            UserCommand::SendVoice { text } => self.send_text(Outgoing { text, spoken: true, attachments: Vec::new(), trigger: None }, now, fx),
             UserCommand::Stop => self.stop(Stop::Button, now, fx),
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
-            UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments }, now, fx),
+            UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {

@@ -1,6 +1,7 @@
 //! The message queue: a message the user sends starts a turn at once, or
 //! waits behind the running turn (`turn_queued`) until that turn ends; a
-//! stop clears it.
+//! stop clears it. A turn nobody typed ([`Engine::fire`]) never queues: it
+//! starts only into silence, and the caller keeps it until then.
 
 use super::engine::{Begin, Effect, Effects, Engine, Now, Turn};
 use super::voice::Failure;
@@ -17,6 +18,7 @@ pub(super) struct Outgoing {
     pub(super) text: String,
     pub(super) spoken: bool,
     pub(super) attachments: Vec<crate::chat::Attachment>,
+    pub(super) trigger: Option<Box<crate::context::Trigger>>,
 }
 
 impl Engine {
@@ -32,14 +34,38 @@ impl Engine {
         self.start(message, true, now, fx);
     }
 
-    /// Start a user turn. `interrupt`: it stops speech still playing (a
+    /// True when a turn nobody typed may start now: connected, no turn of
+    /// the user's or the backend's outstanding, nothing queued, and nothing
+    /// said or waiting to be said (she never cuts herself or the user off).
+    pub fn can_fire(&self) -> bool {
+        self.ready && self.running.is_none() && self.turns.is_empty() && self.backend_turns.is_empty() && self.queue.is_empty() && self.playback.quiet()
+    }
+
+    /// Start a turn nobody typed, carrying `trigger` (its `event_name` picks
+    /// the block's background marker). False, and nothing happens, when
+    /// [`Engine::can_fire`] is false: the caller keeps the trigger and asks
+    /// again when the engine is idle.
+    pub fn fire(&mut self, trigger: crate::context::Trigger, now: Now, fx: &mut Effects) -> bool {
+        if !self.can_fire() {
+            return false;
+        }
+        self.start(Outgoing { text: String::new(), spoken: false, attachments: Vec::new(), trigger: Some(Box::new(trigger)) }, false, now, fx);
+        true
+    }
+
+    /// Start a turn. `interrupt`: it stops speech still playing (a
     /// message sent now); a message that waited in the queue was written
     /// before the reply it follows, and lets that reply finish.
     fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
-        let Outgoing { text, spoken, attachments } = message;
+        let Outgoing { text, spoken, attachments, trigger } = message;
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
-        let event_name = if spoken { VOICE_EVENT } else { USER_EVENT };
+        let fired = trigger.as_ref().and_then(|t| t.event_name.clone());
+        let event_name: &str = match &fired {
+            Some(name) => name,
+            None if spoken => VOICE_EVENT,
+            None => USER_EVENT,
+        };
         // A turn the user typed or spoke stops speech, fillers included.
         if interrupt && !self.playback.quiet() {
             let mut pfx = PlayEffects::new();
@@ -71,6 +97,7 @@ impl Engine {
             previous: self.previous.clone(),
             spoken,
             attachments,
+            trigger,
         }));
         let mut pfx = PlayEffects::new();
         self.playback.label(&turn_id, event_name);

@@ -543,3 +543,59 @@ fn caption_and_tone_ride_with_the_sentence_and_never_show() {
     assert_eq!(req.caption.as_deref(), Some("gently"));
     assert_eq!(req.tone, Some(crate::speech::tts::Tone::Free("😏".into())), "free mode by default");
 }
+
+fn signal_trigger() -> crate::context::Trigger {
+    crate::context::Trigger::new(crate::context::TriggerKind::Signals, Some("signals.push".into()))
+}
+
+fn fired(r: &mut Rig, secs: u64) -> Option<Begin> {
+    let mut fx = Vec::new();
+    let started = r.e.fire(signal_trigger(), r.at(secs), &mut fx);
+    let fx = r.played(fx, secs);
+    let begin = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None });
+    assert_eq!(started, begin.is_some(), "fire says whether it began a turn: {fx:?}");
+    begin
+}
+
+#[test]
+fn a_fired_turn_carries_its_trigger_and_no_text() {
+    let mut r = Rig::new("responses");
+    assert!(r.e.can_fire());
+    let begin = fired(&mut r, 0).expect("an idle engine fires");
+    assert_eq!(begin.text, "");
+    assert_eq!(begin.event_name, "signals.push", "the trigger's event name names the turn");
+    assert_eq!(begin.trigger.as_deref(), Some(&signal_trigger()));
+    assert!(!r.e.can_fire(), "one turn at a time");
+    assert!(fired(&mut r, 1).is_none());
+    r.reply(&begin.turn_id, speech("A push landed."), 2);
+    r.reply(&begin.turn_id, END, 2);
+    assert!(r.e.can_fire(), "idle again once the reply is said");
+}
+
+#[test]
+fn a_fired_turn_waits_for_the_user_the_queue_and_the_voice() {
+    let mut r = Rig::new("responses");
+    let id = r.send("hello", 0);
+    assert!(fired(&mut r, 0).is_none(), "never over the user's turn");
+    r.cmd(UserCommand::SendText { text: "and then".into() }, 0);
+    r.reply(&id, END, 1);
+    assert!(fired(&mut r, 1).is_none(), "never before a queued message");
+    // The queued message is running now; its reply is still being said.
+    let mut fx = Vec::new();
+    let next = r.e.running.clone().expect("the queued message runs");
+    r.e.on_inbound(Inbound::Reply { turn_id: next.clone(), part: speech("Still talking.") }, r.at(2), &mut fx);
+    r.e.on_inbound(Inbound::Reply { turn_id: next, part: END }, r.at(2), &mut fx);
+    assert!(!r.e.can_fire(), "she is still saying the reply: {fx:?}");
+    let fx = r.played(fx, 3);
+    assert!(!fx.is_empty());
+    assert!(fired(&mut r, 3).is_some(), "after the reply was said");
+}
+
+#[test]
+fn a_fired_turn_waits_for_a_connection() {
+    let mut e = Engine::new(config("push"));
+    let t0 = Instant::now();
+    let mut fx = Vec::new();
+    assert!(!e.fire(signal_trigger(), Now { at: t0, wall_ms: 0 }, &mut fx));
+    assert!(fx.is_empty(), "not ready: nothing fails, nothing is said");
+}
