@@ -91,6 +91,43 @@ pub struct Settings {
     pub voice: VoiceSettings,
     /// The chat window.
     pub chat: ChatSettings,
+    /// The signals ingress.
+    pub ingress: IngressSettings,
+}
+
+/// The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
+/// server other local programs post signals to. Off by default. Its Debug
+/// form never shows the token.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct IngressSettings {
+    /// Listen on `127.0.0.1:port` (default off).
+    pub enabled: bool,
+    /// The port (default 8770); a change applies after a restart.
+    pub port: u16,
+    /// Answer 401 to a request without `Authorization: Bearer <token>`
+    /// (default off).
+    pub require_token: bool,
+    /// A token for this run only (the CLI's `--set ingress.token=T`); empty
+    /// uses the per-installation token kept in the data dir.
+    pub token: String,
+}
+
+impl fmt::Debug for IngressSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IngressSettings")
+            .field("enabled", &self.enabled)
+            .field("port", &self.port)
+            .field("require_token", &self.require_token)
+            .field("token", &if self.token.is_empty() { "" } else { "<redacted>" })
+            .finish()
+    }
+}
+
+impl Default for IngressSettings {
+    fn default() -> Self {
+        Self { enabled: false, port: 8770, require_token: false, token: String::new() }
+    }
 }
 
 /// The chat window's settings (seed `004`).
@@ -281,6 +318,7 @@ impl Default for Settings {
             relations: true,
             voice: VoiceSettings::default(),
             chat: ChatSettings::default(),
+            ingress: IngressSettings::default(),
         }
     }
 }
@@ -302,6 +340,7 @@ impl fmt::Debug for Settings {
             .field("relations", &self.relations)
             .field("voice", &self.voice)
             .field("chat", &self.chat)
+            .field("ingress", &self.ingress)
             .finish_non_exhaustive()
     }
 }
@@ -440,6 +479,12 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "stt.key" => settings.voice.stt_key = value.into(),
         "stt.model" => settings.voice.stt_model = value.into(),
         "stt.language" => settings.voice.stt_language = value.into(),
+        "ingress" | "ingress.enabled" => settings.ingress.enabled = switch()?,
+        "ingress.require_token" => settings.ingress.require_token = switch()?,
+        "ingress.token" => settings.ingress.token = value.into(),
+        "ingress.port" => {
+            settings.ingress.port = value.parse().ok().filter(|p| *p > 0).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("ingress.port takes 1 to 65535, not {value:?}") })?;
+        }
         "screenshot.monitor" => {
             let index = value.parse().map_err(|_| CoreError::Settings { field: "set", reason: format!("screenshot.monitor takes a display index, not {value:?}") })?;
             settings.screenshot.source = ScreenChoice::Monitor { index };
@@ -451,7 +496,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler or stt.*"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.* or ingress.*"),
             })
         }
     }

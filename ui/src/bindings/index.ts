@@ -415,7 +415,11 @@ voice: VoiceSettings,
 /**
  * The chat window.
  */
-chat: ChatSettings, };
+chat: ChatSettings, 
+/**
+ * The signals ingress.
+ */
+ingress: IngressSettings, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -657,6 +661,31 @@ max_attachments: number,
  * Bytes per attachment (default 2 MB).
  */
 max_attachment_bytes: number, };
+
+/**
+ * The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
+ * server other local programs post signals to. Off by default. Its Debug
+ * form never shows the token.
+ */
+export type IngressSettings = { 
+/**
+ * Listen on `127.0.0.1:port` (default off).
+ */
+enabled: boolean, 
+/**
+ * The port (default 8770); a change applies after a restart.
+ */
+port: number, 
+/**
+ * Answer 401 to a request without `Authorization: Bearer <token>`
+ * (default off).
+ */
+require_token: boolean, 
+/**
+ * A token for this run only (the CLI's `--set ingress.token=T`); empty
+ * uses the per-installation token kept in the data dir.
+ */
+token: string, };
 
 /**
  * What voice input is doing, as the status pill shows it.
