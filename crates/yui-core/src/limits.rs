@@ -204,3 +204,19 @@ pub const CHAT_ATTACHMENTS: usize = 5;
 pub const CHAT_ATTACHMENT_BYTES: usize = 2 * 1024 * 1024;
 /// Text of one text attachment folded into the prompt (seed `004`: "clipped to 100 kB").
 pub const CHAT_TEXT_ATTACHMENT_BYTES: usize = 100 * 1000;
+
+// --- The trigger inbox (`shared/spec/signals-ingress.md`, "Delivery"; seed `003`, "Agent lifecycle (catchup burst)") ---
+
+/// Signals: "Each buffer holds at most 5 groups, dropping the oldest" (the
+/// away buffer and the batch buffer, each).
+pub const SIGNALS_BUFFER_GROUPS: usize = 5;
+/// Signals: "`batched` opens a 5-minute window" at the first batched arrival.
+pub const SIGNALS_BATCH_WINDOW: Duration = Duration::from_secs(5 * 60);
+/// Agent events: the "per-tool cap" of the catch-up buffer (seed `003`
+/// names the cap, not its size; 5 like a signals buffer): past it the
+/// tool's oldest buffered event is dropped.
+pub const AGENT_CATCHUP_PER_TOOL: usize = 5;
+/// Agent events: buffered events across every tool (not in the seed; the
+/// tool name is the poster's, so the per-tool cap alone bounds nothing):
+/// past it the oldest is dropped.
+pub const AGENT_CATCHUP_ITEMS: usize = 20;

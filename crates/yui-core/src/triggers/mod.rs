@@ -4,6 +4,13 @@
 //! [`Trigger`](crate::context::Trigger). Everything here is pure: time
 //! comes in as epoch milliseconds, nothing reads a clock or a socket.
 
+pub mod agent;
+pub mod inbox;
+#[cfg(test)]
+mod tests;
+
+pub use inbox::{Inbox, Readiness};
+
 use crate::context::{AgentEvent, SignalGroup};
 
 /// Something another program handed the character, stamped when it arrived.
