@@ -96,3 +96,66 @@ async fn a_session_on_its_own_thread_answers_and_closes() {
     let closed = tokio::time::timeout(WAIT, session.close()).await;
     assert!(closed.is_ok(), "close() returns once the session's thread has ended");
 }
+
+/// The block of the turn that went out last.
+fn last_block(sink: &CollectingSink) -> String {
+    sink.events()
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            UiEvent::ContextSent { block, .. } => Some(block.clone()),
+            _ => None,
+        })
+        .expect("a turn went out")
+}
+
+#[tokio::test]
+async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_running_reply() {
+    use yui_core::context::{SignalEnvelope, SignalGroup};
+    use yui_core::triggers::Arrival;
+    let mock = mock_demo(Some("k")).await;
+    let (session, sink, _dir) = session(ChatApi::Responses, &mock.base_url()).await;
+    let group = |id: &str| SignalGroup {
+        envelope: Some(SignalEnvelope {
+            source: Some("github".into()),
+            event_type: Some("push".into()),
+            event_id: Some(id.into()),
+            occurred_at: Some(1_787_449_000_000),
+            delivery: Some("immediate".into()),
+            ..Default::default()
+        }),
+        items: vec![serde_json::json!({"repo": "acme/app", "branch": "main"})],
+    };
+    session.arrive(Arrival::Signals { group: group("delivery-42"), received_ms: 0 }).unwrap();
+    let end = ended(&sink).await;
+    assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }), "{end:?}");
+    let started = sink.events().into_iter().find_map(|e| match e {
+        UiEvent::TurnStarted { text, .. } => Some(text),
+        _ => None,
+    });
+    assert_eq!(started.as_deref(), Some(""), "nobody typed it");
+    let block = last_block(&sink);
+    assert!(block.contains("trigger: signals (1 signal)"), "{block}");
+    assert!(block.contains("signal [github/push @2026-08-23T01:36:40.000Z, id delivery-42]"), "{block}");
+    assert!(block.contains("id delivery-42]: {\"repo\":\"acme/app\",\"branch\":\"main\"}"), "{block}");
+    assert!(!speeches(&sink).is_empty(), "she speaks the reply");
+    assert!(session.wait_idle(WAIT).await);
+
+    // While the user's own turn runs, a signal waits; it comes after, as a catch-up.
+    session.send(UserCommand::SendText { text: "hello there".into() }).unwrap();
+    session.arrive(Arrival::Signals { group: group("delivery-43"), received_ms: 1 }).unwrap();
+    let deadline = std::time::Instant::now() + WAIT;
+    while sink.events().iter().filter(|e| matches!(e, UiEvent::ContextSent { .. })).count() < 3 {
+        assert!(std::time::Instant::now() < deadline, "the held signal never fired");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let blocks: Vec<String> = sink.events().iter().filter_map(|e| match e {
+        UiEvent::ContextSent { block, .. } => Some(block.clone()),
+        _ => None,
+    }).collect();
+    assert!(!blocks[1].contains("delivery-43"), "the user's turn carries no signal: {}", blocks[1]);
+    assert!(blocks[2].contains("trigger: signals (1 signal)"), "{}", blocks[2]);
+    assert!(blocks[2].contains("id delivery-43]"), "{}", blocks[2]);
+    assert!(session.wait_idle(WAIT).await);
+    session.close().await;
+}

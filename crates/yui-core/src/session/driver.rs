@@ -79,6 +79,8 @@ pub(super) struct Driver {
     pub asks: std::collections::HashMap<String, tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>>,
     /// How many asks this session made (their ids).
     pub asked: u64,
+    /// What other programs sent, until it becomes a turn.
+    pub inbox: crate::triggers::Inbox,
 }
 
 impl Driver {
@@ -87,6 +89,7 @@ impl Driver {
         mut self,
         mut cmds: mpsc::UnboundedReceiver<UserCommand>,
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
+        mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
@@ -97,6 +100,7 @@ impl Driver {
         let mut fx: Effects = Vec::with_capacity(16);
         loop {
             let deadline = self.engine.next_deadline();
+            let inbox_due = self.inbox_deadline();
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => break,
@@ -130,8 +134,13 @@ impl Driver {
                 Some(ask) = ask_rx.recv() => self.ask(ask, &mut fx),
                 report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
+                Some(arrival) = arrivals.recv() => self.inbox.arrive(arrival, self.clock.now_ms()),
+                _ = sleep_opt(inbox_due) => {}
             }
             self.apply(&mut fx, &tools, &shot_tx);
+            if self.pump_inbox(&mut fx) {
+                self.apply(&mut fx, &tools, &shot_tx);
+            }
         }
         // The window (or its replacement) is not told; only the watch is.
         self.status.send_replace(Status::Closed);
@@ -219,6 +228,32 @@ impl Driver {
     /// Whether the transport takes files (PDFs) as bytes.
     fn carries_files(&self) -> bool {
         self.transport_name != "push"
+    }
+
+    /// When the inbox's batch window closes, on the loop's clock.
+    fn inbox_deadline(&self) -> Option<Instant> {
+        let due = self.inbox.next_deadline()?;
+        let wait = u64::try_from(due.saturating_sub(self.clock.now_ms())).unwrap_or(0);
+        Some(Instant::now() + std::time::Duration::from_millis(wait))
+    }
+
+    /// Let the inbox fire what is due: one turn at most, only into silence
+    /// (the engine's `can_fire`). The user counts as present (no presence
+    /// source yet). True when a turn began.
+    fn pump_inbox(&mut self, fx: &mut Effects) -> bool {
+        if self.inbox.is_empty() {
+            return false;
+        }
+        let now = self.now();
+        let ready = crate::triggers::Readiness { present: true, idle: self.engine.can_fire() };
+        let Some(trigger) = self.inbox.poll(now.wall_ms, ready) else { return false };
+        let event_name = trigger.event_name.clone().unwrap_or_default();
+        if !self.engine.fire(trigger, now, fx) {
+            tracing::warn!(record = "trigger_skipped", event_name = %event_name, reason = "engine busy");
+            return false;
+        }
+        tracing::info!(record = "trigger_fired", event_name = %event_name);
+        true
     }
 
     fn now(&self) -> Now {

@@ -79,6 +79,7 @@ pub struct Activity {
 /// through the sink given to [`Session::start`].
 pub struct Session {
     cmds: mpsc::UnboundedSender<UserCommand>,
+    arrivals: mpsc::UnboundedSender<crate::triggers::Arrival>,
     status: watch::Receiver<Status>,
     activity: watch::Receiver<Activity>,
     sent: AtomicU64,
@@ -111,6 +112,7 @@ impl Session {
     pub fn start(config: SessionConfig, sink: SharedSink) -> Result<Session, CoreError> {
         let cancel = CancellationToken::new();
         let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+        let (arrival_tx, arrival_rx) = mpsc::unbounded_channel();
         let (status_tx, status_rx) = watch::channel(Status::Connecting { attempt: 0 });
         let (activity_tx, activity_rx) = watch::channel(Activity::default());
         let contexts = Arc::new(ContextLog::default());
@@ -159,13 +161,15 @@ impl Session {
             audio: (config.audio, config.lips.clone()),
             live: config.live.clone(),
             delegations: delegations.clone(),
+            inbox: crate::triggers::Inbox::new(),
         };
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, cancel.clone()));
+        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,
+            arrivals: arrival_tx,
             status: status_rx,
             activity: activity_rx,
             sent: AtomicU64::new(0),
@@ -340,6 +344,12 @@ impl Session {
     pub fn send(&self, cmd: UserCommand) -> Result<(), CoreError> {
         self.sent.fetch_add(1, Ordering::SeqCst);
         self.cmds.send(cmd).map_err(|_| CoreError::Closed)
+    }
+
+    /// Hand the session something another program sent (the signals
+    /// ingress): its inbox decides when it becomes a turn.
+    pub fn arrive(&self, arrival: crate::triggers::Arrival) -> Result<(), CoreError> {
+        self.arrivals.send(arrival).map_err(|_| CoreError::Closed)
     }
 
     /// The connection state, on a watch channel.
