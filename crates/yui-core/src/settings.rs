@@ -130,6 +130,38 @@ impl Default for IngressSettings {
     }
 }
 
+/// What the settings window shows of the signals ingress: where it
+/// listens, the token, and a line to try it with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct IngressInfo {
+    /// The saved switch.
+    pub enabled: bool,
+    /// True while the server listens.
+    pub listening: bool,
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    /// The per-installation token (or this run's override).
+    pub token: String,
+    /// Whether requests must carry the token.
+    pub require_token: bool,
+    /// Why it does not listen though switched on (the port is taken…), or
+    /// null.
+    pub problem: Option<String>,
+    /// A `curl` line that posts one signal, copyable.
+    pub example: String,
+}
+
+impl IngressInfo {
+    /// The view of `settings` with `token`, listening or failing with `problem`.
+    pub fn of(settings: &IngressSettings, token: &str, listening: bool, problem: Option<String>) -> Self {
+        let address = format!("http://127.0.0.1:{}", settings.port);
+        let auth = if settings.require_token { format!(" -H 'Authorization: Bearer {token}'") } else { String::new() };
+        let body = r#"{"envelope":{"source":"shell","event_type":"hello","delivery":"immediate"},"signals":[{"text":"hello from curl"}]}"#;
+        let example = format!("curl -s -X POST {address}/signals -H 'Content-Type: application/json'{auth} -d '{body}'");
+        Self { enabled: settings.enabled, listening, address, token: token.to_string(), require_token: settings.require_token, problem, example }
+    }
+}
+
 /// The chat window's settings (seed `004`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
@@ -521,6 +553,27 @@ pub fn push_url(chat_base_url: &str) -> Result<url::Url, CoreError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_ingress_view_names_the_address_and_sends_the_token_only_when_required() {
+        let mut ingress = IngressSettings { enabled: true, port: 9001, ..IngressSettings::default() };
+        let open = IngressInfo::of(&ingress, "t0k", true, None);
+        assert_eq!(open.address, "http://127.0.0.1:9001");
+        assert!(open.example.starts_with("curl -s -X POST http://127.0.0.1:9001/signals "), "{}", open.example);
+        assert!(!open.example.contains("t0k"), "no token when none is required");
+        ingress.require_token = true;
+        let guarded = IngressInfo::of(&ingress, "t0k", false, Some("port 9001 is taken".into()));
+        assert!(guarded.example.contains("-H 'Authorization: Bearer t0k'"), "{}", guarded.example);
+        assert_eq!(guarded.problem.as_deref(), Some("port 9001 is taken"));
+        let body = guarded.example.rsplit_once(" -d '").unwrap().1.trim_end_matches('\'');
+        let json: serde_json::Value = serde_json::from_str(body).expect("the example body is JSON");
+        assert!(json["signals"].is_array());
+        assert_eq!(format!("{ingress:?}").contains("t0k"), false);
+        ingress.token = "secret".into();
+        assert!(!format!("{ingress:?}").contains("secret"), "Debug hides the token");
+        assert_eq!(IngressSettings::default().port, 8770);
+        assert!(!IngressSettings::default().enabled, "off by default");
+    }
+
     use super::*;
 
     #[test]

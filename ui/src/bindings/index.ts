@@ -688,6 +688,41 @@ require_token: boolean,
 token: string, };
 
 /**
+ * What the settings window shows of the signals ingress: where it
+ * listens, the token, and a line to try it with.
+ */
+export type IngressInfo = { 
+/**
+ * The saved switch.
+ */
+enabled: boolean, 
+/**
+ * True while the server listens.
+ */
+listening: boolean, 
+/**
+ * `http://127.0.0.1:<port>`.
+ */
+address: string, 
+/**
+ * The per-installation token (or this run's override).
+ */
+token: string, 
+/**
+ * Whether requests must carry the token.
+ */
+require_token: boolean, 
+/**
+ * Why it does not listen though switched on (the port is taken…), or
+ * null.
+ */
+problem: string | null, 
+/**
+ * A `curl` line that posts one signal, copyable.
+ */
+example: string, };
+
+/**
  * What voice input is doing, as the status pill shows it.
  */
 export type VoiceState = { "state": "off" } | { "state": "listening" } | { "state": "hearing" } | { "state": "transcribing" } | { "state": "failed", 

@@ -6,6 +6,7 @@ import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindi
 import { subscribeEvents } from "../events";
 import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
+import { ReactionsSection } from "./reactions";
 import { SessionSection } from "./session";
 import { SessionStrip } from "./strip";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
@@ -37,6 +38,7 @@ const screenTools = new ScreenTools(form);
 const voice = new VoiceSection(form);
 const chat = new ChatSection(form);
 const session = new SessionSection();
+const reactions = new ReactionsSection(form);
 
 function fill(s: Settings): void {
   current = s;
@@ -53,6 +55,7 @@ function fill(s: Settings): void {
   screenTools.fill(s);
   voice.fill(s);
   chat.fill(s);
+  reactions.fill(s);
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -75,6 +78,7 @@ function formSettings(base: Settings): Settings {
     ...screenTools.read(),
     voice: voice.read(base.voice),
     chat: chat.read(base.chat),
+    ingress: reactions.read(base.ingress),
   };
 }
 
@@ -118,6 +122,7 @@ form.addEventListener("submit", async (ev) => {
     await commands.saveSettings(next);
     current = next;
     say("Saved.");
+    void reactions.load();
     void loadKeyPlace();
     void loadCardName();
   } catch (e) {
@@ -294,3 +299,4 @@ void mirrorSession().catch((e) => console.warn("yui: the settings window does no
 void loadContexts();
 void screenTools.loadRelations();
 void session.load();
+void reactions.load();
