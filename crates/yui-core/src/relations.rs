@@ -65,6 +65,32 @@ pub struct RelationRecord {
     pub note: Option<String>,
 }
 
+/// A record as an external relations engine sends it
+/// (`PUT /relations/<character>`): the target and value are required; a
+/// missing `why` reads [`SET_BY_ENGINE`], a missing `at` is the receive time.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ExternalRecord {
+    /// `user`, or another character's name.
+    pub target: String,
+    /// -10..=10 (clamped).
+    pub value: i32,
+    /// The last change, signed.
+    #[serde(default)]
+    pub delta: i32,
+    /// Why, one line.
+    #[serde(default)]
+    pub why: String,
+    /// When, epoch milliseconds.
+    #[serde(default)]
+    pub at: Option<i64>,
+    /// The engine's one-line summary, rendered quoted after the band.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The `why` of a record an external engine set without saying why.
+pub const SET_BY_ENGINE: &str = "set by the relations engine";
+
 /// One accepted change, kept for the caps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Change {
@@ -158,6 +184,26 @@ impl RelationStore {
         record
     }
 
+    /// An external engine replaces every record at `now_ms` (values
+    /// clamped, bands recomputed, one record per target: the last wins,
+    /// `user` first). The caps' history is kept. Answers what is stored now.
+    pub fn replace(&self, records: Vec<ExternalRecord>, now_ms: i64) -> Vec<RelationRecord> {
+        let mut s = self.lock();
+        s.records.clear();
+        for r in records {
+            let value = r.value.clamp(VALUE_MIN, VALUE_MAX);
+            let why = if r.why.trim().is_empty() { SET_BY_ENGINE.to_string() } else { crate::context::sanitize(&r.why) };
+            let note = r.note.map(|n| crate::context::sanitize(&n)).filter(|n| !n.is_empty());
+            let record = RelationRecord { target: r.target.trim().into(), value, band: band(value).into(), delta: r.delta, why, at: r.at.unwrap_or(now_ms), note };
+            if !record.target.is_empty() {
+                upsert(&mut s.records, record);
+            }
+        }
+        self.write(&s);
+        tracing::info!(record = "relations_replaced", count = s.records.len());
+        s.records.clone()
+    }
+
     /// Every record, `user` first, then the others in the order they were first rated.
     pub fn list(&self) -> Vec<RelationRecord> {
         self.lock().records.clone()
@@ -215,6 +261,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = RelationStore::open(&DataDir::new(dir.path()).unwrap(), "");
         (dir, s)
+    }
+
+    #[test]
+    fn an_engine_replaces_every_record_with_notes_clamped_and_user_first() {
+        let (d, s) = store();
+        s.rate("perlica", 2, "kind", "t1", 1, "d1").unwrap();
+        let got = s.replace(
+            vec![
+                ExternalRecord { target: "natsume".into(), value: 40, delta: 3, why: "".into(), at: None, note: Some("shares  snacks".into()) },
+                ExternalRecord { target: "user".into(), value: -3, delta: -1, why: "late\nagain".into(), at: Some(7), note: None },
+            ],
+            99,
+        );
+        assert_eq!(got.iter().map(|r| r.target.as_str()).collect::<Vec<_>>(), ["user", "natsume"], "perlica is gone; user first");
+        assert_eq!((got[0].value, got[0].band.as_str(), got[0].why.as_str(), got[0].at), (-3, "cold", "late again", 7));
+        assert_eq!((got[1].value, got[1].band.as_str(), got[1].why.as_str(), got[1].at), (10, "close", SET_BY_ENGINE, 99));
+        assert_eq!(got[1].note.as_deref(), Some("shares snacks"));
+        let again = RelationStore::open(&DataDir::new(d.path()).unwrap(), "");
+        assert_eq!(again.list(), got, "kept on disk");
+        assert!(again.context()[1].note.is_some(), "the note reaches the renderer");
     }
 
     #[test]
