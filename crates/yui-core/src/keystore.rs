@@ -183,7 +183,7 @@ impl KeyStore {
 
 /// Write `bytes` to `path` readable only by the user (0600 on Unix): a
 /// fresh temporary file with that mode, synced, then renamed over `path`.
-fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
     let tmp = path.with_extension("tmp");
     let err = |source| CoreError::Storage { path: path.to_path_buf(), source };
     let _ = std::fs::remove_file(&tmp);

@@ -19,6 +19,7 @@ pub mod data_dir;
 pub mod delegations;
 pub mod error;
 pub mod event;
+pub mod ingress;
 pub mod keystore;
 pub mod limits;
 pub mod logging;

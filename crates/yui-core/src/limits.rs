@@ -220,3 +220,32 @@ pub const AGENT_CATCHUP_PER_TOOL: usize = 5;
 /// tool name is the poster's, so the per-tool cap alone bounds nothing):
 /// past it the oldest is dropped.
 pub const AGENT_CATCHUP_ITEMS: usize = 20;
+
+// --- The signals ingress (`shared/spec/signals-ingress.md`) ---
+
+/// Ingress: the port it listens on by default (a setting).
+pub const INGRESS_PORT_DEFAULT: u16 = 8770;
+/// Ingress: "Binding retries 8 times, 500 ms apart" — the retries after the
+/// first attempt.
+pub const INGRESS_BIND_RETRIES: u32 = 8;
+/// Ingress: the wait between two bind attempts: 500 ms.
+pub const INGRESS_BIND_RETRY_INTERVAL: Duration = Duration::from_millis(500);
+/// Ingress: "Bodies over 65,536 bytes answer 413 and are not read further."
+pub const INGRESS_BODY_BYTES: usize = 65_536;
+/// `/agent-event`: `summary` is cut to 8,192 bytes (on a UTF-8 boundary,
+/// the truncation marker appended after the cut).
+pub const AGENT_EVENT_SUMMARY_BYTES: usize = 8_192;
+/// `/agent-event`: `detail` is cut to 16,384 bytes (as the summary).
+pub const AGENT_EVENT_DETAIL_BYTES: usize = 16_384;
+/// `/signals`: `occurred_at` is finite epoch milliseconds within ±8.64e15
+/// (the range of a JavaScript `Date`).
+pub const SIGNAL_OCCURRED_AT_MAX_ABS_MS: i64 = 8_640_000_000_000_000;
+/// Relations over the ingress: a record's `note` is one line of at most 200
+/// characters (code points).
+pub const RELATION_NOTE_CHARS: usize = 200;
+/// Ingress: how long a client may take to send its request head (not in
+/// the spec): a connection that never finishes its headers is closed.
+pub const INGRESS_HEADER_READ_WAIT: Duration = Duration::from_secs(10);
+/// Ingress: how long a client may take to send a request body (not in the
+/// spec): past it the request answers 408 and the connection closes.
+pub const INGRESS_BODY_READ_WAIT: Duration = Duration::from_secs(10);

@@ -126,7 +126,7 @@ impl fmt::Debug for IngressSettings {
 
 impl Default for IngressSettings {
     fn default() -> Self {
-        Self { enabled: false, port: 8770, require_token: false, token: String::new() }
+        Self { enabled: false, port: crate::limits::INGRESS_PORT_DEFAULT, require_token: false, token: String::new() }
     }
 }
 
