@@ -24,6 +24,13 @@
 //! a sentence starts playing and a `speech_done` line when it ends. Exits 0
 //! on `/quit` or EOF, after the running turn ends or its wait passes and
 //! what was said has played.
+//!
+//! `--ingress-port PORT` runs the signals ingress beside the session on
+//! `127.0.0.1:PORT`, as the main pet window does: other programs' signals
+//! become turns. It requires `Authorization: Bearer <token>` when
+//! `--set ingress.require_token=on` or a token is given with
+//! `--set ingress.token=T`; without one the installation's token (in the
+//! data directory) is used.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -150,6 +157,9 @@ struct Args {
     /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Run the signals ingress on 127.0.0.1:PORT beside the session.
+    #[arg(long, value_name = "PORT")]
+    ingress_port: Option<u16>,
     /// Frame wait per turn in milliseconds (default: the limits table's 240 s).
     #[arg(long, hide = true)]
     frame_wait_ms: Option<u64>,
@@ -245,6 +255,9 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     if let Some(ms) = args.frame_wait_ms {
         timeouts.frame_wait = Duration::from_millis(ms);
     }
+    let ingress_dir = data_dir.clone();
+    let ingress_settings = settings.ingress.clone();
+    let card_name = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character), &settings.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
     config.timeouts = timeouts;
     config.audio = audio;
@@ -254,7 +267,22 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     config.desk = Arc::new(yui_core::tools::SystemDesk);
     let last_start = Arc::new(Mutex::new(None::<String>));
     let printed = last_start.clone();
+    let clock = config.clock.clone();
     let session = Session::start(config, Arc::new(move |e: UiEvent| print_event(&e, &printed)))?;
+    let ingress_cancel = tokio_util::sync::CancellationToken::new();
+    let _ingress = match args.ingress_port {
+        Some(port) => {
+            let token = if ingress_settings.token.is_empty() { yui_core::ingress::token::load_or_create(&ingress_dir)? } else { ingress_settings.token.clone() };
+            let require = ingress_settings.require_token || !ingress_settings.token.is_empty();
+            let relay = yui_core::session::relay::Relay::new(clock);
+            relay.attach(&session, &card_name);
+            let config = yui_core::ingress::IngressConfig::new(port, require, token);
+            let ingress = yui_core::ingress::serve(config, relay, ingress_cancel.clone()).await?;
+            eprintln!("yui-cli: signals ingress listening on http://{}", ingress.local_addr());
+            Some(ingress)
+        }
+        None => None,
+    };
 
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     while let Some(line) = lines.next_line().await? {
@@ -278,6 +306,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     }
     // Let the running turn end, or its wait pass.
     session.wait_idle(timeouts.frame_wait + Duration::from_secs(120)).await;
+    ingress_cancel.cancel();
     session.close().await;
     Ok(())
 }

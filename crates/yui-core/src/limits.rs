@@ -249,3 +249,6 @@ pub const INGRESS_HEADER_READ_WAIT: Duration = Duration::from_secs(10);
 /// Ingress: how long a client may take to send a request body (not in the
 /// spec): past it the request answers 408 and the connection closes.
 pub const INGRESS_BODY_READ_WAIT: Duration = Duration::from_secs(10);
+/// Ingress: arrivals that wait for a session while none is attached (a
+/// restart), oldest dropped past it (not in the spec).
+pub const RELAY_WAITING: usize = 64;

@@ -3,6 +3,7 @@
 //! [`Session`] cancels both tasks.
 
 mod driver;
+pub mod relay;
 mod setup;
 
 use crate::clock::SharedClock;

@@ -1,0 +1,103 @@
+//! The signals ingress's way into the running session: an
+//! [`IngressPort`](crate::ingress::IngressPort) that outlives the sessions it
+//! serves. The app (or the CLI) attaches each new session to it; what
+//! arrives while none is attached (a restart after a settings change) waits,
+//! at most [`RELAY_WAITING`](crate::limits::RELAY_WAITING) arrivals, and goes
+//! to the next session attached.
+
+use super::Session;
+use crate::clock::SharedClock;
+use crate::relations::{ExternalRecord, RelationStore};
+use crate::triggers::Arrival;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::mpsc;
+
+struct Target {
+    arrivals: mpsc::UnboundedSender<Arrival>,
+    relations: Arc<RelationStore>,
+    character: String,
+}
+
+#[derive(Default)]
+struct State {
+    target: Option<Target>,
+    waiting: VecDeque<Arrival>,
+}
+
+/// See the module doc.
+pub struct Relay {
+    state: Mutex<State>,
+    clock: SharedClock,
+}
+
+impl Relay {
+    /// A relay with no session yet, stamping arrivals with `clock`.
+    pub fn new(clock: SharedClock) -> Arc<Relay> {
+        Arc::new(Relay { state: Mutex::new(State::default()), clock })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Route arrivals to `session`, whose character is named `character`
+    /// (the card's name: `/relations/<character>` matches it, ignoring
+    /// case); what waited goes to it now.
+    pub fn attach(&self, session: &Session, character: &str) {
+        let mut s = self.lock();
+        let target = Target { arrivals: session.arrivals.clone(), relations: session.relations(), character: character.trim().to_string() };
+        for arrival in s.waiting.drain(..) {
+            let _ = target.arrivals.send(arrival);
+        }
+        s.target = Some(target);
+    }
+
+    /// No session for now (it is being replaced): arrivals wait.
+    pub fn detach(&self) {
+        self.lock().target = None;
+    }
+
+    fn relations_of(&self, character: &str) -> Result<Arc<RelationStore>, String> {
+        let s = self.lock();
+        match &s.target {
+            Some(t) if t.character.to_lowercase() == character.trim().to_lowercase() => Ok(t.relations.clone()),
+            Some(t) => Err(format!("no character named {character:?} here (this one is {:?})", t.character)),
+            None => Err("no character is running".into()),
+        }
+    }
+}
+
+impl crate::ingress::IngressPort for Relay {
+    fn arrived(&self, arrival: Arrival) {
+        let mut s = self.lock();
+        if let Some(t) = &s.target {
+            if t.arrivals.send(arrival.clone()).is_ok() {
+                return;
+            }
+            // The session ended without a detach: keep it for the next one.
+            s.target = None;
+        }
+        if s.waiting.len() >= crate::limits::RELAY_WAITING {
+            s.waiting.pop_front();
+            tracing::warn!(record = "ingress_arrival_dropped", reason = "no session, waiting list full");
+        }
+        s.waiting.push_back(arrival);
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    fn relations(&self, character: &str) -> Result<serde_json::Value, String> {
+        let store = self.relations_of(character)?;
+        serde_json::to_value(store.list()).map_err(|e| e.to_string())
+    }
+
+    fn set_relations(&self, character: &str, records: serde_json::Value) -> Result<serde_json::Value, String> {
+        let store = self.relations_of(character)?;
+        let records: Vec<ExternalRecord> = serde_json::from_value(records).map_err(|e| format!("a record needs target and value: {e}"))?;
+        let stored = store.replace(records, self.clock.now_ms());
+        serde_json::to_value(stored).map_err(|e| e.to_string())
+    }
+}
