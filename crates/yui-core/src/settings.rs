@@ -567,7 +567,7 @@ mod tests {
         let body = guarded.example.rsplit_once(" -d '").unwrap().1.trim_end_matches('\'');
         let json: serde_json::Value = serde_json::from_str(body).expect("the example body is JSON");
         assert!(json["signals"].is_array());
-        assert_eq!(format!("{ingress:?}").contains("t0k"), false);
+        assert!(!format!("{ingress:?}").contains("t0k"));
         ingress.token = "secret".into();
         assert!(!format!("{ingress:?}").contains("secret"), "Debug hides the token");
         assert_eq!(IngressSettings::default().port, 8770);
