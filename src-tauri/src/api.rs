@@ -200,6 +200,12 @@ pub const COMMANDS: &[Spec] = &[
         ts::<String>
     ),
     spec!(
+        "ingress_info",
+        "Where the signals ingress listens, its token and a curl line.",
+        [],
+        ts::<yui_core::settings::IngressInfo>
+    ),
+    spec!(
         "list_displays",
         "The displays, for the screenshot source.",
         [],
@@ -429,6 +435,7 @@ mod tests {
         let sources = [
             include_str!("commands.rs"),
             include_str!("streams.rs"),
+            include_str!("ingress.rs"),
             include_str!("chat_window.rs"),
             include_str!("pet_commands.rs"),
             include_str!("settings_window.rs"),

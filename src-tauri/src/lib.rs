@@ -13,6 +13,7 @@ mod chat_window;
 mod commands;
 mod cursor;
 mod desk;
+mod ingress;
 mod pet_commands;
 mod placement;
 mod screen_settings;
@@ -38,6 +39,7 @@ pub fn run() {
         .manage(window::Windows::default())
         .manage(startup::Background::default())
         .manage(streams::Streams::default())
+        .manage(ingress::Ingress::default())
         .invoke_handler(tauri::generate_handler![
             commands::send_command,
             commands::current_status,
@@ -64,6 +66,7 @@ pub fn run() {
             settings_window::test_connection,
             settings_window::import_card,
             settings_window::current_card_name,
+            ingress::ingress_info,
             screen_settings::list_displays,
             screen_settings::list_relations,
             screen_settings::set_relation,

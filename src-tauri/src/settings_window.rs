@@ -162,6 +162,7 @@ pub(crate) async fn apply(
     if change.character_changed {
         announce_character(app, background);
     }
+    crate::ingress::follow(app, &saved.ingress).await;
     Ok(())
 }
 

@@ -84,7 +84,13 @@ pub fn setup(app: &AppHandle) {
         WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks),
     );
     // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
-    tauri::async_runtime::block_on(restart_pet_session(app));
+    tauri::async_runtime::block_on(async {
+        restart_pet_session(app).await;
+        if let Ok(dir) = app.state::<Background>().data_dir() {
+            let ingress = dir.load_settings_without_key().unwrap_or_default().ingress;
+            crate::ingress::follow(app, &ingress).await;
+        }
+    });
 }
 
 /// (Re)start the pet window's session from the saved settings, replacing the
@@ -94,6 +100,7 @@ pub async fn restart_pet_session(app: &AppHandle) {
     let id = WindowId::Pet;
     let sink = window_sink(app.clone(), id);
     let windows = app.state::<Windows>();
+    crate::ingress::detach(app);
     if !windows.replace_session(id, Err(CommandError::new(ErrorCode::Closed, "restarting"))) {
         return;
     }
@@ -106,6 +113,10 @@ pub async fn restart_pet_session(app: &AppHandle) {
         Ok(dir) => start_session(app, dir, &background, sink.clone()).await,
         Err(e) => Err(e),
     };
+    let session = session.map(|(session, card)| {
+        crate::ingress::attach(app, &session, &card);
+        session
+    });
     if let Err(e) = &session {
         tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
         sink.emit(UiEvent::Notice {
@@ -145,7 +156,7 @@ async fn start_session(
     data_dir: DataDir,
     background: &Background,
     sink: yui_core::SharedSink,
-) -> Result<Session, CommandError> {
+) -> Result<(Session, String), CommandError> {
     // Loading may ask the OS keychain, which blocks.
     let dir = data_dir.clone();
     let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
@@ -173,6 +184,7 @@ async fn start_session(
     // between workers. Starting it waits for that thread (and its file
     // reads), so it runs off the async workers.
     let mic = settings.voice.mic_enabled;
+    let card = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character), &settings.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
@@ -193,7 +205,7 @@ async fn start_session(
     if mic {
         session.listen(true);
     }
-    Ok(session)
+    Ok((session, card))
 }
 
 /// The session's lip callback: each mouth level goes down the channel the

@@ -130,6 +130,35 @@ impl Default for IngressSettings {
     }
 }
 
+/// What becomes of the ingress when the saved settings change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IngressAction {
+    /// Leave it as it is (a port change waits for a restart of the app).
+    Keep,
+    /// Start it: switched on, and not running.
+    Start,
+    /// Stop it: switched off.
+    Stop,
+    /// Start it again on its port: the token rule changed.
+    Restart,
+}
+
+impl IngressSettings {
+    /// What to do when the saved settings become `next` while the ingress
+    /// runs with `running` (None: it does not run). The switch applies at
+    /// once, the token rule restarts it, and a port change applies after
+    /// the app restarts (the spec's rule).
+    pub fn action(running: Option<&IngressSettings>, next: &IngressSettings) -> IngressAction {
+        match running {
+            None if next.enabled => IngressAction::Start,
+            None => IngressAction::Keep,
+            Some(_) if !next.enabled => IngressAction::Stop,
+            Some(r) if r.require_token != next.require_token || r.token != next.token => IngressAction::Restart,
+            Some(_) => IngressAction::Keep,
+        }
+    }
+}
+
 /// What the settings window shows of the signals ingress: where it
 /// listens, the token, and a line to try it with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -553,6 +582,18 @@ pub fn push_url(chat_base_url: &str) -> Result<url::Url, CoreError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_ingress_switch_applies_at_once_and_the_port_after_a_restart() {
+        let on = IngressSettings { enabled: true, ..IngressSettings::default() };
+        let off = IngressSettings::default();
+        assert_eq!(IngressSettings::action(None, &on), IngressAction::Start);
+        assert_eq!(IngressSettings::action(None, &off), IngressAction::Keep);
+        assert_eq!(IngressSettings::action(Some(&on), &off), IngressAction::Stop);
+        assert_eq!(IngressSettings::action(Some(&on), &IngressSettings { port: 9999, ..on.clone() }), IngressAction::Keep);
+        assert_eq!(IngressSettings::action(Some(&on), &IngressSettings { require_token: true, ..on.clone() }), IngressAction::Restart);
+        assert_eq!(IngressSettings::action(Some(&on), &on), IngressAction::Keep);
+    }
+
     #[test]
     fn the_ingress_view_names_the_address_and_sends_the_token_only_when_required() {
         let mut ingress = IngressSettings { enabled: true, port: 9001, ..IngressSettings::default() };

@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -59,6 +59,8 @@ export const commands = {
   importCard: (bytes: Uint8Array, fileName: string): Promise<string> => invoke<string>("import_card", bytes, { headers: { "x-file-name": fileName } }),
   /** The name of the card in use. */
   currentCardName: (): Promise<string> => invoke<string>("current_card_name"),
+  /** Where the signals ingress listens, its token and a curl line. */
+  ingressInfo: (): Promise<IngressInfo> => invoke<IngressInfo>("ingress_info"),
   /** The displays, for the screenshot source. */
   listDisplays: (): Promise<Array<Display>> => invoke<Array<Display>>("list_displays"),
   /** The character's relations. */
