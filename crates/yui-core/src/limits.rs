@@ -220,3 +220,13 @@ pub const AGENT_CATCHUP_PER_TOOL: usize = 5;
 /// tool name is the poster's, so the per-tool cap alone bounds nothing):
 /// past it the oldest is dropped.
 pub const AGENT_CATCHUP_ITEMS: usize = 20;
+
+// --- The frontmost line and presence (seed `003`, "frontmost": "a 5-minute grace window (brief focus churn)"; issue "Frontmost watcher") ---
+
+/// frontmost: a clear lasting under this grace window (brief focus churn)
+/// keeps the original `since` when the same app returns; a longer clear is
+/// a real absence and stamps a fresh `since`: 5 minutes.
+pub const FRONTMOST_CLEAR_GRACE: Duration = Duration::from_secs(5 * 60);
+/// The transitions-only activity log keeps this many local days of files,
+/// today included (issue "Frontmost watcher": "kept 14 days").
+pub const ACTIVITY_LOG_DAYS: u32 = 14;
