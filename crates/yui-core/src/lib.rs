@@ -37,6 +37,7 @@ pub mod tools;
 pub mod triggers;
 pub mod transport;
 pub mod turn;
+pub mod world;
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

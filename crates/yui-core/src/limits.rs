@@ -252,3 +252,13 @@ pub const INGRESS_BODY_READ_WAIT: Duration = Duration::from_secs(10);
 /// Ingress: arrivals that wait for a session while none is attached (a
 /// restart), oldest dropped past it (not in the spec).
 pub const RELAY_WAITING: usize = 64;
+
+// --- The frontmost line and presence (seed `003`, "frontmost": "a 5-minute grace window (brief focus churn)"; issue "Frontmost watcher") ---
+
+/// frontmost: a clear lasting under this grace window (brief focus churn)
+/// keeps the original `since` when the same app returns; a longer clear is
+/// a real absence and stamps a fresh `since`: 5 minutes.
+pub const FRONTMOST_CLEAR_GRACE: Duration = Duration::from_secs(5 * 60);
+/// The transitions-only activity log keeps this many local days of files,
+/// today included (issue "Frontmost watcher": "kept 14 days").
+pub const ACTIVITY_LOG_DAYS: u32 = 14;

@@ -1,0 +1,159 @@
+//! Desktop facts: what the user has in the foreground and how long since
+//! they last touched the keyboard or mouse (issue "Frontmost watcher",
+//! "Idle and presence").
+//!
+//! [`DesktopFacts`] is the port a session samples: raw OS facts, `None`
+//! where the system cannot tell. The pure parts turn those samples into what
+//! the block renders and records: [`FrontmostTracker`] applies the seed's
+//! `since` rules and yields [`Transition`]s, [`ActivityLog`] keeps those
+//! transitions one file per local day, and [`presence`] says whether the
+//! user is present and when they leave and return.
+//!
+//! Platforms: X11 reads EWMH `_NET_ACTIVE_WINDOW` and the MIT-SCREEN-SAVER
+//! idle time ([`x11::X11Desktop`]). Wayland has no general way for a client
+//! to learn the focused window of other programs (each compositor offers its
+//! own protocol, or none), so there the frontmost line is left out and idle
+//! is unknown (unknown idle counts as present); [`DesktopFacts::limitation`]
+//! carries the reason for the settings to show. Other systems answer `None`
+//! for now.
+
+pub mod activity;
+pub mod frontmost;
+pub mod presence;
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+pub mod x11;
+
+use std::sync::Arc;
+
+pub use activity::ActivityLog;
+pub use frontmost::{FrontmostTracker, Observation, Transition};
+pub use presence::{present, PresenceChange, PresenceEdges};
+
+/// One raw frontmost sample, as the OS reports it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// The app's name (X11: the class part of `WM_CLASS`, else the
+    /// instance). Empty when the window names none.
+    pub app: String,
+    /// The window title (X11: `_NET_WM_NAME`, else `WM_NAME`). Empty when
+    /// the window has none.
+    pub title: String,
+    /// The owning process, when the window says (X11: `_NET_WM_PID`).
+    pub pid: Option<u32>,
+}
+
+/// The desktop facts a session samples. Blocking calls (they may talk to a
+/// display server); call them off the async runtime's worker threads.
+pub trait DesktopFacts: Send + Sync {
+    /// The window in the foreground now; `None` when there is none or the
+    /// system cannot tell.
+    fn frontmost(&self) -> Option<Sample>;
+
+    /// Milliseconds since the user's last keyboard or pointer input; `None`
+    /// when the system cannot tell (which counts as present).
+    fn idle_ms(&self) -> Option<u64>;
+
+    /// Why this platform gives no frontmost line or idle time, for the
+    /// settings to show; `None` when it gives both.
+    fn limitation(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// The desktop of a system YUI cannot read: every answer is `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoDesktop {
+    reason: &'static str,
+}
+
+/// The reason a Wayland session gives no frontmost line.
+pub const WAYLAND_LIMITATION: &str = "Wayland offers no general way to see which window has the focus or how long the user has been idle; the frontmost line is left out and the user counts as present.";
+
+/// The reason other systems give no frontmost line yet.
+pub const UNSUPPORTED_LIMITATION: &str = "The frontmost window and idle time are not read on this system yet; the frontmost line is left out and the user counts as present.";
+
+/// The reason an X11 session without a display gives no frontmost line.
+pub const NO_DISPLAY_LIMITATION: &str = "No display to read: neither DISPLAY nor WAYLAND_DISPLAY is set; the frontmost line is left out and the user counts as present.";
+
+impl NoDesktop {
+    /// A desktop that answers `None`, for `reason` (shown in the settings).
+    pub const fn new(reason: &'static str) -> Self {
+        Self { reason }
+    }
+}
+
+impl DesktopFacts for NoDesktop {
+    fn frontmost(&self) -> Option<Sample> {
+        None
+    }
+
+    fn idle_ms(&self) -> Option<u64> {
+        None
+    }
+
+    fn limitation(&self) -> Option<&'static str> {
+        Some(self.reason)
+    }
+}
+
+/// Which desktop [`platform`] picks for a pair of `DISPLAY` and
+/// `WAYLAND_DISPLAY` values (empty counts as unset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An X11 session: `DISPLAY` set, `WAYLAND_DISPLAY` not.
+    X11,
+    /// A Wayland session (whether or not XWayland also sets `DISPLAY`:
+    /// XWayland sees only X clients, so its active window would be wrong
+    /// whenever a native Wayland window has the focus).
+    Wayland,
+    /// No display at all, or a system without a reader.
+    None,
+}
+
+/// The backend for these environment values, on Linux.
+pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Backend {
+    let set = |v: Option<&str>| v.is_some_and(|s| !s.is_empty());
+    match (set(display), set(wayland_display)) {
+        (_, true) => Backend::Wayland,
+        (true, false) => Backend::X11,
+        (false, false) => Backend::None,
+    }
+}
+
+/// The desktop reader of this machine: X11 when `DISPLAY` is set and
+/// `WAYLAND_DISPLAY` is not; otherwise a [`NoDesktop`] with its reason.
+pub fn platform() -> Arc<dyn DesktopFacts> {
+    if !cfg!(all(target_os = "linux", not(target_env = "ohos"))) {
+        return Arc::new(NoDesktop::new(UNSUPPORTED_LIMITATION));
+    }
+    let var = |k: &str| std::env::var(k).ok();
+    match backend_for(var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref()) {
+        #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+        Backend::X11 => Arc::new(x11::X11Desktop::new(None)),
+        Backend::Wayland => Arc::new(NoDesktop::new(WAYLAND_LIMITATION)),
+        _ => Arc::new(NoDesktop::new(NO_DISPLAY_LIMITATION)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x11_only_without_wayland() {
+        assert_eq!(backend_for(Some(":0"), None), Backend::X11);
+        assert_eq!(backend_for(Some(":0"), Some("")), Backend::X11);
+        assert_eq!(backend_for(Some(":0"), Some("wayland-0")), Backend::Wayland);
+        assert_eq!(backend_for(None, Some("wayland-0")), Backend::Wayland);
+        assert_eq!(backend_for(None, None), Backend::None);
+        assert_eq!(backend_for(Some(""), None), Backend::None);
+    }
+
+    #[test]
+    fn no_desktop_answers_none_with_its_reason() {
+        let d = NoDesktop::new(WAYLAND_LIMITATION);
+        assert_eq!(d.frontmost(), None);
+        assert_eq!(d.idle_ms(), None);
+        assert_eq!(d.limitation(), Some(WAYLAND_LIMITATION));
+    }
+}
