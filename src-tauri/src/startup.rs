@@ -187,6 +187,7 @@ async fn start_session(
     let card = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character), &settings.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
+    config.world = yui_core::world::platform();
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
     config.lips = app
         .state::<Windows>()

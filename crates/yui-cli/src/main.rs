@@ -265,6 +265,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     // the screen of a display this run can see) and `rate_relation` run; no
     // browser window.
     config.desk = Arc::new(yui_core::tools::SystemDesk);
+    config.world = yui_core::world::platform();
     let last_start = Arc::new(Mutex::new(None::<String>));
     let printed = last_start.clone();
     let clock = config.clock.clone();

@@ -262,3 +262,6 @@ pub const FRONTMOST_CLEAR_GRACE: Duration = Duration::from_secs(5 * 60);
 /// The transitions-only activity log keeps this many local days of files,
 /// today included (issue "Frontmost watcher": "kept 14 days").
 pub const ACTIVITY_LOG_DAYS: u32 = 14;
+/// How often the session reads the desktop (the frontmost window and the
+/// idle time; seed `003`'s `os_idle_tick`): once a second.
+pub const WORLD_SAMPLE_INTERVAL: Duration = Duration::from_secs(1);

@@ -93,6 +93,8 @@ pub struct Settings {
     pub chat: ChatSettings,
     /// The signals ingress.
     pub ingress: IngressSettings,
+    /// The frontmost line and presence.
+    pub reactions: ReactionsSettings,
 }
 
 /// The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
@@ -127,6 +129,32 @@ impl fmt::Debug for IngressSettings {
 impl Default for IngressSettings {
     fn default() -> Self {
         Self { enabled: false, port: crate::limits::INGRESS_PORT_DEFAULT, require_token: false, token: String::new() }
+    }
+}
+
+/// What the world tells her (issue "The world comes to the character"):
+/// the frontmost app and when the user counts as away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct ReactionsSettings {
+    /// Sample the frontmost app and window title for the `frontmost:` line
+    /// (default on; off: no line, nothing sampled).
+    pub frontmost: bool,
+    /// The user counts as away after this many minutes without input
+    /// (default 5; 1 to 120).
+    pub away_after_min: u32,
+}
+
+impl Default for ReactionsSettings {
+    fn default() -> Self {
+        Self { frontmost: true, away_after_min: 5 }
+    }
+}
+
+impl ReactionsSettings {
+    /// The idle limit in milliseconds (clamped to 1..=120 minutes).
+    pub fn away_after_ms(&self) -> u64 {
+        u64::from(self.away_after_min.clamp(1, 120)) * 60_000
     }
 }
 
@@ -380,6 +408,7 @@ impl Default for Settings {
             voice: VoiceSettings::default(),
             chat: ChatSettings::default(),
             ingress: IngressSettings::default(),
+            reactions: ReactionsSettings::default(),
         }
     }
 }
@@ -402,6 +431,7 @@ impl fmt::Debug for Settings {
             .field("voice", &self.voice)
             .field("chat", &self.chat)
             .field("ingress", &self.ingress)
+            .field("reactions", &self.reactions)
             .finish_non_exhaustive()
     }
 }
@@ -542,6 +572,10 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "stt.language" => settings.voice.stt_language = value.into(),
         "ingress" | "ingress.enabled" => settings.ingress.enabled = switch()?,
         "ingress.require_token" => settings.ingress.require_token = switch()?,
+        "frontmost" => settings.reactions.frontmost = switch()?,
+        "away_after_min" => {
+            settings.reactions.away_after_min = value.parse().ok().filter(|m| (1..=120).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("away_after_min takes 1 to 120, not {value:?}") })?;
+        }
         "ingress.token" => settings.ingress.token = value.into(),
         "ingress.port" => {
             settings.ingress.port = value.parse().ok().filter(|p| *p > 0).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("ingress.port takes 1 to 65535, not {value:?}") })?;
@@ -557,7 +591,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.* or ingress.*"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost or away_after_min"),
             })
         }
     }

@@ -159,3 +159,50 @@ async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_runnin
     assert!(session.wait_idle(WAIT).await);
     session.close().await;
 }
+
+/// A desktop whose frontmost app and idle time the test sets.
+struct FakeDesktop {
+    idle_ms: std::sync::atomic::AtomicU64,
+}
+
+impl yui_core::world::DesktopFacts for FakeDesktop {
+    fn frontmost(&self) -> Option<yui_core::world::Sample> {
+        Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None })
+    }
+    fn idle_ms(&self) -> Option<u64> {
+        Some(self.idle_ms.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
+
+#[tokio::test]
+async fn while_the_user_is_away_a_signal_waits_and_their_return_fires_it_with_the_frontmost_line() {
+    use std::sync::atomic::Ordering;
+    use yui_core::context::SignalGroup;
+    use yui_core::triggers::Arrival;
+    let mock = mock_demo(Some("k")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+    cfg.timeouts = fast_timeouts();
+    let desktop = Arc::new(FakeDesktop { idle_ms: std::sync::atomic::AtomicU64::new(60 * 60_000) });
+    cfg.world = desktop.clone();
+    let sink = CollectingSink::new();
+    let session = Session::start(cfg, Arc::new(sink.clone())).expect("session");
+    // The first reading (an hour idle) finds the user away.
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    session.arrive(Arrival::Signals { group: SignalGroup { envelope: None, items: vec![serde_json::json!({"n": 1})] }, received_ms: 0 }).unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert!(!sink.events().iter().any(|e| matches!(e, UiEvent::TurnStarted { .. })), "nothing fires while the user is away");
+    desktop.idle_ms.store(0, Ordering::SeqCst);
+    let end = ended(&sink).await;
+    assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }), "{end:?}");
+    let block = last_block(&sink);
+    assert!(block.contains("trigger: signals (1 signal)"), "{block}");
+    assert!(block.contains("signal: {\"n\":1}"), "a legacy group: {block}");
+    assert!(block.contains("frontmost: Editor — \"notes.md\" (for "), "{block}");
+    // The activity log has the transition to Editor.
+    let day_files: Vec<_> = std::fs::read_dir(dir.path().join("activity")).unwrap().flatten().collect();
+    assert_eq!(day_files.len(), 1);
+    assert!(std::fs::read_to_string(day_files[0].path()).unwrap().contains("Editor"));
+    session.close().await;
+}

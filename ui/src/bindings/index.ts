@@ -419,7 +419,11 @@ chat: ChatSettings,
 /**
  * The signals ingress.
  */
-ingress: IngressSettings, };
+ingress: IngressSettings, 
+/**
+ * The frontmost line and presence.
+ */
+reactions: ReactionsSettings, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -721,6 +725,22 @@ problem: string | null,
  * A `curl` line that posts one signal, copyable.
  */
 example: string, };
+
+/**
+ * What the world tells her (issue "The world comes to the character"):
+ * the frontmost app and when the user counts as away.
+ */
+export type ReactionsSettings = { 
+/**
+ * Sample the frontmost app and window title for the `frontmost:` line
+ * (default on; off: no line, nothing sampled).
+ */
+frontmost: boolean, 
+/**
+ * The user counts as away after this many minutes without input
+ * (default 5; 1 to 120).
+ */
+away_after_min: number, };
 
 /**
  * What voice input is doing, as the status pill shows it.

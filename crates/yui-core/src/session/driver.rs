@@ -81,6 +81,8 @@ pub(super) struct Driver {
     pub asked: u64,
     /// What other programs sent, until it becomes a turn.
     pub inbox: crate::triggers::Inbox,
+    /// The frontmost line and the user's presence.
+    pub world: super::world::World,
 }
 
 impl Driver {
@@ -90,6 +92,7 @@ impl Driver {
         mut cmds: mpsc::UnboundedReceiver<UserCommand>,
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
         mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
+        mut world: mpsc::UnboundedReceiver<super::world::WorldSample>,
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
@@ -135,6 +138,10 @@ impl Driver {
                 report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
                 Some(arrival) = arrivals.recv() => self.inbox.arrive(arrival, self.clock.now_ms()),
+                Some(sample) = world.recv() => {
+                    let away = self.live.read(|s| s.reactions.away_after_ms());
+                    self.world.observe(sample, away, self.clock.now_ms());
+                }
                 _ = sleep_opt(inbox_due) => {}
             }
             self.apply(&mut fx, &tools, &shot_tx);
@@ -238,14 +245,14 @@ impl Driver {
     }
 
     /// Let the inbox fire what is due: one turn at most, only into silence
-    /// (the engine's `can_fire`). The user counts as present (no presence
-    /// source yet). True when a turn began.
+    /// (the engine's `can_fire`) while the user is present (the world's
+    /// last reading; unknown idle counts as present). True when a turn began.
     fn pump_inbox(&mut self, fx: &mut Effects) -> bool {
         if self.inbox.is_empty() {
             return false;
         }
         let now = self.now();
-        let ready = crate::triggers::Readiness { present: true, idle: self.engine.can_fire() };
+        let ready = crate::triggers::Readiness { present: self.world.present(), idle: self.engine.can_fire() };
         let Some(trigger) = self.inbox.poll(now.wall_ms, ready) else { return false };
         let event_name = trigger.event_name.clone().unwrap_or_default();
         if !self.engine.fire(trigger, now, fx) {

@@ -4,6 +4,7 @@
 
 mod driver;
 pub mod relay;
+pub mod world;
 mod setup;
 
 use crate::clock::SharedClock;
@@ -48,6 +49,9 @@ pub struct SessionConfig {
     pub audio: AudioOutput,
     /// Receives the mouth level while sound plays.
     pub lips: Option<LipFn>,
+    /// The desktop's facts: the frontmost window and the idle time (none
+    /// by default; the app and the CLI pass [`crate::world::platform`]).
+    pub world: Arc<dyn crate::world::DesktopFacts>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -60,7 +64,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)) }
     }
 }
 
@@ -114,6 +118,7 @@ impl Session {
         let cancel = CancellationToken::new();
         let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
         let (arrival_tx, arrival_rx) = mpsc::unbounded_channel();
+        let (world_tx, world_rx) = mpsc::unbounded_channel();
         let (status_tx, status_rx) = watch::channel(Status::Connecting { attempt: 0 });
         let (activity_tx, activity_rx) = watch::channel(Activity::default());
         let contexts = Arc::new(ContextLog::default());
@@ -163,11 +168,13 @@ impl Session {
             live: config.live.clone(),
             delegations: delegations.clone(),
             inbox: crate::triggers::Inbox::new(),
+            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
+        world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx, cancel.clone());
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, cancel.clone()));
+        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,
@@ -398,4 +405,9 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.cancel.cancel();
     }
+}
+
+/// The activity log in `data_dir`, or none (logged) when it cannot be opened.
+fn activity_log(data_dir: &DataDir, now_ms: i64) -> Option<crate::world::ActivityLog> {
+    crate::world::ActivityLog::open(data_dir, now_ms).map_err(|e| tracing::warn!(record = "activity_log_failed", error = %e)).ok()
 }

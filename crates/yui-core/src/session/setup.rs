@@ -36,6 +36,8 @@ pub(super) struct Parts {
     pub speaker: crate::speech::speaker::Speaker,
     /// Why the voice fell back, for the user.
     pub voice_notice: Option<String>,
+    /// The `frontmost:` line the world publishes and the sampler reads.
+    pub frontmost: Arc<Mutex<Option<crate::context::Frontmost>>>,
 }
 
 /// Samples what a turn's client_context block says and renders it.
@@ -50,6 +52,8 @@ pub(super) struct Sampler {
     relations: Arc<RelationStore>,
     /// The tools this window declares (their switches make a line).
     declared: Declared,
+    /// The `frontmost:` line as the world last read it.
+    pub frontmost: Arc<Mutex<Option<crate::context::Frontmost>>>,
 }
 
 /// The screenshot a turn attaches: what to capture and how the
@@ -89,6 +93,7 @@ impl Sampler {
         }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
         ctx.env = Env::local_at(wall_ms);
+        ctx.env.frontmost = self.frontmost.lock().unwrap_or_else(|p| p.into_inner()).clone();
         ctx.previous_turn = begin.previous.clone();
         ctx.user_name = self.user_name.clone();
         let settings = self.live.read(|s| s.clone());
@@ -113,7 +118,7 @@ impl Sampler {
 }
 
 pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
-    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live, audio, lips } = config;
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live, audio, lips, .. } = config;
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };
@@ -181,14 +186,16 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
     let (speaker, voice_notice) = crate::speech::voices::speaker_for(&settings.voice, *audio, lips.clone());
     let body = Arc::new(Mutex::new(BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: now, waking: false }));
     let relations = Arc::new(RelationStore::open(data_dir, &settings.character));
+    let frontmost = Arc::new(Mutex::new(None));
     let sampler = Sampler {
         body: body.clone(),
         user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
         live: live.clone(),
         relations: relations.clone(),
         declared,
+        frontmost: frontmost.clone(),
     };
-    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body, speaker, voice_notice })
+    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body, speaker, voice_notice, frontmost })
 }
 
 /// What the card gives a request transport: the instructions, the
