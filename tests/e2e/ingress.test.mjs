@@ -1,0 +1,98 @@
+// The signals ingress end to end, in the real app against yui-mock's demo
+// agent: a signal posted with curl becomes a turn whose context block (in
+// the settings window's inspector) carries the `signal` line, and the
+// character speaks the reply; the Reactions section shows where it listens
+// and a curl line that works.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import net from "node:net";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import { startMock } from "./harness.mjs";
+import { launch, pageState, screenshot, useDisplay, waitReady } from "./app.mjs";
+
+useDisplay();
+const run = promisify(execFile);
+
+/** A port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** POST a body to the ingress with curl; the HTTP status and the answer. */
+async function curl(port, body, headers = []) {
+  const args = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", "POST", `http://127.0.0.1:${port}/signals`, "-H", "Content-Type: application/json", ...headers.flatMap((h) => ["-H", h]), "-d", body];
+  const { stdout } = await run("curl", args);
+  const lines = stdout.trimEnd().split("\n");
+  return { status: Number(lines.pop()), body: lines.join("\n") };
+}
+
+test("a signal posted with curl becomes a spoken turn whose block carries the signal line", { timeout: 240_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const port = await freePort();
+  const settings = JSON.stringify({ chat_base_url: baseUrl, key: "k", ingress: { enabled: true, port, require_token: false } });
+  const { browser, close } = await launch("ingress", settings);
+  try {
+    await waitReady(browser);
+    const pet = await browser.getWindowHandle();
+    // The demo agent greets on its own first; wait until she is quiet.
+    await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 30_000 });
+    const before = (await pageState(browser)).bubbleTurn;
+    let answer = null;
+    await browser.waitUntil(
+      async () => {
+        answer = await curl(port, JSON.stringify({ envelope: { source: "github", event_type: "push", delivery: "immediate", event_id: "delivery-42", occurred_at: 1787449000000 }, signals: [{ repo: "acme/app", branch: "main" }] })).catch(() => null);
+        return answer?.status === 200;
+      },
+      { timeout: 15_000, interval: 500, timeoutMsg: "the ingress never answered" },
+    );
+    assert.deepEqual(JSON.parse(answer.body), { accepted: 1 });
+    // A turn nobody typed starts, and she says its reply.
+    await browser.waitUntil(
+      async () => {
+        const s = await pageState(browser);
+        return s.bubbleTurn !== before && s.bubble.length > 0 && !s.thinking;
+      },
+      { timeout: 30_000, timeoutMsg: "the signal never became a spoken reply" },
+    );
+    t.diagnostic(`she said: ${(await pageState(browser)).bubble}`);
+    await screenshot(t, browser, "ingress-pet");
+
+    // The inspector: the block that left carries the signal line.
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    await browser.waitUntil(() => browser.execute(() => /signal \[github\/push @2026-08-23T01:36:40.000Z, id delivery-42\]/.test(document.getElementById("contexts")?.textContent ?? "")), {
+      timeout: 15_000,
+      timeoutMsg: "the inspector shows no block with the signal line",
+    });
+    const blockText = await browser.execute(() => document.getElementById("contexts").textContent);
+    assert.match(blockText, /trigger: signals \(1 signal\)/);
+
+    // The Reactions section: listening, with a curl line that works as shown.
+    await browser.waitUntil(() => browser.execute(() => /^Listening on http:\/\/127\.0\.0\.1:\d+/.test(document.getElementById("ingress-status")?.textContent ?? "")), {
+      timeout: 10_000,
+      timeoutMsg: "the Reactions section does not say where it listens",
+    });
+    const example = await browser.execute(() => document.getElementById("ingress-example").textContent);
+    assert.match(example, new RegExp(`^curl -s -X POST http://127\\.0\\.0\\.1:${port}/signals `));
+    const { stdout } = await run("sh", ["-c", example]);
+    assert.deepEqual(JSON.parse(stdout), { accepted: 1 }, "the example line posts a signal");
+    await browser.execute(() => document.getElementById("reactions").scrollIntoView());
+    await screenshot(t, browser, "settings-reactions");
+
+    // A foreign Origin is refused, and nothing is delivered.
+    const refused = await curl(port, JSON.stringify({ signals: [1] }), ["Origin: https://evil.example"]);
+    assert.equal(refused.status, 403);
+  } finally {
+    await close();
+  }
+});
