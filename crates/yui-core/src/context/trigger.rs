@@ -1,9 +1,12 @@
 //! The trigger lines: exactly one `trigger:` headline, chosen by the kind and
 //! by what the turn carries, then its follow-up lines.
 //!
-//! Order: the headline, the headline's own follow-ups (`cue note`, `agent
-//! note`, `agent detail`, `agent event:` lines, `recent switches:`), then the
-//! `signal` lines (independent of the headline), then `wake:`.
+//! Order: the headline, then `wake:` (the seed: "The wake: line follows the
+//! headline"; a milestone that rides a wake turn with drained signals reads
+//! `trigger:`, `wake:`, then the `signal` lines), then the headline's own
+//! follow-ups (`cue note`, `agent note`, `agent detail`, `agent event:`
+//! lines, `recent switches:`), then the `signal` lines (independent of the
+//! headline).
 
 use super::agent;
 use super::input::{AddressedTo, ClientContext, ScreenTransition, Trigger, TriggerKind, WakeCause};
@@ -23,9 +26,6 @@ pub(crate) fn lines(ctx: &ClientContext, now_ms: i64) -> Vec<String> {
         TriggerKind::Milestone => out.push(milestone(t).unwrap_or_else(|| "trigger: milestone".to_string())),
         TriggerKind::Schedule | TriggerKind::Proactive => cue_or_screen(t, &mut out),
     }
-    if let Some(groups) = t.signals.as_deref() {
-        signals::lines(groups, &mut out);
-    }
     if let Some(wake) = &t.wake {
         let mut s = String::from("wake: the character just woke from the bed");
         match wake.cause {
@@ -34,7 +34,10 @@ pub(crate) fn lines(ctx: &ClientContext, now_ms: i64) -> Vec<String> {
             Some(WakeCause::Message) => s.push_str(", woken by this message"),
             Some(WakeCause::Other) | None => {}
         }
-        out.push(s);
+        out.insert(out.len().min(1), s);
+    }
+    if let Some(groups) = t.signals.as_deref() {
+        signals::lines(groups, &mut out);
     }
     out
 }
