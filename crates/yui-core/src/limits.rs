@@ -265,3 +265,10 @@ pub const ACTIVITY_LOG_DAYS: u32 = 14;
 /// How often the session reads the desktop (the frontmost window and the
 /// idle time; seed `003`'s `os_idle_tick`): once a second.
 pub const WORLD_SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
+/// Pacing: the reading time of a reply is this base…
+pub const PACING_READ_BASE_MS: i64 = 4_000;
+/// …plus this much per character…
+pub const PACING_READ_MS_PER_CHAR: i64 = 60;
+/// …and at most this (a long reply is not read to the end before she may
+/// speak again).
+pub const PACING_READ_MAX_MS: i64 = 30_000;

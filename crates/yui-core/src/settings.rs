@@ -143,11 +143,13 @@ pub struct ReactionsSettings {
     /// The user counts as away after this many minutes without input
     /// (default 5; 1 to 120).
     pub away_after_min: u32,
+    /// When a turn nobody typed may start.
+    pub pacing: crate::triggers::pacing::PacingSettings,
 }
 
 impl Default for ReactionsSettings {
     fn default() -> Self {
-        Self { frontmost: true, away_after_min: 5 }
+        Self { frontmost: true, away_after_min: 5, pacing: Default::default() }
     }
 }
 

@@ -40,6 +40,7 @@ fn generate() -> String {
         decl::<yui_core::settings::IngressSettings>(&cfg),
         decl::<yui_core::settings::IngressInfo>(&cfg),
         decl::<yui_core::settings::ReactionsSettings>(&cfg),
+        decl::<yui_core::triggers::pacing::PacingSettings>(&cfg),
         decl::<yui_core::event::VoiceState>(&cfg),
         decl::<yui_core::relations::RelationRecord>(&cfg),
         decl::<yui_core::picture::capture::Display>(&cfg),

@@ -115,6 +115,11 @@ async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_runnin
     use yui_core::triggers::Arrival;
     let mock = mock_demo(Some("k")).await;
     let (session, sink, _dir) = session(ChatApi::Responses, &mock.base_url()).await;
+    // No wait after the user's own turn (the pacer's default is 2 min); the
+    // reading time of her reply still holds the signal back.
+    let mut paced = session.live_settings().read(|s| s.clone());
+    paced.reactions.pacing.after_user_min = 0;
+    session.update_settings(&paced);
     let group = |id: &str| SignalGroup {
         envelope: Some(SignalEnvelope {
             source: Some("github".into()),
@@ -141,10 +146,11 @@ async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_runnin
     assert!(!speeches(&sink).is_empty(), "she speaks the reply");
     assert!(session.wait_idle(WAIT).await);
 
-    // While the user's own turn runs, a signal waits; it comes after, as a catch-up.
+    // While the user's own turn runs, a signal waits; it comes after her
+    // reply has had its reading time, as a catch-up.
     session.send(UserCommand::SendText { text: "hello there".into() }).unwrap();
     session.arrive(Arrival::Signals { group: group("delivery-43"), received_ms: 1 }).unwrap();
-    let deadline = std::time::Instant::now() + WAIT;
+    let deadline = std::time::Instant::now() + WAIT + std::time::Duration::from_secs(30);
     while sink.events().iter().filter(|e| matches!(e, UiEvent::ContextSent { .. })).count() < 3 {
         assert!(std::time::Instant::now() < deadline, "the held signal never fired");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;

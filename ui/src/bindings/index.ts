@@ -740,7 +740,32 @@ frontmost: boolean,
  * The user counts as away after this many minutes without input
  * (default 5; 1 to 120).
  */
-away_after_min: number, };
+away_after_min: number, 
+/**
+ * When a turn nobody typed may start.
+ */
+pacing: PacingSettings, };
+
+/**
+ * The pacer's settings (minutes unless named otherwise).
+ */
+export type PacingSettings = { 
+/**
+ * Minutes between two self-started turns (default 10).
+ */
+quiet_gap_min: number, 
+/**
+ * Self-started turns in any hour at most (default 3).
+ */
+hourly_cap: number, 
+/**
+ * Minutes after the user's own turn before she starts one (default 2).
+ */
+after_user_min: number, 
+/**
+ * Hold self-started turns while a fullscreen app is frontmost (default on).
+ */
+do_not_disturb_fullscreen: boolean, };
 
 /**
  * What voice input is doing, as the status pill shows it.

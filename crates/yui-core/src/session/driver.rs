@@ -83,6 +83,10 @@ pub(super) struct Driver {
     pub inbox: crate::triggers::Inbox,
     /// The frontmost line and the user's presence.
     pub world: super::world::World,
+    /// When a turn nobody typed may start.
+    pub pacer: crate::triggers::pacing::Pacer,
+    /// The turn whose reply shows now, and its characters so far.
+    pub reply_chars: (String, usize),
 }
 
 impl Driver {
@@ -252,7 +256,9 @@ impl Driver {
             return false;
         }
         let now = self.now();
-        let ready = crate::triggers::Readiness { present: self.world.present(), idle: self.engine.can_fire() };
+        let pacing = self.live.read(|s| s.reactions.pacing.clone());
+        let paced = self.pacer.check(crate::triggers::pacing::Source::Asked, now.wall_ms, false, &pacing);
+        let ready = crate::triggers::Readiness { present: self.world.present(), idle: self.engine.can_fire() && paced.is_ok() };
         let Some(trigger) = self.inbox.poll(now.wall_ms, ready) else { return false };
         let event_name = trigger.event_name.clone().unwrap_or_default();
         if !self.engine.fire(trigger, now, fx) {
@@ -260,7 +266,25 @@ impl Driver {
             return false;
         }
         tracing::info!(record = "trigger_fired", event_name = %event_name);
+        self.pacer.fired(crate::triggers::pacing::Source::Asked, now.wall_ms);
         true
+    }
+
+    /// What the pacer hears of the turns: the user's own, and each piece of
+    /// a reply that shows.
+    fn pace(&mut self, event: &UiEvent) {
+        let now_ms = self.clock.now_ms();
+        match event {
+            UiEvent::TurnStarted { text, files, .. } if !text.is_empty() || !files.is_empty() => self.pacer.user_turn(now_ms),
+            UiEvent::Speech { turn_id, text, .. } => {
+                if self.reply_chars.0 != *turn_id {
+                    self.reply_chars = (turn_id.clone(), 0);
+                }
+                self.reply_chars.1 += text.chars().count();
+                self.pacer.reply_shown(self.reply_chars.1, now_ms);
+            }
+            _ => {}
+        }
     }
 
     fn now(&self) -> Now {
@@ -340,7 +364,10 @@ impl Driver {
     fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
         for effect in batch {
             match effect {
-                Effect::Ui(event) => self.emit(event),
+                Effect::Ui(event) => {
+                    self.pace(&event);
+                    self.emit(event)
+                }
                 Effect::Send(out) => {
                     // A stopped or abandoned turn's tool calls end with it.
                     match &out {

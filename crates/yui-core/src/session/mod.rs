@@ -168,6 +168,8 @@ impl Session {
             live: config.live.clone(),
             delegations: delegations.clone(),
             inbox: crate::triggers::Inbox::new(),
+            pacer: crate::triggers::pacing::Pacer::new(),
+            reply_chars: (String::new(), 0),
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx, cancel.clone());
