@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod inbox;
+pub mod screen;
 #[cfg(test)]
 mod tests;
 
