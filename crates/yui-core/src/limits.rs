@@ -272,3 +272,25 @@ pub const PACING_READ_MS_PER_CHAR: i64 = 60;
 /// …and at most this (a long reply is not read to the end before she may
 /// speak again).
 pub const PACING_READ_MAX_MS: i64 = 30_000;
+
+// --- Screen transitions (seed `003`, "Screen transition", "recent switches (held transitions)"; issue "Screen transitions") ---
+
+/// Screen transitions: how long the app the user left must have been held
+/// for leaving it to count as an `app_switched` (not in the seed): 10
+/// minutes, so a glance at chat between two edits never fires.
+pub const SCREEN_HOLD_MIN: u32 = 10;
+/// Screen transitions: how long the new app must stay frontmost before the
+/// switch counts as settled (not in the seed): 60 seconds, so a flick
+/// through several apps fires nothing.
+pub const SCREEN_SETTLE_S: u32 = 60;
+/// Screen transitions: one app holding the foreground this long fires a
+/// `long_session` (seed `003`'s example line says 45min): 45 minutes.
+pub const SCREEN_LONG_SESSION_MIN: u32 = 45;
+/// Screen transitions: after a `long_session` mark (fired or suppressed),
+/// the same stretch fires again only after this much more (not in the
+/// seed): 45 minutes.
+pub const SCREEN_LONG_SESSION_REPEAT_MIN: u32 = 45;
+/// Screen transitions: held `app_switched` transitions kept for the
+/// `recent switches` line, oldest dropped past it (seed `003`: "recent_cap,
+/// default 5").
+pub const SCREEN_RECENT_CAP: usize = 5;

@@ -7,6 +7,7 @@
 pub mod agent;
 pub mod inbox;
 pub mod pacing;
+pub mod screen;
 #[cfg(test)]
 mod tests;
 
