@@ -5,7 +5,9 @@
 //! comes in as epoch milliseconds, nothing reads a clock or a socket.
 
 pub mod agent;
+pub mod cues;
 pub mod inbox;
+pub mod milestone;
 #[cfg(test)]
 mod tests;
 
