@@ -294,3 +294,26 @@ pub const SCREEN_LONG_SESSION_REPEAT_MIN: u32 = 45;
 /// `recent switches` line, oldest dropped past it (seed `003`: "recent_cap,
 /// default 5").
 pub const SCREEN_RECENT_CAP: usize = 5;
+
+// --- Cues and the daily milestone (seed `003`, "Cue (schedule / proactive)", "Milestone"; issue "Cues") ---
+
+/// `tap_bored`: this many taps on the character ("4 taps in 3 s") …
+pub const TAP_BORED_TAPS: usize = 4;
+/// … within this window, the first tap to the last: 3 s.
+pub const TAP_BORED_WINDOW: Duration = Duration::from_secs(3);
+/// A schedule cue fires when a poll finds its time passed at most this long
+/// ago (not in the seed): an app started, or a machine woken, later than
+/// that skips the day's cue instead of firing a stale check-in: 30 minutes.
+pub const SCHEDULE_LATE_MAX_MIN: u32 = 30;
+/// `configs/avatar.json`: schedule cues at most (not in the seed).
+pub const CUE_SCHEDULE_MAX: usize = 24;
+/// `configs/avatar.json`: idle cues at most (not in the seed).
+pub const CUE_IDLE_MAX: usize = 8;
+/// `configs/avatar.json`: an idle cue's `after_min` at most: one day.
+pub const CUE_IDLE_AFTER_MAX_MIN: u32 = 24 * 60;
+/// `configs/avatar.json`: a cue label, in characters (not in the seed).
+pub const CUE_LABEL_CHARS: usize = 80;
+/// `configs/avatar.json`: a cue's context text, in characters (not in the seed).
+pub const CUE_CONTEXT_CHARS: usize = 1_000;
+/// `configs/avatar.json`: a cue id (`[a-z0-9_]`), in characters.
+pub const CUE_ID_CHARS: usize = 40;

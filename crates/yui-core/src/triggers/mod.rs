@@ -5,9 +5,11 @@
 //! comes in as epoch milliseconds, nothing reads a clock or a socket.
 
 pub mod agent;
+pub mod cues;
 pub mod inbox;
 pub mod pacing;
 pub mod screen;
+pub mod milestone;
 #[cfg(test)]
 mod tests;
 
