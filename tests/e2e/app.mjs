@@ -55,10 +55,29 @@ after(async () => {
  * written as settings.json as is; null writes none) and connect to it.
  * Returns `{ browser, close }`; `close` ends the session and its driver.
  */
+/**
+ * The test's settings with her own initiative off unless the test sets
+ * `reactions`: no first-activity milestone, schedule, idle cue or screen
+ * transition turn starts on its own in the middle of a test, and the Xvfb
+ * display's long idle time does not count as the user being away. A
+ * settings text that is not JSON (a broken-file test) is written as is.
+ */
+function quietSettings(settingsJson) {
+  const quiet = { schedule: false, idle_cues: false, screen_transitions: false, away_after_min: 120 };
+  if (settingsJson === null) return JSON.stringify({ reactions: quiet });
+  try {
+    const settings = JSON.parse(settingsJson);
+    if (typeof settings !== "object" || settings === null || "reactions" in settings) return settingsJson;
+    return JSON.stringify({ ...settings, reactions: quiet });
+  } catch {
+    return settingsJson;
+  }
+}
+
 export async function launch(name, settingsJson) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "yui-e2e-"));
   open.dirs.add(dataDir);
-  if (settingsJson !== null) fs.writeFileSync(path.join(dataDir, "settings.json"), settingsJson);
+  fs.writeFileSync(path.join(dataDir, "settings.json"), quietSettings(settingsJson));
   const driver = await startTauriDriver(`tauri-driver-${name}`, { DISPLAY: `:${display}`, YUI_DATA_DIR: dataDir });
   const browser = await remote({
     hostname: "127.0.0.1",

@@ -145,11 +145,20 @@ pub struct ReactionsSettings {
     pub away_after_min: u32,
     /// When a turn nobody typed may start.
     pub pacing: crate::triggers::pacing::PacingSettings,
+    /// Screen transitions (`app_switched`, `long_session`; default on: the
+    /// thresholds and the pacer keep them rare).
+    pub screen_transitions: bool,
+    /// The schedule: the day's first-activity milestone and the time-of-day
+    /// cues of `avatar.json` (default on; none are shipped).
+    pub schedule: bool,
+    /// Idle cues of `avatar.json` (default on; the shipped one after an hour
+    /// with no turn).
+    pub idle_cues: bool,
 }
 
 impl Default for ReactionsSettings {
     fn default() -> Self {
-        Self { frontmost: true, away_after_min: 5, pacing: Default::default() }
+        Self { frontmost: true, away_after_min: 5, pacing: Default::default(), screen_transitions: true, schedule: true, idle_cues: true }
     }
 }
 
@@ -575,6 +584,9 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "ingress" | "ingress.enabled" => settings.ingress.enabled = switch()?,
         "ingress.require_token" => settings.ingress.require_token = switch()?,
         "frontmost" => settings.reactions.frontmost = switch()?,
+        "screen_transitions" => settings.reactions.screen_transitions = switch()?,
+        "schedule" => settings.reactions.schedule = switch()?,
+        "idle_cues" => settings.reactions.idle_cues = switch()?,
         "away_after_min" => {
             settings.reactions.away_after_min = value.parse().ok().filter(|m| (1..=120).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("away_after_min takes 1 to 120, not {value:?}") })?;
         }
@@ -593,7 +605,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost or away_after_min"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost, screen_transitions, schedule, idle_cues or away_after_min"),
             })
         }
     }

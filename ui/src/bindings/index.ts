@@ -744,7 +744,22 @@ away_after_min: number,
 /**
  * When a turn nobody typed may start.
  */
-pacing: PacingSettings, };
+pacing: PacingSettings, 
+/**
+ * Screen transitions (`app_switched`, `long_session`; default on: the
+ * thresholds and the pacer keep them rare).
+ */
+screen_transitions: boolean, 
+/**
+ * The schedule: the day's first-activity milestone and the time-of-day
+ * cues of `avatar.json` (default on; none are shipped).
+ */
+schedule: boolean, 
+/**
+ * Idle cues of `avatar.json` (default on; the shipped one after an hour
+ * with no turn).
+ */
+idle_cues: boolean, };
 
 /**
  * The pacer's settings (minutes unless named otherwise).

@@ -79,6 +79,7 @@ function formSettings(base: Settings): Settings {
     voice: voice.read(base.voice),
     chat: chat.read(base.chat),
     ingress: reactions.read(base.ingress),
+    reactions: reactions.readReactions(base.reactions),
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IngressInfo, IngressSettings } from "../bindings";
-import { ingressFromForm, readPort, statusText } from "./reactions";
+import type { ReactionsSettings } from "../bindings";
+import { ingressFromForm, reactionsFromForm, readPort, statusText } from "./reactions";
 
 const base: IngressSettings = { enabled: false, port: 8770, require_token: false, token: "" };
 const info = (over: Partial<IngressInfo>): IngressInfo => ({
@@ -26,6 +27,22 @@ describe("the Reactions section", () => {
   it("puts the form over the loaded settings, keeping a run-only token", () => {
     const next = ingressFromForm({ enabled: true, port: "9100", require_token: true }, { ...base, token: "run" });
     expect(next).toEqual({ enabled: true, port: 9100, require_token: true, token: "run" });
+  });
+
+  it("reads the switches and keeps numbers in range", () => {
+    const base: ReactionsSettings = {
+      frontmost: true,
+      away_after_min: 5,
+      screen_transitions: true,
+      schedule: true,
+      idle_cues: true,
+      pacing: { quiet_gap_min: 10, hourly_cap: 3, after_user_min: 2, do_not_disturb_fullscreen: true },
+    };
+    const form = { frontmost: false, screen_transitions: true, schedule: false, idle_cues: true, away_after_min: "15", quiet_gap_min: "0" };
+    expect(reactionsFromForm(form, base)).toEqual({ ...base, frontmost: false, schedule: false, away_after_min: 15 });
+    const other = reactionsFromForm({ ...form, away_after_min: "500", quiet_gap_min: "30" }, base);
+    expect(other.pacing.quiet_gap_min).toBe(30);
+    expect(other.away_after_min).toBe(5); // out of range keeps the loaded value
   });
 
   it("says off, where it listens, or why it does not", () => {

@@ -4,7 +4,7 @@
 // token and a copyable curl line. The core decides all of it; this shows it.
 
 import { commands } from "../bindings/commands";
-import type { IngressInfo, IngressSettings, Settings } from "../bindings";
+import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
 import { errorText } from "./tools";
 
 /** The lowest and highest port the form takes. */
@@ -19,6 +19,28 @@ export function readPort(text: string, loaded: number): number {
 /** `base` with the form's values on top (the run-only token stays as loaded). */
 export function ingressFromForm(f: { enabled: boolean; port: string; require_token: boolean }, base: IngressSettings): IngressSettings {
   return { ...base, enabled: f.enabled, port: readPort(f.port, base.port), require_token: f.require_token };
+}
+
+/** A whole number in `text` within [min, max], or `loaded`. */
+export function readWhole(text: string, loaded: number, min: number, max: number): number {
+  const n = Number(text.trim());
+  return text.trim() !== "" && Number.isInteger(n) && n >= min && n <= max ? n : loaded;
+}
+
+/** The reactions as the form shows them, over `base`. */
+export function reactionsFromForm(
+  f: { frontmost: boolean; screen_transitions: boolean; schedule: boolean; idle_cues: boolean; away_after_min: string; quiet_gap_min: string },
+  base: ReactionsSettings,
+): ReactionsSettings {
+  return {
+    ...base,
+    frontmost: f.frontmost,
+    screen_transitions: f.screen_transitions,
+    schedule: f.schedule,
+    idle_cues: f.idle_cues,
+    away_after_min: readWhole(f.away_after_min, base.away_after_min, 1, 120),
+    pacing: { ...base.pacing, quiet_gap_min: readWhole(f.quiet_gap_min, base.pacing.quiet_gap_min, 1, 240) },
+  };
 }
 
 /** The status line: where it listens, why it does not, or that it is off. */
@@ -55,11 +77,29 @@ export class ReactionsSection {
     return this.form.elements.namedItem(name) as HTMLInputElement;
   }
 
-  /** Show `s.ingress`. */
+  /** Show `s.ingress` and `s.reactions`. */
   fill(s: Settings): void {
+    for (const name of ["frontmost", "screen_transitions", "schedule", "idle_cues"] as const) this.input(name).checked = s.reactions[name];
+    this.input("away_after_min").value = String(s.reactions.away_after_min);
+    this.input("quiet_gap_min").value = String(s.reactions.pacing.quiet_gap_min);
     this.input("ingress_enabled").checked = s.ingress.enabled;
     this.input("ingress_port").value = String(s.ingress.port);
     this.input("ingress_require_token").checked = s.ingress.require_token;
+  }
+
+  /** The reactions as the form shows them now. */
+  readReactions(base: ReactionsSettings): ReactionsSettings {
+    return reactionsFromForm(
+      {
+        frontmost: this.input("frontmost").checked,
+        screen_transitions: this.input("screen_transitions").checked,
+        schedule: this.input("schedule").checked,
+        idle_cues: this.input("idle_cues").checked,
+        away_after_min: this.input("away_after_min").value,
+        quiet_gap_min: this.input("quiet_gap_min").value,
+      },
+      base,
+    );
   }
 
   /** The section's part of the settings, as the form shows it now. */

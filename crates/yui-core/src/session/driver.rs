@@ -85,6 +85,8 @@ pub(super) struct Driver {
     pub world: super::world::World,
     /// When a turn nobody typed may start.
     pub pacer: crate::triggers::pacing::Pacer,
+    /// Her own initiative: screen transitions, cues, the milestone.
+    pub proactive: super::proactive::Proactive,
     /// The turn whose reply shows now, and its characters so far.
     pub reply_chars: (String, usize),
 }
@@ -143,8 +145,13 @@ impl Driver {
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
                 Some(arrival) = arrivals.recv() => self.inbox.arrive(arrival, self.clock.now_ms()),
                 Some(sample) = world.recv() => {
-                    let away = self.live.read(|s| s.reactions.away_after_ms());
-                    self.world.observe(sample, away, self.clock.now_ms());
+                    let reactions = self.live.read(|s| s.reactions.clone());
+                    let now_ms = self.clock.now_ms();
+                    let change = self.world.observe(sample, reactions.away_after_ms(), now_ms);
+                    self.proactive.observe(self.world.app().as_deref(), change, now_ms, &reactions);
+                    if self.take_initiative(&mut fx) {
+                        self.apply(&mut fx, &tools, &shot_tx);
+                    }
                 }
                 _ = sleep_opt(inbox_due) => {}
             }
@@ -270,12 +277,38 @@ impl Driver {
         true
     }
 
+    /// Her own initiative, asked once a world reading: the milestone, the
+    /// schedule, screen transitions, idle cues, each as the pacer allows.
+    /// True when a turn began.
+    fn take_initiative(&mut self, fx: &mut Effects) -> bool {
+        let now = self.now();
+        let reactions = self.live.read(|s| s.reactions.clone());
+        let local = super::proactive::LocalTime::at(now.wall_ms);
+        let can = self.engine.can_fire();
+        let pacer = &self.pacer;
+        let open = |source| can && pacer.check(source, now.wall_ms, false, &reactions.pacing).is_ok();
+        let Some((trigger, source)) = self.proactive.next(now.wall_ms, &local, self.world.present(), self.world.idle_known(), open, &mut self.inbox, &reactions) else { return false };
+        let event_name = trigger.event_name.clone().unwrap_or_default();
+        if !self.engine.fire(trigger, now, fx) {
+            tracing::warn!(record = "trigger_skipped", event_name = %event_name, reason = "engine busy");
+            return false;
+        }
+        tracing::info!(record = "trigger_fired", event_name = %event_name, source = ?source);
+        self.pacer.fired(source, now.wall_ms);
+        true
+    }
+
     /// What the pacer hears of the turns: the user's own, and each piece of
     /// a reply that shows.
     fn pace(&mut self, event: &UiEvent) {
         let now_ms = self.clock.now_ms();
         match event {
-            UiEvent::TurnStarted { text, files, .. } if !text.is_empty() || !files.is_empty() => self.pacer.user_turn(now_ms),
+            UiEvent::TurnStarted { text, files, .. } => {
+                self.proactive.turn_started(now_ms);
+                if !text.is_empty() || !files.is_empty() {
+                    self.pacer.user_turn(now_ms);
+                }
+            }
             UiEvent::Speech { turn_id, text, .. } => {
                 if self.reply_chars.0 != *turn_id {
                     self.reply_chars = (turn_id.clone(), 0);

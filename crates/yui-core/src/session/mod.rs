@@ -3,6 +3,7 @@
 //! [`Session`] cancels both tasks.
 
 mod driver;
+pub mod proactive;
 pub mod relay;
 pub mod world;
 mod setup;
@@ -169,6 +170,7 @@ impl Session {
             delegations: delegations.clone(),
             inbox: crate::triggers::Inbox::new(),
             pacer: crate::triggers::pacing::Pacer::new(),
+            proactive: proactive::Proactive::new(&cue_config(&config.data_dir), Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)), config.clock.now_ms()),
             reply_chars: (String::new(), 0),
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
@@ -412,4 +414,17 @@ impl Drop for Session {
 /// The activity log in `data_dir`, or none (logged) when it cannot be opened.
 fn activity_log(data_dir: &DataDir, now_ms: i64) -> Option<crate::world::ActivityLog> {
     crate::world::ActivityLog::open(data_dir, now_ms).map_err(|e| tracing::warn!(record = "activity_log_failed", error = %e)).ok()
+}
+
+/// The cues of `<data dir>/avatar.json`, or the shipped ones (logged) when
+/// there is none or it is broken.
+fn cue_config(data_dir: &DataDir) -> crate::triggers::cues::CueConfig {
+    let path = data_dir.root().join("avatar.json");
+    if !path.exists() {
+        return crate::triggers::cues::CueConfig::shipped();
+    }
+    crate::triggers::cues::load(&path).unwrap_or_else(|e| {
+        tracing::warn!(record = "avatar_config_unreadable", error = %e);
+        crate::triggers::cues::CueConfig::shipped()
+    })
 }

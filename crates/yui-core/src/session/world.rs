@@ -53,6 +53,7 @@ pub struct World {
     edges: PresenceEdges,
     log: Option<ActivityLog>,
     shown: Arc<Mutex<Option<Frontmost>>>,
+    idle_known: bool,
 }
 
 impl World {
@@ -60,7 +61,18 @@ impl World {
     /// transitions to `log`, publishing the line into `shown` (the sampler
     /// of turns reads it).
     pub fn new(log: Option<ActivityLog>, shown: Arc<Mutex<Option<Frontmost>>>) -> Self {
-        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown }
+        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false }
+    }
+
+    /// The app the `frontmost:` line names now, if any.
+    pub fn app(&self) -> Option<String> {
+        self.tracker.current().and_then(|f| f.app)
+    }
+
+    /// True when the last reading had the OS idle time (an `os_idle_tick`):
+    /// presence is then known, not assumed.
+    pub fn idle_known(&self) -> bool {
+        self.idle_known
     }
 
     /// True while the last reading found the user present.
@@ -81,6 +93,7 @@ impl World {
                 }
             }
         }
+        self.idle_known = sample.idle_ms.is_some();
         let change = self.edges.update(sample.idle_ms, away_ms, now_ms);
         match change {
             Some(PresenceChange::Left) => tracing::info!(record = "presence", state = "away"),
