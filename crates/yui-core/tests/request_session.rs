@@ -181,7 +181,7 @@ impl yui_core::world::DesktopFacts for FakeDesktop {
 }
 
 #[tokio::test]
-async fn while_the_user_is_away_a_signal_waits_and_their_return_fires_it_with_the_frontmost_line() {
+async fn while_the_user_is_away_a_signal_waits_and_their_first_activity_carries_it_with_the_frontmost_line() {
     use std::sync::atomic::Ordering;
     use yui_core::context::SignalGroup;
     use yui_core::triggers::Arrival;
@@ -203,8 +203,12 @@ async fn while_the_user_is_away_a_signal_waits_and_their_return_fires_it_with_th
     let end = ended(&sink).await;
     assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }), "{end:?}");
     let block = last_block(&sink);
-    assert!(block.contains("trigger: signals (1 signal)"), "{block}");
+    // Their return is the day's first activity: the milestone turn carries
+    // the signal that waited (seed 003: buffered groups drain into it).
+    assert!(block.contains("trigger: milestone first_activity (fired at "), "{block}");
     assert!(block.contains("signal: {\"n\":1}"), "a legacy group: {block}");
+    assert_eq!(sink.events().iter().filter(|e| matches!(e, UiEvent::TurnStarted { .. })).count(), 1, "one turn, not a milestone and a catch-up");
+    assert!(dir.path().join("milestone-fired").exists(), "the day is latched");
     assert!(block.contains("frontmost: Editor — \"notes.md\" (for "), "{block}");
     // The activity log has the transition to Editor.
     let day_files: Vec<_> = std::fs::read_dir(dir.path().join("activity")).unwrap().flatten().collect();
