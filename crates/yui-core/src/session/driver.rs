@@ -89,6 +89,8 @@ pub(super) struct Driver {
     pub proactive: super::proactive::Proactive,
     /// The turn whose reply shows now, and its characters so far.
     pub reply_chars: (String, usize),
+    /// The pacer's last hold of the inbox (logged when it changes).
+    pub last_hold: Option<&'static str>,
 }
 
 impl Driver {
@@ -265,6 +267,14 @@ impl Driver {
         let now = self.now();
         let pacing = self.live.read(|s| s.reactions.pacing.clone());
         let paced = self.pacer.check(crate::triggers::pacing::Source::Asked, now.wall_ms, false, &pacing);
+        // Each hold of what waits is logged once, with its reason.
+        let hold = paced.err().map(|h| h.reason());
+        if hold != self.last_hold {
+            if let Some(reason) = hold {
+                tracing::info!(record = "trigger_skipped", reason, "the inbox waits");
+            }
+            self.last_hold = hold;
+        }
         let ready = crate::triggers::Readiness { present: self.world.present(), idle: self.engine.can_fire() && paced.is_ok() };
         let Some(trigger) = self.inbox.poll(now.wall_ms, ready) else { return false };
         let event_name = trigger.event_name.clone().unwrap_or_default();

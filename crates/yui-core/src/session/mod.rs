@@ -172,6 +172,7 @@ impl Session {
             pacer: crate::triggers::pacing::Pacer::new(),
             proactive: proactive::Proactive::new(&cue_config(&config.data_dir), Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)), config.clock.now_ms()),
             reply_chars: (String::new(), 0),
+            last_hold: None,
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx, cancel.clone());
