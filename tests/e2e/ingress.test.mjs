@@ -6,26 +6,13 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import net from "node:net";
 import { test } from "node:test";
 import { promisify } from "node:util";
-import { startMock } from "./harness.mjs";
+import { freePort, startMock } from "./harness.mjs";
 import { launch, pageState, screenshot, useDisplay, waitReady } from "./app.mjs";
 
 useDisplay();
 const run = promisify(execFile);
-
-/** A port nothing listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** POST a body to the ingress with curl; the HTTP status and the answer. */
 async function curl(port, body, headers = []) {

@@ -144,13 +144,7 @@ fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
     }
 }
 
-/// The app name from `WM_CLASS` (instance NUL class NUL): the class, else the instance.
-pub(crate) fn app_from_wm_class(raw: &str) -> String {
-    let mut parts = raw.split('\0');
-    let instance = parts.next().unwrap_or("");
-    let class = parts.next().unwrap_or("");
-    if class.is_empty() { instance } else { class }.to_string()
-}
+pub(crate) use crate::world::x11::app_from_wm_class;
 
 /// The window manager's client windows, bottom to top
 /// (`_NET_CLIENT_LIST_STACKING`, else `_NET_CLIENT_LIST`). `Ok(None)` when
@@ -254,16 +248,4 @@ pub(crate) fn client_windows() -> Result<Option<Vec<RawWindow>>, CaptureError> {
         });
     }
     Ok(Some(out))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wm_class_gives_the_class() {
-        assert_eq!(app_from_wm_class("xterm\0XTerm\0"), "XTerm");
-        assert_eq!(app_from_wm_class("firefox\0"), "firefox");
-        assert_eq!(app_from_wm_class(""), "");
-    }
 }
