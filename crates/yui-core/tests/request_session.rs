@@ -173,7 +173,7 @@ struct FakeDesktop {
 
 impl yui_core::world::DesktopFacts for FakeDesktop {
     fn frontmost(&self) -> Option<yui_core::world::Sample> {
-        Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None })
+        Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None, fullscreen: false })
     }
     fn idle_ms(&self) -> Option<u64> {
         Some(self.idle_ms.load(std::sync::atomic::Ordering::SeqCst))

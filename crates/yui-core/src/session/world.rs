@@ -109,7 +109,7 @@ mod tests {
     use super::*;
 
     fn sample(app: &str, idle_ms: u64) -> WorldSample {
-        WorldSample { frontmost: Some(Sample { app: app.into(), title: format!("{app} window"), pid: None }), idle_ms: Some(idle_ms) }
+        WorldSample { frontmost: Some(Sample { app: app.into(), title: format!("{app} window"), pid: None, fullscreen: false }), idle_ms: Some(idle_ms) }
     }
 
     #[test]

@@ -197,7 +197,7 @@ mod tests {
     const MIN: i64 = 60_000;
 
     fn s(app: &str, title: &str) -> Option<Sample> {
-        Some(Sample { app: app.into(), title: title.into(), pid: Some(4242) })
+        Some(Sample { app: app.into(), title: title.into(), pid: Some(4242), fullscreen: false })
     }
 
     fn t(at_ms: i64, from: Option<&str>, to: Option<&str>) -> Transition {
@@ -285,7 +285,7 @@ mod tests {
     fn own_windows_and_shell_chrome_are_clears() {
         let mut tr = FrontmostTracker::new(Some(777)).ignore_app("yui-demo");
         tr.observe(s("Firefox", "A"), 0);
-        let own_pid = Some(Sample { app: "Whatever".into(), title: "chat".into(), pid: Some(777) });
+        let own_pid = Some(Sample { app: "Whatever".into(), title: "chat".into(), pid: Some(777), fullscreen: false });
         for (i, sample) in [own_pid, s("Yui", "YUI"), s("yui-demo", "d"), s("Xfdesktop", "Desktop"), s("plasmashell", ""), s("", "")]
             .into_iter()
             .enumerate()
@@ -299,7 +299,7 @@ mod tests {
         assert_eq!(o.frontmost, None);
         assert_eq!(o.transitions, vec![t(10_000, Some("Firefox"), None)]);
         assert!(tr.is_clear(&Sample { app: "XFCE4-PANEL".into(), ..Default::default() }));
-        assert!(!tr.is_clear(&Sample { app: "".into(), title: "untitled".into(), pid: None }));
+        assert!(!tr.is_clear(&Sample { app: "".into(), title: "untitled".into(), pid: None, fullscreen: false }));
     }
 
     #[test]

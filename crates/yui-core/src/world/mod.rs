@@ -40,6 +40,10 @@ pub struct Sample {
     pub title: String,
     /// The owning process, when the window says (X11: `_NET_WM_PID`).
     pub pid: Option<u32>,
+    /// True when the window covers its whole display as a fullscreen app
+    /// (X11: `_NET_WM_STATE_FULLSCREEN`); the pacer's do-not-disturb reads
+    /// it. False when the system cannot tell.
+    pub fullscreen: bool,
 }
 
 /// The desktop facts a session samples. Blocking calls (they may talk to a

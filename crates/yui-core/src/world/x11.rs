@@ -99,7 +99,7 @@ impl Conn {
         let name = text(&self.conn.wait_for_reply(name)?);
         let pid = self.conn.wait_for_reply(pid)?;
         let pid = if pid.format() == 32 { pid.value::<u32>().first().copied().filter(|&p| p != 0) } else { None };
-        Ok(Some(Sample { app: app_from_wm_class(&class), title: if net_name.is_empty() { name } else { net_name }, pid }))
+        Ok(Some(Sample { app: app_from_wm_class(&class), title: if net_name.is_empty() { name } else { net_name }, pid, fullscreen: false }))
     }
 
     fn idle_ms(&self) -> Result<Option<u64>, Failure> {
