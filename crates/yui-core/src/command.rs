@@ -72,10 +72,43 @@ pub enum UserCommand {
     },
     /// Reconnect now (also after a refused key).
     Reconnect,
+    /// The user touched the character on the pet window: a poke on a body
+    /// region, a head pat, or a click on her bed. On the bed, any of them
+    /// wakes her; otherwise each may become a touch cue's turn.
+    Touch {
+        /// What the user did.
+        touch: Touch,
+    },
+    /// Put her to bed where she stands (the tray's "Go to bed"): she lies
+    /// down and sleeps until a click, a message or the wake timeout.
+    GoToBed,
+    /// The page could not keep the body's scene: the VRM was swapped, or a
+    /// clip or the bed failed to load. The bed scene ends with no wake
+    /// signal and she stands.
+    BodyInterrupted {
+        /// What happened, for the log.
+        reason: String,
+    },
     /// The renderable set changed (a character loaded, a clip was added).
     /// Sent to the backend as a `vocabulary` frame when it differs.
     SetVocabulary {
         /// What the window can render now.
         vocabulary: Vocabulary,
     },
+}
+
+/// A touch on the pet window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Touch {
+    /// A click on a body region (`head`, `face`, `chest`, `arm`, `legs`…):
+    /// `proactive.touch_<region>`, or `tap_bored` after 4 in 3 s.
+    Poke {
+        /// The region the page hit.
+        region: String,
+    },
+    /// Strokes over her head: `proactive.head_pat`.
+    HeadPat,
+    /// A click on the bed she lies on.
+    Bed,
 }

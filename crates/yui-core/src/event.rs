@@ -90,6 +90,16 @@ pub enum VoiceState {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UiEvent {
+    /// The body changed: her posture, and the bed scene while it runs
+    /// (`bed` absent: no bed; she stands).
+    Body {
+        /// The posture the `body:` line reads.
+        posture: crate::context::PostureState,
+        /// The bed scene, while it runs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        bed: Option<crate::body::BedView>,
+    },
     /// The connection state changed.
     Status {
         /// The new state.

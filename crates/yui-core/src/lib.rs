@@ -8,6 +8,7 @@
 //! Start a [`Session`] per pet window; drop it to cancel its task.
 #![deny(missing_docs)]
 
+pub mod body;
 pub mod card;
 pub mod character;
 pub mod chat;

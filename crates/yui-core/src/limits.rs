@@ -295,6 +295,19 @@ pub const SCREEN_LONG_SESSION_REPEAT_MIN: u32 = 45;
 /// default 5").
 pub const SCREEN_RECENT_CAP: usize = 5;
 
+// --- The bed scene (seed `003`, "Wake"; not in the seed's table) ---
+
+/// The lie-down clip after `go_to_bed`: 2.4 s.
+pub const BED_LIE_DOWN_MS: u32 = 2_400;
+/// The wake clip (she sits up, stretches and stands): 3.2 s.
+pub const BED_WAKE_CLIP_MS: u32 = 3_200;
+/// The bed fading out when the scene ends without a wake clip: 0.6 s.
+pub const BED_FADE_MS: u32 = 600;
+/// The wake timeout set in the settings, by default: 30 minutes.
+pub const BED_WAKE_TIMEOUT_MIN_DEFAULT: u32 = 30;
+/// … and at most: 8 hours.
+pub const BED_WAKE_TIMEOUT_MIN_MAX: u32 = 8 * 60;
+
 // --- Cues and the daily milestone (seed `003`, "Cue (schedule / proactive)", "Milestone"; issue "Cues") ---
 
 /// `tap_bored`: this many taps on the character ("4 taps in 3 s") …

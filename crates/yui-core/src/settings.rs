@@ -95,6 +95,33 @@ pub struct Settings {
     pub ingress: IngressSettings,
     /// The frontmost line and presence.
     pub reactions: ReactionsSettings,
+    /// The bed scene (the Character section).
+    pub bed: BedSettings,
+}
+
+/// The bed scene (seed `003`, "Wake"): the launch entry's switch and the
+/// wake timeout that ends either entry's sleep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct BedSettings {
+    /// Start asleep on a bed when YUI starts (default off). Governs the
+    /// launch entry only; `go_to_bed` works either way.
+    pub at_launch: bool,
+    /// Minutes she sleeps before she wakes by herself (default 30; 1 to 480).
+    pub wake_timeout_min: u32,
+}
+
+impl Default for BedSettings {
+    fn default() -> Self {
+        Self { at_launch: false, wake_timeout_min: crate::limits::BED_WAKE_TIMEOUT_MIN_DEFAULT }
+    }
+}
+
+impl BedSettings {
+    /// The clip lengths and this wake timeout (clamped to 1..=480 minutes).
+    pub fn times(&self) -> crate::body::bed::BedTimes {
+        crate::body::bed::BedTimes::with_timeout_min(self.wake_timeout_min.clamp(1, crate::limits::BED_WAKE_TIMEOUT_MIN_MAX))
+    }
 }
 
 /// The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
@@ -420,6 +447,7 @@ impl Default for Settings {
             chat: ChatSettings::default(),
             ingress: IngressSettings::default(),
             reactions: ReactionsSettings::default(),
+            bed: BedSettings::default(),
         }
     }
 }
@@ -443,6 +471,7 @@ impl fmt::Debug for Settings {
             .field("chat", &self.chat)
             .field("ingress", &self.ingress)
             .field("reactions", &self.reactions)
+            .field("bed", &self.bed)
             .finish_non_exhaustive()
     }
 }
@@ -590,6 +619,10 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         "away_after_min" => {
             settings.reactions.away_after_min = value.parse().ok().filter(|m| (1..=120).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("away_after_min takes 1 to 120, not {value:?}") })?;
         }
+        "bed.at_launch" => settings.bed.at_launch = switch()?,
+        "bed.wake_timeout_min" => {
+            settings.bed.wake_timeout_min = value.parse().ok().filter(|m| (1..=crate::limits::BED_WAKE_TIMEOUT_MIN_MAX).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("bed.wake_timeout_min takes 1 to 480, not {value:?}") })?;
+        }
         "ingress.token" => settings.ingress.token = value.into(),
         "ingress.port" => {
             settings.ingress.port = value.parse().ok().filter(|p| *p > 0).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("ingress.port takes 1 to 65535, not {value:?}") })?;
@@ -605,7 +638,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost, screen_transitions, schedule, idle_cues or away_after_min"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost, screen_transitions, schedule, idle_cues, away_after_min, bed.at_launch or bed.wake_timeout_min"),
             })
         }
     }

@@ -89,8 +89,25 @@ pub(super) struct Driver {
     pub proactive: super::proactive::Proactive,
     /// The turn whose reply shows now, and its characters so far.
     pub reply_chars: (String, usize),
-    /// The pacer's last hold of the inbox (logged when it changes).
-    pub last_hold: Option<&'static str>,
+    /// The last hold logged per event name (each is logged when it changes).
+    pub holds: std::collections::HashMap<String, &'static str>,
+    /// The bed scene, while it runs.
+    pub bed: Option<crate::body::Bed>,
+    /// The body's state the turns read.
+    pub body: Arc<std::sync::Mutex<crate::context::BodyState>>,
+    /// The body as the page draws it (read when a page loads).
+    pub body_view: Arc<std::sync::Mutex<BodyView>>,
+    /// A wake by a click or the timeout, still to be reported.
+    pub pending_wake: Option<crate::context::WakeCause>,
+}
+
+/// The body as the page draws it: what the last `body` event said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyView {
+    /// The posture.
+    pub posture: crate::context::PostureState,
+    /// The bed scene, while it runs.
+    pub bed: Option<crate::body::BedView>,
 }
 
 impl Driver {
@@ -101,6 +118,7 @@ impl Driver {
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
         mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
         mut world: mpsc::UnboundedReceiver<super::world::WorldSample>,
+        launch_bed: bool,
         cancel: CancellationToken,
     ) {
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
@@ -109,9 +127,13 @@ impl Driver {
         let (ask_tx, mut ask_rx) = mpsc::unbounded_channel::<crate::tools::Ask>();
         let tools = Executor::spawn_asking(Arc::new(self.tools.clone()), tool_tx, self.prefit, Some(ask_tx));
         let mut fx: Effects = Vec::with_capacity(16);
+        if launch_bed {
+            self.go_to_bed(crate::body::BedEntry::Launch, &mut fx);
+        }
         loop {
             let deadline = self.engine.next_deadline();
             let inbox_due = self.inbox_deadline();
+            let bed_due = self.bed_deadline();
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => break,
@@ -150,15 +172,17 @@ impl Driver {
                     let reactions = self.live.read(|s| s.reactions.clone());
                     let now_ms = self.clock.now_ms();
                     let change = self.world.observe(sample, reactions.away_after_ms(), now_ms);
+                    self.bed_tick(&mut fx);
                     self.proactive.observe(self.world.app().as_deref(), change, now_ms, &reactions);
                     if self.take_initiative(&mut fx) {
                         self.apply(&mut fx, &tools, &shot_tx);
                     }
                 }
                 _ = sleep_opt(inbox_due) => {}
+                _ = sleep_opt(bed_due) => self.bed_tick(&mut fx),
             }
             self.apply(&mut fx, &tools, &shot_tx);
-            if self.pump_inbox(&mut fx) {
+            if self.fire_waiting(&mut fx) {
                 self.apply(&mut fx, &tools, &shot_tx);
             }
         }
@@ -171,7 +195,7 @@ impl Driver {
     }
 
     /// Emit an event, and the chat events it makes after it.
-    fn emit(&self, mut event: UiEvent) {
+    pub(super) fn emit(&self, mut event: UiEvent) {
         let chat = {
             let mut log = self.chat_log();
             log.annotate(&mut event);
@@ -190,6 +214,16 @@ impl Driver {
     /// A user command: the chat log takes the conversation's own (versions,
     /// fork, delete, regenerate), the engine the rest.
     fn command(&mut self, cmd: UserCommand, fx: &mut Effects) {
+        match &cmd {
+            UserCommand::Touch { touch } => return self.touch(touch, fx),
+            UserCommand::GoToBed => return self.go_to_bed(crate::body::BedEntry::Command, fx),
+            UserCommand::BodyInterrupted { reason } => {
+                tracing::info!(record = "body_interrupted", reason = %reason);
+                return self.end_bed("interrupted", fx);
+            }
+            UserCommand::SendText { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => self.message_wakes(fx),
+            _ => {}
+        }
         if let UserCommand::Approve { approval_id, decision } = &cmd {
             let shown = self.chat_log().approval_answered(approval_id, (*decision).into());
             self.emit_all(shown.into_iter().collect());
@@ -252,85 +286,16 @@ impl Driver {
 
     /// When the inbox's batch window closes, on the loop's clock.
     fn inbox_deadline(&self) -> Option<Instant> {
-        let due = self.inbox.next_deadline()?;
-        let wait = u64::try_from(due.saturating_sub(self.clock.now_ms())).unwrap_or(0);
+        self.instant_of(self.inbox.next_deadline()?)
+    }
+
+    /// A wall-clock moment (epoch ms) on the loop's clock.
+    pub(super) fn instant_of(&self, wall_ms: i64) -> Option<Instant> {
+        let wait = u64::try_from(wall_ms.saturating_sub(self.clock.now_ms())).unwrap_or(0);
         Some(Instant::now() + std::time::Duration::from_millis(wait))
     }
 
-    /// Let the inbox fire what is due: one turn at most, only into silence
-    /// (the engine's `can_fire`) while the user is present (the world's
-    /// last reading; unknown idle counts as present). True when a turn began.
-    fn pump_inbox(&mut self, fx: &mut Effects) -> bool {
-        if self.inbox.is_empty() {
-            return false;
-        }
-        let now = self.now();
-        let pacing = self.live.read(|s| s.reactions.pacing.clone());
-        let paced = self.pacer.check(crate::triggers::pacing::Source::Asked, now.wall_ms, false, &pacing);
-        // Each hold of what waits is logged once, with its reason.
-        let hold = paced.err().map(|h| h.reason());
-        if hold != self.last_hold {
-            if let Some(reason) = hold {
-                tracing::info!(record = "trigger_skipped", reason, "the inbox waits");
-            }
-            self.last_hold = hold;
-        }
-        let ready = crate::triggers::Readiness { present: self.world.present(), idle: self.engine.can_fire() && paced.is_ok() };
-        let Some(trigger) = self.inbox.poll(now.wall_ms, ready) else { return false };
-        let event_name = trigger.event_name.clone().unwrap_or_default();
-        if !self.engine.fire(trigger, now, fx) {
-            tracing::warn!(record = "trigger_skipped", event_name = %event_name, reason = "engine busy");
-            return false;
-        }
-        tracing::info!(record = "trigger_fired", event_name = %event_name);
-        self.pacer.fired(crate::triggers::pacing::Source::Asked, now.wall_ms);
-        true
-    }
-
-    /// Her own initiative, asked once a world reading: the milestone, the
-    /// schedule, screen transitions, idle cues, each as the pacer allows.
-    /// True when a turn began.
-    fn take_initiative(&mut self, fx: &mut Effects) -> bool {
-        let now = self.now();
-        let reactions = self.live.read(|s| s.reactions.clone());
-        let local = super::proactive::LocalTime::at(now.wall_ms);
-        let can = self.engine.can_fire();
-        let pacer = &self.pacer;
-        let open = |source| can && pacer.check(source, now.wall_ms, false, &reactions.pacing).is_ok();
-        let Some((trigger, source)) = self.proactive.next(now.wall_ms, &local, self.world.present(), self.world.idle_known(), open, &mut self.inbox, &reactions) else { return false };
-        let event_name = trigger.event_name.clone().unwrap_or_default();
-        if !self.engine.fire(trigger, now, fx) {
-            tracing::warn!(record = "trigger_skipped", event_name = %event_name, reason = "engine busy");
-            return false;
-        }
-        tracing::info!(record = "trigger_fired", event_name = %event_name, source = ?source);
-        self.pacer.fired(source, now.wall_ms);
-        true
-    }
-
-    /// What the pacer hears of the turns: the user's own, and each piece of
-    /// a reply that shows.
-    fn pace(&mut self, event: &UiEvent) {
-        let now_ms = self.clock.now_ms();
-        match event {
-            UiEvent::TurnStarted { text, files, .. } => {
-                self.proactive.turn_started(now_ms);
-                if !text.is_empty() || !files.is_empty() {
-                    self.pacer.user_turn(now_ms);
-                }
-            }
-            UiEvent::Speech { turn_id, text, .. } => {
-                if self.reply_chars.0 != *turn_id {
-                    self.reply_chars = (turn_id.clone(), 0);
-                }
-                self.reply_chars.1 += text.chars().count();
-                self.pacer.reply_shown(self.reply_chars.1, now_ms);
-            }
-            _ => {}
-        }
-    }
-
-    fn now(&self) -> Now {
+    pub(super) fn now(&self) -> Now {
         Now { at: Instant::now(), wall_ms: self.clock.now_ms() }
     }
 

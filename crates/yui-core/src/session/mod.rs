@@ -2,7 +2,9 @@
 //! turn engine, their channels and the connection status. Dropping the
 //! [`Session`] cancels both tasks.
 
+mod body;
 mod driver;
+mod initiative;
 pub mod proactive;
 pub mod relay;
 pub mod world;
@@ -53,6 +55,9 @@ pub struct SessionConfig {
     /// The desktop's facts: the frontmost window and the idle time (none
     /// by default; the app and the CLI pass [`crate::world::platform`]).
     pub world: Arc<dyn crate::world::DesktopFacts>,
+    /// This session starts the app (not a restart after a settings
+    /// change): the launch bed scene runs when its setting is on.
+    pub launch: bool,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -65,7 +70,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)) }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false }
     }
 }
 
@@ -108,6 +113,8 @@ pub struct Session {
     /// Fires when the session's own thread has finished (see
     /// [`Session::start_on_own_thread`]).
     thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
+    /// What the last `body` event said.
+    body_view: Arc<std::sync::Mutex<driver::BodyView>>,
 }
 
 impl Session {
@@ -144,6 +151,8 @@ impl Session {
             crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
+        let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView { posture: crate::context::PostureState::Standing, bed: None }));
+        let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
         let driver = driver::Driver {
             chat: chat.clone(),
             asks: Default::default(),
@@ -172,14 +181,18 @@ impl Session {
             pacer: crate::triggers::pacing::Pacer::new(),
             proactive: proactive::Proactive::new(&cue_config(&config.data_dir), Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)), config.clock.now_ms()),
             reply_chars: (String::new(), 0),
-            last_hold: None,
+            holds: Default::default(),
+            bed: None,
+            body: parts.body.clone(),
+            body_view: body_view.clone(),
+            pending_wake: None,
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx, cancel.clone());
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, cancel.clone()));
+        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, launch_bed, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,
@@ -198,7 +211,15 @@ impl Session {
             chat,
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
+            body_view,
         })
+    }
+
+    /// The body as the page draws it now, as a `body` event (a page that
+    /// loads after the last one applies this first).
+    pub fn body(&self) -> crate::event::UiEvent {
+        let view = *self.body_view.lock().unwrap_or_else(|p| p.into_inner());
+        crate::event::UiEvent::Body { posture: view.posture, bed: view.bed }
     }
 
     /// Start the session on a thread of its own, with a one-thread runtime:

@@ -92,6 +92,15 @@ impl Sampler {
             ctx.user_text = None;
         }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(cause) = begin.wake {
+            ctx.trigger.wake = Some(crate::context::Wake { cause: Some(cause) });
+        }
+        if ctx.trigger.wake.is_some() {
+            // A turn that carries a wake reads `lying, getting up now`, even
+            // when the wake clip ended before the block was rendered.
+            ctx.body_state.posture = Posture { state: PostureState::Lying, perched_on: None };
+            ctx.body_state.waking = true;
+        }
         ctx.env = Env::local_at(wall_ms);
         ctx.env.frontmost = self.frontmost.lock().unwrap_or_else(|p| p.into_inner()).clone();
         ctx.previous_turn = begin.previous.clone();

@@ -54,6 +54,7 @@ pub struct World {
     log: Option<ActivityLog>,
     shown: Arc<Mutex<Option<Frontmost>>>,
     idle_known: bool,
+    fullscreen: bool,
 }
 
 impl World {
@@ -61,7 +62,7 @@ impl World {
     /// transitions to `log`, publishing the line into `shown` (the sampler
     /// of turns reads it).
     pub fn new(log: Option<ActivityLog>, shown: Arc<Mutex<Option<Frontmost>>>) -> Self {
-        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false }
+        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false, fullscreen: false }
     }
 
     /// The app the `frontmost:` line names now, if any.
@@ -75,6 +76,12 @@ impl World {
         self.idle_known
     }
 
+    /// True while the last reading found a fullscreen app frontmost (the
+    /// pacer's do-not-disturb).
+    pub fn fullscreen(&self) -> bool {
+        self.fullscreen
+    }
+
     /// True while the last reading found the user present.
     pub fn present(&self) -> bool {
         self.edges.is_present()
@@ -83,6 +90,7 @@ impl World {
     /// Fold a reading taken at `now_ms`, the user away after `away_ms` of
     /// no input; answers the presence edge it crossed, if any.
     pub fn observe(&mut self, sample: WorldSample, away_ms: u64, now_ms: i64) -> Option<PresenceChange> {
+        self.fullscreen = sample.frontmost.as_ref().is_some_and(|f| f.fullscreen);
         let seen = self.tracker.observe(sample.frontmost, now_ms);
         *self.shown.lock().unwrap_or_else(|p| p.into_inner()) = seen.frontmost;
         for t in &seen.transitions {

@@ -313,13 +313,21 @@ impl Schedule {
     /// call again for the next. The caller polls only while the schedule
     /// setting is on.
     pub fn poll(&mut self, day: &str, local_minutes_of_day: u32) -> Option<Trigger> {
-        let now = local_minutes_of_day;
-        let i = self.cues.iter().enumerate().position(|(i, c)| {
-            self.fired[i].as_deref() != Some(day) && now >= c.0 && now - c.0 <= SCHEDULE_LATE_MAX_MIN
-        })?;
+        let i = self.due_index(day, local_minutes_of_day)?;
         self.fired[i] = Some(day.to_string());
         let (_, id, label, ctx) = &self.cues[i];
         Some(cue_trigger(TriggerKind::Schedule, format!("schedule.{id}"), label, ctx.as_deref()))
+    }
+
+    /// The event name of the cue [`Schedule::poll`] would fire now, without
+    /// firing it (for the log of a held turn).
+    pub fn due(&self, day: &str, local_minutes_of_day: u32) -> Option<String> {
+        self.due_index(day, local_minutes_of_day).map(|i| format!("schedule.{}", self.cues[i].1))
+    }
+
+    fn due_index(&self, day: &str, local_minutes_of_day: u32) -> Option<usize> {
+        let now = local_minutes_of_day;
+        self.cues.iter().enumerate().position(|(i, c)| self.fired[i].as_deref() != Some(day) && now >= c.0 && now - c.0 <= SCHEDULE_LATE_MAX_MIN)
     }
 }
 
@@ -358,12 +366,22 @@ impl IdleCues {
     /// The cue due at `idle_elapsed_min` idle minutes, if any: the longest
     /// unspent one it has reached. It and every shorter one are spent.
     pub fn poll(&mut self, idle_elapsed_min: i64) -> Option<Trigger> {
-        let i = self.cues.iter().enumerate().rposition(|(i, c)| !self.fired[i] && idle_elapsed_min >= i64::from(c.0))?;
+        let i = self.due_index(idle_elapsed_min)?;
         self.fired[..=i].iter_mut().for_each(|f| *f = true);
         let (_, id, label, ctx) = &self.cues[i];
         let mut t = cue_trigger(TriggerKind::Proactive, format!("proactive.{id}"), label, ctx.as_deref());
         t.idle_elapsed_min = Some(idle_elapsed_min);
         Some(t)
+    }
+
+    /// The event name of the cue [`IdleCues::poll`] would fire now, without
+    /// spending it (for the log of a held turn).
+    pub fn due(&self, idle_elapsed_min: i64) -> Option<String> {
+        self.due_index(idle_elapsed_min).map(|i| format!("proactive.{}", self.cues[i].1))
+    }
+
+    fn due_index(&self, idle_elapsed_min: i64) -> Option<usize> {
+        self.cues.iter().enumerate().rposition(|(i, c)| !self.fired[i] && idle_elapsed_min >= i64::from(c.0))
     }
 }
 

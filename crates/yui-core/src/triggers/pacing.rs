@@ -6,23 +6,30 @@
 //! asks [`Pacer::check`] before firing; a refusal names its [`Hold`], which
 //! the session logs as the skip's reason.
 //!
-//! Rules, for every turn nobody typed (signals, agent events, cues, screen
-//! transitions, the milestone):
+//! Rules, for every turn nobody typed except touches (signals, agent
+//! events, cues, screen transitions, the milestone):
 //! - **Reading.** Never over a reply the user is still reading: after the
 //!   last piece of a reply showed, wait [`PacingSettings::read_ms`] for its
 //!   length (a base plus a time per character, capped).
 //! - **The user's own turn.** After the user sent something, wait
 //!   `after_user_min`: they are in a conversation.
 //!
-//! And for the character's own initiative ([`Source::Proactive`]: cues and
-//! screen transitions; not signals, agent events or the milestone, which
-//! other programs or the day asked for):
-//! - **Quiet gap.** At least `quiet_gap_min` between two self-started turns.
-//! - **Hourly cap.** At most `hourly_cap` in any 60 minutes.
+//! And for the character's own initiative ([`Source::Screen`] and
+//! [`Source::Cue`]; not signals, agent events or the milestone, which other
+//! programs or the day asked for):
 //! - **Do not disturb.** Nothing while a fullscreen app is frontmost.
+//! - **Quiet gap.** At least `quiet_gap_min` between two self-started turns.
+//! - **Hourly cap.** At most `hourly_cap` in any 60 minutes, and per source
+//!   at most `screen_hourly_cap` screen transitions and `cue_hourly_cap`
+//!   cues.
+//!
+//! Touches ([`Source::Touch`]) are the user's own doing and answer at once;
+//! only their own debounce holds them: `touch_gap_s` between two touch
+//! turns.
 //!
 //! Defaults are chosen so a new user is not spammed: 10 min apart, 3 an
-//! hour, 2 min after the user's own turn.
+//! hour (2 of a kind), 2 min after the user's own turn, 10 s between touch
+//! turns.
 
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -39,11 +46,17 @@ pub struct PacingSettings {
     pub after_user_min: u32,
     /// Hold self-started turns while a fullscreen app is frontmost (default on).
     pub do_not_disturb_fullscreen: bool,
+    /// Screen transitions in any hour at most (default 2).
+    pub screen_hourly_cap: u32,
+    /// Schedule and idle cues in any hour at most (default 2).
+    pub cue_hourly_cap: u32,
+    /// Seconds between two touch turns (default 10).
+    pub touch_gap_s: u32,
 }
 
 impl Default for PacingSettings {
     fn default() -> Self {
-        Self { quiet_gap_min: 10, hourly_cap: 3, after_user_min: 2, do_not_disturb_fullscreen: true }
+        Self { quiet_gap_min: 10, hourly_cap: 3, after_user_min: 2, do_not_disturb_fullscreen: true, screen_hourly_cap: 2, cue_hourly_cap: 2, touch_gap_s: 10 }
     }
 }
 
@@ -56,13 +69,34 @@ impl PacingSettings {
 }
 
 /// What asks to fire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
     /// Another program or the day asked (signals, agent events, the
-    /// milestone): only the reading and the user's-turn rules hold it.
+    /// milestone, a wake): only the reading and the user's-turn rules hold it.
     Asked,
-    /// Her own initiative (cues, screen transitions): every rule holds it.
-    Proactive,
+    /// Her own initiative, a screen transition: every rule holds it.
+    Screen,
+    /// Her own initiative, a schedule or idle cue: every rule holds it.
+    Cue,
+    /// The user touched her: only the touch debounce holds it.
+    Touch,
+}
+
+impl Source {
+    /// True for her own initiative (screen transitions and cues).
+    pub fn own(self) -> bool {
+        matches!(self, Source::Screen | Source::Cue)
+    }
+
+    /// The name the turn log gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Asked => "asked",
+            Source::Screen => "screen",
+            Source::Cue => "cue",
+            Source::Touch => "touch",
+        }
+    }
 }
 
 /// Why a turn may not start now, and until when (epoch ms) where known.
@@ -90,6 +124,22 @@ pub enum Hold {
     },
     /// A fullscreen app is frontmost.
     Fullscreen,
+    /// This source's turns of the hour are used up.
+    SourceCap {
+        /// When the oldest of them leaves the hour.
+        until: i64,
+    },
+    /// Too soon after the last touch turn.
+    TouchGap {
+        /// When the debounce is over.
+        until: i64,
+    },
+    /// She is on the bed: her own initiative, signals and the milestone wait
+    /// for her to get up.
+    OnBed,
+    /// A turn runs, or something is said or queued: turns nobody typed
+    /// start only into silence.
+    Busy,
 }
 
 impl Hold {
@@ -101,6 +151,10 @@ impl Hold {
             Hold::QuietGap { .. } => "quiet_gap",
             Hold::HourlyCap { .. } => "hourly_cap",
             Hold::Fullscreen => "do_not_disturb",
+            Hold::SourceCap { .. } => "source_cap",
+            Hold::TouchGap { .. } => "touch_gap",
+            Hold::OnBed => "on_bed",
+            Hold::Busy => "busy",
         }
     }
 }
@@ -112,8 +166,10 @@ pub struct Pacer {
     reply: Option<(i64, usize)>,
     /// When the user last sent a turn.
     user_at: Option<i64>,
-    /// When her self-started turns fired, the last hour's.
-    fired: VecDeque<i64>,
+    /// When her self-started turns fired, the last hour's, with their source.
+    fired: VecDeque<(i64, Source)>,
+    /// When the last touch turn fired.
+    touch_at: Option<i64>,
 }
 
 const HOUR_MS: i64 = 60 * 60_000;
@@ -138,9 +194,12 @@ impl Pacer {
 
     /// A self-started turn of `source` fired at `now_ms`.
     pub fn fired(&mut self, source: Source, now_ms: i64) {
-        if source == Source::Proactive {
-            self.fired.push_back(now_ms);
-            while self.fired.front().is_some_and(|t| now_ms - t >= HOUR_MS) {
+        if source == Source::Touch {
+            self.touch_at = Some(now_ms);
+        }
+        if source.own() {
+            self.fired.push_back((now_ms, source));
+            while self.fired.front().is_some_and(|(t, _)| now_ms - t >= HOUR_MS) {
                 self.fired.pop_front();
             }
         }
@@ -149,6 +208,10 @@ impl Pacer {
     /// May a turn of `source` start at `now_ms` (`fullscreen`: a fullscreen
     /// app is frontmost)? `Err` names the first rule that holds it.
     pub fn check(&self, source: Source, now_ms: i64, fullscreen: bool, s: &PacingSettings) -> Result<(), Hold> {
+        if source == Source::Touch {
+            let until = self.touch_at.map_or(i64::MIN, |at| at + i64::from(s.touch_gap_s) * 1_000);
+            return if now_ms < until { Err(Hold::TouchGap { until }) } else { Ok(()) };
+        }
         if let Some((at, chars)) = self.reply {
             let until = at + PacingSettings::read_ms(chars);
             if now_ms < until {
@@ -161,21 +224,26 @@ impl Pacer {
                 return Err(Hold::UserTalking { until });
             }
         }
-        if source == Source::Asked {
+        if !source.own() {
             return Ok(());
         }
         if fullscreen && s.do_not_disturb_fullscreen {
             return Err(Hold::Fullscreen);
         }
-        if let Some(last) = self.fired.back() {
+        if let Some((last, _)) = self.fired.back() {
             let until = last + i64::from(s.quiet_gap_min) * 60_000;
             if now_ms < until {
                 return Err(Hold::QuietGap { until });
             }
         }
-        let in_hour: Vec<i64> = self.fired.iter().copied().filter(|t| now_ms - t < HOUR_MS).collect();
+        let in_hour: Vec<(i64, Source)> = self.fired.iter().copied().filter(|(t, _)| now_ms - t < HOUR_MS).collect();
         if in_hour.len() >= s.hourly_cap as usize {
-            return Err(Hold::HourlyCap { until: in_hour.first().map_or(now_ms, |t| t + HOUR_MS) });
+            return Err(Hold::HourlyCap { until: in_hour.first().map_or(now_ms, |(t, _)| t + HOUR_MS) });
+        }
+        let cap = if source == Source::Screen { s.screen_hourly_cap } else { s.cue_hourly_cap };
+        let mine: Vec<i64> = in_hour.iter().filter(|(_, src)| *src == source).map(|(t, _)| *t).collect();
+        if mine.len() >= cap as usize {
+            return Err(Hold::SourceCap { until: mine.first().map_or(now_ms, |t| t + HOUR_MS) });
         }
         Ok(())
     }
@@ -211,27 +279,54 @@ mod tests {
 
     #[test]
     fn her_own_turns_keep_a_gap_and_an_hourly_cap() {
-        let s = PacingSettings::default();
+        let s = PacingSettings { cue_hourly_cap: 3, ..PacingSettings::default() };
         let mut p = Pacer::new();
-        p.fired(Source::Proactive, 0);
-        assert_eq!(p.check(Source::Proactive, 5 * MIN, false, &s), Err(Hold::QuietGap { until: 10 * MIN }));
+        p.fired(Source::Cue, 0);
+        assert_eq!(p.check(Source::Cue, 5 * MIN, false, &s), Err(Hold::QuietGap { until: 10 * MIN }));
         assert_eq!(p.check(Source::Asked, 5 * MIN, false, &s), Ok(()), "signals are not hers to pace");
-        p.fired(Source::Proactive, 10 * MIN);
-        p.fired(Source::Proactive, 20 * MIN);
-        assert_eq!(p.check(Source::Proactive, 30 * MIN, false, &s), Err(Hold::HourlyCap { until: 60 * MIN }));
-        assert_eq!(p.check(Source::Proactive, 60 * MIN, false, &s), Ok(()), "the first left the hour");
+        p.fired(Source::Cue, 10 * MIN);
+        p.fired(Source::Cue, 20 * MIN);
+        assert_eq!(p.check(Source::Cue, 30 * MIN, false, &s), Err(Hold::HourlyCap { until: 60 * MIN }));
+        assert_eq!(p.check(Source::Cue, 60 * MIN, false, &s), Ok(()), "the first left the hour");
         p.fired(Source::Asked, 61 * MIN);
-        assert_eq!(p.check(Source::Proactive, 61 * MIN, false, &s), Ok(()), "an asked turn uses no gap");
+        assert_eq!(p.check(Source::Cue, 61 * MIN, false, &s), Ok(()), "an asked turn uses no gap");
     }
 
     #[test]
     fn fullscreen_holds_only_her_own_initiative() {
         let s = PacingSettings::default();
         let p = Pacer::new();
-        assert_eq!(p.check(Source::Proactive, 0, true, &s), Err(Hold::Fullscreen));
+        assert_eq!(p.check(Source::Cue, 0, true, &s), Err(Hold::Fullscreen));
         assert_eq!(Hold::Fullscreen.reason(), "do_not_disturb");
         assert_eq!(p.check(Source::Asked, 0, true, &s), Ok(()));
         let off = PacingSettings { do_not_disturb_fullscreen: false, ..s };
-        assert_eq!(p.check(Source::Proactive, 0, true, &off), Ok(()));
+        assert_eq!(p.check(Source::Cue, 0, true, &off), Ok(()));
+    }
+
+    #[test]
+    fn each_source_has_its_own_hourly_cap() {
+        let s = PacingSettings { quiet_gap_min: 1, ..PacingSettings::default() };
+        let mut p = Pacer::new();
+        p.fired(Source::Screen, 0);
+        p.fired(Source::Screen, 2 * MIN);
+        assert_eq!(p.check(Source::Screen, 4 * MIN, false, &s), Err(Hold::SourceCap { until: 60 * MIN }));
+        assert_eq!(p.check(Source::Cue, 4 * MIN, false, &s), Ok(()), "a cue has room left");
+        p.fired(Source::Cue, 4 * MIN);
+        assert_eq!(p.check(Source::Cue, 6 * MIN, false, &s), Err(Hold::HourlyCap { until: 60 * MIN }), "3 of any kind an hour");
+        assert_eq!(Hold::SourceCap { until: 0 }.reason(), "source_cap");
+    }
+
+    #[test]
+    fn touches_answer_at_once_but_are_debounced() {
+        let s = PacingSettings::default();
+        let mut p = Pacer::new();
+        p.user_turn(0);
+        p.reply_shown(500, 0);
+        p.fired(Source::Cue, 0);
+        assert_eq!(p.check(Source::Touch, 1_000, true, &s), Ok(()), "no reading, user-turn, gap or fullscreen hold");
+        p.fired(Source::Touch, 1_000);
+        assert_eq!(p.check(Source::Touch, 10_999, false, &s), Err(Hold::TouchGap { until: 11_000 }));
+        assert_eq!(p.check(Source::Touch, 11_000, false, &s), Ok(()));
+        assert_eq!(p.check(Source::Cue, 11_000, false, &s), Err(Hold::Reading { until: PacingSettings::read_ms(500) }), "a touch turn uses no gap of hers");
     }
 }

@@ -299,6 +299,20 @@ impl ScreenWatch {
         self.clear();
     }
 
+    /// The event name of the turn [`ScreenWatch::poll`] would fire at
+    /// `now_ms`, if any (for the log of a held turn). Settles the current
+    /// stint as a poll would.
+    pub fn due(&mut self, now_ms: i64) -> Option<&'static str> {
+        if !self.settings.enabled {
+            return None;
+        }
+        self.settle(now_ms);
+        if self.due.is_some() {
+            return Some(APP_SWITCHED_EVENT);
+        }
+        self.current.as_ref().filter(|s| now_ms >= s.long_at).map(|_| LONG_SESSION_EVENT)
+    }
+
     /// The turn due at `now_ms`, if any. With `pacer_open` false, a due
     /// `app_switched` is held for `recent switches` and a due `long_session`
     /// mark is dropped; nothing is returned.

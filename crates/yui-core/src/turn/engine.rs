@@ -46,6 +46,9 @@ pub struct Begin {
     /// What fired a turn nobody typed (a signal, a cue…); `None` for the
     /// user's own turns. The block carries it as its `trigger`.
     pub trigger: Option<Box<crate::context::Trigger>>,
+    /// A message that woke her from the bed: the block carries
+    /// `wake: … woken by this message` and reads `lying, getting up now`.
+    pub wake: Option<crate::context::WakeCause>,
 }
 
 /// One thing for the driver to do.
@@ -148,6 +151,10 @@ pub struct Engine {
     /// The character's playback queue: cues at playback boundaries, the
     /// sentences in order, the spoken records.
     pub(super) playback: Playback,
+    /// She is on the bed: no thinking filler is spoken (seed `003`, "Cue").
+    pub(super) on_bed: bool,
+    /// The next message the user sends woke her: its turn says so.
+    pub(super) woken_by_message: bool,
 }
 
 impl Engine {
@@ -166,8 +173,22 @@ impl Engine {
             backend_turns: RecentSet::new(RECENT_TURN_IDS),
             calls: HashSet::new(),
             playback: Playback::new(),
+            on_bed: false,
+            woken_by_message: false,
             cfg,
         }
+    }
+
+    /// She is on the bed (`true`) or up again. While on the bed, turns speak
+    /// no thinking filler; a filler phrase already submitted plays out.
+    pub fn set_on_bed(&mut self, on: bool) {
+        self.on_bed = on;
+    }
+
+    /// The message being sent now woke her from the bed: the next turn the
+    /// user starts carries the wake.
+    pub fn woken_by_message(&mut self) {
+        self.woken_by_message = true;
     }
 
     /// True while a turn runs or messages wait.
@@ -223,6 +244,8 @@ impl Engine {
             // The session's chat log carries these out (it owns the conversations).
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
+            // The driver's: the body, not the turns.
+            UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::BodyInterrupted { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {

@@ -90,6 +90,7 @@ impl Engine {
             fx.push(Effect::StopTools(older));
         }
         tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = spoken, chars = text.chars().count(), "turn");
+        let wake = (trigger.is_none() && std::mem::take(&mut self.woken_by_message)).then_some(crate::context::WakeCause::Message);
         fx.push(Effect::Begin(Begin {
             turn_id: turn_id.clone(),
             text,
@@ -98,6 +99,7 @@ impl Engine {
             spoken,
             attachments,
             trigger,
+            wake,
         }));
         let mut pfx = PlayEffects::new();
         self.playback.label(&turn_id, event_name);
@@ -110,7 +112,7 @@ impl Engine {
             first_render: false,
             deadline: Some(now.at + self.cfg.frame_wait),
             error: None,
-            filler_at: self.cfg.filler.as_ref().map(|_| now.at + FILLER_GAPS[0]),
+            filler_at: self.cfg.filler.as_ref().filter(|_| !self.on_bed).map(|_| now.at + FILLER_GAPS[0]),
             fillers: 0,
         });
         self.running = Some(turn_id);

@@ -28,7 +28,7 @@ impl Engine {
     pub(super) fn filler(&mut self, id: &str, tool: Option<&str>, now: Now, fx: &mut Effects) {
         let Some(lines) = self.cfg.filler.as_ref() else { return };
         let Some(t) = self.turns.iter_mut().find(|t| t.id == id) else { return };
-        if t.first_render || t.fillers >= FILLER_GAPS.len() {
+        if t.first_render || t.fillers >= FILLER_GAPS.len() || self.on_bed {
             t.filler_at = None;
             return;
         }

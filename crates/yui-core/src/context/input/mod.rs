@@ -190,7 +190,7 @@ impl Perch {
 }
 
 /// The body states the seed names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum PostureState {
     /// On the floor.
