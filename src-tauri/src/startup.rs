@@ -85,7 +85,7 @@ pub fn setup(app: &AppHandle) {
     );
     // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
     tauri::async_runtime::block_on(async {
-        restart_pet_session(app).await;
+        start_pet_session(app, true).await;
         if let Ok(dir) = app.state::<Background>().data_dir() {
             let ingress = dir.load_settings_without_key().unwrap_or_default().ingress;
             crate::ingress::follow(app, &ingress).await;
@@ -97,6 +97,12 @@ pub fn setup(app: &AppHandle) {
 /// old one (which is cancelled) and the old demo agent. Nothing happens when
 /// the pet window is gone.
 pub async fn restart_pet_session(app: &AppHandle) {
+    start_pet_session(app, false).await;
+}
+
+/// Start the pet window's session; `launch`: the app's first one (the
+/// launch bed scene may run), not a restart.
+async fn start_pet_session(app: &AppHandle, launch: bool) {
     let id = WindowId::Pet;
     let sink = window_sink(app.clone(), id);
     let windows = app.state::<Windows>();
@@ -110,7 +116,7 @@ pub async fn restart_pet_session(app: &AppHandle) {
         old.shutdown().await;
     }
     let session = match background.data_dir() {
-        Ok(dir) => start_session(app, dir, &background, sink.clone()).await,
+        Ok(dir) => start_session(app, dir, &background, sink.clone(), launch).await,
         Err(e) => Err(e),
     };
     let session = session.map(|(session, card)| {
@@ -156,6 +162,7 @@ async fn start_session(
     data_dir: DataDir,
     background: &Background,
     sink: yui_core::SharedSink,
+    launch: bool,
 ) -> Result<(Session, String), CommandError> {
     // Loading may ask the OS keychain, which blocks.
     let dir = data_dir.clone();
@@ -188,6 +195,7 @@ async fn start_session(
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     config.world = yui_core::world::platform();
+    config.launch = launch;
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
     config.lips = app
         .state::<Windows>()

@@ -31,6 +31,17 @@
 //! `--set ingress.require_token=on` or a token is given with
 //! `--set ingress.token=T`; without one the installation's token (in the
 //! data directory) is used.
+//!
+//! `--clock START` (epoch ms or RFC 3339) makes the session's wall clock a
+//! manual one standing at START; `--desktop-script FILE` feeds the session
+//! scripted desktop readings (frontmost app, idle time) instead of reading
+//! the desktop, moving that clock to each reading's time, so the screen
+//! transitions, presence, cues and the milestone run without a desktop
+//! (the format is in `--help` and [`script::FORMAT_HELP`]). A bad script
+//! line stops the run before it starts, naming the line. When the script
+//! ends, the run goes on with stdin as usual.
+
+mod script;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -57,7 +68,11 @@ Stdin: each line is a user message, except these commands:
   /version <msg_id> <n>       show version n (0-based) of a message
   /fork <msg_id>              new conversation with the messages up to msg_id
   /delete <msg_id>            delete a message
-  //text                      send \"/text\" as a message";
+  //text                      send \"/text\" as a message
+
+Headless time and desktop: --clock START sets the session's wall clock to a
+manual clock standing at START (it moves only with --desktop-script);
+--desktop-script FILE feeds scripted readings instead of the real desktop.";
 
 /// What one stdin line asks for.
 #[derive(Debug, PartialEq)]
@@ -160,6 +175,16 @@ struct Args {
     /// Run the signals ingress on 127.0.0.1:PORT beside the session.
     #[arg(long, value_name = "PORT")]
     ingress_port: Option<u16>,
+    /// Make the session's wall clock a manual clock starting at START:
+    /// epoch milliseconds or an RFC 3339 time (e.g. 2026-12-01T08:00:00Z).
+    /// It moves only as `--desktop-script` says (without one it stands still).
+    #[arg(long, value_name = "START")]
+    clock: Option<String>,
+    /// Feed the session scripted desktop readings from FILE (JSON lines, see
+    /// below) instead of reading the desktop; without `--clock`, the clock
+    /// starts at the current time.
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    desktop_script: Option<PathBuf>,
     /// Frame wait per turn in milliseconds (default: the limits table's 240 s).
     #[arg(long, hide = true)]
     frame_wait_ms: Option<u64>,
@@ -181,7 +206,9 @@ enum Cmd {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args = Args::parse();
+    // The help ends with the stdin commands and the desktop script's format.
+    let command = <Args as clap::CommandFactory>::command().after_help(format!("{COMMANDS_HELP}\n\n{}", script::FORMAT_HELP));
+    let args = <Args as clap::FromArgMatches>::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Cmd::RenderContext { file, now }) = &args.command {
         let raw = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let ctx: yui_core::context::ClientContext =
@@ -218,6 +245,9 @@ fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>) {
 }
 
 async fn chat(args: Args) -> anyhow::Result<()> {
+    // A bad script or clock stops the run before anything starts.
+    let start_ms = args.clock.as_deref().map(script::parse_clock).transpose()?;
+    let desktop = args.desktop_script.as_deref().map(script::load).transpose()?;
     let data_dir = match &args.data_dir {
         Some(p) => DataDir::new(p)?,
         None => DataDir::platform_default()?,
@@ -266,6 +296,20 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     // browser window.
     config.desk = Arc::new(yui_core::tools::SystemDesk);
     config.world = yui_core::world::platform();
+    // The CLI starts like the app: the launch bed scene may run.
+    config.launch = true;
+    let manual = match (start_ms, &desktop) {
+        (Some(ms), _) => Some(ms),
+        (None, Some(_)) => Some(yui_core::clock::WallClock::now_ms(&yui_core::clock::SystemClock)),
+        (None, None) => None,
+    }
+    .map(|ms| (ms, yui_core::clock::ManualClock::at(ms)));
+    if let Some((_, clock)) = &manual {
+        config.clock = clock.clone();
+    }
+    if desktop.is_some() {
+        config.world_input = yui_core::session::world::WorldInput::Fed;
+    }
     let last_start = Arc::new(Mutex::new(None::<String>));
     let printed = last_start.clone();
     let clock = config.clock.clone();
@@ -286,22 +330,41 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     };
 
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-    while let Some(line) = lines.next_line().await? {
-        let last = last_start.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        match parse_line(&line, last.as_deref()) {
-            Err(message) => eprintln!("yui-cli: {message}"),
-            Ok(Input::Skip) => continue,
-            Ok(Input::Quit) => break,
-            Ok(Input::Command(command)) => session.send(command)?,
-            Ok(Input::Text(text)) => {
-                if !session.status().borrow().is_ready() {
-                    // Give a connection in progress its hello wait before the turn goes out.
-                    // A refused key will not get better by waiting.
-                    let mut status = session.status();
-                    let wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
-                    let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
+    // The desktop script runs beside stdin; it ends with the run at the latest.
+    let ready_wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
+    {
+        let script = async {
+            if let (Some(lines), Some((start, clock))) = (desktop, &manual) {
+                script::run(&session, clock, *start, lines, ready_wait).await;
+            }
+        };
+        let mut script = std::pin::pin!(script);
+        let mut script_done = false;
+        loop {
+            let line = tokio::select! {
+                line = lines.next_line() => line?,
+                _ = &mut script, if !script_done => {
+                    script_done = true;
+                    continue;
                 }
-                session.send(UserCommand::SendText { text })?;
+            };
+            let Some(line) = line else { break };
+            let last = last_start.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            match parse_line(&line, last.as_deref()) {
+                Err(message) => eprintln!("yui-cli: {message}"),
+                Ok(Input::Skip) => continue,
+                Ok(Input::Quit) => break,
+                Ok(Input::Command(command)) => session.send(command)?,
+                Ok(Input::Text(text)) => {
+                    if !session.status().borrow().is_ready() {
+                        // Give a connection in progress its hello wait before the turn goes out.
+                        // A refused key will not get better by waiting.
+                        let mut status = session.status();
+                        let wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
+                        let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
+                    }
+                    session.send(UserCommand::SendText { text })?;
+                }
             }
         }
     }

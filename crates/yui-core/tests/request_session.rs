@@ -216,3 +216,38 @@ async fn while_the_user_is_away_a_signal_waits_and_their_first_activity_carries_
     assert!(std::fs::read_to_string(day_files[0].path()).unwrap().contains("Editor"));
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_fed_world_replaces_the_sampler_and_each_reading_is_acknowledged_once_folded() {
+    use yui_core::clock::ManualClock;
+    use yui_core::session::world::{WorldInput, WorldSample};
+    let mock = mock_demo(Some("k")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+    cfg.timeouts = fast_timeouts();
+    // The desktop says present: were it sampled, the milestone would fire.
+    cfg.world = Arc::new(FakeDesktop { idle_ms: std::sync::atomic::AtomicU64::new(0) });
+    cfg.world_input = WorldInput::Fed;
+    let clock = ManualClock::at(1_764_576_000_000);
+    cfg.clock = clock.clone();
+    let sink = CollectingSink::new();
+    let session = Session::start(cfg, Arc::new(sink.clone())).expect("session");
+    assert!(session.wait_ready(WAIT).await);
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    assert!(!sink.events().iter().any(|e| matches!(e, UiEvent::TurnStarted { .. })), "no sampler runs");
+    let editor = |idle_ms| WorldSample { frontmost: Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None, fullscreen: false }), idle_ms: Some(idle_ms) };
+    // Away: folded, nothing begins.
+    session.feed_world(editor(60 * 60_000)).await.expect("folded");
+    assert!(!session.activity().borrow().busy);
+    // Back two minutes later: the milestone turn has begun when the feed resolves.
+    clock.advance(120_000);
+    session.feed_world(editor(0)).await.expect("folded");
+    assert!(session.activity().borrow().busy, "the turn the reading began shows in the activity");
+    let end = ended(&sink).await;
+    assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }), "{end:?}");
+    let block = last_block(&sink);
+    assert!(block.contains("trigger: milestone first_activity (fired at "), "{block}");
+    assert!(block.contains("frontmost: Editor — \"notes.md\" (for 2min)"), "the fed readings' times are the manual clock's: {block}");
+    session.close().await;
+}

@@ -117,7 +117,7 @@ impl Driver {
         mut cmds: mpsc::UnboundedReceiver<UserCommand>,
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
         mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
-        mut world: mpsc::UnboundedReceiver<super::world::WorldSample>,
+        mut world: mpsc::UnboundedReceiver<super::world::Reading>,
         launch_bed: bool,
         cancel: CancellationToken,
     ) {
@@ -168,7 +168,7 @@ impl Driver {
                 report = self.speaker.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
                 Some(arrival) = arrivals.recv() => self.inbox.arrive(arrival, self.clock.now_ms()),
-                Some(sample) = world.recv() => {
+                Some((sample, folded)) = world.recv() => {
                     let reactions = self.live.read(|s| s.reactions.clone());
                     let now_ms = self.clock.now_ms();
                     let change = self.world.observe(sample, reactions.away_after_ms(), now_ms);
@@ -176,6 +176,10 @@ impl Driver {
                     self.proactive.observe(self.world.app().as_deref(), change, now_ms, &reactions);
                     if self.take_initiative(&mut fx) {
                         self.apply(&mut fx, &tools, &shot_tx);
+                    }
+                    // A fed reading's feeder learns it is folded (and any turn it began, begun).
+                    if let Some(folded) = folded {
+                        let _ = folded.send(());
                     }
                 }
                 _ = sleep_opt(inbox_due) => {}

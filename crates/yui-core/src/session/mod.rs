@@ -58,6 +58,10 @@ pub struct SessionConfig {
     /// This session starts the app (not a restart after a settings
     /// change): the launch bed scene runs when its setting is on.
     pub launch: bool,
+    /// Whether the session samples [`SessionConfig::world`] itself
+    /// ([`world::WorldInput::Sampled`], the default) or takes only the
+    /// readings given to [`Session::feed_world`] ([`world::WorldInput::Fed`]).
+    pub world_input: world::WorldInput,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -70,7 +74,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, world_input: world::WorldInput::Sampled }
     }
 }
 
@@ -91,6 +95,7 @@ pub struct Activity {
 pub struct Session {
     cmds: mpsc::UnboundedSender<UserCommand>,
     arrivals: mpsc::UnboundedSender<crate::triggers::Arrival>,
+    readings: mpsc::UnboundedSender<world::Reading>,
     status: watch::Receiver<Status>,
     activity: watch::Receiver<Activity>,
     sent: AtomicU64,
@@ -188,7 +193,9 @@ impl Session {
             pending_wake: None,
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
-        world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx, cancel.clone());
+        if config.world_input == world::WorldInput::Sampled {
+            world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
+        }
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
@@ -196,6 +203,7 @@ impl Session {
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,
+            readings: world_tx,
             status: status_rx,
             activity: activity_rx,
             sent: AtomicU64::new(0),
@@ -384,6 +392,31 @@ impl Session {
     /// ingress): its inbox decides when it becomes a turn.
     pub fn arrive(&self, arrival: crate::triggers::Arrival) -> Result<(), CoreError> {
         self.arrivals.send(arrival).map_err(|_| CoreError::Closed)
+    }
+
+    /// Hand the session one reading of the desktop, as the sampler would
+    /// (with [`world::WorldInput::Fed`] these are the only readings; with
+    /// the sampler they mix in with its own). The reading is taken at the
+    /// session clock's time when the driver folds it. The returned future
+    /// resolves once the driver has folded it and started the turn it
+    /// caused, if any (so [`Session::activity`] already shows that turn);
+    /// `Err(Closed)` when the session has ended first. The reading is sent
+    /// when this is called, whether or not the future is awaited.
+    pub fn feed_world(&self, sample: world::WorldSample) -> impl std::future::Future<Output = Result<(), CoreError>> + Send + 'static {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let sent = self.readings.send((sample, Some(tx))).is_ok();
+        async move {
+            if !sent {
+                return Err(CoreError::Closed);
+            }
+            rx.await.map_err(|_| CoreError::Closed)
+        }
+    }
+
+    /// The session's activity (a turn running, something being said, the
+    /// commands applied), on a watch channel.
+    pub fn activity(&self) -> watch::Receiver<Activity> {
+        self.activity.clone()
     }
 
     /// The connection state, on a watch channel.

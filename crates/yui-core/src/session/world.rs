@@ -22,10 +22,27 @@ pub struct WorldSample {
     pub idle_ms: Option<u64>,
 }
 
+/// Where the session's world readings come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WorldInput {
+    /// The sampler reads [`SessionConfig::world`](super::SessionConfig::world)
+    /// once a second (the default).
+    #[default]
+    Sampled,
+    /// No sampler runs: the readings are only those handed to
+    /// [`Session::feed_world`](super::Session::feed_world) (a scripted
+    /// desktop, for headless runs and tests).
+    Fed,
+}
+
+/// A reading on its way to the driver, with who waits for it to be folded
+/// (a fed reading; the sampler's have none).
+pub(super) type Reading = (WorldSample, Option<tokio::sync::oneshot::Sender<()>>);
+
 /// Read `facts` every interval until `cancel` fires, off the async workers,
 /// and send each reading. The frontmost window is read only while the
 /// `frontmost` setting is on.
-pub(super) fn spawn_sampler(facts: Arc<dyn DesktopFacts>, live: LiveSettings, tx: mpsc::UnboundedSender<WorldSample>, cancel: CancellationToken) {
+pub(super) fn spawn_sampler(facts: Arc<dyn DesktopFacts>, live: LiveSettings, tx: mpsc::UnboundedSender<Reading>, cancel: CancellationToken) {
     if let Some(why) = facts.limitation() {
         tracing::info!(record = "world_limited", reason = why);
     }
@@ -40,7 +57,7 @@ pub(super) fn spawn_sampler(facts: Arc<dyn DesktopFacts>, live: LiveSettings, tx
             let read_front = live.read(|s| s.reactions.frontmost);
             let facts = facts.clone();
             let Ok(sample) = tokio::task::spawn_blocking(move || WorldSample { frontmost: if read_front { facts.frontmost() } else { None }, idle_ms: facts.idle_ms() }).await else { break };
-            if tx.send(sample).is_err() {
+            if tx.send((sample, None)).is_err() {
                 break;
             }
         }
