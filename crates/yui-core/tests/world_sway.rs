@@ -143,8 +143,34 @@ fn malformed_replies_answer_none() {
         Answer::Raw(Vec::new()), // closes at once
     ] {
         let (_dir, path, _rx) = serve(answer);
-        assert_eq!(SwayDesktop::new(&path).frontmost(), None);
+        let (seen, log) = logged(|| SwayDesktop::new(&path).frontmost());
+        assert_eq!(seen, None);
+        assert!(log.contains("world: sway GET_TREE"), "a log line says why: {log:?}");
     }
+}
+
+/// A writer into a shared buffer, for the log lines a call writes.
+#[derive(Clone, Default)]
+struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `f`'s answer and the log lines (debug and up) it wrote on this thread.
+fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt().with_max_level(tracing::Level::DEBUG).with_ansi(false).with_writer(move || writer.clone()).finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8_lossy(&buf.0.lock().unwrap()).into_owned();
+    (out, text)
 }
 
 #[test]
@@ -163,7 +189,9 @@ fn a_dead_socket_answers_none() {
     let gone = dir.path().join("gone.sock");
     assert!(SwayDesktop::connect(&gone).is_none(), "nothing listens there");
     let desktop = SwayDesktop::new(&gone);
-    assert_eq!(desktop.frontmost(), None);
+    let (seen, log) = logged(|| desktop.frontmost());
+    assert_eq!(seen, None);
+    assert!(log.contains("connect"), "a log line says why: {log:?}");
     // A socket file left behind by a compositor that exited.
     drop(std::os::unix::net::UnixListener::bind(&gone).unwrap());
     assert!(SwayDesktop::connect(&gone).is_none(), "a stale socket file does not connect");
