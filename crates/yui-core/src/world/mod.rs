@@ -17,13 +17,16 @@
 //! ([`sway::SwayDesktop`]) and idle is unknown; under other compositors the
 //! frontmost line is left out and idle is unknown (unknown idle counts as
 //! present). [`DesktopFacts::limitation`] carries the reason for the
-//! settings to show. Other systems answer `None` for now.
+//! settings to show. Windows reads the foreground window and the last
+//! input time ([`win32`]; written but not yet compiled or run on Windows).
+//! Other systems answer `None` for now.
 
 pub mod activity;
 pub mod frontmost;
 pub mod presence;
 #[cfg(unix)]
 pub mod sway;
+pub mod win32;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod x11;
 
@@ -128,9 +131,17 @@ pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Back
     }
 }
 
+/// The desktop reader of this machine: on Windows the foreground window
+/// and last input ([`win32::WindowsDesktop`], not compiled by the Linux CI).
+#[cfg(target_os = "windows")]
+pub fn platform() -> Arc<dyn DesktopFacts> {
+    Arc::new(win32::WindowsDesktop::new())
+}
+
 /// The desktop reader of this machine: X11 when `DISPLAY` is set and
 /// `WAYLAND_DISPLAY` is not; on Wayland, sway's IPC when `SWAYSOCK` names a
 /// socket that connects; otherwise a [`NoDesktop`] with its reason.
+#[cfg(not(target_os = "windows"))]
 pub fn platform() -> Arc<dyn DesktopFacts> {
     if !cfg!(all(target_os = "linux", not(target_env = "ohos"))) {
         return Arc::new(NoDesktop::new(UNSUPPORTED_LIMITATION));
