@@ -18,8 +18,9 @@
 //! frontmost line is left out and idle is unknown (unknown idle counts as
 //! present). [`DesktopFacts::limitation`] carries the reason for the
 //! settings to show. Windows reads the foreground window and the last
-//! input time ([`win32`]; written but not yet compiled or run on Windows).
-//! Other systems answer `None` for now.
+//! input time ([`win32`]); macOS the frontmost app and idle time
+//! (`macos`, no window title); both written but not yet compiled or run on
+//! those systems. Other systems answer `None` for now.
 
 pub mod activity;
 pub mod frontmost;
@@ -27,6 +28,8 @@ pub mod presence;
 #[cfg(unix)]
 pub mod sway;
 pub mod win32;
+#[cfg(target_os = "macos")]
+pub mod macos;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod x11;
 
@@ -138,10 +141,17 @@ pub fn platform() -> Arc<dyn DesktopFacts> {
     Arc::new(win32::WindowsDesktop::new())
 }
 
+/// The desktop reader of this machine: on macOS the frontmost app and the
+/// idle time (`macos::MacDesktop`, not compiled by the Linux CI).
+#[cfg(target_os = "macos")]
+pub fn platform() -> Arc<dyn DesktopFacts> {
+    Arc::new(macos::MacDesktop::new())
+}
+
 /// The desktop reader of this machine: X11 when `DISPLAY` is set and
 /// `WAYLAND_DISPLAY` is not; on Wayland, sway's IPC when `SWAYSOCK` names a
 /// socket that connects; otherwise a [`NoDesktop`] with its reason.
-#[cfg(not(target_os = "windows"))]
+#[cfg(not(any(target_os = "windows", target_os = "macos")))]
 pub fn platform() -> Arc<dyn DesktopFacts> {
     if !cfg!(all(target_os = "linux", not(target_env = "ohos"))) {
         return Arc::new(NoDesktop::new(UNSUPPORTED_LIMITATION));
