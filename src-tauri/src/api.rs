@@ -206,6 +206,12 @@ pub const COMMANDS: &[Spec] = &[
         ts::<yui_core::settings::IngressInfo>
     ),
     spec!(
+        "desktop_limitation",
+        "Why the desktop reader gives no frontmost line or idle time; null when it reads both.",
+        [],
+        ts::<Option<String>>
+    ),
+    spec!(
         "list_displays",
         "The displays, for the screenshot source.",
         [],

@@ -124,3 +124,16 @@ pub async fn ingress_info(app: AppHandle, window: WebviewWindow, background: Sta
         }
     })
 }
+
+/// Why the desktop reader gives no frontmost line or idle time (the
+/// Reactions section shows it); `None` when it reads both. The reader is
+/// chosen from the environment as the session's is
+/// (`yui_core::world::platform`), off the async workers (it may probe
+/// sway's socket).
+///
+/// Errors: not the settings window.
+#[tauri::command]
+pub async fn desktop_limitation(window: WebviewWindow) -> Result<Option<String>, CommandError> {
+    settings_only(&window)?;
+    crate::settings_window::blocking(|| Ok(yui_core::world::platform().limitation().map(str::to_string))).await
+}

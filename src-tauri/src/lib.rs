@@ -67,6 +67,7 @@ pub fn run() {
             settings_window::import_card,
             settings_window::current_card_name,
             ingress::ingress_info,
+            ingress::desktop_limitation,
             screen_settings::list_displays,
             screen_settings::list_relations,
             screen_settings::set_relation,

@@ -330,3 +330,13 @@ pub const CUE_LABEL_CHARS: usize = 80;
 pub const CUE_CONTEXT_CHARS: usize = 1_000;
 /// `configs/avatar.json`: a cue id (`[a-z0-9_]`), in characters.
 pub const CUE_ID_CHARS: usize = 40;
+
+// --- Desktop facts: the sway IPC reader (issue "Frontmost watcher") ---
+
+/// sway / i3 IPC: the longest a connect, the request write or the reply
+/// read may block before the frontmost sample gives up (not in the seed):
+/// 500 ms, well under the sampler's poll.
+pub const SWAY_IPC_TIMEOUT: Duration = Duration::from_millis(500);
+/// sway / i3 IPC: the largest `GET_TREE` reply read, in bytes (not in the
+/// seed); a longer one is dropped as malformed: 16 MiB.
+pub const SWAY_IPC_REPLY_MAX: usize = 16 * 1024 * 1024;

@@ -147,6 +147,21 @@ fn activate(conn: &xcb::Connection, root: x::Window, window: x::Window) {
     .unwrap();
 }
 
+/// Ask the window manager to make `window` fullscreen (EWMH
+/// `_NET_WM_STATE` client message, action `_NET_WM_STATE_ADD`, source: an
+/// application).
+fn make_fullscreen(conn: &xcb::Connection, root: x::Window, window: x::Window) {
+    let fullscreen = atom(conn, "_NET_WM_STATE_FULLSCREEN").resource_id();
+    let event = x::ClientMessageEvent::new(window, atom(conn, "_NET_WM_STATE"), x::ClientMessageData::Data32([1, fullscreen, 0, 1, 0]));
+    conn.send_and_check_request(&x::SendEvent {
+        propagate: false,
+        destination: x::SendEventDest::Window(root),
+        event_mask: x::EventMask::SUBSTRUCTURE_NOTIFY | x::EventMask::SUBSTRUCTURE_REDIRECT,
+        event: &event,
+    })
+    .unwrap();
+}
+
 fn frontmost_becomes(desktop: &X11Desktop, app: &str, title: &str) -> Sample {
     let start = Instant::now();
     loop {
@@ -212,6 +227,7 @@ fn frontmost_and_idle_under_xvfb_and_openbox() {
     activate(&conn, root, first);
     let sample = frontmost_becomes(&desktop, "First", "Première fenêtre");
     assert_eq!(sample.pid, Some(std::process::id()), "_NET_WM_PID");
+    assert!(!sample.fullscreen, "a plain window is not fullscreen");
     let mut tracker = FrontmostTracker::new(None);
     let seen = tracker.observe(Some(sample), 1_000).frontmost.unwrap();
     assert_eq!((seen.app.as_deref(), seen.since), (Some("First"), Some(1_000)));
@@ -232,6 +248,19 @@ fn frontmost_and_idle_under_xvfb_and_openbox() {
 
     activate(&conn, root, first);
     frontmost_becomes(&desktop, "First", "Première fenêtre");
+
+    // Fullscreen: the window manager sets _NET_WM_STATE_FULLSCREEN on the
+    // first window; the second stays a plain window.
+    make_fullscreen(&conn, root, first);
+    let sample = wait_until("the first window to be fullscreen", Duration::from_secs(5), || {
+        desktop.frontmost().filter(|s| s.app == "First" && s.fullscreen)
+    });
+    assert_eq!(sample.title, "Première fenêtre");
+    activate(&conn, root, second);
+    let sample = frontmost_becomes(&desktop, "Second", "plain name");
+    assert!(!sample.fullscreen, "the second window is not fullscreen");
+    activate(&conn, root, first);
+    assert!(frontmost_becomes(&desktop, "First", "Première fenêtre").fullscreen, "the first window stays fullscreen");
 
     // Idle time grows while nothing happens, and drops after input.
     let before = desktop.idle_ms().expect("Xvfb has MIT-SCREEN-SAVER");

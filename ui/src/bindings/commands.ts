@@ -61,6 +61,8 @@ export const commands = {
   currentCardName: (): Promise<string> => invoke<string>("current_card_name"),
   /** Where the signals ingress listens, its token and a curl line. */
   ingressInfo: (): Promise<IngressInfo> => invoke<IngressInfo>("ingress_info"),
+  /** Why the desktop reader gives no frontmost line or idle time; null when it reads both. */
+  desktopLimitation: (): Promise<string | null> => invoke<string | null>("desktop_limitation"),
   /** The displays, for the screenshot source. */
   listDisplays: (): Promise<Array<Display>> => invoke<Array<Display>>("list_displays"),
   /** The character's relations. */

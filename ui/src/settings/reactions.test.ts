@@ -1,7 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { IngressInfo, IngressSettings } from "../bindings";
 import type { ReactionsSettings } from "../bindings";
-import { ingressFromForm, reactionsFromForm, readPort, statusText } from "./reactions";
+import { commands } from "../bindings/commands";
+import { fetchLimitation, ingressFromForm, limitationLine, reactionsFromForm, readPort, statusText } from "./reactions";
+
+vi.mock("../bindings/commands", () => ({ commands: { desktopLimitation: vi.fn() } }));
 
 const base: IngressSettings = { enabled: false, port: 8770, require_token: false, token: "" };
 const info = (over: Partial<IngressInfo>): IngressInfo => ({
@@ -50,5 +53,17 @@ describe("the Reactions section", () => {
     expect(statusText(info({}))).toEqual({ text: "Listening on http://127.0.0.1:8770 (this computer only).", bad: false });
     expect(statusText(info({ listening: false, problem: "port 8770 is taken" }))).toEqual({ text: "port 8770 is taken", bad: true });
     expect(statusText(info({ listening: false })).text).toMatch(/restart YUI/);
+  });
+
+  it("shows the desktop limitation when there is one, and nothing when both facts are read", async () => {
+    const wayland = "Wayland offers no general way to see which window has the focus or how long the user has been idle; the frontmost line is left out and the user counts as present.";
+    expect(limitationLine(wayland)).toEqual({ text: wayland, hidden: false });
+    expect(limitationLine(null)).toEqual({ text: "", hidden: true });
+    expect(limitationLine("  ")).toEqual({ text: "", hidden: true });
+    vi.mocked(commands.desktopLimitation).mockResolvedValueOnce(wayland).mockResolvedValueOnce(null).mockRejectedValueOnce(new Error("not the settings window"));
+    expect(await fetchLimitation()).toBe(wayland);
+    expect(await fetchLimitation()).toBeNull();
+    expect(await fetchLimitation()).toBeNull(); // a failed call shows nothing
+    expect(commands.desktopLimitation).toHaveBeenCalledTimes(3);
   });
 });

@@ -1,7 +1,9 @@
 // The settings window's "Reactions" section: what other programs may hand
 // the character. For now the signals ingress: its switch, port and token
 // rule (saved with the form), and, from the shell, where it listens, the
-// token and a copyable curl line. The core decides all of it; this shows it.
+// token and a copyable curl line; and, under the "what she notices"
+// switches, why this desktop gives no frontmost line or idle time when it
+// cannot (say Wayland without sway). The core decides all of it; this shows it.
 
 import { commands } from "../bindings/commands";
 import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
@@ -50,15 +52,35 @@ export function statusText(info: IngressInfo): { text: string; bad: boolean } {
   return { text: info.problem ?? `Not listening on ${info.address}: save, then restart YUI.`, bad: true };
 }
 
+/** The desktop limitation line: its text, hidden when there is none (both facts are read). */
+export function limitationLine(limitation: string | null | undefined): { text: string; hidden: boolean } {
+  const text = limitation?.trim() ?? "";
+  return { text, hidden: text === "" };
+}
+
+/** Why the desktop reader gives no frontmost line or idle time, from the shell; null when it reads both or the shell cannot say. */
+export async function fetchLimitation(ask: () => Promise<string | null> = commands.desktopLimitation): Promise<string | null> {
+  try {
+    return await ask();
+  } catch {
+    return null;
+  }
+}
+
 /** Controls of the section. */
 export class ReactionsSection {
   private readonly status = document.getElementById("ingress-status") as HTMLParagraphElement;
   private readonly token = document.getElementById("ingress-token") as HTMLInputElement;
   private readonly example = document.getElementById("ingress-example") as HTMLElement;
   private readonly details = document.getElementById("ingress-details") as HTMLElement;
+  private readonly limitation = document.createElement("p");
 
   /** Wire the section inside `form`. */
   constructor(private readonly form: HTMLFormElement) {
+    this.limitation.className = "hint";
+    this.limitation.id = "desktop-limitation";
+    this.limitation.hidden = true;
+    this.input("frontmost").closest("label")?.after(this.limitation);
     for (const [button, source] of [
       ["copy-ingress-token", () => this.token.value],
       ["copy-ingress-example", () => this.example.textContent ?? ""],
@@ -110,8 +132,13 @@ export class ReactionsSection {
     );
   }
 
-  /** Ask the shell where the ingress listens, and show it. */
+  /** Ask the shell where the ingress listens and what the desktop reader cannot read, and show both. */
   async load(): Promise<void> {
+    void fetchLimitation().then((l) => {
+      const line = limitationLine(l);
+      this.limitation.textContent = line.text;
+      this.limitation.hidden = line.hidden;
+    });
     try {
       this.show(await commands.ingressInfo());
     } catch (e) {

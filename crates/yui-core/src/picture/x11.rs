@@ -145,6 +145,7 @@ fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
 }
 
 pub(crate) use crate::world::x11::app_from_wm_class;
+use crate::world::x11::intern_atoms;
 
 /// The window manager's client windows, bottom to top
 /// (`_NET_CLIENT_LIST_STACKING`, else `_NET_CLIENT_LIST`). `Ok(None)` when
@@ -160,14 +161,7 @@ pub(crate) fn client_windows() -> Result<Option<Vec<RawWindow>>, CaptureError> {
         "_NET_WM_STATE",
         "_NET_WM_STATE_HIDDEN",
     ];
-    let cookies: Vec<_> = names
-        .iter()
-        .map(|n| conn.send_request(&x::InternAtom { only_if_exists: false, name: n.as_bytes() }))
-        .collect();
-    let mut atoms = Vec::with_capacity(names.len());
-    for c in cookies {
-        atoms.push(conn.wait_for_reply(c).map_err(|e| failed("X InternAtom", e))?.atom());
-    }
+    let atoms = intern_atoms(&conn, &names).map_err(|e| failed("X InternAtom", e))?;
     let [stacking, client_list, pid_atom, net_name, state_atom, hidden] = atoms[..] else {
         unreachable!("six atoms")
     };

@@ -12,14 +12,24 @@
 //! Platforms: X11 reads EWMH `_NET_ACTIVE_WINDOW` and the MIT-SCREEN-SAVER
 //! idle time ([`x11::X11Desktop`]). Wayland has no general way for a client
 //! to learn the focused window of other programs (each compositor offers its
-//! own protocol, or none), so there the frontmost line is left out and idle
-//! is unknown (unknown idle counts as present); [`DesktopFacts::limitation`]
-//! carries the reason for the settings to show. Other systems answer `None`
-//! for now.
+//! own protocol, or none): under sway (or another compositor speaking the i3
+//! IPC on `$SWAYSOCK`) the focused window is read from its IPC
+//! ([`sway::SwayDesktop`]) and idle is unknown; under other compositors the
+//! frontmost line is left out and idle is unknown (unknown idle counts as
+//! present). [`DesktopFacts::limitation`] carries the reason for the
+//! settings to show. Windows reads the foreground window and the last
+//! input time ([`win32`]); macOS the frontmost app and idle time
+//! (`macos`, no window title); both written but not yet compiled or run on
+//! those systems. Other systems answer `None` for now.
 
 pub mod activity;
 pub mod frontmost;
 pub mod presence;
+#[cfg(unix)]
+pub mod sway;
+pub mod win32;
+#[cfg(target_os = "macos")]
+pub mod macos;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod x11;
 
@@ -124,8 +134,24 @@ pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Back
     }
 }
 
+/// The desktop reader of this machine: on Windows the foreground window
+/// and last input ([`win32::WindowsDesktop`], not compiled by the Linux CI).
+#[cfg(target_os = "windows")]
+pub fn platform() -> Arc<dyn DesktopFacts> {
+    Arc::new(win32::WindowsDesktop::new())
+}
+
+/// The desktop reader of this machine: on macOS the frontmost app and the
+/// idle time (`macos::MacDesktop`, not compiled by the Linux CI).
+#[cfg(target_os = "macos")]
+pub fn platform() -> Arc<dyn DesktopFacts> {
+    Arc::new(macos::MacDesktop::new())
+}
+
 /// The desktop reader of this machine: X11 when `DISPLAY` is set and
-/// `WAYLAND_DISPLAY` is not; otherwise a [`NoDesktop`] with its reason.
+/// `WAYLAND_DISPLAY` is not; on Wayland, sway's IPC when `SWAYSOCK` names a
+/// socket that connects; otherwise a [`NoDesktop`] with its reason.
+#[cfg(not(any(target_os = "windows", target_os = "macos")))]
 pub fn platform() -> Arc<dyn DesktopFacts> {
     if !cfg!(all(target_os = "linux", not(target_env = "ohos"))) {
         return Arc::new(NoDesktop::new(UNSUPPORTED_LIMITATION));
@@ -134,8 +160,20 @@ pub fn platform() -> Arc<dyn DesktopFacts> {
     match backend_for(var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref()) {
         #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
         Backend::X11 => Arc::new(x11::X11Desktop::new(None)),
-        Backend::Wayland => Arc::new(NoDesktop::new(WAYLAND_LIMITATION)),
+        #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+        Backend::Wayland => wayland(var("SWAYSOCK").as_deref()),
         _ => Arc::new(NoDesktop::new(NO_DISPLAY_LIMITATION)),
+    }
+}
+
+/// The reader of a Wayland session whose `SWAYSOCK` is `swaysock`: sway's
+/// IPC when it names a socket that connects, else a [`NoDesktop`] with
+/// [`WAYLAND_LIMITATION`].
+#[cfg(unix)]
+pub fn wayland(swaysock: Option<&str>) -> Arc<dyn DesktopFacts> {
+    match swaysock.filter(|s| !s.is_empty()).and_then(sway::SwayDesktop::connect) {
+        Some(sway) => Arc::new(sway),
+        None => Arc::new(NoDesktop::new(WAYLAND_LIMITATION)),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The X11 desktop: the active window from EWMH `_NET_ACTIVE_WINDOW` on the
-//! root window, its `WM_CLASS`, title and pid, and the idle time from the
+//! root window, its `WM_CLASS`, title, pid and whether its `_NET_WM_STATE`
+//! holds `_NET_WM_STATE_FULLSCREEN`, and the idle time from the
 //! MIT-SCREEN-SAVER extension (`QueryInfo.ms_since_user_input`).
 //!
 //! One xcb connection is kept open between calls; a connection error drops
@@ -24,6 +25,8 @@ struct Conn {
     active_window: x::Atom,
     net_wm_name: x::Atom,
     net_wm_pid: x::Atom,
+    net_wm_state: x::Atom,
+    fullscreen: x::Atom,
 }
 
 /// Why one read failed.
@@ -55,20 +58,19 @@ impl Conn {
         };
         let root = conn.get_setup().roots().nth(screen.max(0) as usize)?.root();
         let screensaver = conn.active_extensions().any(|e| e == xcb::Extension::ScreenSaver);
-        let names = ["_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID"];
-        let cookies: Vec<_> = names
-            .iter()
-            .map(|n| conn.send_request(&x::InternAtom { only_if_exists: false, name: n.as_bytes() }))
-            .collect();
-        let mut atoms = Vec::with_capacity(names.len());
-        for c in cookies {
-            atoms.push(conn.wait_for_reply(c).ok()?.atom());
-        }
-        let [active_window, net_wm_name, net_wm_pid] = atoms[..] else { unreachable!("three atoms") };
+        let names = ["_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN"];
+        let atoms = match intern_atoms(&conn, &names) {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::debug!(error = %e, "world: X InternAtom failed");
+                return None;
+            }
+        };
+        let [active_window, net_wm_name, net_wm_pid, net_wm_state, fullscreen] = atoms[..] else { unreachable!("five atoms") };
         if !screensaver {
             tracing::debug!("world: the X server has no MIT-SCREEN-SAVER; idle time is unknown");
         }
-        Some(Conn { conn, root, screensaver, active_window, net_wm_name, net_wm_pid })
+        Some(Conn { conn, root, screensaver, active_window, net_wm_name, net_wm_pid, net_wm_state, fullscreen })
     }
 
     fn property(&self, window: x::Window, property: x::Atom) -> x::GetPropertyCookie {
@@ -89,17 +91,20 @@ impl Conn {
             _ => None,
         };
         let Some(window) = window.filter(|w| !w.is_none()) else { return Ok(None) };
-        // Pipeline the four reads, then collect.
+        // Pipeline the five reads, then collect.
         let class = self.property(window, x::ATOM_WM_CLASS);
         let net_name = self.property(window, self.net_wm_name);
         let name = self.property(window, x::ATOM_WM_NAME);
         let pid = self.property(window, self.net_wm_pid);
+        let state = self.property(window, self.net_wm_state);
         let class = text(&self.conn.wait_for_reply(class)?);
         let net_name = text(&self.conn.wait_for_reply(net_name)?);
         let name = text(&self.conn.wait_for_reply(name)?);
         let pid = self.conn.wait_for_reply(pid)?;
         let pid = if pid.format() == 32 { pid.value::<u32>().first().copied().filter(|&p| p != 0) } else { None };
-        Ok(Some(Sample { app: app_from_wm_class(&class), title: if net_name.is_empty() { name } else { net_name }, pid, fullscreen: false }))
+        let state = self.conn.wait_for_reply(state)?;
+        let fullscreen = state.format() == 32 && state.value::<x::Atom>().contains(&self.fullscreen);
+        Ok(Some(Sample { app: app_from_wm_class(&class), title: if net_name.is_empty() { name } else { net_name }, pid, fullscreen }))
     }
 
     fn idle_ms(&self) -> Result<Option<u64>, Failure> {
@@ -121,6 +126,16 @@ fn text(reply: &x::GetPropertyReply) -> String {
     } else {
         String::new()
     }
+}
+
+/// Intern `names` in one round trip (every `InternAtom` sent, then every
+/// reply read), in order; the first failure answers the error.
+pub fn intern_atoms(conn: &xcb::Connection, names: &[&str]) -> Result<Vec<x::Atom>, xcb::Error> {
+    let cookies: Vec<_> = names
+        .iter()
+        .map(|n| conn.send_request(&x::InternAtom { only_if_exists: false, name: n.as_bytes() }))
+        .collect();
+    cookies.into_iter().map(|c| Ok(conn.wait_for_reply(c)?.atom())).collect()
 }
 
 /// The app name from `WM_CLASS` (instance NUL class NUL): the class, else the instance.
