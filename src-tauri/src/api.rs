@@ -231,6 +231,12 @@ pub const COMMANDS: &[Spec] = &[
         void
     ),
     spec!(
+        "body_now",
+        "The window's body now (posture and bed scene), as a body event.",
+        [],
+        ts::<yui_core::UiEvent>
+    ),
+    spec!(
         "screen_watched",
         "Whether each turn attaches the screen now.",
         [],

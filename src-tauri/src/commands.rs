@@ -4,7 +4,7 @@
 use crate::window::{WindowId, Windows};
 use serde::Serialize;
 use tauri::{State, WebviewWindow};
-use yui_core::{CoreError, ErrorCode, Status, UserCommand};
+use yui_core::{CoreError, ErrorCode, Status, UiEvent, UserCommand};
 
 /// What a failed command returns to the page: `{ code, message }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,6 +67,18 @@ pub fn current_status(
     windows.with_session(caller(&window)?.session(), |session| {
         Ok(session.status().borrow().clone())
     })
+}
+
+/// The calling window's body now, as a `body` event: the page asks on
+/// load, since the launch bed scene may have started before it listened.
+///
+/// Errors: as [`current_status`].
+#[tauri::command]
+pub fn body_now(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+) -> Result<UiEvent, CommandError> {
+    windows.with_session(caller(&window)?.session(), |session| Ok(session.body()))
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::send_command,
             commands::current_status,
+            commands::body_now,
             streams::event_channel,
             streams::cursor_channel,
             chat_window::open_chat,

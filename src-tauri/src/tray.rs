@@ -1,4 +1,4 @@
-//! The tray icon: Show/Hide, Chat, Settings, Quit.
+//! The tray icon: Show/Hide, Go to bed, Chat, Settings, Quit.
 
 use crate::window::WindowId;
 use tauri::menu::{Menu, MenuItem};
@@ -9,16 +9,18 @@ use tauri::{AppHandle, Manager};
 /// succeeds; the global shortcut is the way back then.
 pub fn install(app: &AppHandle) -> tauri::Result<()> {
     let toggle = MenuItem::with_id(app, "toggle", "Show/Hide", true, None::<&str>)?;
+    let bed = MenuItem::with_id(app, "bed", "Go to bed", true, None::<&str>)?;
     let chat = MenuItem::with_id(app, "chat", "Chat…", true, None::<&str>)?;
     let settings = MenuItem::with_id(app, "settings", "Settings…", true, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
-    let menu = Menu::with_items(app, &[&toggle, &chat, &settings, &quit])?;
+    let menu = Menu::with_items(app, &[&toggle, &bed, &chat, &settings, &quit])?;
     let mut tray = TrayIconBuilder::with_id("yui").tooltip("YUI").menu(&menu);
     if let Some(icon) = app.default_window_icon() {
         tray = tray.icon(icon.clone());
     }
     tray.on_menu_event(|app, event| match event.id.as_ref() {
         "toggle" => toggle_pet(app),
+        "bed" => go_to_bed(app),
         "chat" => crate::chat_window::open(app),
         "settings" => crate::settings_window::open(app),
         "quit" => app.exit(0),
@@ -37,5 +39,14 @@ pub fn toggle_pet(app: &AppHandle) {
         let _ = pet.hide();
     } else {
         crate::placement::bring_back(&pet);
+    }
+}
+
+/// The tray's "Go to bed": the pet's session puts her to bed.
+fn go_to_bed(app: &AppHandle) {
+    let windows = app.state::<crate::window::Windows>();
+    let sent = windows.with_session(WindowId::Pet, |s| s.send(yui_core::UserCommand::GoToBed));
+    if let Err(e) = sent {
+        tracing::warn!(record = "go_to_bed_failed", error = %e.message);
     }
 }

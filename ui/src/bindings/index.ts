@@ -4,7 +4,15 @@
 /**
  * Everything the UI can show. Sent into the [`crate::EventSink`].
  */
-export type UiEvent = { "type": "status", 
+export type UiEvent = { "type": "body", 
+/**
+ * The posture the `body:` line reads.
+ */
+posture: PostureState, 
+/**
+ * The bed scene, while it runs.
+ */
+bed?: BedView, } | { "type": "status", 
 /**
  * The new state.
  */
@@ -214,7 +222,15 @@ approval_id: string,
 /**
  * The answer.
  */
-decision: ApprovalDecision, } | { "type": "reconnect" } | { "type": "set_vocabulary", 
+decision: ApprovalDecision, } | { "type": "reconnect" } | { "type": "touch", 
+/**
+ * What the user did.
+ */
+touch: Touch, } | { "type": "go_to_bed" } | { "type": "body_interrupted", 
+/**
+ * What happened, for the log.
+ */
+reason: string, } | { "type": "set_vocabulary", 
 /**
  * What the window can render now.
  */
@@ -244,6 +260,62 @@ close_code?: number,
  * What went wrong, one line.
  */
 reason: string, } | { "state": "auth_failed" } | { "state": "stateless" } | { "state": "closed" };
+
+/**
+ * A touch on the pet window.
+ */
+export type Touch = { "kind": "poke", 
+/**
+ * The region the page hit.
+ */
+region: string, } | { "kind": "head_pat" } | { "kind": "bed" };
+
+/**
+ * The body states the seed names.
+ */
+export type PostureState = "standing" | "sitting" | "peeking" | "dragging" | "walking" | "climbing" | "lying";
+
+/**
+ * The scene as the page draws it.
+ */
+export type BedView = { 
+/**
+ * How she got there.
+ */
+entry: BedEntry, 
+/**
+ * Where the scene is.
+ */
+phase: BedPhase, 
+/**
+ * How long this phase's clip runs, in ms (0: until something wakes her).
+ */
+phase_ms: number, };
+
+/**
+ * How she got onto the bed.
+ */
+export type BedEntry = "launch" | "command";
+
+/**
+ * Where the scene is.
+ */
+export type BedPhase = "lying_down" | "asleep" | "waking" | "leaving";
+
+/**
+ * The bed scene (seed `003`, "Wake"): the launch entry's switch and the
+ * wake timeout that ends either entry's sleep.
+ */
+export type BedSettings = { 
+/**
+ * Start asleep on a bed when YUI starts (default off). Governs the
+ * launch entry only; `go_to_bed` works either way.
+ */
+at_launch: boolean, 
+/**
+ * Minutes she sleeps before she wakes by herself (default 30; 1 to 480).
+ */
+wake_timeout_min: number, };
 
 /**
  * One expression cue: the `generate_express` argument object. All fields optional.
@@ -423,7 +495,11 @@ ingress: IngressSettings,
 /**
  * The frontmost line and presence.
  */
-reactions: ReactionsSettings, };
+reactions: ReactionsSettings, 
+/**
+ * The bed scene (the Character section).
+ */
+bed: BedSettings, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -780,7 +856,19 @@ after_user_min: number,
 /**
  * Hold self-started turns while a fullscreen app is frontmost (default on).
  */
-do_not_disturb_fullscreen: boolean, };
+do_not_disturb_fullscreen: boolean, 
+/**
+ * Screen transitions in any hour at most (default 2).
+ */
+screen_hourly_cap: number, 
+/**
+ * Schedule and idle cues in any hour at most (default 2).
+ */
+cue_hourly_cap: number, 
+/**
+ * Seconds between two touch turns (default 10).
+ */
+touch_gap_s: number, };
 
 /**
  * What voice input is doing, as the status pill shows it.
