@@ -25,6 +25,10 @@ export interface FakeControls {
   level(value: number): void;
   /** The mic toggle as the page last set it. */
   mic: boolean;
+  /** The body the fake reports (body_now and the last `body` event). */
+  body: UiEvent;
+  /** Start the launch scene: asleep on the bed. */
+  launchAsleep(): void;
 }
 
 declare global {
@@ -90,6 +94,29 @@ export function fakeBackend(): Backend {
     if (next !== undefined) later(50, () => runTurn(next));
   };
 
+  // The bed scene, as the core runs it: lying_down → asleep → (a touch) waking → standing;
+  // a touch during lying_down leaves at once.
+  type Phase = "lying_down" | "asleep" | "waking" | "leaving";
+  let bedTimer: number | undefined;
+  const bodyIs = (phase: Phase | null, entry: "launch" | "command" = "command") => {
+    const ms = { lying_down: 2400, asleep: 0, waking: 3200, leaving: 600 };
+    const event: UiEvent =
+      phase === null
+        ? { type: "body", posture: "standing" }
+        : { type: "body", posture: phase === "leaving" ? "standing" : "lying", bed: { entry, phase, phase_ms: ms[phase] } };
+    controls.body = event;
+    emit(event);
+    window.clearTimeout(bedTimer);
+    if (phase === "lying_down") bedTimer = window.setTimeout(() => bodyIs("asleep", entry), ms.lying_down);
+    if (phase === "waking" || phase === "leaving") bedTimer = window.setTimeout(() => bodyIs(null), ms[phase]);
+  };
+  const bedPhase = (): Phase | null => (controls.body.type === "body" ? (controls.body.bed?.phase ?? null) : null);
+  const wake = () => {
+    const phase = bedPhase();
+    if (phase === "asleep") bodyIs("waking");
+    else if (phase === "lying_down") bodyIs("leaving");
+  };
+
   const controls: FakeControls = {
     emit,
     sent: [],
@@ -100,6 +127,8 @@ export function fakeBackend(): Backend {
     screenAllowed: false,
     level: () => {},
     mic: false,
+    body: { type: "body", posture: "standing" },
+    launchAsleep: () => bodyIs("asleep", "launch"),
   };
   window.__yuiFake = controls;
 
@@ -138,6 +167,18 @@ export function fakeBackend(): Backend {
         case "fork":
         case "delete_message":
           console.info("yui (fake backend):", command.type, command);
+          return;
+        case "go_to_bed":
+          if (bedPhase() === null) bodyIs("lying_down");
+          return;
+        case "touch":
+          if (bedPhase() !== null) wake();
+          else if (command.touch.kind === "head_pat") emit({ type: "cue", turn_id: "touch", cue: { emotion_id: "happy" } });
+          else if (command.touch.kind === "poke") emit({ type: "cue", turn_id: "touch", cue: { emotion_id: "surprised" } });
+          return;
+        case "body_interrupted":
+          console.info("yui (fake backend): body interrupted:", command.reason);
+          if (bedPhase() !== null) bodyIs(null);
           return;
         default: {
           const unknown: never = command;
@@ -184,5 +225,6 @@ export function fakeBackend(): Backend {
     openChat: async () => {
       window.open("chat.html", "yui-chat", "width=760,height=640");
     },
+    bodyNow: async () => controls.body,
   };
 }

@@ -5,6 +5,7 @@
 // Tauri, so vitest runs it as is.
 
 import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
+import { initialBody, reduceBody, type BodySlice } from "./slices/body";
 import { canSend } from "./slices/connection";
 import { chipItems as chipItemsOf, chipText } from "./slices/delegations";
 import { initialSession, isRunning, queuedCount, reduceSession, sessionStopped, type SessionSlices } from "./slices/session";
@@ -40,6 +41,8 @@ export interface State extends SessionSlices {
   voice: VoiceState;
   /** A turn whose speech a stop cut: its bubble grows no more. Null otherwise. */
   haltedTurn: string | null;
+  /** Her posture and the bed scene, with the phase's start on the `now` clock of `reduce`. */
+  body: BodySlice;
 }
 
 /** An approval card shown on the pet. */
@@ -68,6 +71,7 @@ export function initialState(): State {
     screenAsked: false,
     voice: { state: "off" },
     haltedTurn: null,
+    body: initialBody(),
   };
 }
 
@@ -140,6 +144,8 @@ function reducePage(state: State, event: UiEvent, now: number): State {
       return state;
     case "chat":
       return chatEvent(state, event.event, now);
+    case "body":
+      return { ...state, body: reduceBody(state.body, event, now) };
     case "conversation":
       // The notice follows the transcript (an approval answered elsewhere leaves with the snapshot).
       return state;

@@ -232,6 +232,9 @@ export function fakeChatBackend(): ChatBackend {
         return replace({ ...current, messages: current.messages.filter((m) => m.id !== c.msg_id) }, false);
       case "reconnect":
       case "set_vocabulary":
+      case "touch":
+      case "go_to_bed":
+      case "body_interrupted":
         return;
       default: {
         const unknown: never = c;

@@ -130,6 +130,7 @@ function reducePage(state: ChatState, event: UiEvent): ChatState {
     case "screen_watch":
     case "screen_request_refused":
     case "images_sent":
+    case "body":
       // The slices took them (or they are the pet window's business).
       return state;
     default: {

@@ -39,7 +39,7 @@ describe("the Reactions section", () => {
       screen_transitions: true,
       schedule: true,
       idle_cues: true,
-      pacing: { quiet_gap_min: 10, hourly_cap: 3, after_user_min: 2, do_not_disturb_fullscreen: true },
+      pacing: { quiet_gap_min: 10, hourly_cap: 3, after_user_min: 2, do_not_disturb_fullscreen: true, screen_hourly_cap: 2, cue_hourly_cap: 2, touch_gap_s: 20 },
     };
     const form = { frontmost: false, screen_transitions: true, schedule: false, idle_cues: true, away_after_min: "15", quiet_gap_min: "0" };
     expect(reactionsFromForm(form, base)).toEqual({ ...base, frontmost: false, schedule: false, away_after_min: 15 });

@@ -58,6 +58,7 @@ export function reduceTranscript(t: TranscriptSlice, event: UiEvent, nowMs: numb
     case "screen_request_refused":
     case "images_sent":
     case "notice":
+    case "body":
       return t;
     default: {
       const unknown: never = event;

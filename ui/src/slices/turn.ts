@@ -70,6 +70,7 @@ export function reduceTurn(turn: TurnSlice, event: UiEvent): TurnSlice {
     case "images_sent":
     case "conversation":
     case "notice":
+    case "body":
       return turn;
     default: {
       const unknown: never = event;

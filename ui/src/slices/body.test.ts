@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import type { BedView, UiEvent } from "../bindings/index";
+import { bedAnimating, bedFrame, bedShown, initialBody, reduceBody, STANDING } from "./body";
+import { SAMPLES } from "./samples";
+
+const body = (phase: BedView["phase"] | null, phase_ms = 0, posture: "lying" | "standing" = "lying"): UiEvent =>
+  phase === null ? { type: "body", posture: "standing" } : { type: "body", posture, bed: { entry: "command", phase, phase_ms } };
+
+describe("body slice", () => {
+  it("starts standing with no bed, and ignores other events", () => {
+    const b = initialBody();
+    expect(b.posture).toBe("standing");
+    expect(bedFrame(b, 0)).toEqual(STANDING);
+    expect(reduceBody(b, SAMPLES.turn_started, 5)).toBe(b);
+  });
+
+  it("plays lying_down over phase_ms, then sleeps", () => {
+    let b = reduceBody(initialBody(), body("lying_down", 2400), 1000);
+    expect(b.since).toBe(1000);
+    expect(bedFrame(b, 1000).lie).toBe(0);
+    expect(bedFrame(b, 2200).lie).toBeGreaterThan(0.3);
+    expect(bedFrame(b, 2200).lie).toBeLessThan(0.7);
+    expect(bedFrame(b, 1700).bed).toBe(1);
+    expect(bedFrame(b, 3400)).toMatchObject({ lie: 1, bed: 1, eyesClosed: 1, asleep: false });
+    expect(bedAnimating(b, 2000)).toBe(true);
+    b = reduceBody(b, body("asleep"), 3500);
+    expect(bedFrame(b, 99999)).toEqual({ lie: 1, bed: 1, eyesClosed: 1, stretch: 0, asleep: true });
+    expect(bedAnimating(b, 5000)).toBe(false);
+    expect(bedShown(b, 5000)).toBe(true);
+  });
+
+  it("keeps the phase clock on a repeated event (body_now after the event)", () => {
+    const b = reduceBody(initialBody(), body("lying_down", 2400), 1000);
+    const again = reduceBody(b, body("lying_down", 2400), 1500);
+    expect(again).toBe(b);
+  });
+
+  it("wakes: eyes open, sits up and stretches, stands; then the bed fades", () => {
+    let b = reduceBody(initialBody(), body("asleep"), 0);
+    b = reduceBody(b, body("waking", 3200), 10_000);
+    expect(bedFrame(b, 10_000)).toMatchObject({ lie: 1, bed: 1, eyesClosed: 1 });
+    expect(bedFrame(b, 10_800).eyesClosed).toBe(0);
+    expect(bedFrame(b, 12_000).stretch).toBeGreaterThan(0.5);
+    expect(bedFrame(b, 13_200)).toMatchObject({ lie: 0, bed: 1, stretch: 0 });
+    b = reduceBody(b, body(null), 13_300);
+    expect(b.posture).toBe("standing");
+    expect(bedFrame(b, 13_300).bed).toBe(1);
+    expect(bedFrame(b, 13_600).bed).toBeGreaterThan(0);
+    expect(bedFrame(b, 13_600).bed).toBeLessThan(1);
+    expect(bedFrame(b, 14_000)).toEqual(STANDING);
+    expect(bedShown(b, 14_000)).toBe(false);
+  });
+
+  it("a wake during lying_down leaves from where she was", () => {
+    let b = reduceBody(initialBody(), body("lying_down", 2400), 0);
+    const mid = bedFrame(b, 1200).lie;
+    b = reduceBody(b, body("leaving", 600, "standing"), 1200);
+    expect(bedFrame(b, 1200).lie).toBeCloseTo(mid);
+    expect(bedFrame(b, 1500).lie).toBeLessThan(mid);
+    expect(bedFrame(b, 1800)).toMatchObject({ lie: 0, bed: 0 });
+    b = reduceBody(b, body(null), 1800);
+    expect(bedFrame(b, 1800)).toEqual(STANDING);
+  });
+
+  it("the launch scene starts asleep at once", () => {
+    const b = reduceBody(initialBody(), { type: "body", posture: "lying", bed: { entry: "launch", phase: "asleep", phase_ms: 0 } }, 50);
+    expect(bedFrame(b, 50)).toMatchObject({ lie: 1, bed: 1, asleep: true });
+  });
+});
