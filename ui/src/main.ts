@@ -4,13 +4,15 @@
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
 import { commands } from "./bindings/commands";
-import type { Conversation, UiEvent, UserCommand } from "./bindings/index";
+import type { Conversation, Touch, UiEvent, UserCommand } from "./bindings/index";
 import { CharacterHost, type CharacterSource } from "./character/host";
 import { fetchBytes } from "./character/loader";
 import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
+import { bedAnimating, bedFrame, bedShown } from "./slices/body";
+import { clickTouch, HeadPat, onHead, Press } from "./touch";
 import { answered, asking, conversationLoaded, dismissScreenNotice, initialState, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, testState, type LastCue } from "./testhook";
 import { mountView } from "./view";
@@ -45,6 +47,7 @@ async function start(backend: Backend): Promise<void> {
   let state: State = initialState();
   let sawStatus = false;
   let sawScreenWatch = false;
+  let sawBody = false;
   let lastCue: LastCue | null = null;
   let dragging = false;
   /** What the lip channel delivered: how many levels, how many opened the mouth, the last one. */
@@ -113,10 +116,24 @@ async function start(backend: Backend): Promise<void> {
 
   const host = new CharacterHost(canvas, now);
   const director = new Director(host);
+  // The "Zz" over her head while she sleeps (no pointer events: not part of the hit test).
+  const zz = document.createElement("div");
+  zz.className = "zz";
+  zz.textContent = "Z z z";
+  zz.hidden = true;
+  document.body.appendChild(zz);
   const loop = new RenderLoop({
     frame(dt, t) {
       director.tick(t);
-      return { ...host.frame(dt), dragging, thinking: director.thinking };
+      const wall = Date.now();
+      const bed = bedFrame(state.body, wall);
+      host.setBed(bed);
+      const activity = host.frame(dt);
+      zz.hidden = !bed.asleep;
+      const head = bed.asleep ? host.headPoint() : null;
+      if (head) zz.style.transform = `translate(${Math.round(head.x - 8)}px, ${Math.round(head.y - 34)}px)`;
+      const moving = activity.moving || bedAnimating(state.body, wall);
+      return { ...activity, moving, dragging, thinking: director.thinking };
     },
   });
   const click = await startClickThrough({
@@ -146,6 +163,7 @@ async function start(backend: Backend): Promise<void> {
       loaded = await host.load(characterSource(backend, false), userMotions);
     } catch (err) {
       view.showLocalError(`Could not load the character: ${String(err)}`);
+      if (state.body.bed) interruptBody("character_failed");
       loaded = await host.load(characterSource(backend, true), userMotions);
     }
     loop.wake();
@@ -163,30 +181,64 @@ async function start(backend: Backend): Promise<void> {
   const apply = (event: UiEvent) => {
     if (event.type === "status") sawStatus = true;
     if (event.type === "screen_watch") sawScreenWatch = true;
+    if (event.type === "body") {
+      sawBody = true;
+      // No WebGL: the bed scene cannot be drawn.
+      if (event.bed && !host.stage) interruptBody("no_webgl");
+    }
     setState(reduce(state, event, Date.now()));
     director.onEvent(event, now());
     if (event.type === "cue") {
       const r = host.lastResolved();
       lastCue = { cue: event.cue, expression: event.cue.emotion_id ? r.emotion : null, motion: event.cue.motion_id ? r.motion : null };
     }
-    if (event.type === "character_changed") reloadCharacter(event.motions);
+    if (event.type === "character_changed") {
+      // The bed scene is posed for the old model: let the core end it.
+      if (state.body.bed) interruptBody("character_changed");
+      reloadCharacter(event.motions);
+    }
     loop.wake();
   };
+  /** Tell the core the page cannot keep the bed scene. */
+  const interruptBody = (reason: string) =>
+    void backend.send({ type: "body_interrupted", reason }).catch((err) => console.warn("yui: body_interrupted failed", asCommandError(err).message));
 
-  // Drag the window by the character (its opaque pixels only).
+  // Touch her: a press on her opaque pixels (or the bed's) that moves drags the
+  // window; one that does not is a click (a poke, or the bed while it shows).
+  // Stroking her head to and fro with no button pressed is a head pat.
+  let press: Press | null = null;
+  const pat = new HeadPat();
+  const sendTouch = (touch: Touch) => void sendQuiet({ type: "touch", touch });
   canvas.addEventListener("mousedown", (e) => {
     if (e.button !== 0) return;
+    pat.reset();
     loop.drawNow();
     if (!alphaHit(host.alphaAt({ x: e.clientX, y: e.clientY }))) return;
+    press = new Press({ x: e.clientX, y: e.clientY });
     dragging = true;
     loop.wake();
-    backend.startDragging().catch((err) => console.warn("yui: startDragging failed", err));
   });
-  const endDrag = () => {
+  window.addEventListener("mousemove", (e) => {
+    const p = { x: e.clientX, y: e.clientY };
+    if (press && e.buttons & 1) {
+      if (press.move(p)) backend.startDragging().catch((err) => console.warn("yui: startDragging failed", err));
+      return;
+    }
+    if (e.buttons !== 0) return;
+    if (pat.move(p.x, performance.now(), onHead(p, host.bonePoints()))) sendTouch({ kind: "head_pat" });
+  });
+  window.addEventListener("mouseup", (e) => {
+    const done = press;
+    press = null;
     dragging = false;
-  };
-  window.addEventListener("mouseup", endDrag);
-  window.addEventListener("blur", endDrag);
+    if (!done || e.button !== 0 || !done.release()) return;
+    const touch = clickTouch(done.at, host.bonePoints(), bedShown(state.body, Date.now()));
+    if (touch) sendTouch(touch);
+  });
+  window.addEventListener("blur", () => {
+    press = null;
+    dragging = false;
+  });
 
   view.render(state, Date.now());
   installTestHook({
@@ -238,6 +290,13 @@ async function start(backend: Backend): Promise<void> {
     setState(conversationLoaded(state, await currentConversation(backend)));
   } catch (err) {
     console.warn("yui: chat_conversation failed; approvals show as they come", asCommandError(err).message);
+  }
+  try {
+    // The body now (the first body event may predate the page): the launch scene starts asleep.
+    const body = await backend.bodyNow();
+    if (body && body.type === "body" && !sawBody) apply(body);
+  } catch (err) {
+    console.warn("yui: body_now failed", asCommandError(err).message);
   }
   try {
     const on = await backend.screenWatched();

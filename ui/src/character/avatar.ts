@@ -10,7 +10,8 @@ import { warnOnce } from "../log";
 import { resolveMotion, thinkingPose } from "./clips";
 import { Face, type Gaze } from "./face";
 import { MotionPlayer } from "./motion";
-import { addRot, applyPose, breathing, emptyPose, restPose, sway } from "./pose";
+import type { BedFrame } from "../slices/body";
+import { addRot, applyPose, breathing, emptyPose, restPose, sway, type Pose } from "./pose";
 import { worldBox } from "./stage";
 
 /** The longest spring-bone step, seconds. */
@@ -39,6 +40,8 @@ export class Avatar implements Performer {
   private thinkWeight = 0;
   private clock = 0;
   private cursorGaze: Gaze | null = null;
+  /** The bed scene's pose now (lying, eyes, stretch), or null standing. */
+  private bed: BedFrame | null = null;
   /** Height from the head bone to the top of the model, measured once in the rest pose. */
   private headTopOffset = 0.3;
   /** The last cue resolved: what was asked and what is shown. */
@@ -69,6 +72,19 @@ export class Avatar implements Performer {
   emotionIds(): string[] {
     const em = this.vrm.expressionManager;
     return emotionVocabulary(Object.keys(em?.presetExpressionMap ?? {}), Object.keys(em?.customExpressionMap ?? {}));
+  }
+
+  /** The bed scene at this frame: how far she lies, eyes, stretch; null when there is none. */
+  setBed(frame: BedFrame | null): void {
+    const lie = frame && frame.lie > 0 ? frame : null;
+    if (lie && !this.bed) this.motions.stop(); // no clip plays while she lies
+    this.bed = frame && (frame.lie > 0 || frame.eyesClosed > 0 || frame.stretch > 0) ? frame : null;
+    this.face.eyesClosed = this.bed?.eyesClosed ?? 0;
+  }
+
+  /** True while she lies (or gets up): cues' motions are dropped. */
+  get lying(): boolean {
+    return (this.bed?.lie ?? 0) > 0;
   }
 
   /** Blend the thinking pose in or out. */
@@ -178,8 +194,13 @@ export class Avatar implements Performer {
   private pose(dt: number, think = 0): void {
     const pose = emptyPose();
     restPose(pose);
-    breathing(pose, this.clock);
-    sway(pose, this.clock, 1 - 0.6 * think);
+    const lie = this.bed?.lie ?? 0;
+    think *= 1 - lie;
+    if (this.bed?.asleep) breathing(pose, this.clock * 0.55, 1.8); // slow, deep sleep breaths
+    else breathing(pose, this.clock);
+    sway(pose, this.clock, (1 - 0.6 * think) * (1 - lie));
+    if (lie > 0) lyingPose(pose, lie);
+    if (this.bed && this.bed.stretch > 0) stretchPose(pose, this.bed.stretch);
     if (think > 0) thinkingPose(pose, this.clock, think);
     if (this.cursorGaze && think < 1) {
       // The head follows a third of the way the eyes go.
@@ -190,4 +211,29 @@ export class Avatar implements Performer {
     applyPose(this.vrm.humanoid, pose, this.managed, this.hipsRest);
     this.motions.applyVrma();
   }
+}
+
+const DEG = Math.PI / 180;
+
+/** Lying on her side: knees drawn up a little, hands together before her, head resting. */
+function lyingPose(pose: Pose, w: number): void {
+  addRot(pose, "leftUpperLeg", -28 * DEG, 0, 0, w);
+  addRot(pose, "rightUpperLeg", -34 * DEG, 0, 0, w);
+  addRot(pose, "leftLowerLeg", 40 * DEG, 0, 0, w);
+  addRot(pose, "rightLowerLeg", 46 * DEG, 0, 0, w);
+  addRot(pose, "leftUpperArm", 0, -35 * DEG, 25 * DEG, w);
+  addRot(pose, "rightUpperArm", 0, 35 * DEG, -25 * DEG, w);
+  addRot(pose, "leftLowerArm", 0, -40 * DEG, 0, w);
+  addRot(pose, "rightLowerArm", 0, 40 * DEG, 0, w);
+  addRot(pose, "head", 6 * DEG, 0, -8 * DEG, w);
+}
+
+/** The waking stretch: arms up over the head, chest back. */
+function stretchPose(pose: Pose, w: number): void {
+  addRot(pose, "leftUpperArm", 0, 0, 140 * DEG, w);
+  addRot(pose, "rightUpperArm", 0, 0, -140 * DEG, w);
+  addRot(pose, "leftLowerArm", 0, 20 * DEG, 0, w);
+  addRot(pose, "rightLowerArm", 0, -20 * DEG, 0, w);
+  addRot(pose, "chest", -8 * DEG, 0, 0, w);
+  addRot(pose, "head", -10 * DEG, 0, 0, w);
 }

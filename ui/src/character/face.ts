@@ -49,6 +49,9 @@ export class Face {
     this.target = expression;
   }
 
+  /** Hold the eyes closed this much (0..1; sleep), over the random blinks. */
+  eyesClosed = 0;
+
   /** Where the eyes should turn. */
   lookAt(gaze: Gaze): void {
     this.gazeTarget = gaze;
@@ -71,7 +74,7 @@ export class Face {
       em?.setValue(name, smooth(next));
     }
     for (const v of VISEMES) em?.setValue(v, mouth[v]);
-    em?.setValue("blink", this.blink.value(nowMs));
+    em?.setValue("blink", Math.max(this.blink.value(nowMs), this.eyesClosed));
     const k = 1 - Math.exp(-dt / 0.12);
     this.gaze = {
       yaw: this.gaze.yaw + (this.gazeTarget.yaw - this.gaze.yaw) * k,

@@ -6,7 +6,10 @@ import * as THREE from "three";
 import type { Performer } from "../director";
 import type { Point, Rect } from "../hittest";
 import { warnOnce } from "../log";
+import type { BedFrame } from "../slices/body";
+import type { BonePoint } from "../touch";
 import { Avatar, type AvatarActivity } from "./avatar";
+import { Bed, blendBox, placeRoot } from "./bed";
 import { BUILTIN_MOTION_IDS } from "./clips";
 import type { Gaze } from "./face";
 import { loadVrm, loadVrmaClip } from "./loader";
@@ -36,6 +39,9 @@ export class CharacterHost implements Performer {
   private region: StageRegion = { top: 150, bottom: 460, side: 12 };
   private restBox: THREE.Box3 | null = null;
   private anchor: Point | null = null;
+  private bed: Bed | null = null;
+  private bedFrame: BedFrame | null = null;
+  private readonly frameBox = new THREE.Box3();
   private rendered = false;
   private loads = 0;
   // What the director asked for, replayed onto a freshly loaded avatar.
@@ -94,11 +100,15 @@ export class CharacterHost implements Performer {
       return null;
     }
     this.avatar?.dispose();
+    this.bed?.dispose();
     this.avatar = avatar;
     this.rendered = false;
     stage.scene.add(vrm.scene);
     this.restBox = avatar.restBox();
     avatar.measure(this.restBox);
+    this.bed = new Bed(this.restBox);
+    stage.scene.add(this.bed.group);
+    this.applyBed();
     avatar.setThinking(this.thinking);
     if (this.emotion) avatar.setEmotion(this.emotion);
     avatar.lookToward(this.gaze);
@@ -121,9 +131,36 @@ export class CharacterHost implements Performer {
     this.avatar?.setEmotion(id);
   }
 
-  /** Performer: play a motion. */
+  /** Performer: play a motion; dropped while she lies on the bed. */
   playMotion(id: string): void {
+    if ((this.bedFrame?.lie ?? 0) > 0 || this.bedFrame?.asleep) return;
     this.avatar?.playMotion(id);
+  }
+
+  /** The bed scene to show from the next frame on (null or all zero: none). */
+  setBed(frame: BedFrame | null): void {
+    this.bedFrame = frame;
+  }
+
+  /** The humanoid bones (raw skeleton, as posed in the last frame) in window CSS pixels. */
+  bonePoints(): BonePoint[] {
+    const avatar = this.avatar;
+    const stage = this.stage;
+    if (!avatar || !stage) return [];
+    const out: BonePoint[] = [];
+    const p = new THREE.Vector3();
+    for (const [bone, entry] of Object.entries(avatar.vrm.humanoid.humanBones)) {
+      const node = entry?.node;
+      if (!node) continue;
+      node.getWorldPosition(p);
+      out.push({ bone, point: stage.project(p) });
+    }
+    return out;
+  }
+
+  /** The head top in window CSS pixels (the "Zz" floats there), or null. */
+  headPoint(): Point | null {
+    return this.avatar && this.stage ? this.stage.project(this.avatar.headTop()) : null;
   }
 
   /** Performer: move the lips. */
@@ -166,6 +203,7 @@ export class CharacterHost implements Performer {
   /** Advance `dt` seconds and draw; returns what moves. */
   frame(dt: number): AvatarActivity {
     const avatar = this.avatar;
+    this.applyBed();
     if (avatar) avatar.update(dt);
     this.stage?.render();
     if (avatar) this.rendered = true;
@@ -193,10 +231,30 @@ export class CharacterHost implements Performer {
     return this.avatar?.lastResolved ?? { emotion: null, motion: null };
   }
 
-  /** Aim the camera at the rest box and move the bubble anchor. */
+  /** Put her and the bed where the bed scene says, and frame both when it shows. */
+  private applyBed(): void {
+    const avatar = this.avatar;
+    const bed = this.bed;
+    if (!avatar || !bed) return;
+    const f = this.bedFrame;
+    const lie = f?.lie ?? 0;
+    const shown = f?.bed ?? 0;
+    const before = this.framing;
+    placeRoot(avatar.vrm.scene, bed.place, lie);
+    bed.setOpacity(shown);
+    avatar.setBed(f);
+    this.framing = Math.max(lie, shown);
+    if (this.framing !== before) this.reframe();
+  }
+
+  /** How far the camera frames the bed (0: her standing, 1: the bed and her lying). */
+  private framing = 0;
+
+  /** Aim the camera at the rest box (or the bed, as far as it shows) and move the bubble anchor. */
   private reframe(): void {
     if (!this.restBox || !this.avatar || !this.stage) return;
-    this.stage.frame(this.restBox, this.region);
+    const box = this.bed ? blendBox(this.restBox, this.bed.box, this.framing, this.frameBox) : this.restBox;
+    this.stage.frame(box, this.region);
     this.anchor = this.stage.project(this.avatar.headTop());
     this.onAnchor?.(this.anchor);
   }

@@ -1,0 +1,129 @@
+// Touching the pet, pure: a press that moves is a drag, one that does not is
+// a click (a poke at the body part nearest the pointer, or the bed); the
+// pointer stroking her head to and fro without a button is a head pat.
+
+import type { Touch } from "./bindings/index";
+import type { Point } from "./hittest";
+
+/** A press must move this far (CSS px) to become a drag. */
+export const DRAG_THRESHOLD_PX = 4;
+/** A head pat: this many horizontal direction reversals… */
+export const PAT_REVERSALS = 3;
+/** …within this window (ms)… */
+export const PAT_WINDOW_MS = 1500;
+/** …then no pat for this long (ms). */
+export const PAT_COOLDOWN_MS = 3000;
+/** Movements shorter than this (px) do not count as a direction. */
+const PAT_JITTER_PX = 2;
+/** While the bed shows, a click farther than this (px) from every bone is on the bed. */
+export const BED_CLICK_PX = 40;
+
+/** The body regions a poke names. */
+export type Region = "head" | "chest" | "arm" | "legs";
+
+/** The region of a VRM humanoid bone, or null for bones that do not count (eyes, fingers' tips are arms). */
+export function regionOfBone(bone: string): Region | null {
+  if (bone === "head" || bone === "neck" || bone === "jaw") return "head";
+  if (bone === "upperChest" || bone === "chest" || bone === "spine") return "chest";
+  if (/^(left|right)(Shoulder|UpperArm|LowerArm|Hand)$/.test(bone) || /^(left|right)(Thumb|Index|Middle|Ring|Little)/.test(bone)) return "arm";
+  if (bone === "hips" || /^(left|right)(UpperLeg|LowerLeg|Foot|Toes)$/.test(bone)) return "legs";
+  return null;
+}
+
+/** A bone projected to the window. */
+export interface BonePoint {
+  bone: string;
+  point: Point;
+}
+
+/** The region nearest `p` and how far its bone is, or null when no bone counts. */
+export function nearestRegion(p: Point, bones: readonly BonePoint[]): { region: Region; distance: number } | null {
+  let best: { region: Region; distance: number } | null = null;
+  for (const b of bones) {
+    const region = regionOfBone(b.bone);
+    if (!region) continue;
+    const distance = Math.hypot(b.point.x - p.x, b.point.y - p.y);
+    if (!best || distance < best.distance) best = { region, distance };
+  }
+  return best;
+}
+
+/** How near (px) the head bone the pointer must be for strokes to count as on the head. */
+export const HEAD_REACH_PX = 70;
+
+/** True when `p` is over her head: the head region is nearest and within reach. */
+export function onHead(p: Point, bones: readonly BonePoint[]): boolean {
+  const near = nearestRegion(p, bones);
+  return near !== null && near.region === "head" && near.distance <= HEAD_REACH_PX;
+}
+
+/** What a click at `p` touches: the nearest body part, or the bed when one shows and she is not near. */
+export function clickTouch(p: Point, bones: readonly BonePoint[], bedShown: boolean): Touch | null {
+  const near = nearestRegion(p, bones);
+  if (bedShown && (!near || near.distance > BED_CLICK_PX)) return { kind: "bed" };
+  return near ? { kind: "poke", region: near.region } : null;
+}
+
+/** One press on the pet: a drag once it moves far enough, else a click on release. */
+export class Press {
+  private dragged = false;
+
+  /** Pressed at `at`. */
+  constructor(readonly at: Point) {}
+
+  /** The pointer moved to `p` with the button held: true once (the moment it becomes a drag). */
+  move(p: Point): boolean {
+    if (this.dragged) return false;
+    if (Math.hypot(p.x - this.at.x, p.y - this.at.y) <= DRAG_THRESHOLD_PX) return false;
+    this.dragged = true;
+    return true;
+  }
+
+  /** Released: true for a click (it never became a drag). */
+  release(): boolean {
+    return !this.dragged;
+  }
+
+  /** True once it became a drag. */
+  get dragging(): boolean {
+    return this.dragged;
+  }
+}
+
+/** Spots a head pat in the pointer's moves over the head (no button held). */
+export class HeadPat {
+  private lastX: number | null = null;
+  private dir = 0;
+  private reversals: number[] = [];
+  private quietUntil = Number.NEGATIVE_INFINITY;
+
+  /** The pointer is at `x` at `nowMs`, over the head (`onHead`) or not. True when this move completes a pat. */
+  move(x: number, nowMs: number, onHead: boolean): boolean {
+    if (!onHead || nowMs < this.quietUntil) {
+      this.reset();
+      return false;
+    }
+    if (this.lastX === null) {
+      this.lastX = x;
+      return false;
+    }
+    const dx = x - this.lastX;
+    if (Math.abs(dx) < PAT_JITTER_PX) return false;
+    this.lastX = x;
+    const dir = Math.sign(dx);
+    if (this.dir !== 0 && dir !== this.dir) this.reversals.push(nowMs);
+    this.dir = dir;
+    this.reversals = this.reversals.filter((t) => nowMs - t <= PAT_WINDOW_MS);
+    if (this.reversals.length < PAT_REVERSALS) return false;
+    this.reset();
+    this.quietUntil = nowMs + PAT_COOLDOWN_MS;
+    return true;
+  }
+
+  /** Forget the strokes so far (the pointer left the head, a button went down). */
+  reset(): void {
+    this.lastX = null;
+    this.dir = 0;
+    this.reversals = [];
+  }
+}
