@@ -6,6 +6,7 @@ import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindi
 import { subscribeEvents } from "../events";
 import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
+import { bedFromForm, bedToForm } from "./bed";
 import { ReactionsSection } from "./reactions";
 import { SessionSection } from "./session";
 import { SessionStrip } from "./strip";
@@ -56,6 +57,9 @@ function fill(s: Settings): void {
   voice.fill(s);
   chat.fill(s);
   reactions.fill(s);
+  const bed = bedToForm(s.bed);
+  checkbox("bed_at_launch").checked = bed.at_launch;
+  field("bed_wake_timeout_min").value = bed.wake_timeout_min;
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -80,6 +84,7 @@ function formSettings(base: Settings): Settings {
     chat: chat.read(base.chat),
     ingress: reactions.read(base.ingress),
     reactions: reactions.readReactions(base.reactions),
+    bed: bedFromForm({ at_launch: checkbox("bed_at_launch").checked, wake_timeout_min: field("bed_wake_timeout_min").value }, base.bed),
   };
 }
 
