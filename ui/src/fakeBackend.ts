@@ -29,6 +29,8 @@ export interface FakeControls {
   body: UiEvent;
   /** Start the launch scene: asleep on the bed. */
   launchAsleep(): void;
+  /** The tray's "Go to bed". */
+  goToBed(): void;
 }
 
 declare global {
@@ -129,6 +131,9 @@ export function fakeBackend(): Backend {
     mic: false,
     body: { type: "body", posture: "standing" },
     launchAsleep: () => bodyIs("asleep", "launch"),
+    goToBed: () => {
+      if (bedPhase() === null) bodyIs("lying_down");
+    },
   };
   window.__yuiFake = controls;
 

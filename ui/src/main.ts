@@ -225,7 +225,7 @@ async function start(backend: Backend): Promise<void> {
       return;
     }
     if (e.buttons !== 0) return;
-    if (pat.move(p.x, performance.now(), onHead(p, host.bonePoints()))) sendTouch({ kind: "head_pat" });
+    if (pat.move(p.x, performance.now(), onHead(p, host.bonePoints(), host.headPoint()))) sendTouch({ kind: "head_pat" });
   });
   window.addEventListener("mouseup", (e) => {
     const done = press;

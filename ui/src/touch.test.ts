@@ -37,6 +37,9 @@ describe("regions", () => {
     expect(onHead({ x: 180, y: 80 }, bones)).toBe(true);
     expect(onHead({ x: 180, y: 30 }, bones)).toBe(false);
     expect(onHead({ x: 180, y: 200 }, bones)).toBe(false);
+    // With the head top known (a big head): its whole height counts.
+    expect(onHead({ x: 185, y: 30 }, bones, { x: 180, y: 20 })).toBe(true);
+    expect(onHead({ x: 300, y: 60 }, bones, { x: 180, y: 20 })).toBe(false);
   });
 
   it("a click pokes her, or the bed when it shows and she is not near", () => {

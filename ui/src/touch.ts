@@ -48,13 +48,22 @@ export function nearestRegion(p: Point, bones: readonly BonePoint[]): { region: 
   return best;
 }
 
-/** How near (px) the head bone the pointer must be for strokes to count as on the head. */
+/** Without the head top: how near (px) the head bone the pointer must be for strokes to count as on the head. */
 export const HEAD_REACH_PX = 70;
 
-/** True when `p` is over her head: the head region is nearest and within reach. */
-export function onHead(p: Point, bones: readonly BonePoint[]): boolean {
+/**
+ * True when `p` is over her head: the head region is nearest, and `p` lies
+ * within the circle from the head bone to the top of the head (`headTop`,
+ * with some slack), or within `HEAD_REACH_PX` of the head bone without it.
+ */
+export function onHead(p: Point, bones: readonly BonePoint[], headTop: Point | null = null): boolean {
   const near = nearestRegion(p, bones);
-  return near !== null && near.region === "head" && near.distance <= HEAD_REACH_PX;
+  if (near === null || near.region !== "head") return false;
+  const head = bones.find((b) => b.bone === "head")?.point;
+  if (!head || !headTop) return near.distance <= HEAD_REACH_PX;
+  const centre = { x: (head.x + headTop.x) / 2, y: (head.y + headTop.y) / 2 };
+  const radius = Math.hypot(headTop.x - head.x, headTop.y - head.y) * 0.75 + 10;
+  return Math.hypot(p.x - centre.x, p.y - centre.y) <= radius;
 }
 
 /** What a click at `p` touches: the nearest body part, or the bed when one shows and she is not near. */

@@ -7,7 +7,7 @@ import * as THREE from "three";
 import { RoundedBoxGeometry } from "three/examples/jsm/geometries/RoundedBoxGeometry.js";
 
 /** Her tilt when lying (degrees about the view axis; under 90 so the pillow lifts her head). */
-const LIE_DEG = 84;
+const LIE_DEG = 80;
 
 /** Where she lies: her root's rotation about Z and its offset, for a character of rest box `rest`. */
 export interface LyingPlace {
@@ -48,7 +48,7 @@ export class Bed {
     part(length, frameH, depth, 0xc89f7a, frameH * 0.3, cx, floor + frameH / 2, cz);
     part(length * 0.98, mattressH, depth * 0.96, 0xfff6ea, mattressH * 0.45, cx, floor + frameH + mattressH / 2, cz);
     const pillowW = h * 0.2;
-    part(pillowW, h * 0.065, depth * 0.62, 0xf9d3de, h * 0.03, cx - length / 2 + pillowW * 0.62, top + h * 0.025, cz);
+    part(pillowW, h * 0.09, depth * 0.62, 0xf9d3de, h * 0.035, cx - length / 2 + pillowW * 0.62, top + h * 0.035, cz);
     part(length * 0.42, h * 0.03, depth * 0.98, 0xc9b8ec, h * 0.012, cx + length * 0.26, top + h * 0.005, cz);
     this.group.visible = false;
     // She lies on her side facing the viewer, head on the pillow (left), feet toward the blanket.
@@ -56,7 +56,8 @@ export class Bed {
     // Her root rotated by `angle` about Z: the head top (0, h) goes to (-h sin, h cos).
     const headX = -h * Math.sin(angle);
     const offsetX = cx - length / 2 + pillowW * 0.25 - headX;
-    const side = Math.max(0.12, -rest.min.x * 0.6);
+    // Half her thickness lying on her side (the mattress is soft: she sinks in a little).
+    const side = h * 0.04;
     this.place = { angle, offset: new THREE.Vector3(offsetX, top + side - floor * Math.cos(angle), 0) };
     this.box = new THREE.Box3(
       new THREE.Vector3(cx - length / 2, floor, cz - depth / 2),

@@ -71,7 +71,8 @@ export class Face {
       const goal = this.goal(name);
       const next = w < goal ? Math.min(goal, w + step) : Math.max(goal, w - step);
       this.weights.set(name, next);
-      em?.setValue(name, smooth(next));
+      // Closed (sleeping) eyes keep a neutral face: an emotion may block the blink.
+      em?.setValue(name, smooth(next) * (1 - this.eyesClosed));
     }
     for (const v of VISEMES) em?.setValue(v, mouth[v]);
     em?.setValue("blink", Math.max(this.blink.value(nowMs), this.eyesClosed));
