@@ -71,6 +71,8 @@ export const commands = {
   setRelation: (target: string, value: number): Promise<RelationRecord> => invoke<RelationRecord>("set_relation", { target, value }),
   /** Turn the look.screen switch on (saved and applied). */
   allowScreenRequests: (): Promise<null> => invoke<null>("allow_screen_requests"),
+  /** The window's body now (posture and bed scene), as a body event. */
+  bodyNow: (): Promise<UiEvent> => invoke<UiEvent>("body_now"),
   /** Whether each turn attaches the screen now. */
   screenWatched: (): Promise<boolean> => invoke<boolean>("screen_watched"),
   /** Register the channel the mouth levels come down. */

@@ -419,6 +419,37 @@ fn fillers_come_on_a_growing_gap_at_most_three_and_never_write_the_record() {
 }
 
 #[test]
+fn on_the_bed_no_filler_is_spoken_and_a_message_that_woke_her_says_so() {
+    let mut r = rig_with_filler();
+    r.e.set_on_bed(true);
+    r.e.woken_by_message();
+    let mut fx = Vec::new();
+    r.e.on_command(UserCommand::SendText { text: "good morning".into() }, Now { at: r.t0, wall_ms: 0 }, &mut fx);
+    let begin = fx.iter().find_map(|f| match f {
+        Effect::Begin(b) => Some(b.clone()),
+        _ => None,
+    });
+    assert_eq!(begin.and_then(|b| b.wake), Some(crate::context::WakeCause::Message), "the turn carries the wake");
+    let mut said = Vec::new();
+    let mut t = Duration::ZERO;
+    for gap in FILLER_GAPS {
+        t += gap;
+        let mut fx = Vec::new();
+        r.e.tick(Now { at: r.t0 + t, wall_ms: 1 }, &mut fx);
+        said.extend(spoken(&r.played(fx, t.as_secs())));
+    }
+    assert!(said.is_empty(), "no thinking filler on the bed: {said:?}");
+    // Up again: the next turn has its fillers, and no wake.
+    r.e.set_on_bed(false);
+    let mut fx = Vec::new();
+    r.e.on_command(UserCommand::Stop, Now { at: r.t0 + t, wall_ms: 2 }, &mut fx);
+    let mut fx = Vec::new();
+    r.e.on_command(UserCommand::SendText { text: "and now?".into() }, Now { at: r.t0 + t, wall_ms: 3 }, &mut fx);
+    assert!(fx.iter().any(|f| matches!(f, Effect::Begin(b) if b.wake.is_none())), "only the waking message carries it");
+    assert!(r.e.next_deadline().is_some_and(|d| d <= r.t0 + t + FILLER_GAPS[0]), "a filler is due again");
+}
+
+#[test]
 fn the_first_reply_ends_the_filler_and_a_tool_says_its_own_line() {
     let mut r = rig_with_filler();
     let id = r.send("look at this", 0);
