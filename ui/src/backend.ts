@@ -59,7 +59,7 @@ export interface Backend {
   setMic(on: boolean): Promise<void>;
   /** Open the chat window (or bring it to the front). */
   openChat(): Promise<void>;
-  /** The window's body now, as a `body` event (the first one may predate the page); null when the shell cannot tell. */
+  /** The window's body now, as a `body` event (the first one may predate the page); null when there is none to tell. */
   bodyNow(): Promise<UiEvent | null>;
 }
 
@@ -109,8 +109,7 @@ export function tauriBackend(): Backend {
     micEnabled: () => call(commands.micEnabled),
     setMic: (on) => call(() => commands.setMic(on)).then(done),
     openChat: () => call(commands.openChat).then(done),
-    // body_now is not in the generated bindings yet: no answer until it is.
-    bodyNow: async () => null,
+    bodyNow: () => call(commands.bodyNow),
   };
 }
 
