@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clickTouch, HeadPat, nearestRegion, onHead, Press, regionOfBone, type BonePoint } from "./touch";
+import { clickTouch, distanceToBone, HeadPat, nearestRegion, onHead, Press, regionOfBone, type BonePoint } from "./touch";
 
 const bones: BonePoint[] = [
   { bone: "head", point: { x: 180, y: 120 } },
@@ -40,6 +40,17 @@ describe("regions", () => {
     // With the head top known (a big head): its whole height counts.
     expect(onHead({ x: 185, y: 30 }, bones, { x: 180, y: 20 })).toBe(true);
     expect(onHead({ x: 300, y: 60 }, bones, { x: 180, y: 20 })).toBe(false);
+  });
+
+  it("counts a bone as a segment to its end when known", () => {
+    // The chest bone runs down from the collar; the shoulder's joint is nearer the click than the chest joint.
+    const segs: BonePoint[] = [
+      { bone: "upperChest", point: { x: 180, y: 230 }, end: { x: 180, y: 160 } },
+      { bone: "leftShoulder", point: { x: 195, y: 165 }, end: { x: 215, y: 170 } },
+    ];
+    expect(nearestRegion({ x: 182, y: 185 }, segs)?.region).toBe("chest");
+    expect(distanceToBone({ x: 0, y: 5 }, { x: -10, y: 0 }, { x: 10, y: 0 })).toBe(5);
+    expect(distanceToBone({ x: 3, y: 4 }, { x: 0, y: 0 })).toBe(5);
   });
 
   it("a click pokes her, or the bed when it shows and she is not near", () => {

@@ -30,10 +30,22 @@ export function regionOfBone(bone: string): Region | null {
   return null;
 }
 
-/** A bone projected to the window. */
+/** A bone projected to the window: its joint, and where it ends (its child joint) when known. */
 export interface BonePoint {
   bone: string;
   point: Point;
+  /** The far end of the bone (the next joint down the chain), if any: the bone then counts as a segment. */
+  end?: Point;
+}
+
+/** Distance from `p` to the segment `a`–`b` (or to `a` when there is no `b`). */
+export function distanceToBone(p: Point, a: Point, b?: Point): number {
+  if (!b) return Math.hypot(p.x - a.x, p.y - a.y);
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
 }
 
 /** The region nearest `p` and how far its bone is, or null when no bone counts. */
@@ -42,7 +54,7 @@ export function nearestRegion(p: Point, bones: readonly BonePoint[]): { region: 
   for (const b of bones) {
     const region = regionOfBone(b.bone);
     if (!region) continue;
-    const distance = Math.hypot(b.point.x - p.x, b.point.y - p.y);
+    const distance = distanceToBone(p, b.point, b.end);
     if (!best || distance < best.distance) best = { region, distance };
   }
   return best;

@@ -3,6 +3,7 @@
 // arrive before a model is loaded are kept and applied once it is.
 
 import * as THREE from "three";
+import type { VRMHumanBoneName } from "@pixiv/three-vrm";
 import type { Performer } from "../director";
 import type { Point, Rect } from "../hittest";
 import { warnOnce } from "../log";
@@ -149,11 +150,17 @@ export class CharacterHost implements Performer {
     if (!avatar || !stage) return [];
     const out: BonePoint[] = [];
     const p = new THREE.Vector3();
-    for (const [bone, entry] of Object.entries(avatar.vrm.humanoid.humanBones)) {
+    const bones = avatar.vrm.humanoid.humanBones;
+    for (const [bone, entry] of Object.entries(bones)) {
       const node = entry?.node;
       if (!node) continue;
       node.getWorldPosition(p);
-      out.push({ bone, point: stage.project(p) });
+      const point = stage.project(p);
+      const next = BONE_END[bone];
+      const endNode = next ? bones[next]?.node : undefined;
+      // The head runs from its joint to the top of the head.
+      if (bone === "head") out.push({ bone, point, end: stage.project(avatar.headTop()) });
+      else out.push(endNode ? { bone, point, end: stage.project(endNode.getWorldPosition(p)) } : { bone, point });
     }
     return out;
   }
@@ -259,3 +266,24 @@ export class CharacterHost implements Performer {
     this.onAnchor?.(this.anchor);
   }
 }
+
+/** Where each bone ends: the next joint down its chain (the bones a poke names). */
+const BONE_END: Record<string, VRMHumanBoneName> = {
+  hips: "spine",
+  spine: "chest",
+  chest: "upperChest",
+  upperChest: "neck",
+  neck: "head",
+  leftShoulder: "leftUpperArm",
+  leftUpperArm: "leftLowerArm",
+  leftLowerArm: "leftHand",
+  rightShoulder: "rightUpperArm",
+  rightUpperArm: "rightLowerArm",
+  rightLowerArm: "rightHand",
+  leftUpperLeg: "leftLowerLeg",
+  leftLowerLeg: "leftFoot",
+  leftFoot: "leftToes",
+  rightUpperLeg: "rightLowerLeg",
+  rightLowerLeg: "rightFoot",
+  rightFoot: "rightToes",
+};
