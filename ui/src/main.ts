@@ -129,8 +129,8 @@ async function start(backend: Backend): Promise<void> {
       const bed = bedFrame(state.body, wall);
       host.setBed(bed);
       const activity = host.frame(dt);
-      zz.hidden = !bed.asleep;
       const head = bed.asleep ? host.headPoint() : null;
+      zz.hidden = head === null;
       if (head) zz.style.transform = `translate(${Math.round(head.x - 8)}px, ${Math.round(head.y - 34)}px)`;
       const moving = activity.moving || bedAnimating(state.body, wall);
       return { ...activity, moving, dragging, thinking: director.thinking };

@@ -349,3 +349,17 @@ describe("the pet's turn, from the shared turn slice", () => {
     expect(composerLocked(reduce(s, { type: "session_reset" }))).toBe(false);
   });
 });
+
+describe("the body", () => {
+  it("folds body events with the reduce clock, and nothing else touches it", () => {
+    let s = initialState();
+    expect(s.body.bed).toBeNull();
+    s = reduce(s, { type: "body", posture: "lying", bed: { entry: "command", phase: "lying_down", phase_ms: 2400 } }, 1000);
+    expect(s.body).toMatchObject({ posture: "lying", bed: { phase: "lying_down" }, since: 1000 });
+    const before = s.body;
+    s = reduce(s, { type: "turn_started", turn_id: "t1", text: "hi" }, 1200);
+    expect(s.body).toBe(before);
+    s = reduce(s, { type: "body", posture: "standing" }, 5000);
+    expect(s.body).toMatchObject({ posture: "standing", bed: null, since: 5000 });
+  });
+});
