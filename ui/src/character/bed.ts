@@ -13,6 +13,8 @@ const LIE_DEG = 80;
 export interface LyingPlace {
   angle: number;
   offset: THREE.Vector3;
+  /** About her hips, in her root's frame: she turns about it on the way down. */
+  pivot: THREE.Vector3;
 }
 
 /** The bed and its measures, built for one character. */
@@ -58,7 +60,11 @@ export class Bed {
     const offsetX = cx - length / 2 + pillowW * 0.25 - headX;
     // Half her thickness lying on her side (the mattress is soft: she sinks in a little).
     const side = h * 0.04;
-    this.place = { angle, offset: new THREE.Vector3(offsetX, top + side - floor * Math.cos(angle), 0) };
+    this.place = {
+      angle,
+      offset: new THREE.Vector3(offsetX, top + side - floor * Math.cos(angle), 0),
+      pivot: new THREE.Vector3(0, floor + h * 0.5, 0),
+    };
     this.box = new THREE.Box3(
       new THREE.Vector3(cx - length / 2, floor, cz - depth / 2),
       new THREE.Vector3(cx + length / 2, top + h * 0.32, cz + depth / 2),
@@ -90,10 +96,14 @@ export class Bed {
 /** Her root's pose at lying weight `lie` (0 standing .. 1 on the bed). */
 export function placeRoot(root: THREE.Object3D, place: LyingPlace, lie: number): void {
   const k = Math.max(0, Math.min(1, lie));
+  // She turns about her hips while the hips travel from standing to their place on the bed.
+  const zAxis = new THREE.Vector3(0, 0, 1);
+  const hipsEnd = place.pivot.clone().applyAxisAngle(zAxis, place.angle).add(place.offset);
+  const hips = place.pivot.clone().lerp(hipsEnd, k);
+  hips.y += Math.sin(Math.PI * k) * 0.05; // a little lift on the way, over the mattress edge
+  const turned = place.pivot.clone().applyAxisAngle(zAxis, place.angle * k);
   root.rotation.set(0, 0, place.angle * k);
-  // Lift a little on the way, so her feet do not sink through the mattress mid-way.
-  const arc = Math.sin(Math.PI * k) * 0.08;
-  root.position.set(place.offset.x * k, place.offset.y * k + arc, place.offset.z * k);
+  root.position.copy(hips.sub(turned));
 }
 
 /** The framing box between standing (`rest`) and lying (`lying`) at weight `k`. */
