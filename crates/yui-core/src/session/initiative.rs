@@ -100,7 +100,7 @@ impl Driver {
         let checks: Vec<(Source, Result<(), Hold>)> = [Source::Asked, Source::Screen, Source::Cue].into_iter().map(|s| (s, self.may_fire(s, now_ms))).collect();
         let check = |source: Source| checks.iter().find(|(s, _)| *s == source).map_or(Ok(()), |(_, r)| *r);
         match self.proactive.next(now_ms, &local, self.world.present(), self.world.idle_known(), check, &mut self.inbox, &reactions) {
-            Some(Due::Fire(trigger, source)) => self.try_fire(trigger, source, fx),
+            Some(Due::Fire(trigger, source)) => self.try_fire(*trigger, source, fx),
             Some(Due::Held { event, hold }) => {
                 self.held(&event, hold);
                 false

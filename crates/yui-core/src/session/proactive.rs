@@ -39,7 +39,7 @@ impl LocalTime {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Due {
     /// Fire this turn now; the pacer hears it as `source`.
-    Fire(Trigger, Source),
+    Fire(Box<Trigger>, Source),
     /// A turn named `event` was due and the pacer held it (a held screen
     /// switch went into `recent switches`; a cue waits for the next poll).
     Held {
@@ -116,21 +116,21 @@ impl Proactive {
             if let Err(hold) = check(Source::Asked) {
                 return Some(Due::Held { event: milestone::EVENT_NAME.to_string(), hold });
             }
-            return Some(Due::Fire(self.fire_milestone(local, inbox), Source::Asked));
+            return Some(Due::Fire(Box::new(self.fire_milestone(local, inbox)), Source::Asked));
         }
         if settings.schedule {
             if let Some(event) = self.schedule.due(&local.day, local.minutes) {
                 if let Err(hold) = check(Source::Cue) {
                     return Some(Due::Held { event, hold });
                 }
-                return self.schedule.poll(&local.day, local.minutes).map(|t| Due::Fire(t, Source::Cue));
+                return self.schedule.poll(&local.day, local.minutes).map(|t| Due::Fire(Box::new(t), Source::Cue));
             }
         }
         if let Some(event) = self.screen.due(now_ms) {
             let open = check(Source::Screen);
             let fired = self.screen.poll(now_ms, open.is_ok());
             return match (fired, open) {
-                (Some(t), _) => Some(Due::Fire(t, Source::Screen)),
+                (Some(t), _) => Some(Due::Fire(Box::new(t), Source::Screen)),
                 (None, Err(hold)) => Some(Due::Held { event: event.to_string(), hold }),
                 (None, Ok(())) => None,
             };
@@ -141,7 +141,7 @@ impl Proactive {
                 if let Err(hold) = check(Source::Cue) {
                     return Some(Due::Held { event, hold });
                 }
-                return self.idle.poll(idle_min).map(|t| Due::Fire(t, Source::Cue));
+                return self.idle.poll(idle_min).map(|t| Due::Fire(Box::new(t), Source::Cue));
             }
         }
         None
@@ -201,7 +201,7 @@ mod tests {
 
     fn fired(due: Option<Due>) -> Option<(Trigger, Source)> {
         match due {
-            Some(Due::Fire(t, s)) => Some((t, s)),
+            Some(Due::Fire(t, s)) => Some((*t, s)),
             _ => None,
         }
     }

@@ -1,0 +1,88 @@
+// The bed scene and touches in the real app against yui-mock's demo agent,
+// with the real X pointer (xdotool on the Xvfb display): she starts asleep
+// on a bed (the launch scene), a click on her wakes her, and the wake turn's
+// block (in the settings window's inspector) says the user's click woke
+// her while she reads `lying, getting up now`; awake, a click on her head
+// is a touch cue's turn.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { requireExecutable, startMock } from "./harness.mjs";
+import { display, launch, screenshot, useDisplay, waitReady } from "./app.mjs";
+
+useDisplay();
+
+function xdotool(...args) {
+  const bin = requireExecutable("xdotool", "apt-get install xdotool");
+  const r = spawnSync(bin, args, { env: { ...process.env, DISPLAY: `:${display}` }, encoding: "utf8", timeout: 10_000 });
+  assert.equal(r.status, 0, `xdotool ${args.join(" ")} failed: ${r.stderr}`);
+}
+
+/** The pet's body now, from the shell. */
+function bodyNow(browser) {
+  return browser.execute(() => window.__TAURI_INTERNALS__.invoke("body_now"));
+}
+
+/** Every block the inspector lists, as one text. */
+async function inspectorText(browser) {
+  return browser.execute(() => document.getElementById("contexts")?.textContent ?? "");
+}
+
+test("she starts asleep on her bed, a click wakes her and the wake turn says so; awake, a poke is a touch cue", { timeout: 240_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const settings = { chat_base_url: baseUrl, key: "k", bed: { at_launch: true, wake_timeout_min: 30 } };
+  const { browser, close } = await launch("bed", JSON.stringify(settings));
+  try {
+    await waitReady(browser);
+    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
+    const asleep = await bodyNow(browser);
+    assert.equal(asleep.type, "body");
+    assert.equal(asleep.posture, "lying");
+    assert.equal(asleep.bed?.phase, "asleep", JSON.stringify(asleep));
+    assert.equal(asleep.bed?.entry, "launch");
+    // The demo agent greets on connect; let that finish, then look at her.
+    await browser.waitUntil(async () => !(await browser.execute(() => window.__yui.state())).thinking, { timeout: 30_000 });
+    await browser.pause(1_500);
+    await screenshot(t, browser, "bed-asleep");
+
+    const rect = await browser.getWindowRect();
+    const box = await browser.execute(() => window.__yui.characterBox());
+    t.diagnostic(`window ${JSON.stringify(rect)}, character ${JSON.stringify(box)}`);
+    assert.ok(box.width > 20 && box.height > 20, `she is drawn: ${JSON.stringify(box)}`);
+    // Click the middle of what is drawn (her, or the bed under her).
+    const x = Math.round(rect.x + box.x + box.width / 2);
+    const y = Math.round(rect.y + box.y + box.height / 2);
+    xdotool("mousemove", String(x), String(y));
+    await browser.pause(300);
+    xdotool("click", "1");
+    await browser.waitUntil(async () => (await bodyNow(browser)).bed?.phase !== "asleep", { timeout: 10_000, timeoutMsg: "the click did not wake her" });
+    await browser.pause(800);
+    await screenshot(t, browser, "bed-waking");
+    await browser.waitUntil(async () => (await bodyNow(browser)).posture === "standing" && !(await bodyNow(browser)).bed, { timeout: 15_000, timeoutMsg: "she never stood up" });
+    await browser.waitUntil(async () => !(await browser.execute(() => window.__yui.state())).thinking, { timeout: 30_000 });
+    await screenshot(t, browser, "bed-up");
+
+    // Awake: a click on her head is a touch cue.
+    const head = await browser.execute(() => window.__yui.characterBox());
+    xdotool("mousemove", String(Math.round(rect.x + head.x + head.width / 2)), String(Math.round(rect.y + head.y + head.height * 0.12)));
+    await browser.pause(300);
+    xdotool("click", "1");
+
+    const pet = await browser.getWindowHandle();
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    await browser.waitUntil(async () => /woken by the user's click/.test(await inspectorText(browser)), { timeout: 15_000, timeoutMsg: "no wake block in the inspector" });
+    const text = await inspectorText(browser);
+    assert.match(text, /trigger: wake\s*wake: the character just woke from the bed, woken by the user's click/);
+    assert.match(text, /body: lying, getting up now/);
+    await browser.waitUntil(async () => /trigger: proactive cue "(head|chest|arm|legs|body) touch"/.test(await inspectorText(browser)), {
+      timeout: 20_000,
+      timeoutMsg: "the poke on her head made no touch cue turn",
+    });
+    t.diagnostic((await inspectorText(browser)).match(/trigger: proactive cue "[^"]+"/)[0]);
+  } finally {
+    await close();
+  }
+});
