@@ -24,11 +24,6 @@ function bodyNow(browser) {
   return browser.execute(() => window.__TAURI_INTERNALS__.invoke("body_now"));
 }
 
-/** Every block the inspector lists, as one text. */
-async function inspectorText(browser) {
-  return browser.execute(() => document.getElementById("contexts")?.textContent ?? "");
-}
-
 test("she starts asleep on her bed, a click wakes her and the wake turn says so; awake, a poke is a touch cue", { timeout: 240_000 }, async (t) => {
   const baseUrl = await startMock();
   const settings = { chat_base_url: baseUrl, key: "k", bed: { at_launch: true, wake_timeout_min: 30 } };
@@ -60,28 +55,31 @@ test("she starts asleep on her bed, a click wakes her and the wake turn says so;
     await browser.pause(800);
     await screenshot(t, browser, "bed-waking");
     await browser.waitUntil(async () => (await bodyNow(browser)).posture === "standing" && !(await bodyNow(browser)).bed, { timeout: 15_000, timeoutMsg: "she never stood up" });
-    await browser.waitUntil(async () => !(await browser.execute(() => window.__yui.state())).thinking, { timeout: 30_000 });
+    // The bed fades out on the page after she stands.
+    await browser.pause(1_200);
     await screenshot(t, browser, "bed-up");
 
-    // Awake: a click on her head is a touch cue.
-    const head = await browser.execute(() => window.__yui.characterBox());
-    xdotool("mousemove", String(Math.round(rect.x + head.x + head.width / 2)), String(Math.round(rect.y + head.y + head.height * 0.12)));
-    await browser.pause(300);
-    xdotool("click", "1");
-
-    const pet = await browser.getWindowHandle();
-    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
-    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
-    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
-    await browser.waitUntil(async () => /woken by the user's click/.test(await inspectorText(browser)), { timeout: 15_000, timeoutMsg: "no wake block in the inspector" });
-    const text = await inspectorText(browser);
+    const blocks = async () => (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block).join("\n");
+    await browser.waitUntil(async () => /woken by the user's click/.test(await blocks()), { timeout: 15_000, timeoutMsg: "no wake block was sent" });
+    const text = await blocks();
     assert.match(text, /trigger: wake\s*wake: the character just woke from the bed, woken by the user's click/);
     assert.match(text, /body: lying, getting up now/);
-    await browser.waitUntil(async () => /trigger: proactive cue "(head|chest|arm|legs|body) touch"/.test(await inspectorText(browser)), {
-      timeout: 20_000,
-      timeoutMsg: "the poke on her head made no touch cue turn",
-    });
-    t.diagnostic((await inspectorText(browser)).match(/trigger: proactive cue "[^"]+"/)[0]);
+
+    // Awake: a click on her head is a touch cue. A poke while she still
+    // talks is dropped (she answers the next one), so poke again now and
+    // then, each far enough apart to start a new streak.
+    const head = await browser.execute(() => window.__yui.characterBox());
+    xdotool("mousemove", String(Math.round(rect.x + head.x + head.width / 2)), String(Math.round(rect.y + head.y + head.height * 0.12)));
+    await browser.waitUntil(
+      async () => {
+        xdotool("click", "1");
+        await browser.pause(3_500);
+        return /trigger: proactive cue "(head|chest|arm|legs|body) touch"/.test(await blocks());
+      },
+      { timeout: 40_000, interval: 100, timeoutMsg: "pokes on her head made no touch cue turn" },
+    );
+    t.diagnostic((await blocks()).match(/trigger: proactive cue "[^"]+"/)[0]);
+    await screenshot(t, browser, "bed-poked");
   } finally {
     await close();
   }
