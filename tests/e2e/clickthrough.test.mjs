@@ -47,3 +47,37 @@ test("transparent pixels let the mouse through, the character and the shortcut t
     await close();
   }
 });
+
+test("a press that moves drags the window; a click in place does not move it", { timeout: 180_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const { browser, close } = await launch("drag", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+  try {
+    await waitReady(browser);
+    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
+    const before = await browser.getWindowRect();
+    const box = await browser.execute(() => window.__yui.characterBox());
+    const x = Math.round(before.x + box.x + box.width / 2);
+    const y = Math.round(before.y + box.y + box.height * 0.45);
+    // A click in place: no drag.
+    xdotool("mousemove", String(x), String(y));
+    await browser.pause(300);
+    xdotool("click", "1");
+    await browser.pause(800);
+    assert.deepEqual(await browser.getWindowRect(), before, "a click does not move her");
+    // Press, move 120 px right and 40 down in steps, release: the window follows.
+    xdotool("mousedown", "1");
+    for (let i = 1; i <= 12; i++) {
+      xdotool("mousemove", String(x + i * 10), String(y + Math.round((i * 40) / 12)));
+      await browser.pause(40);
+    }
+    xdotool("mouseup", "1");
+    await browser.waitUntil(async () => (await browser.getWindowRect()).x !== before.x, { timeout: 5_000, timeoutMsg: "the window did not follow the drag" });
+    const after = await browser.getWindowRect();
+    t.diagnostic(`before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+    assert.ok(Math.abs(after.x - before.x - 120) <= 30, `moved about 120 px right: ${after.x - before.x}`);
+    assert.ok(Math.abs(after.y - before.y - 40) <= 30, `moved about 40 px down: ${after.y - before.y}`);
+  } finally {
+    await screenshot(t, browser, "drag");
+    await close();
+  }
+});
