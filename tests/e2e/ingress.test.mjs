@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { freePort, startMock } from "./harness.mjs";
-import { launch, pageState, screenshot, useDisplay, waitReady } from "./app.mjs";
+import { display, launch, pageState, screenshot, useDisplay, waitReady } from "./app.mjs";
 
 useDisplay();
 const run = promisify(execFile);
@@ -79,6 +79,43 @@ test("a signal posted with curl becomes a spoken turn whose block carries the si
     // A foreign Origin is refused, and nothing is delivered.
     const refused = await curl(port, JSON.stringify({ signals: [1] }), ["Origin: https://evil.example"]);
     assert.equal(refused.status, 403);
+  } finally {
+    await close();
+  }
+});
+
+/** Move the X pointer on the test display (the user's input: idle time drops to 0). */
+async function nudgePointer(x, y) {
+  await run("xdotool", ["mousemove", String(x), String(y)], { env: { ...process.env, DISPLAY: `:${display}` } });
+}
+
+test("while the user is away a signal waits, and their return brings it as a catch-up", { timeout: 240_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const port = await freePort();
+  // Away after one minute without input; no milestone, cues or screen turns.
+  const reactions = { schedule: false, idle_cues: false, screen_transitions: false, away_after_min: 1 };
+  const settings = JSON.stringify({ chat_base_url: baseUrl, key: "k", ingress: { enabled: true, port, require_token: false }, reactions });
+  const { browser, close } = await launch("presence", settings);
+  try {
+    await waitReady(browser);
+    const blocks = async () => (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block);
+    // No input for more than the minute: the user is away (the X server's
+    // idle time, read once a second).
+    await browser.pause(65_000);
+    const before = (await blocks()).length;
+    const answer = await curl(port, JSON.stringify({ envelope: { source: "ci", event_type: "build", delivery: "immediate", event_id: "build-7" }, signals: [{ status: "green" }] }));
+    assert.equal(answer.status, 200, answer.body);
+    await browser.pause(4_000);
+    assert.equal((await blocks()).length, before, "nothing fires while the user is away");
+    // The user comes back: the signal that waited arrives as a catch-up.
+    await nudgePointer(700, 400);
+    await nudgePointer(720, 410);
+    await browser.waitUntil(async () => (await blocks()).some((b) => /id build-7\]/.test(b)), { timeout: 20_000, timeoutMsg: "the return never brought the signal" });
+    const block = (await blocks()).find((b) => /id build-7\]/.test(b));
+    t.diagnostic(block.split("\n").find((l) => l.startsWith("trigger:")));
+    assert.match(block, /trigger: signals \(1 signal\)/);
+    assert.match(block, /signal \[ci\/build @[^,]+, id build-7\]: \{"status":"green"\}/);
+    await screenshot(t, browser, "presence-return");
   } finally {
     await close();
   }

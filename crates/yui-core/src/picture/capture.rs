@@ -193,6 +193,7 @@ pub fn windows() -> Result<Vec<WindowInfo>, CaptureError> {
 fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
     let displays = displays()?;
     // Window geometry is physical; displays are logical.
+    #[cfg_attr(not(all(target_os = "linux", not(target_env = "ohos"))), allow(unused_variables))]
     let scale = displays.first().map(|d| d.scale).unwrap_or(1.0);
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if use_x11() {

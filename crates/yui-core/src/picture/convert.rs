@@ -1,5 +1,7 @@
 //! Pixel conversions: X server image data to RGBA, and transparency over white.
 //! Plain loops the compiler vectorises; no per-pixel calls through pointers.
+//! The X parts are used by the X11 capture only (tested everywhere).
+#![cfg_attr(not(all(target_os = "linux", not(target_env = "ohos"))), allow(dead_code))]
 
 /// How an X server lays out one ZPixmap image's pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
