@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { freePort, startMock } from "./harness.mjs";
@@ -95,7 +97,8 @@ test("while the user is away a signal waits, and their return brings it as a cat
   // Away after one minute without input; no milestone, cues or screen turns.
   const reactions = { schedule: false, idle_cues: false, screen_transitions: false, away_after_min: 1 };
   const settings = JSON.stringify({ chat_base_url: baseUrl, key: "k", ingress: { enabled: true, port, require_token: false }, reactions });
-  const { browser, close } = await launch("presence", settings);
+  const { browser, close, dataDir } = await launch("presence", settings);
+  let passed = false;
   try {
     await waitReady(browser);
     const blocks = async () => (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block);
@@ -103,20 +106,33 @@ test("while the user is away a signal waits, and their return brings it as a cat
     // idle time, read once a second).
     await browser.pause(65_000);
     const before = (await blocks()).length;
-    const answer = await curl(port, JSON.stringify({ envelope: { source: "ci", event_type: "build", delivery: "immediate", event_id: "build-7" }, signals: [{ status: "green" }] }));
+    const answer = await curl(port, JSON.stringify({ envelope: { source: "ci", event_type: "build", delivery: "immediate", event_id: "build-7", occurred_at: 1787449000000 }, signals: [{ status: "green" }] }));
     assert.equal(answer.status, 200, answer.body);
     await browser.pause(4_000);
     assert.equal((await blocks()).length, before, "nothing fires while the user is away");
     // The user comes back: the signal that waited arrives as a catch-up.
     await nudgePointer(700, 400);
     await nudgePointer(720, 410);
-    await browser.waitUntil(async () => (await blocks()).some((b) => /id build-7\]/.test(b)), { timeout: 20_000, timeoutMsg: "the return never brought the signal" });
+    await browser
+      .waitUntil(async () => (await blocks()).some((b) => /id build-7\]/.test(b)), { timeout: 20_000, timeoutMsg: "the return never brought the signal" })
+      .catch(async (e) => {
+        for (const b of await blocks()) t.diagnostic(b.split("\n").filter((l) => /^(trigger|signal)/.test(l)).join(" | "));
+        throw e;
+      });
     const block = (await blocks()).find((b) => /id build-7\]/.test(b));
     t.diagnostic(block.split("\n").find((l) => l.startsWith("trigger:")));
     assert.match(block, /trigger: signals \(1 signal\)/);
     assert.match(block, /signal \[ci\/build @[^,]+, id build-7\]: \{"status":"green"\}/);
     await screenshot(t, browser, "presence-return");
+    passed = true;
   } finally {
+    // What the app logged about presence and triggers (for a failure's reader).
+    const logs = path.join(dataDir, "logs");
+    for (const f of !passed && fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+      for (const line of fs.readFileSync(path.join(logs, f), "utf8").split("\n")) {
+        if (/presence|trigger_|world_limited|signals/.test(line)) t.diagnostic(line.slice(0, 300));
+      }
+    }
     await close();
   }
 });
