@@ -3,10 +3,12 @@
 //! guard and the token hold; the relations endpoints reach the session's
 //! store. Raw HTTP over loopback, as `curl` would send it.
 
+mod common;
+
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use yui_mock::{MockConfig, MockServer};
@@ -23,36 +25,12 @@ impl Cli {
     /// Start yui-cli with the ingress on a free port; answers it and the port.
     fn start(api: &str, base_url: &str, dir: &std::path::Path, extra: &[&str]) -> (Cli, u16) {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
-            .args(["--chat-api", api, "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"])
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_yui-cli"));
+        cmd.args(["--chat-api", api, "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"])
             .arg(dir)
             .args(["--set", "audio=null", "--ingress-port", &port.to_string()])
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn yui-cli");
-        let (tx, events) = mpsc::channel();
-        let stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line:?}: {e}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = child.stderr.take().unwrap();
-        let (ready_tx, ready) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                eprintln!("[yui-cli] {line}");
-                if line.contains("signals ingress listening on http://127.0.0.1:") {
-                    let _ = ready_tx.send(());
-                }
-            }
-        });
+            .args(extra);
+        let common::Spawned { child, events, marked: ready } = common::spawn(cmd, "signals ingress listening on http://127.0.0.1:");
         ready.recv_timeout(WAIT).expect("the ingress never said it listens");
         (Cli { child, events, seen: Vec::new() }, port)
     }

@@ -4,8 +4,10 @@
 //! milestone, each seen in the `context_sent` block of the turn it began.
 //! Run with `TZ=UTC` (set on the child), so local times are the script's.
 
+mod common;
+
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -25,38 +27,14 @@ impl Cli {
     fn start(base_url: &str, dir: &std::path::Path, clock: &str, script: &str, extra: &[&str]) -> Cli {
         let file = dir.join("desktop.jsonl");
         std::fs::write(&file, script).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_yui-cli"))
-            .env("TZ", "UTC")
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_yui-cli"));
+        cmd.env("TZ", "UTC")
             .args(["--chat-api", "responses", "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"])
             .arg(dir.join("data"))
             .args(["--set", "audio=null", "--clock", clock, "--desktop-script"])
             .arg(&file)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn yui-cli");
-        let (tx, events) = mpsc::channel();
-        let stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line:?}: {e}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = child.stderr.take().unwrap();
-        let (done_tx, done) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                eprintln!("[yui-cli] {line}");
-                if line.contains("desktop script done") {
-                    let _ = done_tx.send(());
-                }
-            }
-        });
+            .args(extra);
+        let common::Spawned { child, events, marked: done } = common::spawn(cmd, "desktop script done");
         Cli { child, events, seen: Vec::new(), done }
     }
 
