@@ -3,7 +3,7 @@
 // on a bed (the launch scene), a click on her wakes her, and the wake turn's
 // block (in the settings window's inspector) says the user's click woke
 // her while she reads `lying, getting up now`; awake, a click on her head
-// is a touch cue's turn.
+// is a touch cue's turn, and so is stroking her head.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -24,7 +24,7 @@ function bodyNow(browser) {
   return browser.execute(() => window.__TAURI_INTERNALS__.invoke("body_now"));
 }
 
-test("she starts asleep on her bed, a click wakes her and the wake turn says so; awake, a poke is a touch cue", { timeout: 240_000 }, async (t) => {
+test("she starts asleep on her bed, a click wakes her and the wake turn says so; awake, a poke and a head pat are touch cues", { timeout: 240_000 }, async (t) => {
   const baseUrl = await startMock();
   const settings = { chat_base_url: baseUrl, key: "k", bed: { at_launch: true, wake_timeout_min: 30 } };
   const { browser, close } = await launch("bed", JSON.stringify(settings));
@@ -80,6 +80,22 @@ test("she starts asleep on her bed, a click wakes her and the wake turn says so;
     );
     t.diagnostic((await blocks()).match(/trigger: proactive cue "[^"]+"/)[0]);
     await screenshot(t, browser, "bed-poked");
+
+    // Stroking her head to and fro (no button) is a head pat, once the touch
+    // debounce (10 s) since the poke's turn has passed and she is quiet.
+    const headX = Math.round(rect.x + head.x + head.width / 2);
+    const headY = Math.round(rect.y + head.y + head.height * 0.1);
+    await browser.waitUntil(
+      async () => {
+        for (let i = 0; i < 8; i++) {
+          xdotool("mousemove", String(headX + (i % 2 === 0 ? -14 : 14)), String(headY));
+          await browser.pause(90);
+        }
+        await browser.pause(3_200);
+        return /trigger: proactive cue "head pat"/.test(await blocks());
+      },
+      { timeout: 60_000, interval: 100, timeoutMsg: "stroking her head made no head pat turn" },
+    );
   } finally {
     await close();
   }

@@ -123,10 +123,15 @@ impl Driver {
         let event = trigger.event_name.clone().unwrap_or_default();
         match self.may_fire(Source::Touch, now_ms) {
             Ok(()) => {
-                self.try_fire(trigger, Source::Touch, fx);
+                if !self.try_fire(trigger, Source::Touch, fx) {
+                    self.proactive.touch_dropped();
+                }
             }
             // A touch is not kept: she answers the next one.
-            Err(hold) => tracing::info!(record = "trigger_skipped", event_name = %event, reason = hold.reason(), "touch dropped"),
+            Err(hold) => {
+                tracing::info!(record = "trigger_skipped", event_name = %event, reason = hold.reason(), "touch dropped");
+                self.proactive.touch_dropped();
+            }
         }
     }
 

@@ -189,6 +189,13 @@ impl Proactive {
             Touch::Bed => None,
         }
     }
+
+    /// The touch cue [`Proactive::touch`] made was dropped (she was busy or
+    /// the debounce held it): a poke's streak makes its cue again on the next
+    /// tap.
+    pub fn touch_dropped(&mut self) {
+        self.taps.unanswered();
+    }
 }
 
 #[cfg(test)]
@@ -292,6 +299,12 @@ mod tests {
         assert_eq!(p.touch(&poke, 1_500).and_then(|t| t.event_name), Some("proactive.tap_bored".into()), "4 taps in 3 s");
         assert_eq!(p.touch(&Touch::HeadPat, 9_000).and_then(|t| t.event_name), Some("proactive.head_pat".into()));
         assert!(p.touch(&Touch::Bed, 9_000).is_none(), "a click on an empty bed says nothing");
+        // A poke whose cue was dropped (she was talking): the streak's next
+        // tap makes it again, once.
+        assert!(p.touch(&poke, 20_000).is_some());
+        p.touch_dropped();
+        assert_eq!(p.touch(&poke, 21_000).and_then(|t| t.event_name), Some("proactive.touch_head".into()));
+        assert!(p.touch(&poke, 22_000).is_none());
     }
 
     #[test]

@@ -457,6 +457,9 @@ pub struct Taps {
     last_ms: Option<i64>,
     /// This streak fired `tap_bored` already.
     bored: bool,
+    /// The streak's `touch_<region>` cue was not answered (she was busy):
+    /// the next tap of the streak makes it again.
+    owed: bool,
 }
 
 impl Taps {
@@ -475,6 +478,7 @@ impl Taps {
         if first {
             self.recent.clear();
             self.bored = false;
+            self.owed = false;
         }
         self.last_ms = Some(now_ms);
         if self.bored {
@@ -489,7 +493,14 @@ impl Taps {
             self.bored = true;
             return Some(touch_trigger(&TouchKind::TapBored, config));
         }
-        first.then(|| touch_trigger(&TouchKind::Region(region.to_string()), config))
+        let region_cue = first || std::mem::take(&mut self.owed);
+        region_cue.then(|| touch_trigger(&TouchKind::Region(region.to_string()), config))
+    }
+
+    /// The cue the last tap made was not answered (she was talking): the
+    /// streak's next tap makes its `touch_<region>` cue again.
+    pub fn unanswered(&mut self) {
+        self.owed = true;
     }
 }
 
