@@ -6,9 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { remote } from "webdriverio";
-import { ROOT, startCompositor, startMock, startTauriDriver, startXvfb, stopAll } from "./harness.mjs";
+import { startCompositor, startMock, startTauriDriver, startXvfb, stopAll, TARGET } from "./harness.mjs";
 
-const APP = path.join(ROOT, "target/debug/yui");
+const APP = path.join(TARGET, "debug/yui");
 const ticks = () => {
   // Sum of utime+stime of the app and its WebKit processes, in clock ticks.
   let total = 0;
