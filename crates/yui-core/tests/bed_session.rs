@@ -65,16 +65,6 @@ async fn body_becomes(sink: &CollectingSink, posture: PostureState, phase: Optio
     }
 }
 
-fn blocks(sink: &CollectingSink) -> Vec<String> {
-    sink.events()
-        .into_iter()
-        .filter_map(|e| match e {
-            UiEvent::ContextSent { block, .. } => Some(block),
-            _ => None,
-        })
-        .collect()
-}
-
 async fn nth_block(sink: &CollectingSink, n: usize) -> String {
     let deadline = std::time::Instant::now() + WAIT;
     loop {

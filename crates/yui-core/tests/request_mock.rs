@@ -40,16 +40,6 @@ async fn say(session: &yui_core::Session, sink: &CollectingSink, n: usize, text:
     nth_ended(sink, n).await
 }
 
-fn blocks(sink: &CollectingSink) -> Vec<String> {
-    sink.events()
-        .into_iter()
-        .filter_map(|e| match e {
-            UiEvent::ContextSent { block, .. } => Some(block),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Cue and Speech events of `turn_id`, as (kind, value).
 fn beats(sink: &CollectingSink, turn_id: &str) -> Vec<(String, String)> {
     sink.events()

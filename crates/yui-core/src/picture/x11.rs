@@ -126,17 +126,6 @@ pub(crate) fn capture_window(id: u32) -> Result<Picture, CaptureError> {
     )
 }
 
-fn get_property(conn: &xcb::Connection, window: x::Window, property: x::Atom) -> x::GetPropertyCookie {
-    conn.send_request(&x::GetProperty {
-        delete: false,
-        window,
-        property,
-        r#type: x::ATOM_ANY,
-        long_offset: 0,
-        long_length: 4096,
-    })
-}
-
 fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
     match reply {
         Ok(r) if r.format() == 8 => String::from_utf8_lossy(r.value::<u8>()).into_owned(),
@@ -145,7 +134,7 @@ fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
 }
 
 pub(crate) use crate::world::x11::app_from_wm_class;
-use crate::world::x11::intern_atoms;
+use crate::world::x11::{get_property, intern_atoms};
 
 /// The window manager's client windows, bottom to top
 /// (`_NET_CLIENT_LIST_STACKING`, else `_NET_CLIENT_LIST`). `Ok(None)` when

@@ -507,30 +507,13 @@ impl Taps {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::{render, user_input, ClientContext, SignalGroup};
+    use crate::context::SignalGroup;
 
     fn config(json: &str) -> CueConfig {
         CueConfig::parse(json).unwrap()
     }
 
-    fn ctx(trigger: Trigger) -> ClientContext {
-        let mut c: ClientContext = serde_json::from_str(
-            r#"{"env":{"timestamp":"2026-06-15T19:30:00+09:00","timezone":"Asia/Seoul"},
-                "body_state":{"posture":{"state":"standing"},"since":1786999280000},
-                "trigger":{"kind":"user"}}"#,
-        )
-        .unwrap();
-        c.trigger = trigger;
-        c
-    }
-
-    /// The trigger lines and the marker.
-    fn rendered(trigger: Trigger) -> (Vec<String>, String) {
-        let c = ctx(trigger);
-        let block = render(&c, 1_787_000_000_000);
-        let lines = block.lines().skip(4).filter(|l| *l != "</client_context>").map(str::to_string).collect();
-        (lines, user_input(&c))
-    }
+    use crate::triggers::rendered;
 
     #[test]
     fn shipped_config_parses_and_is_quiet() {

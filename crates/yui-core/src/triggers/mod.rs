@@ -13,6 +13,24 @@ pub mod milestone;
 #[cfg(test)]
 mod tests;
 
+/// The cue and milestone tests' rendering: a trigger in a fixed block
+/// (2026-06-15 19:30 in Seoul, standing), as its lines after the header
+/// and the user input (the background marker).
+#[cfg(test)]
+pub(crate) fn rendered(trigger: crate::context::Trigger) -> (Vec<String>, String) {
+    use crate::context::{render, user_input, ClientContext};
+    let mut c: ClientContext = serde_json::from_str(
+        r#"{"env":{"timestamp":"2026-06-15T19:30:00+09:00","timezone":"Asia/Seoul"},
+            "body_state":{"posture":{"state":"standing"},"since":1786999280000},
+            "trigger":{"kind":"user"}}"#,
+    )
+    .unwrap();
+    c.trigger = trigger;
+    let block = render(&c, 1_787_000_000_000);
+    let lines = block.lines().skip(4).filter(|l| *l != "</client_context>").map(str::to_string).collect();
+    (lines, user_input(&c))
+}
+
 pub use inbox::{Inbox, Readiness};
 
 use crate::context::{AgentEvent, SignalGroup};

@@ -74,14 +74,7 @@ impl Conn {
     }
 
     fn property(&self, window: x::Window, property: x::Atom) -> x::GetPropertyCookie {
-        self.conn.send_request(&x::GetProperty {
-            delete: false,
-            window,
-            property,
-            r#type: x::ATOM_ANY,
-            long_offset: 0,
-            long_length: 4096,
-        })
+        get_property(&self.conn, window, property)
     }
 
     fn frontmost(&self) -> Result<Option<Sample>, Failure> {
@@ -126,6 +119,19 @@ fn text(reply: &x::GetPropertyReply) -> String {
     } else {
         String::new()
     }
+}
+
+/// Ask for `property` of `window` (any type, up to 16 KiB); read the
+/// reply with `conn.wait_for_reply`. Shared by the desktop and capture readers.
+pub fn get_property(conn: &xcb::Connection, window: x::Window, property: x::Atom) -> x::GetPropertyCookie {
+    conn.send_request(&x::GetProperty {
+        delete: false,
+        window,
+        property,
+        r#type: x::ATOM_ANY,
+        long_offset: 0,
+        long_length: 4096,
+    })
 }
 
 /// Intern `names` in one round trip (every `InternAtom` sent, then every

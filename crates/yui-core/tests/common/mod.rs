@@ -156,3 +156,14 @@ pub mod sse {
         cc_wrap(vec![data(chat::chunk_text("cc", text))], "stop")
     }
 }
+
+/// Every client_context block the session sent so far, in order.
+pub fn blocks(sink: &CollectingSink) -> Vec<String> {
+    sink.events()
+        .into_iter()
+        .filter_map(|e| match e {
+            UiEvent::ContextSent { block, .. } => Some(block),
+            _ => None,
+        })
+        .collect()
+}
