@@ -1,7 +1,30 @@
-//! The character's body on the desktop. For now, the bed scene
-//! ([`bed::Bed`]): she lies down, sleeps, and wakes (seed `003`, "Wake").
-//! The posture machine of issue "She lives on the desktop" grows here.
+//! The character's body on the desktop.
+//!
+//! - [`motion::Body`]: the posture machine. One posture at a time
+//!   (`standing | sitting | peeking | dragging | walking | climbing |
+//!   lying`), what she is perched on, and since when; the user's drag and
+//!   release, `body_action` moves, ambient walks, and perches that end
+//!   when their window moves, closes or is covered.
+//! - [`plan`]: where each move goes over the desktop's [`geometry`], and
+//!   [`path`]: the move as a timeline of walks, climbs, hops and falls.
+//! - [`bed::Bed`]: the bed scene: she lies down, sleeps, and wakes (seed
+//!   `003`, "Wake").
+//! - [`tunables::BodyTunables`]: the `body` section of `avatar.json`.
+//!
+//! All of it is pure over epoch ms; the session's driver runs it.
 
 pub mod bed;
+pub mod geometry;
+pub mod motion;
+pub mod path;
+pub mod plan;
+pub mod tunables;
+#[cfg(test)]
+mod tests;
 
 pub use bed::{Bed, BedEntry, BedPhase, BedStep, BedView, WakeBy};
+pub use geometry::{Frame, Pt, Scene, Surface};
+pub use motion::{ActionError, Body, BodyMove, BodyNow, BodyStep};
+pub use path::Gait;
+pub use plan::{Side, Spot};
+pub use tunables::BodyTunables;
