@@ -70,6 +70,11 @@ describe("planRate and planDelay", () => {
     expect(planDelay(plan, 1000, 1070, 70)).toBeCloseTo(1000 / SETTLED_FPS - 70);
     expect(planDelay(plan, 1000, 3000, 70)).toBe(35);
   });
+
+  it("settled: whole milliseconds, never early (timers truncate a fraction)", () => {
+    const blink = { start: 1000.4, end: 1150.4 };
+    expect(planDelay(settledPlan(blink), 1080.4, 1100, 0)).toBe(51); // 50.4 → 51: the eyes are open by then
+  });
 });
 
 describe("blink bursts", () => {

@@ -98,9 +98,11 @@ export function planRate(plan: Plan): number {
  * Milliseconds until the next frame under `plan`, the last frame having
  * started at `lastMs` and cost `costMs` (at `nowMs` it ended); null when
  * none is due (hidden). The HEADROOM after an expensive frame is kept.
+ * Settled delays are rounded up to whole milliseconds: timers truncate a
+ * fraction, and a frame a fraction early would still show the eyes shut.
  */
 export function planDelay(plan: Plan, lastMs: number, nowMs: number, costMs = 0): number | null {
   if (plan.hidden) return null;
   if (!plan.settled) return frameDelay(plan.awakeFps, lastMs, nowMs, costMs);
-  return Math.max(0, settledNext(lastMs, plan.blink) - nowMs, costMs * HEADROOM);
+  return Math.ceil(Math.max(0, settledNext(lastMs, plan.blink) - nowMs, costMs * HEADROOM));
 }
