@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BlinkSchedule } from "./blink";
 import { IDLE_FPS } from "./framerate";
-import { RenderLoop, type FrameReport } from "./loop";
+import { MAX_DT_S, RenderLoop, type FrameReport } from "./loop";
 import { SETTLE_MS, SETTLED_FPS } from "./settle";
 
 const quiet: Omit<FrameReport, "blink"> = {
@@ -41,11 +41,11 @@ afterEach(() => {
 function stillLoop(report: Partial<FrameReport> = {}) {
   let seed = 12345; // a fixed random source (an LCG): the counts below do not flake
   const eyes = new BlinkSchedule(performance.now(), () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const frames: { at: number; shut: boolean }[] = [];
+  const frames: { at: number; shut: boolean; dt: number }[] = [];
   const state = { ...quiet, ...report };
   const loop = new RenderLoop({
-    frame(_dt, now) {
-      frames.push({ at: now, shut: eyes.value(now) === 1 });
+    frame(dt, now) {
+      frames.push({ at: now, shut: eyes.value(now) === 1, dt });
       return { ...state, blink: eyes.upcoming };
     },
   });
@@ -101,6 +101,18 @@ describe("RenderLoop settling", () => {
     loop.refresh(); // an event's fresh frame reports the speech
     count(20);
     expect(loop.settled).toBe(false);
+  });
+
+  it("keeps the breathing's pace while settled: each frame advances the whole time since the last", () => {
+    const { frames, count } = stillLoop();
+    count(SETTLE_MS + 1000);
+    const from = frames.length;
+    count(10_000);
+    const settled = frames.slice(from + 1);
+    const advanced = settled.reduce((a, f) => a + f.dt, 0);
+    expect(advanced * 1000).toBeCloseTo(settled.at(-1)!.at - frames[from].at, 0);
+    expect(Math.max(...settled.map((f) => f.dt))).toBeCloseTo(1 / SETTLED_FPS, 2);
+    expect(MAX_DT_S).toBeGreaterThan(1 / SETTLED_FPS);
   });
 
   it("shows blinks while settled: a shut frame for each", () => {

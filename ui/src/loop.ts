@@ -6,6 +6,13 @@ import type { BlinkWindow } from "./blink";
 import { FpsMeter, HEADROOM, targetFps } from "./framerate";
 import { planDelay, planRate, restless, SettleClock, type Plan, type Stir } from "./settle";
 
+/**
+ * The longest step a frame advances, seconds: more than a settled frame's
+ * period (1 / SETTLED_FPS), so the breathing keeps its pace when it steps, yet
+ * bounded after a stall or a hidden spell (the avatar sub-steps the springs).
+ */
+export const MAX_DT_S = 1;
+
 /** What a frame reports: what is going on, and the next blink to show. */
 export type FrameReport = Stir & {
   /** The eyes' next blink (null: none would show). */
@@ -109,7 +116,7 @@ export class RenderLoop {
 
   /** Advance the clock and draw. */
   private step(now: number): FrameReport {
-    const dt = Math.min(0.25, Math.max(0, (now - this.last) / 1000)); // the avatar sub-steps the springs
+    const dt = Math.min(MAX_DT_S, Math.max(0, (now - this.last) / 1000));
     this.last = now;
     const report = this.handler.frame(dt, now);
     this.meter.tick(now);
