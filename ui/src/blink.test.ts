@@ -25,3 +25,15 @@ describe("BlinkSchedule", () => {
     expect(b.next).toBeLessThan(first + 1000);
   });
 });
+
+describe("BlinkSchedule.upcoming", () => {
+  it("is the next blink's window, then the one after once it has passed", () => {
+    const b = new BlinkSchedule(0, () => 0.5);
+    const w = b.upcoming;
+    expect(w).toEqual({ start: b.next, end: b.next + BLINK_MS });
+    expect(b.value(w.start + 10)).toBe(1);
+    expect(b.upcoming).toEqual(w); // still the current blink while shut
+    b.value(w.end);
+    expect(b.upcoming.start).toBeGreaterThanOrEqual(w.end + 2000);
+  });
+});

@@ -8,6 +8,12 @@ const DOUBLE_GAP_MS = 120;
 /** One blink in this many is a double blink. */
 const DOUBLE_CHANCE = 0.2;
 
+/** One blink: the eyes shut at `start` and open again at `end` (ms). */
+export interface BlinkWindow {
+  start: number;
+  end: number;
+}
+
 /** A random-blink schedule. */
 export class BlinkSchedule {
   private blinks: number[] = [];
@@ -33,6 +39,12 @@ export class BlinkSchedule {
   /** When the next blink starts. */
   get next(): number {
     return this.blinks[0];
+  }
+
+  /** The next (or current) blink, for a render loop that draws only when the eyes change. */
+  get upcoming(): BlinkWindow {
+    const start = this.blinks[0];
+    return { start, end: start + BLINK_MS };
   }
 
   /** Plan the next blink (or pair) 2–6 s after `nowMs`. */

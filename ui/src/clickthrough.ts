@@ -26,6 +26,8 @@ export interface ClickThrough {
   hitAt(p: Point): boolean;
   /** The last cursor position known, or null. */
   readonly cursor: Point | null;
+  /** The cursor was over her or the page's controls at the last frame. */
+  readonly over: boolean;
   /** What the shell was last told: true = the window lets the mouse through; null before the first. */
   readonly ignoring: boolean | null;
 }
@@ -36,6 +38,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
   let cursor: Point | null = null;
   let holdTimer: number | null = null;
   let ignoring: boolean | null = null;
+  let over = false;
 
   const tell = (ignore: boolean | null) => {
     if (ignore === null) return;
@@ -46,6 +49,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
   const setCursor = (p: Point | null) => {
     const entered = cursor === null && p !== null;
     cursor = p;
+    if (p === null) over = false;
     deps.onCursor?.(p);
     if (p === null) tell(gate.leave(performance.now()));
     else if (entered) deps.wake(); // test it on the next frame; later moves ride the frame budget
@@ -80,7 +84,9 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
 
   return {
     afterRender() {
-      if (cursor) tell(gate.update(hitAt(cursor), performance.now()));
+      if (!cursor) return;
+      over = hitAt(cursor);
+      tell(gate.update(over, performance.now()));
     },
     hitAt,
     get cursor() {
@@ -88,6 +94,9 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
     },
     get ignoring() {
       return ignoring;
+    },
+    get over() {
+      return over;
     },
   };
 }

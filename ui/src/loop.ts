@@ -1,27 +1,45 @@
 // The render loop with a frame budget: 60 fps while something moves, a low
-// rate for idle breathing, nothing while the document is hidden.
+// rate while she is awake and still, breathing and blinks only once she has
+// settled (settle.ts), nothing while the document is hidden.
 
-import { FpsMeter, frameDelay, HEADROOM, targetFps, type Activity } from "./framerate";
+import type { BlinkWindow } from "./blink";
+import { FpsMeter, HEADROOM, targetFps } from "./framerate";
+import { planDelay, planRate, restless, SettleClock, type Plan, type Stir } from "./settle";
+
+/**
+ * The longest step a frame advances, seconds: more than a settled frame's
+ * period (1 / SETTLED_FPS), so the breathing keeps its pace when it steps, yet
+ * bounded after a stall or a hidden spell (the avatar sub-steps the springs).
+ */
+export const MAX_DT_S = 1;
+
+/** What a frame reports: what is going on, and the next blink to show. */
+export type FrameReport = Stir & {
+  /** The eyes' next blink (null: none would show). */
+  blink: BlinkWindow | null;
+};
 
 /** What the loop calls each frame. */
 export interface FrameHandler {
-  /** Advance by `dt` seconds and draw; return what is going on, to pick the next frame's rate. */
-  frame(dt: number, nowMs: number): Omit<Activity, "hidden">;
+  /** Advance by `dt` seconds and draw; report what is going on, to plan the next frame. */
+  frame(dt: number, nowMs: number): FrameReport;
 }
 
 /** Schedules frames for `handler` under the budget. */
 export class RenderLoop {
   private readonly meter = new FpsMeter();
+  private readonly settle = new SettleClock(performance.now());
   private last = performance.now();
   private timer: number | null = null;
   private raf: number | null = null;
   private rate = 0;
+  private resting = false;
 
   /** Drive `handler`; starts at once and follows the document's visibility. */
   constructor(private readonly handler: FrameHandler) {
     document.addEventListener("visibilitychange", () => {
       if (document.hidden) this.cancel();
-      else this.wake();
+      else this.refresh(); // shown again: a fresh frame at once, then as planned
     });
     this.wake();
   }
@@ -36,8 +54,25 @@ export class RenderLoop {
     return this.rate;
   }
 
-  /** Draw a frame soon (something happened): at the next animation frame. */
+  /** True while she has settled (breathing and blinks only). */
+  get settled(): boolean {
+    return this.resting;
+  }
+
+  /** Something happened: stay awake, and draw at the next animation frame. */
   wake(): void {
+    this.settle.poke(performance.now());
+    this.refresh();
+  }
+
+  /** Something small happened (the pointer moved): stay awake; draw at once only if she had settled. */
+  stir(): void {
+    this.settle.poke(performance.now());
+    if (this.resting) this.refresh();
+  }
+
+  /** Draw a fresh frame at the next animation frame without counting it as activity. */
+  refresh(): void {
     if (document.hidden) return;
     if (this.timer !== null) {
       window.clearTimeout(this.timer);
@@ -55,11 +90,20 @@ export class RenderLoop {
   private run(): void {
     this.raf = null;
     const now = performance.now();
-    const activity = { ...this.step(now), hidden: document.hidden };
-    this.rate = targetFps(activity);
+    const report = this.step(now);
+    const hidden = document.hidden;
+    if (restless(report)) this.settle.poke(now);
+    const plan: Plan = {
+      hidden,
+      settled: this.settle.settled(now),
+      awakeFps: targetFps({ ...report, hidden }),
+      blink: report.blink,
+    };
+    this.rate = planRate(plan);
+    this.resting = plan.settled;
     const end = performance.now();
     const cost = end - now;
-    const delay = frameDelay(this.rate, now, end, cost);
+    const delay = planDelay(plan, now, end, cost);
     if (delay === null) return;
     // Full rate on a fast machine: follow the display. Otherwise a timer.
     if (this.rate >= 60 && cost * HEADROOM <= 1000 / 60) this.raf = requestAnimationFrame(() => this.run());
@@ -71,12 +115,12 @@ export class RenderLoop {
   }
 
   /** Advance the clock and draw. */
-  private step(now: number): Omit<Activity, "hidden"> {
-    const dt = Math.min(0.25, Math.max(0, (now - this.last) / 1000)); // the avatar sub-steps the springs
+  private step(now: number): FrameReport {
+    const dt = Math.min(MAX_DT_S, Math.max(0, (now - this.last) / 1000));
     this.last = now;
-    const activity = this.handler.frame(dt, now);
+    const report = this.handler.frame(dt, now);
     this.meter.tick(now);
-    return activity;
+    return report;
   }
 
   /** Stop scheduling (hidden). */

@@ -122,6 +122,8 @@ async function start(backend: Backend): Promise<void> {
   zz.textContent = "Z z z";
   zz.hidden = true;
   document.body.appendChild(zz);
+  /** The pointer is over her or the controls (the click-through knows, once it is wired). */
+  let pointerOver = () => false;
   const loop = new RenderLoop({
     frame(dt, t) {
       director.tick(t);
@@ -133,7 +135,7 @@ async function start(backend: Backend): Promise<void> {
       zz.hidden = head === null;
       if (head) zz.style.transform = `translate(${Math.round(head.x - 8)}px, ${Math.round(head.y - 34)}px)`;
       const moving = activity.moving || bedAnimating(state.body, wall);
-      return { ...activity, moving, dragging, thinking: director.thinking };
+      return { ...activity, moving, dragging, thinking: director.thinking, pointerOver: pointerOver(), blink: host.nextBlink() };
     },
   });
   const click = await startClickThrough({
@@ -141,9 +143,13 @@ async function start(backend: Backend): Promise<void> {
     uiRects: () => view.uiRects(),
     alphaAt: (p) => host.alphaAt(p),
     wake: () => loop.wake(),
-    onCursor: (p) => host.lookAtPoint(p),
+    onCursor: (p) => {
+      host.lookAtPoint(p);
+      loop.stir(); // the eyes follow a moving pointer: awake while it moves
+    },
   });
   host.afterRender = () => click.afterRender();
+  pointerOver = () => click.over;
   host.onAnchor = (p) => view.bubble.setAnchor(p);
 
   const layout = () => {
@@ -197,7 +203,8 @@ async function start(backend: Backend): Promise<void> {
       if (state.body.bed) interruptBody("character_changed");
       reloadCharacter(event.motions);
     }
-    loop.wake();
+    // A fresh frame; what the event sets moving (a cue, speech, the bed) keeps her awake through the frame's report.
+    loop.refresh();
   };
   /** Tell the core the page cannot keep the bed scene. */
   const interruptBody = (reason: string) =>
@@ -249,6 +256,7 @@ async function start(backend: Backend): Promise<void> {
     lastCue: () => lastCue,
     fps: () => loop.fps(),
     targetFps: () => loop.targetRate,
+    settled: () => loop.settled,
     hitAt: (x, y) => {
       loop.drawNow();
       return click.hitAt({ x, y });

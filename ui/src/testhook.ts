@@ -50,6 +50,8 @@ export interface TestHook {
   fps(): number;
   /** The frame rate the loop aims for now (0 while hidden). */
   targetFps(): number;
+  /** True once nothing has happened for a while (settle.ts's SETTLE_MS): only breathing and blinks are drawn. */
+  settled(): boolean;
   /** The click-through hit test at window point (x, y), on a freshly drawn frame. */
   hitAt(x: number, y: number): boolean;
   /** What the shell was last told: true = clicks pass through the window; null before the first. */

@@ -2,7 +2,7 @@
 // random blinks, lip shapes, and where the eyes look.
 
 import type { VRM } from "@pixiv/three-vrm";
-import { BlinkSchedule } from "../blink";
+import { BlinkSchedule, type BlinkWindow } from "../blink";
 import { RESERVED_EXPRESSIONS } from "../expression";
 import { VISEMES, type VisemeWeights } from "../lipsync";
 
@@ -51,6 +51,11 @@ export class Face {
 
   /** Hold the eyes closed this much (0..1; sleep), over the random blinks. */
   eyesClosed = 0;
+
+  /** The next random blink, or null when none would show (eyes held closed). */
+  nextBlink(): BlinkWindow | null {
+    return this.eyesClosed >= 0.99 ? null : this.blink.upcoming;
+  }
 
   /** Where the eyes should turn. */
   lookAt(gaze: Gaze): void {

@@ -5,6 +5,7 @@
 import * as THREE from "three";
 import type { VRMHumanBoneName } from "@pixiv/three-vrm";
 import type { Performer } from "../director";
+import type { BlinkWindow } from "../blink";
 import type { Point, Rect } from "../hittest";
 import { warnOnce } from "../log";
 import type { BedFrame } from "../slices/body";
@@ -216,6 +217,11 @@ export class CharacterHost implements Performer {
     if (avatar) this.rendered = true;
     this.afterRender?.();
     return avatar?.activity() ?? { speaking: false, crossfading: false, moving: false };
+  }
+
+  /** The next blink the frames should show, or null (no character, eyes held closed). */
+  nextBlink(): BlinkWindow | null {
+    return this.avatar?.face.nextBlink() ?? null;
   }
 
   /** The canvas alpha at `p` in the frame just drawn. */
