@@ -82,6 +82,13 @@ pub enum UserCommand {
     /// Put her to bed where she stands (the tray's "Go to bed"): she lies
     /// down and sleeps until a click, a message or the wake timeout.
     GoToBed,
+    /// The user holds her: a press on her that moved (`start`), the pointer
+    /// moving while held (`move`), the button let go (`end`). The core reads
+    /// the pointer itself, in physical pixels.
+    Drag {
+        /// Which part of the hold.
+        phase: DragPhase,
+    },
     /// The page could not keep the body's scene: the VRM was swapped, or a
     /// clip or the bed failed to load. The bed scene ends with no wake
     /// signal and she stands.
@@ -95,6 +102,18 @@ pub enum UserCommand {
         /// What the window can render now.
         vocabulary: Vocabulary,
     },
+}
+
+/// A part of the user's hold on her.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DragPhase {
+    /// A press on her moved past the drag threshold: she is held.
+    Start,
+    /// The pointer moved while she is held.
+    Move,
+    /// The button was let go (or the hold was lost).
+    End,
 }
 
 /// A touch on the pet window.

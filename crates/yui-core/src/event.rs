@@ -86,6 +86,19 @@ pub enum VoiceState {
     },
 }
 
+/// A peek as the page draws it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+pub struct PeekView {
+    /// The side she peeks out of.
+    pub side: crate::body::Side,
+    /// The window edge she peeks around, in CSS pixels from the pet
+    /// window's left edge: the page hides what is behind it. None at a
+    /// display's edge (the screen hides it).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge: Option<f64>,
+}
+
 /// Everything the UI can show. Sent into the [`crate::EventSink`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -99,6 +112,14 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         bed: Option<crate::body::BedView>,
+        /// The gait of the move under way (walk, climb, hop, fall).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        gait: Option<crate::body::Gait>,
+        /// While she peeks: the side and the edge she peeks around.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        peek: Option<PeekView>,
     },
     /// The connection state changed.
     Status {

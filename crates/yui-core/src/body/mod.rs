@@ -24,7 +24,7 @@ mod tests;
 
 pub use bed::{Bed, BedEntry, BedPhase, BedStep, BedView, WakeBy};
 pub use geometry::{Frame, Pt, Scene, Surface};
-pub use motion::{ActionError, Body, BodyMove, BodyNow, BodyStep};
+pub use motion::{ActionError, Body, BodyAction, BodyMove, BodyNow, BodyStep};
 pub use path::Gait;
 pub use plan::{Side, Spot};
 pub use tunables::BodyTunables;

@@ -34,6 +34,17 @@ pub enum BodyMove {
     StandDown,
 }
 
+/// One `body_action` call (`shared/spec/client-tools.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyAction {
+    /// A move on the desktop.
+    Move(BodyMove),
+    /// `go_to_bed`: lie down on a bed where she stands.
+    GoToBed,
+    /// `get_up`: get up from the bed with the wake clip (no wake turn).
+    GetUp,
+}
+
 /// Why an action failed: the spec's reasons, word for word by `as_str`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionError {

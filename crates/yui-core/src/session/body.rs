@@ -5,15 +5,14 @@
 
 use super::driver::{BodyView, Driver};
 use crate::body::{Bed, BedEntry, BedStep, WakeBy};
-use crate::context::{Posture, PostureState, WakeCause};
-use crate::event::UiEvent;
+use crate::context::WakeCause;
 use crate::turn::Effects;
 use tokio::time::Instant;
 
 impl Driver {
     /// She gets onto the bed (`Launch`: asleep at once; `Command`: she lies
     /// down first). Nothing happens while she is already on it.
-    pub(super) fn go_to_bed(&mut self, entry: BedEntry, _fx: &mut Effects) {
+    pub(super) fn go_to_bed(&mut self, entry: BedEntry, fx: &mut Effects) {
         if self.bed.is_some() {
             tracing::info!(record = "bed", entry = ?entry, "already on the bed");
             return;
@@ -23,7 +22,7 @@ impl Driver {
         self.bed = Some(Bed::enter(entry, now_ms, times));
         self.engine.set_on_bed(true);
         tracing::info!(record = "bed", entry = ?entry, wake_timeout_min = times.timeout_ms / 60_000, "on the bed");
-        self.set_posture(PostureState::Lying, now_ms);
+        self.body_lying(true, fx);
     }
 
     /// When the bed scene moves by itself next, on the loop's clock.
@@ -69,14 +68,14 @@ impl Driver {
         }
     }
 
-    fn bed_step(&mut self, step: BedStep, _fx: &mut Effects) {
-        let now_ms = self.clock.now_ms();
+    fn bed_step(&mut self, step: BedStep, fx: &mut Effects) {
         match step {
             BedStep::Phase(phase) => {
                 tracing::info!(record = "bed", phase = ?phase);
                 // The fade-out reads standing; the body moved.
-                let posture = if self.bed.as_ref().is_some_and(Bed::lying) { PostureState::Lying } else { PostureState::Standing };
-                self.set_posture(posture, now_ms);
+                let lying = self.bed.as_ref().is_some_and(Bed::lying);
+                self.body_lying(lying, fx);
+                self.bed_answers(phase == crate::body::BedPhase::Asleep, false);
             }
             BedStep::Woke(cause) => {
                 tracing::info!(record = "bed_wake", cause = ?cause, "the wake clip starts");
@@ -89,29 +88,17 @@ impl Driver {
                 self.bed = None;
                 self.engine.set_on_bed(false);
                 tracing::info!(record = "bed", phase = "over", "she stands");
-                self.set_posture(PostureState::Standing, now_ms);
+                self.body_lying(false, fx);
+                self.bed_answers(false, true);
             }
         }
-    }
-
-    /// The body takes `state` at `now_ms` (its `since` moves only when the
-    /// posture changes), and the page hears of it.
-    fn set_posture(&mut self, state: PostureState, now_ms: i64) {
-        {
-            let mut body = self.body.lock().unwrap_or_else(|p| p.into_inner());
-            if body.posture.state != state {
-                body.posture = Posture { state, perched_on: None };
-                body.since = now_ms;
-            }
-        }
-        self.publish_body();
     }
 
     /// Tell the page what the body looks like now.
-    fn publish_body(&mut self) {
+    pub(super) fn publish_body(&mut self) {
         let posture = self.body.lock().unwrap_or_else(|p| p.into_inner()).posture.state;
-        let view = BodyView { posture, bed: self.bed.as_ref().map(Bed::view) };
+        let view = BodyView { posture, bed: self.bed.as_ref().map(Bed::view), gait: self.motion.now().gait, peek: self.peek_view() };
         *self.body_view.lock().unwrap_or_else(|p| p.into_inner()) = view;
-        self.emit(UiEvent::Body { posture, bed: view.bed });
+        self.emit(view.event());
     }
 }

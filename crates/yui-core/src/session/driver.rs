@@ -99,15 +99,37 @@ pub(super) struct Driver {
     pub body_view: Arc<std::sync::Mutex<BodyView>>,
     /// A wake by a click or the timeout, still to be reported.
     pub pending_wake: Option<crate::context::WakeCause>,
+    /// The posture machine: every move of the body goes through it.
+    pub motion: crate::body::Body,
+    /// The `body_action` waiting for its move, if any.
+    pub acting: Option<super::moves::Acting>,
+    /// When the window she is perched on is checked next (epoch ms).
+    pub perch_check_at: i64,
 }
 
 /// The body as the page draws it: what the last `body` event said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BodyView {
     /// The posture.
     pub posture: crate::context::PostureState,
     /// The bed scene, while it runs.
     pub bed: Option<crate::body::BedView>,
+    /// The gait of the move under way.
+    pub gait: Option<crate::body::Gait>,
+    /// The peek, while she peeks.
+    pub peek: Option<crate::event::PeekView>,
+}
+
+impl BodyView {
+    /// A body standing still.
+    pub fn standing() -> Self {
+        BodyView { posture: crate::context::PostureState::Standing, bed: None, gait: None, peek: None }
+    }
+
+    /// The `body` event that says this.
+    pub fn event(&self) -> UiEvent {
+        UiEvent::Body { posture: self.posture, bed: self.bed, gait: self.gait, peek: self.peek }
+    }
 }
 
 impl Driver {
@@ -118,6 +140,7 @@ impl Driver {
         mut inbound: mpsc::UnboundedReceiver<Inbound>,
         mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
         mut world: mpsc::UnboundedReceiver<super::world::Reading>,
+        mut body_rx: mpsc::UnboundedReceiver<crate::tools::BodyRequest>,
         launch_bed: bool,
         cancel: CancellationToken,
     ) {
@@ -134,6 +157,7 @@ impl Driver {
             let deadline = self.engine.next_deadline();
             let inbox_due = self.inbox_deadline();
             let bed_due = self.bed_deadline();
+            let body_due = self.body_deadline();
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => break,
@@ -184,6 +208,8 @@ impl Driver {
                 }
                 _ = sleep_opt(inbox_due) => {}
                 _ = sleep_opt(bed_due) => self.bed_tick(&mut fx),
+                Some(req) = body_rx.recv() => self.body_request(req, &mut fx),
+                _ = sleep_opt(body_due) => self.body_tick(&mut fx),
             }
             self.apply(&mut fx, &tools, &shot_tx);
             if self.fire_waiting(&mut fx) {
@@ -221,6 +247,7 @@ impl Driver {
         match &cmd {
             UserCommand::Touch { touch } => return self.touch(touch, fx),
             UserCommand::GoToBed => return self.go_to_bed(crate::body::BedEntry::Command, fx),
+            UserCommand::Drag { phase } => return self.drag(*phase, fx),
             UserCommand::BodyInterrupted { reason } => {
                 tracing::info!(record = "body_interrupted", reason = %reason);
                 return self.end_bed("interrupted", fx);

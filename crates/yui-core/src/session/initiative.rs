@@ -120,6 +120,21 @@ impl Driver {
         }
         let now_ms = self.clock.now_ms();
         let Some(trigger) = self.proactive.touch(touch, now_ms) else { return };
+        self.touch_cue(trigger, fx);
+    }
+
+    /// A cue of what the user did with her body (held, dropped, set on a
+    /// window or at its side): the same path as a touch.
+    pub(super) fn body_cue(&mut self, kind: &crate::triggers::cues::TouchKind, fx: &mut Effects) {
+        if self.bed.is_some() {
+            return;
+        }
+        let trigger = self.proactive.body_cue(kind);
+        self.touch_cue(trigger, fx);
+    }
+
+    fn touch_cue(&mut self, trigger: Trigger, fx: &mut Effects) {
+        let now_ms = self.clock.now_ms();
         let event = trigger.event_name.clone().unwrap_or_default();
         match self.may_fire(Source::Touch, now_ms) {
             Ok(()) => {

@@ -5,6 +5,7 @@
 mod body;
 mod driver;
 mod initiative;
+mod moves;
 pub mod proactive;
 pub mod relay;
 pub mod world;
@@ -138,6 +139,8 @@ impl Session {
         let parts = setup::build(&config, cancel.clone())?;
         sink.emit(crate::event::UiEvent::Status { status: Status::Connecting { attempt: 0 } });
         sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.screenshot.enabled) });
+        let tunables = body_tunables(&config.data_dir)?;
+        let (body_tx, body_rx) = tokio::sync::mpsc::unbounded_channel();
         let tools = crate::tools::Toolbox::new(
             config.desk.clone(),
             config.live.clone(),
@@ -146,7 +149,8 @@ impl Session {
             config.clock.clone(),
             sink.clone(),
         )
-        .saving_into(config.data_dir.clone());
+        .saving_into(config.data_dir.clone())
+        .moving_through(body_tx);
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(crate::delegations::DelegationHistory::open(
             &config.data_dir,
@@ -156,7 +160,7 @@ impl Session {
             crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
-        let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView { posture: crate::context::PostureState::Standing, bed: None }));
+        let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView::standing()));
         let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
         let driver = driver::Driver {
             chat: chat.clone(),
@@ -191,6 +195,9 @@ impl Session {
             body: parts.body.clone(),
             body_view: body_view.clone(),
             pending_wake: None,
+            motion: crate::body::Body::new(tunables, config.clock.now_ms()),
+            acting: None,
+            perch_check_at: 0,
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
@@ -199,7 +206,7 @@ impl Session {
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, launch_bed, cancel.clone()));
+        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, body_rx, launch_bed, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,
@@ -226,8 +233,7 @@ impl Session {
     /// The body as the page draws it now, as a `body` event (a page that
     /// loads after the last one applies this first).
     pub fn body(&self) -> crate::event::UiEvent {
-        let view = *self.body_view.lock().unwrap_or_else(|p| p.into_inner());
-        crate::event::UiEvent::Body { posture: view.posture, bed: view.bed }
+        self.body_view.lock().unwrap_or_else(|p| p.into_inner()).event()
     }
 
     /// Start the session on a thread of its own, with a one-thread runtime:
@@ -469,6 +475,17 @@ impl Drop for Session {
 /// The activity log in `data_dir`, or none (logged) when it cannot be opened.
 fn activity_log(data_dir: &DataDir, now_ms: i64) -> Option<crate::world::ActivityLog> {
     crate::world::ActivityLog::open(data_dir, now_ms).map_err(|e| tracing::warn!(record = "activity_log_failed", error = %e)).ok()
+}
+
+/// The body's tunables: the `body` section of `<data dir>/avatar.json`,
+/// else the shipped one. A bad section stops the start, naming its key.
+fn body_tunables(data_dir: &DataDir) -> Result<crate::body::BodyTunables, CoreError> {
+    let path = data_dir.root().join("avatar.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(crate::body::BodyTunables::shipped()) };
+    crate::body::BodyTunables::from_avatar_json(&text).map_err(|reason| {
+        tracing::error!(record = "avatar_config_invalid", path = %path.display(), reason = %reason);
+        CoreError::Settings { field: "avatar.json", reason }
+    })
 }
 
 /// The cues of `<data dir>/avatar.json`, or the shipped ones (logged) when

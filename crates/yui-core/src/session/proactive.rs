@@ -190,6 +190,12 @@ impl Proactive {
         }
     }
 
+    /// The cue of something the user did with her body (`drag_held`,
+    /// `window_sit`, `peek`, `dropped`), with the user's context.
+    pub fn body_cue(&self, kind: &TouchKind) -> Trigger {
+        touch_trigger(kind, &self.cues)
+    }
+
     /// The touch cue [`Proactive::touch`] made was dropped (she was busy or
     /// the debounce held it): a poke's streak makes its cue again on the next
     /// tap.

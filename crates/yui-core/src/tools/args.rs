@@ -32,6 +32,8 @@ pub enum ToolArgs {
     },
     /// `browser { action, url? }`.
     Browser(BrowserAction),
+    /// `body_action { action, ... }`: move the body on the desktop.
+    BodyAction(crate::body::BodyAction),
 }
 
 /// What `look` reads.
@@ -141,6 +143,39 @@ impl ToolArgs {
                 };
                 Ok(ToolArgs::Browser(action))
             }
+            "body_action" => {
+                use crate::body::{BodyAction, BodyMove, Side, Spot};
+                let action = match fields.string("action")?.as_str() {
+                    "sit_on_window" => {
+                        let app = fields.string("app")?;
+                        if app.trim().is_empty() {
+                            return Err(ToolError::InvalidField("app"));
+                        }
+                        BodyAction::Move(BodyMove::SitOnWindow { app })
+                    }
+                    "peek" => {
+                        let side = match fields.string("side")?.as_str() {
+                            "left" => Side::Left,
+                            "right" => Side::Right,
+                            _ => return Err(ToolError::InvalidField("side")),
+                        };
+                        BodyAction::Move(BodyMove::Peek { side })
+                    }
+                    "move_to" => {
+                        let spot = Spot::parse(&fields.string("spot")?).ok_or(ToolError::InvalidField("spot"))?;
+                        let monitor = match fields.optional("monitor")? {
+                            None => None,
+                            Some(v) => Some(v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or(ToolError::InvalidField("monitor"))?),
+                        };
+                        BodyAction::Move(BodyMove::MoveTo { spot, monitor })
+                    }
+                    "stand_down" => BodyAction::Move(BodyMove::StandDown),
+                    "go_to_bed" => BodyAction::GoToBed,
+                    "get_up" => BodyAction::GetUp,
+                    _ => return Err(ToolError::InvalidField("action")),
+                };
+                Ok(ToolArgs::BodyAction(action))
+            }
             _ => Err(ToolError::UnknownTool),
         }
     }
@@ -152,6 +187,7 @@ impl ToolArgs {
             ToolArgs::Look { .. } => "look",
             ToolArgs::RateRelation { .. } => "rate_relation",
             ToolArgs::Browser(_) => "browser",
+            ToolArgs::BodyAction(_) => "body_action",
         }
     }
 
@@ -163,6 +199,7 @@ impl ToolArgs {
             ToolArgs::Look { .. } => limits::TOOL_CALL_WAIT_QUERY,
             ToolArgs::RateRelation { .. } => limits::TOOL_CALL_WAIT_RATE_RELATION,
             ToolArgs::Browser(_) => limits::TOOL_CALL_WAIT_BROWSER,
+            ToolArgs::BodyAction(_) => limits::TOOL_CALL_WAIT_BODY_ACTION,
         }
     }
 }
@@ -232,6 +269,17 @@ mod tests {
         assert_eq!(answer("address_character", json!({"character": null})), "error: invalid field character");
         assert_eq!(answer("address_character", Value::Null), "error: invalid field character");
         assert_eq!(answer("address_character", json!({"character": "Rin", "extra": 1})), "ok address_character");
+        assert_eq!(answer("body_action", json!({})), "error: missing field action");
+        assert_eq!(answer("body_action", json!({"action": "fly"})), "error: invalid field action");
+        assert_eq!(answer("body_action", json!({"action": "sit_on_window"})), "error: missing field app");
+        assert_eq!(answer("body_action", json!({"action": "sit_on_window", "app": " "})), "error: invalid field app");
+        assert_eq!(answer("body_action", json!({"action": "peek", "side": "up"})), "error: invalid field side");
+        assert_eq!(answer("body_action", json!({"action": "move_to"})), "error: missing field spot");
+        assert_eq!(answer("body_action", json!({"action": "move_to", "spot": "middle"})), "error: invalid field spot");
+        assert_eq!(answer("body_action", json!({"action": "move_to", "spot": "top-left", "monitor": -1})), "error: invalid field monitor");
+        for ok in [json!({"action": "sit_on_window", "app": "Notes"}), json!({"action": "peek", "side": "left"}), json!({"action": "move_to", "spot": "bottom-right", "monitor": 1}), json!({"action": "stand_down"}), json!({"action": "go_to_bed"}), json!({"action": "get_up"})] {
+            assert_eq!(answer("body_action", ok.clone()), "ok body_action", "{ok}");
+        }
         assert_eq!(ToolError::TurnStopped.to_string(), "error: turn stopped");
         assert_eq!(ToolError::ResultTooLarge.to_string(), "error: result too large");
         assert_eq!(ToolError::NoReply(Duration::from_secs(2)).to_string(), "error: no reply within 2 s");
@@ -251,5 +299,8 @@ mod tests {
         assert_eq!(args.wait(), limits::TOOL_CALL_WAIT_RATE_RELATION);
         assert_eq!(ToolArgs::parse("browser", &json!({"action": "back"})).unwrap().wait(), limits::TOOL_CALL_WAIT_BROWSER);
         assert_eq!(ToolArgs::parse("look", &json!({"at": "body"})).unwrap().wait(), limits::TOOL_CALL_WAIT_QUERY);
+        let sit = ToolArgs::parse("body_action", &json!({"action": "move_to", "spot": "center"})).unwrap();
+        assert_eq!(sit, ToolArgs::BodyAction(crate::body::BodyAction::Move(crate::body::BodyMove::MoveTo { spot: crate::body::Spot::Center, monitor: None })));
+        assert_eq!(sit.wait(), limits::TOOL_CALL_WAIT_BODY_ACTION);
     }
 }

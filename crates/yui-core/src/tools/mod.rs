@@ -22,6 +22,7 @@ mod toolbox;
 
 pub use args::{BrowserAction, LookAt, ToolArgs, ToolError, RELATION_WHY_CHARS};
 pub use executor::Executor;
+pub use crate::body::BodyAction;
 pub use toolbox::{Toolbox, SCREEN_SWITCHED_OFF};
 
 use crate::context::ToolSwitch;
@@ -84,6 +85,26 @@ pub trait Desk: Send + Sync {
 
     /// The character's own browser window, when this client has one.
     fn browser(&self) -> Option<Arc<dyn Browser>> {
+        None
+    }
+
+    /// The pet window's frame now; none without a window.
+    fn pet_window(&self) -> Option<PetWindow> {
+        None
+    }
+
+    /// Whether the pet window can be placed on this desktop (not on plain
+    /// Wayland, nor without a window): `body_action` answers `unsupported`
+    /// otherwise.
+    fn can_place(&self) -> bool {
+        false
+    }
+
+    /// Move the pet window's origin to (`x`, `y`), physical pixels.
+    fn place_pet(&self, _x: i32, _y: i32) {}
+
+    /// The mouse pointer, physical pixels on the virtual desktop.
+    fn pointer(&self) -> Option<(i32, i32)> {
         None
     }
 }
@@ -221,11 +242,42 @@ pub const DENIED_BY_USER: &str = "error: the user did not allow it";
 /// What a gated call answers when nobody answers in time.
 pub const NOT_ANSWERED: &str = "error: the user did not answer in time";
 
+/// A `body_action` call on its way to the body's owner (the driver), and
+/// where its answer (`ok: <posture>` or `error: <reason>`) goes once the
+/// move has ended.
+#[derive(Debug)]
+pub struct BodyRequest {
+    /// The action.
+    pub action: crate::body::BodyAction,
+    /// The answer.
+    pub reply: tokio::sync::oneshot::Sender<String>,
+}
+
+/// Where `body_action` calls go.
+pub type BodyRequests = tokio::sync::mpsc::UnboundedSender<BodyRequest>;
+
+/// The pet window's frame on the desktop, physical pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PetWindow {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Outer width.
+    pub width: u32,
+    /// Outer height.
+    pub height: u32,
+    /// Physical pixels per logical pixel on its display.
+    pub scale: f64,
+}
+
 /// Which tools a window declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Declared {
     /// `look` (the main pet window).
     pub look: bool,
+    /// `body_action` (the main pet window).
+    pub body: bool,
     /// `browser` (a window with a browser).
     pub browser: bool,
 }
@@ -233,7 +285,7 @@ pub struct Declared {
 impl Declared {
     /// What `desk` can run.
     pub fn of(desk: &dyn Desk) -> Self {
-        Self { look: desk.is_main(), browser: desk.browser().is_some() }
+        Self { look: desk.is_main(), body: desk.is_main(), browser: desk.browser().is_some() }
     }
 
     /// The `tool switches:` entries of the declared tools, in the spec's
@@ -296,6 +348,24 @@ pub fn declarations(declared: Declared) -> Vec<Value> {
                     "monitor": { "type": "integer", "description": "For screen: the display number used by body_action.monitor; omit for the character's display" }
                 },
                 "required": ["at"],
+                "additionalProperties": false
+            }),
+        ));
+    }
+    if declared.body {
+        out.push(function(
+            "body_action",
+            "Move your body on the desktop: sit on an app's window, peek from a side, move to a spot, stand down, go to bed or get up; answers once the move has finished",
+            json!({
+                "type": "object",
+                "properties": {
+                    "action": { "type": "string", "enum": ["sit_on_window", "peek", "move_to", "stand_down", "go_to_bed", "get_up"] },
+                    "app": { "type": "string", "description": "For sit_on_window: the app whose frontmost visible window you sit on" },
+                    "side": { "type": "string", "enum": ["left", "right"], "description": "For peek" },
+                    "spot": { "type": "string", "enum": ["center", "top-left", "top-right", "bottom-left", "bottom-right"], "description": "For move_to" },
+                    "monitor": { "type": "integer", "description": "For move_to: the display index used by look" }
+                },
+                "required": ["action"],
                 "additionalProperties": false
             }),
         ));

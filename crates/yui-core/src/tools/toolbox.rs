@@ -44,6 +44,8 @@ struct Inner {
     open_always: AtomicBool,
     /// Where "Always allow" for the screen is saved.
     data_dir: Option<crate::data_dir::DataDir>,
+    /// Where `body_action` calls go (the session's driver owns the body).
+    body_moves: Option<super::BodyRequests>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -77,6 +79,7 @@ impl Toolbox {
             screen_once: AtomicBool::new(false),
             open_always: AtomicBool::new(false),
             data_dir: None,
+            body_moves: None,
         };
         Self { inner: Arc::new(inner) }
     }
@@ -86,6 +89,14 @@ impl Toolbox {
     pub fn saving_into(mut self, data_dir: crate::data_dir::DataDir) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.data_dir = Some(data_dir);
+        }
+        self
+    }
+
+    /// The same, sending `body_action` calls to the driver through `to`.
+    pub fn moving_through(mut self, to: super::BodyRequests) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.body_moves = Some(to);
         }
         self
     }
@@ -160,6 +171,7 @@ impl Run for Toolbox {
         let declared = match &args {
             ToolArgs::Look { .. } => me.declared.look,
             ToolArgs::Browser(_) => me.declared.browser,
+            ToolArgs::BodyAction(_) => me.declared.body,
             _ => true,
         };
         if !declared {
@@ -176,11 +188,22 @@ impl Run for Toolbox {
             ToolArgs::RateRelation { target, delta, why } => Box::pin(async move { me.rate(&target, delta, &why, &turn_id) }),
             ToolArgs::Look { at, monitor } => Box::pin(async move { me.look(at, monitor).await }),
             ToolArgs::Browser(action) => Box::pin(async move { me.browse(action, &turn_id).await }),
+            ToolArgs::BodyAction(action) => Box::pin(async move { me.body_action(action).await }),
         }
     }
 }
 
 impl Inner {
+    /// Hand the action to the body's owner and wait for the move to end.
+    async fn body_action(&self, action: crate::body::BodyAction) -> Answer {
+        let Some(to) = &self.body_moves else { return Answer::text("error: unsupported") };
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        if to.send(super::BodyRequest { action, reply }).is_err() {
+            return Answer::text("error: interrupted");
+        }
+        Answer::text(answer.await.unwrap_or_else(|_| "error: interrupted".to_string()))
+    }
+
     fn rate(&self, target: &str, delta: i32, why: &str, turn_id: &str) -> Answer {
         if !self.live.read(|s| s.relations) {
             return Answer::text("error: relations is switched off");

@@ -245,7 +245,7 @@ impl Engine {
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
             // The driver's: the body, not the turns.
-            UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::BodyInterrupted { .. } => {}
+            UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::Drag { .. } | UserCommand::BodyInterrupted { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {

@@ -1,0 +1,294 @@
+//! The posture machine ([`crate::body::Body`]) on the driver: the user's
+//! hold, `body_action` calls and their answers, ambient walks, perches
+//! checked against the desktop, and the window placed where the machine
+//! says. The desktop is read and moved through the [`crate::tools::Desk`]
+//! port.
+
+use super::driver::Driver;
+use crate::body::{ActionError, BodyAction, BodyStep, Frame, Pt, Scene, Surface};
+use crate::command::DragPhase;
+use crate::context::PostureState;
+use crate::placement::Rect;
+use crate::tools::BodyRequest;
+use crate::turn::Effects;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+/// How often a move under way (or a hold) is stepped: about 30 frames a second.
+pub const BODY_FRAME_MS: i64 = 33;
+
+/// A `body_action` waiting for its move (or the bed's phase) to end.
+pub(super) struct Acting {
+    reply: oneshot::Sender<String>,
+    until: Until,
+}
+
+/// What ends an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// The machine's move answers.
+    Move,
+    /// She is asleep on the bed (`go_to_bed`).
+    Asleep,
+    /// She stands again (`get_up`).
+    Up,
+}
+
+impl Driver {
+    /// A `body_action` call from the tools.
+    pub(super) fn body_request(&mut self, req: BodyRequest, fx: &mut Effects) {
+        if self.acting.as_ref().is_some_and(|a| !a.reply.is_closed()) {
+            return answer(req.reply, Err(ActionError::Busy), "");
+        }
+        let BodyRequest { action, reply } = req;
+        tracing::info!(record = "body_action", action = ?action);
+        match action {
+            BodyAction::GoToBed => {
+                if self.bed.is_some() {
+                    return answer(reply, Ok(()), "lying");
+                }
+                if self.motion.held() {
+                    return answer(reply, Err(ActionError::Interrupted), "");
+                }
+                if matches!(self.motion.now().posture, PostureState::Sitting | PostureState::Peeking) {
+                    return answer(reply, Err(ActionError::Blocked), "");
+                }
+                self.acting = Some(Acting { reply, until: Until::Asleep });
+                self.go_to_bed(crate::body::BedEntry::Command, fx);
+            }
+            BodyAction::GetUp => {
+                if self.bed.is_none() {
+                    let state = self.body_line();
+                    return answer(reply, Ok(()), &state);
+                }
+                self.acting = Some(Acting { reply, until: Until::Up });
+                self.wake_by(crate::body::WakeBy::Backend, fx);
+            }
+            BodyAction::Move(mv) => {
+                if !self.desk.can_place() {
+                    return answer(reply, Err(ActionError::Unsupported), "");
+                }
+                let Some((scene, frame, origin)) = self.desk_now() else {
+                    return answer(reply, Err(ActionError::Unsupported), "");
+                };
+                let now_ms = self.clock.now_ms();
+                match self.motion.act(&mv, &scene, &frame, origin, now_ms) {
+                    Ok(steps) => {
+                        self.acting = Some(Acting { reply, until: Until::Move });
+                        self.body_steps(steps, fx);
+                    }
+                    Err(e) => answer(reply, Err(e), ""),
+                }
+            }
+        }
+    }
+
+    /// The user's hold: grab, follow the pointer, let go.
+    pub(super) fn drag(&mut self, phase: DragPhase, fx: &mut Effects) {
+        if self.bed.is_some() || !self.desk.can_place() {
+            return;
+        }
+        let now_ms = self.clock.now_ms();
+        let pointer = self.desk.pointer().map(|(x, y)| Pt::new(x, y));
+        let steps = match (phase, pointer) {
+            (DragPhase::Start, Some(p)) => {
+                let Some(w) = self.desk.pet_window() else { return };
+                self.motion.not_idle(now_ms);
+                self.motion.grab(p, Pt::new(w.x, w.y), now_ms)
+            }
+            (DragPhase::Move, Some(p)) => self.motion.drag_to(p, now_ms),
+            (DragPhase::End, p) => {
+                if let Some(p) = p {
+                    let steps = self.motion.drag_to(p, now_ms);
+                    self.body_steps(steps, fx);
+                }
+                match self.desk_now() {
+                    Some((scene, frame, _)) => self.motion.release(&scene, &frame, now_ms),
+                    None => self.motion.release(&Scene::default(), &self.frame_guess(), now_ms),
+                }
+            }
+            (_, None) => {
+                tracing::warn!(record = "drag_no_pointer", phase = ?phase, "the pointer cannot be read");
+                return;
+            }
+        };
+        self.body_steps(steps, fx);
+    }
+
+    /// When the body next needs the loop: every frame while a move runs or
+    /// she is held, at the next perch check while she is on a window, at
+    /// the next ambient walk while she stands idle.
+    pub(super) fn body_deadline(&self) -> Option<Instant> {
+        let now_ms = self.clock.now_ms();
+        if self.motion.moving() || self.motion.held() {
+            return self.instant_of(now_ms + BODY_FRAME_MS);
+        }
+        if self.motion.perched() {
+            return self.instant_of(self.perch_check_at.max(now_ms));
+        }
+        if self.desk.can_place() && self.bed.is_none() {
+            return self.instant_of(self.motion.ambient_due()?);
+        }
+        None
+    }
+
+    /// Let the body's time run: the move goes on, a perch is checked, an
+    /// idle stand may stroll.
+    pub(super) fn body_tick(&mut self, fx: &mut Effects) {
+        let now_ms = self.clock.now_ms();
+        if self.motion.moving() || self.motion.held() {
+            let steps = self.motion.tick(now_ms);
+            return self.body_steps(steps, fx);
+        }
+        if self.motion.perched() {
+            if now_ms < self.perch_check_at {
+                return;
+            }
+            self.perch_check_at = now_ms + self.motion.tunables().perch_check_ms as i64;
+            if let Some((scene, frame, _)) = self.desk_now() {
+                let steps = self.motion.scene_changed(&scene, &frame, now_ms);
+                self.body_steps(steps, fx);
+            }
+            return;
+        }
+        if self.motion.ambient_due().is_some_and(|due| now_ms >= due) {
+            if self.engine.busy() || self.engine.speaking() || self.bed.is_some() {
+                return self.motion.not_idle(now_ms);
+            }
+            if let Some((scene, frame, origin)) = self.desk_now() {
+                // A pick that varies from walk to walk without a generator.
+                let pick = ((now_ms / 7) % 1000) as f64 / 1000.0;
+                let steps = self.motion.ambient(&scene, &frame, origin, pick, now_ms);
+                self.body_steps(steps, fx);
+            }
+        }
+    }
+
+    /// Carry out the machine's steps.
+    pub(super) fn body_steps(&mut self, steps: Vec<BodyStep>, fx: &mut Effects) {
+        for step in steps {
+            match step {
+                BodyStep::Place(at) => self.desk.place_pet(at.x, at.y),
+                BodyStep::Posture => {
+                    self.sync_body();
+                    if self.motion.perched() {
+                        self.perch_check_at = self.clock.now_ms() + self.motion.tunables().perch_check_ms as i64;
+                    }
+                }
+                BodyStep::Cue(kind) => {
+                    tracing::info!(record = "body_cue", cue = %kind.name());
+                    self.body_cue(&kind, fx);
+                }
+                BodyStep::Answer(result) => {
+                    if let Some(acting) = self.acting.take_if(|a| a.until == Until::Move) {
+                        let state = self.body_line();
+                        answer(acting.reply, result, &state);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bed moved on: a `go_to_bed` answers once she is asleep, a
+    /// `get_up` once she stands; a bed scene that ends early interrupts.
+    pub(super) fn bed_answers(&mut self, asleep: bool, over: bool) {
+        let done = match self.acting.as_ref().map(|a| a.until) {
+            Some(Until::Asleep) if asleep => Ok(()),
+            Some(Until::Asleep) if over => Err(ActionError::Interrupted),
+            Some(Until::Up) if over => Ok(()),
+            _ => return,
+        };
+        if let Some(acting) = self.acting.take() {
+            let state = self.body_line();
+            answer(acting.reply, done, &state);
+        }
+    }
+
+    /// The bed took the body, or gave it back.
+    pub(super) fn body_lying(&mut self, lying: bool, fx: &mut Effects) {
+        let steps = self.motion.set_lying(lying, self.clock.now_ms());
+        let told = steps.contains(&BodyStep::Posture);
+        self.body_steps(steps, fx);
+        // The bed's phase changed even when the posture did not.
+        if !told {
+            self.sync_body();
+        }
+    }
+
+    /// The body's state for the turns: the machine's posture, what she is
+    /// perched on, since when; then the page hears of it.
+    fn sync_body(&mut self) {
+        let now = self.motion.now();
+        {
+            let mut body = self.body.lock().unwrap_or_else(|p| p.into_inner());
+            let perched_on = now.perch.as_ref().filter(|_| now.posture.carries_perch()).map(|w| crate::context::Perch {
+                app: Some(w.app.clone()).filter(|a| !a.is_empty()),
+                window_title: Some(w.title.clone()).filter(|t| !t.is_empty()),
+            });
+            body.posture = crate::context::Posture { state: now.posture, perched_on };
+            body.since = now.since_ms;
+        }
+        self.publish_body();
+    }
+
+    /// The state as `body_action` answers it: `sitting on Notes`.
+    fn body_line(&self) -> String {
+        let body = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let text = crate::context::body_text(&body, self.clock.now_ms());
+        // The answer is the posture; the line's "for …" tail is the turn's.
+        text.split(" (").next().unwrap_or(&text).to_string()
+    }
+
+    /// The peek as the page draws it.
+    pub(super) fn peek_view(&self) -> Option<crate::event::PeekView> {
+        let now = self.motion.now();
+        let peek = now.peek.filter(|_| now.posture == PostureState::Peeking)?;
+        let scale = self.desk.pet_window().map_or(1.0, |w| w.scale);
+        let edge = match (&peek.from, now.origin) {
+            (Some(_), Some(o)) => Some((peek.edge_x - o.x) as f64 / scale),
+            _ => None,
+        };
+        Some(crate::event::PeekView { side: peek.side, edge })
+    }
+
+    /// The desktop now: other windows, displays, the pet's frame and origin.
+    fn desk_now(&mut self) -> Option<(Scene, Frame, Pt)> {
+        let w = self.desk.pet_window()?;
+        let windows = self
+            .desk
+            .windows()
+            .map_err(|e| tracing::warn!(record = "body_windows_failed", error = %e))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|w| Surface { app: w.app, title: w.title, rect: Rect { x: w.x, y: w.y, width: w.width as i32, height: w.height as i32 } })
+            .collect();
+        let displays = self
+            .desk
+            .displays()
+            .map_err(|e| tracing::warn!(record = "body_displays_failed", error = %e))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 })
+            .collect();
+        let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
+        let origin = Pt::new(w.x, w.y);
+        self.motion.located(origin);
+        Some((Scene { windows, displays }, frame, origin))
+    }
+
+    fn frame_guess(&self) -> Frame {
+        Frame::new(360, 520, 1.0, self.motion.tunables())
+    }
+}
+
+/// Send an action's answer: `ok: <posture>` or `error: <reason>`.
+fn answer(reply: oneshot::Sender<String>, result: Result<(), ActionError>, state: &str) {
+    let text = match result {
+        Ok(()) => format!("ok: {state}"),
+        Err(e) => format!("error: {}", e.as_str()),
+    };
+    tracing::info!(record = "body_action_answer", answer = %text);
+    if reply.send(text).is_err() {
+        tracing::info!(record = "body_action_late", "the call ended before its move did");
+    }
+}

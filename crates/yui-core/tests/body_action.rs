@@ -1,0 +1,231 @@
+//! `body_action` and the user's hold through a whole session over push,
+//! against a fake desktop (one 1280×800 display, a Notes window, a pet
+//! window the core places) with the wall clock under the test's control:
+//! every answer word for word, a grab interrupting a move, a sit released
+//! when its window moves, the drag cues, and a bad `avatar.json` key
+//! failing the start by name.
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use yui_core::clock::ManualClock;
+use yui_core::command::DragPhase;
+use yui_core::context::PostureState;
+use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
+use yui_core::tools::{Desk, PetWindow};
+use yui_core::{CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
+use yui_mock::{MockConfig, MockServer, Mode, Scenario};
+
+/// 2026-12-01 07:05 UTC.
+const T0: i64 = 1_796_108_700_000;
+
+/// A desktop the core can place the pet window on.
+struct FakeDesk {
+    pet: Mutex<(i32, i32)>,
+    pointer: Mutex<(i32, i32)>,
+    windows: Mutex<Vec<WindowInfo>>,
+    placeable: bool,
+}
+
+impl FakeDesk {
+    fn new(placeable: bool) -> Arc<Self> {
+        // Standing on the floor at x = 200 (soles 24 px above the window's bottom).
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + 24)), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable })
+    }
+    fn pet(&self) -> (i32, i32) {
+        *self.pet.lock().unwrap()
+    }
+}
+
+fn notes(x: i32) -> WindowInfo {
+    WindowInfo { app: "Notes".into(), title: "todo.txt".into(), monitor: 0, x, y: 400, width: 500, height: 300 }
+}
+
+impl Desk for FakeDesk {
+    fn displays(&self) -> Result<Vec<Display>, CaptureError> {
+        Ok(vec![Display { index: 0, label: "Fake".into(), x: 0, y: 0, width: 1280, height: 800, scale: 1.0, primary: true }])
+    }
+    fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
+        Ok(self.windows.lock().unwrap().clone())
+    }
+    fn pet_window(&self) -> Option<PetWindow> {
+        let (x, y) = self.pet();
+        Some(PetWindow { x, y, width: 360, height: 520, scale: 1.0 })
+    }
+    fn can_place(&self) -> bool {
+        self.placeable
+    }
+    fn place_pet(&self, x: i32, y: i32) {
+        *self.pet.lock().unwrap() = (x, y);
+    }
+    fn pointer(&self) -> Option<(i32, i32)> {
+        Some(*self.pointer.lock().unwrap())
+    }
+}
+
+/// The shipped body, slower walks so a grab lands mid-move, no ambient walks.
+fn avatar_json(walk_speed: Value) -> String {
+    let shipped: Value = serde_json::from_str(include_str!("../../../configs/avatar.json")).unwrap();
+    let mut body = shipped["body"].clone();
+    body["walk_speed"] = walk_speed;
+    body["ambient_walk_every_ms"] = json!(0);
+    body["drag_held_ms"] = json!(2000);
+    json!({ "body": body }).to_string()
+}
+
+async fn session(desk: Arc<FakeDesk>, avatar: &str) -> (Session, CollectingSink, Arc<ManualClock>, MockServer, tempfile::TempDir) {
+    let scenario = Scenario::from_json(r#"{"steps": [{"expect": "turn"}, {"sleep_ms": 60000}]}"#).unwrap();
+    let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("avatar.json"), avatar).unwrap();
+    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+    cfg.timeouts = fast_timeouts();
+    cfg.desk = desk;
+    let clock = ManualClock::at(T0);
+    cfg.clock = clock.clone();
+    let sink = CollectingSink::new();
+    let session = Session::start(cfg, Arc::new(sink.clone())).expect("session");
+    assert!(session.wait_ready(WAIT).await);
+    (session, sink, clock, mock, dir)
+}
+
+async fn turn(mock: &MockServer, session: &Session) -> String {
+    session.send(UserCommand::SendText { text: "go".into() }).unwrap();
+    let turn = mock.wait_for_frame("turn", 0, WAIT).await.expect("turn frame");
+    turn["turn_id"].as_str().unwrap().to_string()
+}
+
+/// Push a tool_call, let the clock run 50 ms per real ms until its
+/// tool_result arrives, and return the result string.
+async fn call(mock: &MockServer, clock: &ManualClock, turn_id: &str, id: &str, arguments: Value) -> String {
+    assert!(mock.push(json!({"type": "tool_call", "id": id, "turn_id": turn_id, "name": "body_action", "arguments": arguments})).await);
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        if let Some(r) = mock.received().into_iter().find(|f| f["type"] == "tool_result" && f["id"] == id) {
+            return r["result"].as_str().unwrap().to_string();
+        }
+        assert!(std::time::Instant::now() < deadline, "no tool_result for {id}");
+        clock.advance(50);
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+fn last_posture(sink: &CollectingSink) -> Option<PostureState> {
+    sink.events().into_iter().rev().find_map(|e| match e {
+        UiEvent::Body { posture, .. } => Some(posture),
+        _ => None,
+    })
+}
+
+/// Let the clock run until the last `body` event says `posture`.
+async fn becomes(sink: &CollectingSink, clock: &ManualClock, posture: PostureState) {
+    let deadline = std::time::Instant::now() + WAIT;
+    while last_posture(sink) != Some(posture) {
+        assert!(std::time::Instant::now() < deadline, "never {posture:?}; last {:?}", last_posture(sink));
+        clock.advance(50);
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+#[tokio::test]
+async fn every_action_answers_word_for_word_and_moves_the_window() {
+    let desk = FakeDesk::new(true);
+    let (session, sink, clock, mock, _dir) = session(desk.clone(), &avatar_json(json!(400))).await;
+    let hello = mock.wait_for_frame("hello", 0, WAIT).await.unwrap();
+    let names: Vec<&str> = hello["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"body_action"), "the main pet window declares body_action: {names:?}");
+    let t = turn(&mock, &session).await;
+
+    assert_eq!(call(&mock, &clock, &t, "a", json!({"action": "sit_on_window", "app": "Mail"})).await, "error: not_found");
+    assert_eq!(call(&mock, &clock, &t, "b", json!({"action": "move_to", "spot": "center", "monitor": 2})).await, "error: not_found");
+    assert_eq!(call(&mock, &clock, &t, "c", json!({"action": "fly"})).await, "error: invalid field action");
+    assert_eq!(call(&mock, &clock, &t, "d", json!({"action": "sit_on_window", "app": "notes"})).await, "ok: sitting on Notes");
+    // Her hips on the Notes window's top edge: 250 px above the window's bottom.
+    let (x, y) = desk.pet();
+    assert_eq!(y + 520 - 250, 400, "seated on the edge at {x},{y}");
+    assert!((600..1100).contains(&(x + 180)), "over the window: {x}");
+    assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Body { posture: PostureState::Climbing, gait: Some(yui_core::body::Gait::Climb), .. })), "she climbed its side");
+
+    assert_eq!(call(&mock, &clock, &t, "e", json!({"action": "peek", "side": "right"})).await, "ok: peeking on Notes");
+    let peek = sink.events().into_iter().rev().find_map(|e| match e {
+        UiEvent::Body { peek: Some(p), .. } => Some(p),
+        _ => None,
+    });
+    assert_eq!(peek.map(|p| (p.side, p.edge)), Some((yui_core::body::Side::Right, Some(180.0))), "the edge runs through her middle");
+    assert_eq!(call(&mock, &clock, &t, "f", json!({"action": "stand_down"})).await, "ok: standing");
+    assert_eq!(desk.pet().1 + 520 - 24, 800, "on the floor");
+    assert_eq!(call(&mock, &clock, &t, "g", json!({"action": "move_to", "spot": "top-left"})).await, "ok: standing");
+    assert_eq!(desk.pet(), (20, 20), "inset from the corner by 1/40 of the display");
+    assert_eq!(call(&mock, &clock, &t, "h", json!({"action": "go_to_bed"})).await, "ok: lying");
+    assert_eq!(call(&mock, &clock, &t, "i", json!({"action": "peek", "side": "left"})).await, "error: busy");
+    assert_eq!(call(&mock, &clock, &t, "j", json!({"action": "get_up"})).await, "ok: standing");
+    assert!(!mock.received().iter().any(|f| f["type"] == "turn" && f["client_context"].as_str().unwrap_or("").contains("\nwake:")), "get_up fires no wake turn");
+}
+
+#[tokio::test]
+async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
+    let desk = FakeDesk::new(true);
+    let (session, sink, clock, mock, _dir) = session(desk.clone(), &avatar_json(json!(100))).await;
+    let t = turn(&mock, &session).await;
+    assert!(mock.push(json!({"type": "tool_call", "id": "m", "turn_id": t, "name": "body_action", "arguments": {"action": "move_to", "spot": "bottom-right"}})).await);
+    becomes(&sink, &clock, PostureState::Walking).await;
+    clock.advance(500);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mid = desk.pet();
+    assert!(mid.0 > 20, "under way: {mid:?}");
+    *desk.pointer.lock().unwrap() = (mid.0 + 100, mid.1 + 100);
+    session.send(UserCommand::Drag { phase: DragPhase::Start }).unwrap();
+    let result = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Some(r) = mock.received().into_iter().find(|f| f["type"] == "tool_result" && f["id"] == "m") {
+                return r["result"].as_str().unwrap().to_string();
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(result, "error: interrupted", "the user wins");
+    becomes(&sink, &clock, PostureState::Dragging).await;
+    assert!(mock.push(json!({"type": "turn_end", "turn_id": t})).await);
+    ended(&sink).await;
+    // Carried up over the Notes window and held past drag_held_ms: the cue's turn.
+    let target = (700 - 180 + 100, 400 - 496 - 10 + 100);
+    *desk.pointer.lock().unwrap() = target;
+    session.send(UserCommand::Drag { phase: DragPhase::Move }).unwrap();
+    clock.advance(2_100);
+    let cue = mock.wait_for_frame("turn", 1, WAIT).await.expect("the drag_held cue's turn");
+    assert!(cue["client_context"].as_str().unwrap().contains("trigger: proactive cue \"drag held\""), "{cue}");
+    assert!(cue["client_context"].as_str().unwrap().contains("\nbody: dragging"), "{cue}");
+    // Let go just above its top: she sits on it.
+    session.send(UserCommand::Drag { phase: DragPhase::End }).unwrap();
+    becomes(&sink, &clock, PostureState::Sitting).await;
+    // The window moves away: she falls to the floor.
+    *desk.windows.lock().unwrap() = vec![notes(900)];
+    becomes(&sink, &clock, PostureState::Standing).await;
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.pet().1 + 520 - 24 != 800 {
+        assert!(std::time::Instant::now() < deadline, "never reached the floor: {:?}", desk.pet());
+        clock.advance(50);
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+#[tokio::test]
+async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_the_start() {
+    let desk = FakeDesk::new(false);
+    let (session, _sink, clock, mock, _dir) = session(desk.clone(), &avatar_json(json!(100))).await;
+    let t = turn(&mock, &session).await;
+    assert_eq!(call(&mock, &clock, &t, "u", json!({"action": "move_to", "spot": "center"})).await, "error: unsupported");
+    assert_eq!(desk.pet(), (20, 800 - 520 + 24), "not moved");
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("avatar.json"), avatar_json(json!("fast"))).unwrap();
+    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
+    let err = Session::start(cfg, Arc::new(CollectingSink::new())).err().expect("a bad key stops the start");
+    assert!(err.to_string().contains("body.walk_speed"), "{err}");
+}
