@@ -113,6 +113,22 @@ async fn call(mock: &MockServer, clock: &ManualClock, turn_id: &str, id: &str, a
     }
 }
 
+/// Push a render segment cueing `happy` and `wave`; the cue the page gets.
+async fn render_cue(mock: &MockServer, sink: &CollectingSink, turn_id: &str) -> (Option<String>, Option<String>) {
+    let before = sink.events().iter().filter(|e| matches!(e, UiEvent::Cue { .. })).count();
+    let segment = json!({"cues": [{"emotion_id": "happy", "motion_id": "wave"}], "speech": "[SILENT]"});
+    assert!(mock.push(json!({"type": "render", "turn_id": turn_id, "segments": [segment]})).await);
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let cues: Vec<_> = sink.events().into_iter().filter_map(|e| if let UiEvent::Cue { cue, .. } = e { Some(cue) } else { None }).collect();
+        if let Some(cue) = cues.get(before) {
+            return (cue.emotion_id.clone(), cue.motion_id.clone());
+        }
+        assert!(std::time::Instant::now() < deadline, "no cue");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 fn last_posture(sink: &CollectingSink) -> Option<PostureState> {
     sink.events().into_iter().rev().find_map(|e| match e {
         UiEvent::Body { posture, .. } => Some(posture),
@@ -142,7 +158,11 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(call(&mock, &clock, &t, "a", json!({"action": "sit_on_window", "app": "Mail"})).await, "error: not_found");
     assert_eq!(call(&mock, &clock, &t, "b", json!({"action": "move_to", "spot": "center", "monitor": 2})).await, "error: not_found");
     assert_eq!(call(&mock, &clock, &t, "c", json!({"action": "fly"})).await, "error: invalid field action");
+    // A motion plays while she stands...
+    assert_eq!(render_cue(&mock, &sink, &t).await, (Some("happy".into()), Some("wave".into())));
     assert_eq!(call(&mock, &clock, &t, "d", json!({"action": "sit_on_window", "app": "notes"})).await, "ok: sitting on Notes");
+    // ...and is dropped while she sits; the expression stays.
+    assert_eq!(render_cue(&mock, &sink, &t).await, (Some("happy".into()), None));
     // Her hips on the Notes window's top edge: 250 px above the window's bottom.
     let (x, y) = desk.pet();
     assert_eq!(y + 520 - 250, 400, "seated on the edge at {x},{y}");

@@ -403,8 +403,9 @@ impl Driver {
     fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
         for effect in batch {
             match effect {
-                Effect::Ui(event) => {
+                Effect::Ui(mut event) => {
                     self.pace(&event);
+                    self.hold_still(&mut event);
                     self.emit(event)
                 }
                 Effect::Send(out) => {

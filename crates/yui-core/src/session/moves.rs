@@ -189,6 +189,18 @@ impl Driver {
         }
     }
 
+    /// A cue's `motion_id` is dropped while she sits, peeks or lies: a
+    /// whole-body clip would tear her off the edge or the bed. Expressions
+    /// and the voice tone still play.
+    pub(super) fn hold_still(&self, event: &mut crate::event::UiEvent) {
+        let crate::event::UiEvent::Cue { cue, .. } = event else { return };
+        let posture = self.motion.now().posture;
+        if cue.motion_id.is_some() && matches!(posture, PostureState::Sitting | PostureState::Peeking | PostureState::Lying) {
+            tracing::info!(record = "motion_dropped", motion_id = ?cue.motion_id, posture = posture.as_str());
+            cue.motion_id = None;
+        }
+    }
+
     /// The bed moved on: a `go_to_bed` answers once she is asleep, a
     /// `get_up` once she stands; a bed scene that ends early interrupts.
     pub(super) fn bed_answers(&mut self, asleep: bool, over: bool) {
