@@ -11,7 +11,7 @@ use std::time::Duration;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
 use yui_core::picture::capture::CaptureError;
 use yui_core::picture::Picture;
-use yui_core::tools::{capture_blocking, Browser, Desk, Shot};
+use yui_core::tools::{capture_blocking, Browser, Desk, PetWindow, Shot};
 
 /// How long a capture waits after hiding the app's windows, so the hide has
 /// reached the screen: an X11 unmap plus a compositor repaint is one or two
@@ -24,6 +24,7 @@ pub const HIDE_SETTLE: Duration = Duration::from_millis(120);
 #[derive(Debug, Default)]
 pub struct PetPlace {
     place: Mutex<Option<(PhysicalPosition<i32>, PhysicalSize<u32>)>>,
+    scale: Mutex<f64>,
 }
 
 impl PetPlace {
@@ -35,6 +36,19 @@ impl PetPlace {
                 pos.x + (size.width / 2) as i32,
                 pos.y + (size.height / 2) as i32,
             )
+        })
+    }
+
+    /// The window's frame and scale, once known.
+    pub fn frame(&self) -> Option<PetWindow> {
+        let place = *self.place.lock().unwrap_or_else(|p| p.into_inner());
+        let scale = *self.scale.lock().unwrap_or_else(|p| p.into_inner());
+        place.map(|(pos, size)| PetWindow {
+            x: pos.x,
+            y: pos.y,
+            width: size.width,
+            height: size.height,
+            scale: if scale > 0.0 { scale } else { 1.0 },
         })
     }
 
@@ -61,10 +75,14 @@ pub fn install(app: &AppHandle) {
         if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
             *place.place.lock().unwrap_or_else(|p| p.into_inner()) = Some((pos, size));
         }
+        *place.scale.lock().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
         let tracked = place.clone();
         pet.on_window_event(move |event| match event {
             WindowEvent::Moved(pos) => tracked.set(|p| p.0 = *pos),
             WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor
+            }
             _ => {}
         });
     }
@@ -124,6 +142,30 @@ impl Desk for AppDesk {
 
     fn browser(&self) -> Option<Arc<dyn Browser>> {
         Some(self.browser.clone())
+    }
+
+    fn pet_window(&self) -> Option<PetWindow> {
+        self.place.frame()
+    }
+
+    fn can_place(&self) -> bool {
+        yui_core::world::can_place_windows()
+    }
+
+    fn place_pet(&self, x: i32, y: i32) {
+        let Some(pet) = self.app.get_webview_window(WindowId::Pet.label()) else {
+            return;
+        };
+        // Known at once: the next frame of a move reads it before Moved arrives.
+        self.place.set(|p| p.0 = PhysicalPosition::new(x, y));
+        if let Err(e) = pet.set_position(PhysicalPosition::new(x, y)) {
+            tracing::warn!(record = "pet_place_failed", x, y, error = %e);
+        }
+    }
+
+    fn pointer(&self) -> Option<(i32, i32)> {
+        let p = self.app.cursor_position().ok()?;
+        Some((p.x.round() as i32, p.y.round() as i32))
     }
 }
 

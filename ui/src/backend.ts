@@ -45,8 +45,6 @@ export interface Backend {
   onCursor(handler: (cursor: CursorPayload) => void): Promise<Unsubscribe>;
   /** Receive "stay interactive for n seconds" requests. */
   onInteractive(handler: (seconds: number) => void): Promise<Unsubscribe>;
-  /** Start moving the OS window with the mouse (call on mousedown). */
-  startDragging(): Promise<void>;
   /** Whether each turn attaches the screen now (the first `screen_watch` event may predate the page). */
   screenWatched(): Promise<boolean>;
   /** Turn the `look.screen` switch on (the screen notice's Allow): saved and applied to the session. */
@@ -98,7 +96,6 @@ export function tauriBackend(): Backend {
     },
     onInteractive: (handler) =>
       win.listen<ShellEventPayloads[typeof shellEvents.interactive]>(shellEvents.interactive, (e) => handler(Number(e.payload?.seconds) || 0)),
-    startDragging: () => win.startDragging(),
     screenWatched: () => call(commands.screenWatched),
     allowScreenRequests: () => call(commands.allowScreenRequests).then(done),
     lipChannel: (handler) => {

@@ -181,6 +181,10 @@ export function fakeBackend(): Backend {
           else if (command.touch.kind === "head_pat") emit({ type: "cue", turn_id: "touch", cue: { emotion_id: "happy" } });
           else if (command.touch.kind === "poke") emit({ type: "cue", turn_id: "touch", cue: { emotion_id: "surprised" } });
           return;
+        case "drag":
+          // No window to place in a plain browser: the hold is only shown.
+          emit({ type: "body", posture: command.phase === "end" ? "standing" : "dragging" });
+          return;
         case "body_interrupted":
           console.info("yui (fake backend): body interrupted:", command.reason);
           if (bedPhase() !== null) bodyIs(null);
@@ -214,7 +218,6 @@ export function fakeBackend(): Backend {
       interactiveListeners.add(handler);
       return () => interactiveListeners.delete(handler);
     },
-    startDragging: async () => {},
     screenWatched: async () => false,
     allowScreenRequests: async () => {
       controls.screenAllowed = true;

@@ -4,7 +4,7 @@
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
 import { commands } from "./bindings/commands";
-import type { Conversation, Touch, UiEvent, UserCommand } from "./bindings/index";
+import type { Conversation, DragPhase, Touch, UiEvent, UserCommand } from "./bindings/index";
 import { CharacterHost, type CharacterSource } from "./character/host";
 import { fetchBytes } from "./character/loader";
 import { startClickThrough } from "./clickthrough";
@@ -216,6 +216,7 @@ async function start(backend: Backend): Promise<void> {
   let press: Press | null = null;
   const pat = new HeadPat();
   const sendTouch = (touch: Touch) => void sendQuiet({ type: "touch", touch });
+  const sendDrag = (phase: DragPhase) => void sendQuiet({ type: "drag", phase });
   canvas.addEventListener("mousedown", (e) => {
     if (e.button !== 0) return;
     pat.reset();
@@ -228,7 +229,9 @@ async function start(backend: Backend): Promise<void> {
   window.addEventListener("mousemove", (e) => {
     const p = { x: e.clientX, y: e.clientY };
     if (press && e.buttons & 1) {
-      if (press.move(p)) backend.startDragging().catch((err) => console.warn("yui: startDragging failed", err));
+      // The core holds her and places the window under the pointer it reads itself.
+      if (press.move(p)) sendDrag("start");
+      else if (press.dragging) sendDrag("move");
       return;
     }
     if (e.buttons !== 0) return;
@@ -238,11 +241,13 @@ async function start(backend: Backend): Promise<void> {
     const done = press;
     press = null;
     dragging = false;
+    if (done?.dragging) sendDrag("end");
     if (!done || e.button !== 0 || !done.release()) return;
     const touch = clickTouch(done.at, host.bonePoints(), bedShown(state.body, Date.now()));
     if (touch) sendTouch(touch);
   });
   window.addEventListener("blur", () => {
+    if (press?.dragging) sendDrag("end");
     press = null;
     dragging = false;
   });

@@ -12,7 +12,15 @@ posture: PostureState,
 /**
  * The bed scene, while it runs.
  */
-bed?: BedView, } | { "type": "status", 
+bed?: BedView, 
+/**
+ * The gait of the move under way (walk, climb, hop, fall).
+ */
+gait?: Gait, 
+/**
+ * While she peeks: the side and the edge she peeks around.
+ */
+peek?: PeekView, } | { "type": "status", 
 /**
  * The new state.
  */
@@ -226,7 +234,11 @@ decision: ApprovalDecision, } | { "type": "reconnect" } | { "type": "touch",
 /**
  * What the user did.
  */
-touch: Touch, } | { "type": "go_to_bed" } | { "type": "body_interrupted", 
+touch: Touch, } | { "type": "go_to_bed" } | { "type": "drag", 
+/**
+ * Which part of the hold.
+ */
+phase: DragPhase, } | { "type": "body_interrupted", 
 /**
  * What happened, for the log.
  */
@@ -301,6 +313,36 @@ export type BedEntry = "launch" | "command";
  * Where the scene is.
  */
 export type BedPhase = "lying_down" | "asleep" | "waking" | "leaving";
+
+/**
+ * How one leg moves; the page plays its clip.
+ */
+export type Gait = "walk" | "climb" | "hop" | "fall";
+
+/**
+ * A side of a window or a display.
+ */
+export type Side = "left" | "right";
+
+/**
+ * A peek as the page draws it.
+ */
+export type PeekView = { 
+/**
+ * The side she peeks out of.
+ */
+side: Side, 
+/**
+ * The window edge she peeks around, in CSS pixels from the pet
+ * window's left edge: the page hides what is behind it. None at a
+ * display's edge (the screen hides it).
+ */
+edge?: number, };
+
+/**
+ * A part of the user's hold on her.
+ */
+export type DragPhase = "start" | "move" | "end";
 
 /**
  * The bed scene (seed `003`, "Wake"): the launch entry's switch and the

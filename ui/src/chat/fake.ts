@@ -234,6 +234,7 @@ export function fakeChatBackend(): ChatBackend {
       case "set_vocabulary":
       case "touch":
       case "go_to_bed":
+      case "drag":
       case "body_interrupted":
         return;
       default: {

@@ -134,6 +134,29 @@ pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Back
     }
 }
 
+/// Whether this app can put its own windows where the body goes: yes on
+/// Windows, macOS, X11 and XWayland; no as a native Wayland client (GTK
+/// picks Wayland first when `WAYLAND_DISPLAY` is set, unless `GDK_BACKEND`
+/// says `x11`), where clients cannot place themselves.
+pub fn can_place_windows() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    let var = |k: &str| std::env::var(k).ok();
+    placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref())
+}
+
+/// [`can_place_windows`] for these environment values, on Linux.
+pub fn placement_for(gdk_backend: Option<&str>, display: Option<&str>, wayland_display: Option<&str>) -> bool {
+    let set = |v: Option<&str>| v.is_some_and(|s| !s.is_empty());
+    let first = gdk_backend.and_then(|b| b.split(',').next()).map(str::trim).filter(|b| !b.is_empty() && *b != "*");
+    match first {
+        Some("x11") => set(display),
+        Some(_) => false,
+        None => !set(wayland_display) && set(display),
+    }
+}
+
 /// The desktop reader of this machine: on Windows the foreground window
 /// and last input ([`win32::WindowsDesktop`], not compiled by the Linux CI).
 #[cfg(target_os = "windows")]
@@ -189,6 +212,17 @@ mod tests {
         assert_eq!(backend_for(None, Some("wayland-0")), Backend::Wayland);
         assert_eq!(backend_for(None, None), Backend::None);
         assert_eq!(backend_for(Some(""), None), Backend::None);
+    }
+
+    #[test]
+    fn windows_are_placed_on_x11_and_xwayland_but_not_as_a_wayland_client() {
+        assert!(placement_for(None, Some(":0"), None));
+        assert!(!placement_for(None, Some(":0"), Some("wayland-1")), "GTK picks Wayland first");
+        assert!(placement_for(Some("x11"), Some(":0"), Some("wayland-1")), "XWayland");
+        assert!(!placement_for(Some("wayland"), Some(":0"), Some("wayland-1")));
+        assert!(placement_for(Some("x11,wayland"), Some(":0"), None));
+        assert!(!placement_for(Some("x11"), None, None), "no X server");
+        assert!(!placement_for(None, None, None));
     }
 
     #[test]
