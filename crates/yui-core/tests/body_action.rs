@@ -21,6 +21,14 @@ use yui_mock::{MockConfig, MockServer, Mode, Scenario};
 /// 2026-12-01 07:05 UTC.
 const T0: i64 = 1_796_108_700_000;
 
+/// The shipped body's soles and hips above the window's bottom (scale 1).
+fn feet() -> i32 {
+    yui_core::body::BodyTunables::shipped().feet_from_bottom as i32
+}
+fn seat() -> i32 {
+    yui_core::body::BodyTunables::shipped().seat_from_bottom as i32
+}
+
 /// A desktop the core can place the pet window on.
 struct FakeDesk {
     pet: Mutex<(i32, i32)>,
@@ -31,8 +39,8 @@ struct FakeDesk {
 
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
-        // Standing on the floor at x = 200 (soles 24 px above the window's bottom).
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + 24)), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable })
+        // Standing on the floor at x = 200.
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -163,9 +171,9 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(call(&mock, &clock, &t, "d", json!({"action": "sit_on_window", "app": "notes"})).await, "ok: sitting on Notes");
     // ...and is dropped while she sits; the expression stays.
     assert_eq!(render_cue(&mock, &sink, &t).await, (Some("happy".into()), None));
-    // Her hips on the Notes window's top edge: 250 px above the window's bottom.
+    // Her hips on the Notes window's top edge.
     let (x, y) = desk.pet();
-    assert_eq!(y + 520 - 250, 400, "seated on the edge at {x},{y}");
+    assert_eq!(y + 520 - seat(), 400, "seated on the edge at {x},{y}");
     assert!((600..1100).contains(&(x + 180)), "over the window: {x}");
     assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Body { posture: PostureState::Climbing, gait: Some(yui_core::body::Gait::Climb), .. })), "she climbed its side");
 
@@ -176,7 +184,7 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     });
     assert_eq!(peek.map(|p| (p.side, p.edge)), Some((yui_core::body::Side::Right, Some(180.0))), "the edge runs through her middle");
     assert_eq!(call(&mock, &clock, &t, "f", json!({"action": "stand_down"})).await, "ok: standing");
-    assert_eq!(desk.pet().1 + 520 - 24, 800, "on the floor");
+    assert_eq!(desk.pet().1 + 520 - feet(), 800, "on the floor");
     assert_eq!(call(&mock, &clock, &t, "g", json!({"action": "move_to", "spot": "top-left"})).await, "ok: standing");
     assert_eq!(desk.pet(), (20, 20), "inset from the corner by 1/40 of the display");
     assert_eq!(call(&mock, &clock, &t, "h", json!({"action": "go_to_bed"})).await, "ok: lying");
@@ -213,7 +221,7 @@ async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
     assert!(mock.push(json!({"type": "turn_end", "turn_id": t})).await);
     ended(&sink).await;
     // Carried up over the Notes window and held past drag_held_ms: the cue's turn.
-    let target = (700 - 180 + 100, 400 - 496 - 10 + 100);
+    let target = (700 - 180 + 100, 400 - (520 - feet()) - 10 + 100);
     *desk.pointer.lock().unwrap() = target;
     session.send(UserCommand::Drag { phase: DragPhase::Move }).unwrap();
     clock.advance(2_100);
@@ -227,7 +235,7 @@ async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
     *desk.windows.lock().unwrap() = vec![notes(900)];
     becomes(&sink, &clock, PostureState::Standing).await;
     let deadline = std::time::Instant::now() + WAIT;
-    while desk.pet().1 + 520 - 24 != 800 {
+    while desk.pet().1 + 520 - feet() != 800 {
         assert!(std::time::Instant::now() < deadline, "never reached the floor: {:?}", desk.pet());
         clock.advance(50);
         tokio::time::sleep(Duration::from_millis(2)).await;
@@ -240,7 +248,7 @@ async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_th
     let (session, _sink, clock, mock, _dir) = session(desk.clone(), &avatar_json(json!(100))).await;
     let t = turn(&mock, &session).await;
     assert_eq!(call(&mock, &clock, &t, "u", json!({"action": "move_to", "spot": "center"})).await, "error: unsupported");
-    assert_eq!(desk.pet(), (20, 800 - 520 + 24), "not moved");
+    assert_eq!(desk.pet(), (20, 800 - 520 + feet()), "not moved");
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("avatar.json"), avatar_json(json!("fast"))).unwrap();
