@@ -21,6 +21,8 @@
 //!   ([`agent_chat`]): scripted streams of its eleven events that wait for
 //!   approvals and honour cancels, over conversations it keeps (with
 //!   versions, forks and deletes); every request recorded.
+//! * `POST /__mock/push` ([`PUSH_PATH`]) — push a frame to the connected
+//!   clients (what [`MockServer::push`] does), for out-of-process tests.
 //! * `GET /__mock/requests` ([`REQUESTS_PATH`]) — every HTTP request
 //!   recorded (path and JSON body).
 //! * `GET /__mock/received` ([`RECEIVED_PATH`]) — every frame received on
@@ -59,7 +61,7 @@ pub mod openai {
 pub use http::RecordedRequest;
 pub use scenario::{Scenario, Step, DEFAULT_EXPECT_TIMEOUT_MS};
 pub use script::{HttpScript, StreamStep};
-pub use server::{MockServer, RECEIVED_PATH, REQUESTS_PATH};
+pub use server::{MockServer, PUSH_PATH, RECEIVED_PATH, REQUESTS_PATH};
 pub use yui_demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
 
 /// Largest text frame either side may send, in bytes (the seed's limits table).

@@ -23,6 +23,10 @@ pub const RECEIVED_PATH: &str = "/__mock/received";
 /// `GET` here answers every HTTP request the mock recorded (path and body;
 /// the Authorization header is left out), oldest first.
 pub const REQUESTS_PATH: &str = "/__mock/requests";
+/// `POST` a JSON frame here to push it to every ready client on `/ws` (what
+/// [`MockServer::push`] does, for out-of-process tests): 200 when it went
+/// to at least one, 409 when no client was ready.
+pub const PUSH_PATH: &str = "/__mock/push";
 
 /// One open `/ws` connection as the server sees it.
 struct ConnHandle {
@@ -188,6 +192,13 @@ impl MockServer {
                 async move { axum::Json(list) }
             })
         })
+        .route(PUSH_PATH, {
+            let shared = shared.clone();
+            axum::routing::post(move |axum::Json(frame): axum::Json<Value>| {
+                let sent = push_to(&shared, frame);
+                async move { if sent { axum::http::StatusCode::OK } else { axum::http::StatusCode::CONFLICT } }
+            })
+        })
         .route(
             RECEIVED_PATH,
             get(move || {
@@ -293,14 +304,7 @@ impl MockServer {
     /// Sends an unsolicited frame to every connected client that got its
     /// ready (for backend-initiated renders in tests); `false` if none.
     pub async fn push(&self, frame: Value) -> bool {
-        let conns = lock(&self.shared.conns);
-        let mut sent = false;
-        for conn in conns.values() {
-            if conn.ready.load(Ordering::SeqCst) && conn.out.frame(frame.clone()) {
-                sent = true;
-            }
-        }
-        sent
+        push_to(&self.shared, frame)
     }
 
     /// Closes every connected socket with `code` (fault injection).
@@ -340,4 +344,16 @@ mod tests {
         send_sync::<super::MockServer>();
         send_sync::<crate::MockConfig>();
     }
+}
+
+/// Send `frame` to every connected client that got its ready; false if none.
+fn push_to(shared: &Shared, frame: Value) -> bool {
+    let conns = lock(&shared.conns);
+    let mut sent = false;
+    for conn in conns.values() {
+        if conn.ready.load(Ordering::SeqCst) && conn.out.frame(frame.clone()) {
+            sent = true;
+        }
+    }
+    sent
 }

@@ -196,3 +196,25 @@ async fn shutdown_ends_open_sockets_and_frees_the_port() {
     .unwrap();
     assert_eq!(again.addr(), addr);
 }
+
+/// `POST` `body` as JSON to `path`; the status.
+async fn post_json(addr: std::net::SocketAddr, path: &str, body: &serde_json::Value) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = body.to_string();
+    let request = format!("POST {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("tcp connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut raw = String::new();
+    tokio::time::timeout(WAIT, stream.read_to_string(&mut raw)).await.expect("in time").expect("read");
+    raw.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("status")
+}
+
+#[tokio::test]
+async fn a_frame_posted_to_the_push_path_reaches_the_ready_client() {
+    let server = start(Mode::Demo).await;
+    let call = json!({ "type": "tool_call", "id": "c1", "turn_id": "t", "name": "body_action", "arguments": { "action": "stand_down" } });
+    assert_eq!(post_json(server.addr(), yui_mock::PUSH_PATH, &call).await, 409, "no client yet");
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
+    assert_eq!(post_json(server.addr(), yui_mock::PUSH_PATH, &call).await, 200);
+    assert_eq!(frame(&mut ws).await, call);
+}
