@@ -88,7 +88,8 @@ export class Avatar implements Performer {
 
   /**
    * The posture layer from the next frame on (posture.ts's offsets, already
-   * mixed; null: none) and her facing in radians (+: toward screen right).
+   * mixed, its hips lift in hip heights; null: none) and her facing in
+   * radians (+: toward screen right).
    */
   setPosture(layer: Pose | null, facing: number): void {
     this.posture = layer;
@@ -213,7 +214,7 @@ export class Avatar implements Performer {
     else breathing(pose, this.clock);
     sway(pose, this.clock, (1 - 0.6 * think) * (1 - lie));
     if (lie > 0) lyingPose(pose, lie);
-    if (this.posture && lie < 1) addPose(pose, this.posture, 1 - lie);
+    if (this.posture && lie < 1) addPose(pose, this.posture, 1 - lie, this.hipsRest.y);
     if (this.facing !== 0) addRot(pose, "hips", 0, this.facing * (1 - lie), 0);
     if (this.bed && this.bed.stretch > 0) stretchPose(pose, this.bed.stretch);
     if (think > 0) thinkingPose(pose, this.clock, think);
@@ -230,10 +231,10 @@ export class Avatar implements Performer {
 
 const DEG = Math.PI / 180;
 
-/** Add `w` × every rotation and the hips lift of `layer` into `pose`. */
-function addPose(pose: Pose, layer: Pose, w: number): void {
+/** Add `w` × every rotation of `layer` into `pose`, and its hips lift, which counts in hip heights (`hipsHeight` m). */
+function addPose(pose: Pose, layer: Pose, w: number, hipsHeight: number): void {
   for (const [bone, r] of Object.entries(layer.bones) as [VRMHumanBoneName, [number, number, number]][]) addRot(pose, bone, r[0], r[1], r[2], w);
-  pose.hipsLift += layer.hipsLift * w;
+  pose.hipsLift += layer.hipsLift * w * Math.max(0.1, hipsHeight);
 }
 
 /** Lying on her side: knees drawn up a little, hands together before her, head resting. */

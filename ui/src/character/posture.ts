@@ -9,6 +9,8 @@
 // +X on a leg swings it back (−X forward), +X on a lower leg bends the knee;
 // +X on the spine bows; +Z on the spine leans toward screen left; +Z raises
 // the left arm and −Z the right one; +X on an upper arm swings it back.
+// `hipsLift` here counts in standing hip heights (the avatar scales it by its
+// model's), so a crouch keeps the feet on the floor whatever her size.
 
 import type { Gait, PeekView, PostureState, Side } from "../bindings/index";
 import { addRot, type Pose } from "./pose";
@@ -118,7 +120,10 @@ function dragging(pose: Pose, t: number, w: number): void {
   addRot(pose, "spine", 0, 0, 2 * DEG * a, w);
 }
 
-/** The walk cycle: legs swing ±25°, the swinging knee bends, arms swing against the legs, a small bob. */
+/**
+ * The walk cycle: legs swing ±25°, the swinging knee bends, arms swing
+ * against the legs; the hips dip as the legs spread so the feet stay down.
+ */
 function walking(pose: Pose, t: number, w: number): void {
   const p = t * 2 * Math.PI * WALK_HZ;
   const s = Math.sin(p);
@@ -131,7 +136,7 @@ function walking(pose: Pose, t: number, w: number): void {
   addRot(pose, "leftLowerArm", 0, -10 * DEG, 0, w);
   addRot(pose, "rightLowerArm", 0, 10 * DEG, 0, w);
   addRot(pose, "spine", 3 * DEG, 5 * DEG * s, 0, w);
-  pose.hipsLift += 0.012 * Math.abs(Math.cos(p)) * w;
+  pose.hipsLift -= 0.08 * Math.abs(s) * w;
 }
 
 /** Climbing: arms reach up in turn, knees come up in turn (the opposite knee to the reaching arm). */
@@ -164,7 +169,7 @@ function hopping(pose: Pose, t: number, w: number): void {
   addRot(pose, "spine", 18 * DEG * crouch + 8 * DEG * tuck, 0, 0, w);
   addRot(pose, "leftUpperArm", (25 * crouch - 45 * tuck) * DEG, 0, 20 * DEG * tuck, w);
   addRot(pose, "rightUpperArm", (25 * crouch - 45 * tuck) * DEG, 0, -20 * DEG * tuck, w);
-  pose.hipsLift -= 0.09 * crouch * w;
+  pose.hipsLift -= 0.16 * crouch * w; // the bent legs' rise: the feet stay on the floor
 }
 
 /** Falling: arms up, legs apart, a little flail. */
