@@ -4,7 +4,7 @@
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
 import { commands } from "./bindings/commands";
-import type { Conversation, DragPhase, Touch, UiEvent, UserCommand } from "./bindings/index";
+import type { Conversation, DragPhase, Side, Touch, UiEvent, UserCommand } from "./bindings/index";
 import { Facing, turnsFor } from "./character/facing";
 import { CharacterHost, type CharacterSource } from "./character/host";
 import { postureMix } from "./character/posture";
@@ -131,6 +131,8 @@ async function start(backend: Backend): Promise<void> {
   const facing = new Facing();
   let clip: VisibleSpan | null = null;
   let clipCss = "none";
+  /** The side she last peeked out of: a lean fading out keeps its side. */
+  let peekSide: Side = "left";
   const peekOf = (body: BodySlice) => (body.posture === "peeking" ? body.peek : null);
   /** Hide what is behind the window she peeks around (a CSS clip: no GL work). */
   const applyPeekClip = () => {
@@ -148,7 +150,8 @@ async function start(backend: Backend): Promise<void> {
       host.setBed(bed);
       const body = state.body;
       const yaw = facing.update(window.screenX, dt, turnsFor(body.gait));
-      host.setPosture(body.posture, body.gait !== null, postureMix(body.blend, wall), wall, peekOf(body)?.side ?? "left", yaw);
+      peekSide = peekOf(body)?.side ?? peekSide;
+      host.setPosture(body.posture, body.gait !== null, postureMix(body.blend, wall), wall, peekSide, yaw);
       applyPeekClip();
       const activity = host.frame(dt);
       const head = bed.asleep ? host.headPoint() : null;
