@@ -149,7 +149,7 @@ async function start(backend: Backend): Promise<void> {
       const bed = bedFrame(state.body, wall);
       host.setBed(bed);
       const body = state.body;
-      const yaw = facing.update(window.screenX, dt, turnsFor(body.gait));
+      const yaw = facing.update(window.screenX, dt, turnsFor(body.blend.to));
       peekSide = peekOf(body)?.side ?? peekSide;
       host.setPosture(body.posture, body.gait !== null, postureMix(body.blend, wall), wall, peekSide, yaw);
       applyPeekClip();

@@ -34,6 +34,6 @@ describe("facing", () => {
 
   it("turns for walks, climbs and hops only", () => {
     expect(turnsFor("walk") && turnsFor("climb") && turnsFor("hop")).toBe(true);
-    expect(turnsFor("fall") || turnsFor(null)).toBe(false);
+    expect(turnsFor("fall") || turnsFor("drag") || turnsFor("sit") || turnsFor("stand")).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 // turns toward where it goes, read from the window's screen x frame by frame;
 // when it stops she turns back to the viewer. Pure: the x comes in.
 
-import type { Gait } from "../bindings/index";
+import type { PostureClip } from "./postureblend";
 
 /** How far she turns toward the way she goes, degrees. */
 export const FACING_DEG = 35;
@@ -11,9 +11,9 @@ const TURN_TAU_S = 0.12;
 /** Window moves under this many CSS px a frame are no direction. */
 const MIN_STEP_PX = 0.5;
 
-/** True for the gaits she turns for (a fall or the user's hold carries her without her choosing a way). */
-export function turnsFor(gait: Gait | null): boolean {
-  return gait === "walk" || gait === "climb" || gait === "hop";
+/** True for the moves she turns for: walks, climbs, hops (a fall or the user's hold carries her without her choosing a way). */
+export function turnsFor(clip: PostureClip): boolean {
+  return clip === "walk" || clip === "climb" || clip === "hop";
 }
 
 /** The facing of one window: feed it the window's x each frame. */
