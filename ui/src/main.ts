@@ -151,7 +151,7 @@ async function start(backend: Backend): Promise<void> {
       const body = state.body;
       const yaw = facing.update(window.screenX, dt, turnsFor(body.blend.to));
       peekSide = peekOf(body)?.side ?? peekSide;
-      host.setPosture(body.posture, body.gait !== null, postureMix(body.blend, wall), wall, peekSide, yaw);
+      host.setPosture(body.posture, body.gait, postureMix(body.blend, wall), wall, peekSide, yaw);
       applyPeekClip();
       const activity = host.frame(dt);
       const head = bed.asleep ? host.headPoint() : null;

@@ -8,7 +8,7 @@ import type { Performer } from "../director";
 import type { BlinkWindow } from "../blink";
 import type { Point, Rect } from "../hittest";
 import { warnOnce } from "../log";
-import type { PostureState, Side } from "../bindings/index";
+import type { Gait, PostureState, Side } from "../bindings/index";
 import type { BedFrame } from "../slices/body";
 import type { BonePoint } from "../touch";
 import { Avatar, type AvatarActivity } from "./avatar";
@@ -17,7 +17,7 @@ import { BUILTIN_MOTION_IDS } from "./clips";
 import type { Gaze } from "./face";
 import { loadVrm, loadVrmaClip } from "./loader";
 import { emptyPose } from "./pose";
-import { addPostureMix, type ClipWeight } from "./posture";
+import { addPostureMix, motionsAllowed, type ClipWeight } from "./posture";
 import { Stage, type StageRegion } from "./stage";
 
 /** Where the character's bytes come from. */
@@ -147,13 +147,13 @@ export class CharacterHost implements Performer {
 
   /**
    * The posture to draw from the next frame on: the core's `posture` and
-   * `moving` (a gait under way), the clip `mix` at `now` (page ms, the clock
+   * `gait` (the move under way, or null), the clip `mix` at `now` (page ms, the clock
    * the mix's `since` counts in), the peek `side`, and her `facing` in
    * degrees (+: toward screen right). A motion playing stops when she leaves
    * standing (the clips are made for standing).
    */
-  setPosture(posture: PostureState, moving: boolean, mix: readonly ClipWeight[], now: number, side: Side, facing: number): void {
-    const still = !moving && (posture === "standing" || posture === "lying");
+  setPosture(posture: PostureState, gait: Gait | null, mix: readonly ClipWeight[], now: number, side: Side, facing: number): void {
+    const still = motionsAllowed(posture, gait);
     if (!still && this.stillForClips) this.avatar?.motions.stop();
     this.stillForClips = still;
     const layer = emptyPose();

@@ -8,6 +8,7 @@ import {
   clipMoves,
   clipOf,
   initialBlend,
+  motionsAllowed,
   POSTURE_FADE_MS,
   postureMix,
   postureOffsets,
@@ -38,6 +39,13 @@ describe("posture clips", () => {
     expect(clipOf("standing", "fall")).toBe("fall");
     expect(clipOf("walking", "hop")).toBe("hop");
     expect(clipMoves("walk") && clipMoves("drag") && !clipMoves("sit") && !clipMoves("peek")).toBe(true);
+  });
+
+  it("lets cue motions play only while she stands still (lying: the bed scene decides)", () => {
+    expect(motionsAllowed("standing", null)).toBe(true);
+    expect(motionsAllowed("lying", null)).toBe(true);
+    for (const p of ["sitting", "peeking", "dragging", "walking", "climbing"] as const) expect(motionsAllowed(p, null)).toBe(false);
+    expect(motionsAllowed("standing", "fall")).toBe(false);
   });
 
   it("standing adds nothing", () => {

@@ -16,7 +16,7 @@ import type { Gait, PeekView, PostureState, Side } from "../bindings/index";
 import { addRot, type Pose } from "./pose";
 import { ease, type ClipWeight, type PostureClip } from "./postureblend";
 
-export { blending, blendTo, clipMoves, clipOf, initialBlend, POSTURE_FADE_MS, postureMix } from "./postureblend";
+export { blending, blendTo, clipMoves, clipOf, initialBlend, motionsAllowed, POSTURE_FADE_MS, postureMix } from "./postureblend";
 export type { ClipWeight, PostureBlend, PostureClip } from "./postureblend";
 
 /** Walk cycle, strides a second. */

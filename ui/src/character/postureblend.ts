@@ -93,3 +93,12 @@ export function blending(blend: PostureBlend, now: number): boolean {
 export function clipMoves(clip: PostureClip): boolean {
   return clip === "walk" || clip === "climb" || clip === "hop" || clip === "fall" || clip === "drag";
 }
+
+/**
+ * True when a cue's motion clip may play: she stands still (or lies, where
+ * the bed scene drops them itself). Not while she sits, peeks, is held, or a
+ * move (a gait) is under way: the clips are made for standing.
+ */
+export function motionsAllowed(posture: PostureState, gait: Gait | null): boolean {
+  return gait === null && (posture === "standing" || posture === "lying");
+}
