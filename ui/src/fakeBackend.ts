@@ -2,7 +2,7 @@
 // developed and screenshot in a plain browser (`npm run ui:dev`). Used only
 // when `window.__TAURI_INTERNALS__` is absent.
 
-import type { Cue, Status, UiEvent, UserCommand } from "./bindings/index";
+import type { Cue, Gait, PeekView, PostureState, Status, UiEvent, UserCommand } from "./bindings/index";
 import type { Backend, CursorPayload } from "./backend";
 
 /** Dev-only controls on `window.__yuiFake`, for screenshots and manual poking. */
@@ -31,6 +31,12 @@ export interface FakeControls {
   launchAsleep(): void;
   /** The tray's "Go to bed". */
   goToBed(): void;
+  /**
+   * Preview a posture as the core's posture machine would report it (no
+   * window moves in a plain browser), e.g. `posture("peeking", undefined,
+   * { side: "left", edge: 200 })` or `posture("walking", "walk")`.
+   */
+  posture(posture: PostureState, gait?: Gait, peek?: PeekView): void;
 }
 
 declare global {
@@ -133,6 +139,11 @@ export function fakeBackend(): Backend {
     launchAsleep: () => bodyIs("asleep", "launch"),
     goToBed: () => {
       if (bedPhase() === null) bodyIs("lying_down");
+    },
+    posture: (posture, gait, peek) => {
+      const event: UiEvent = { type: "body", posture, ...(gait ? { gait } : {}), ...(peek ? { peek } : {}) };
+      controls.body = event;
+      emit(event);
     },
   };
   window.__yuiFake = controls;

@@ -4,14 +4,17 @@
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
 import { commands } from "./bindings/commands";
-import type { Conversation, DragPhase, Touch, UiEvent, UserCommand } from "./bindings/index";
+import type { Conversation, DragPhase, Side, Touch, UiEvent, UserCommand } from "./bindings/index";
+import { Facing, turnsFor } from "./character/facing";
 import { CharacterHost, type CharacterSource } from "./character/host";
+import { postureMix } from "./character/posture";
 import { fetchBytes } from "./character/loader";
 import { startClickThrough } from "./clickthrough";
 import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
-import { bedAnimating, bedFrame, bedShown } from "./slices/body";
+import { clippedAlpha, clipPathCss, peekSpan, type VisibleSpan } from "./peekclip";
+import { bedAnimating, bedFrame, bedShown, postureAnimating, type BodySlice } from "./slices/body";
 import { clickTouch, HeadPat, onHead, Press } from "./touch";
 import { answered, asking, conversationLoaded, dismissScreenNotice, initialState, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, testState, type LastCue } from "./testhook";
@@ -124,24 +127,45 @@ async function start(backend: Backend): Promise<void> {
   document.body.appendChild(zz);
   /** The pointer is over her or the controls (the click-through knows, once it is wired). */
   let pointerOver = () => false;
+  // Her turn toward where the core moves the window, and the part of her a peek hides.
+  const facing = new Facing();
+  let clip: VisibleSpan | null = null;
+  let clipCss = "none";
+  /** The side she last peeked out of: a lean fading out keeps its side. */
+  let peekSide: Side = "left";
+  const peekOf = (body: BodySlice) => (body.posture === "peeking" ? body.peek : null);
+  /** Hide what is behind the window she peeks around (a CSS clip: no GL work). */
+  const applyPeekClip = () => {
+    clip = peekSpan(peekOf(state.body), window.innerWidth);
+    const css = clipPathCss(clip, window.innerWidth);
+    if (css !== clipCss) canvas.style.clipPath = clipCss = css;
+  };
+  /** The canvas alpha at `p` as the user sees it: what the peek hides is transparent. */
+  const seenAlpha = (p: { x: number; y: number }) => clippedAlpha(p, clip, (q) => host.alphaAt(q));
   const loop = new RenderLoop({
     frame(dt, t) {
       director.tick(t);
       const wall = Date.now();
       const bed = bedFrame(state.body, wall);
       host.setBed(bed);
+      const body = state.body;
+      const yaw = facing.update(window.screenX, dt, turnsFor(body.blend.to));
+      peekSide = peekOf(body)?.side ?? peekSide;
+      host.setPosture(body.posture, body.gait, postureMix(body.blend, wall), wall, peekSide, yaw);
+      applyPeekClip();
       const activity = host.frame(dt);
       const head = bed.asleep ? host.headPoint() : null;
       zz.hidden = head === null;
       if (head) zz.style.transform = `translate(${Math.round(head.x - 8)}px, ${Math.round(head.y - 34)}px)`;
-      const moving = activity.moving || bedAnimating(state.body, wall);
+      // A move, the user's hold, a posture crossfade or a turn keeps her awake: she never settles mid-move.
+      const moving = activity.moving || bedAnimating(body, wall) || postureAnimating(body, wall) || facing.turning;
       return { ...activity, moving, dragging, thinking: director.thinking, pointerOver: pointerOver(), blink: host.nextBlink() };
     },
   });
   const click = await startClickThrough({
     backend,
     uiRects: () => view.uiRects(),
-    alphaAt: (p) => host.alphaAt(p),
+    alphaAt: seenAlpha,
     wake: () => loop.wake(),
     onCursor: (p) => {
       host.lookAtPoint(p);
@@ -221,7 +245,7 @@ async function start(backend: Backend): Promise<void> {
     if (e.button !== 0) return;
     pat.reset();
     loop.drawNow();
-    if (!alphaHit(host.alphaAt({ x: e.clientX, y: e.clientY }))) return;
+    if (!alphaHit(seenAlpha({ x: e.clientX, y: e.clientY }))) return;
     press = new Press({ x: e.clientX, y: e.clientY });
     dragging = true;
     loop.wake();
@@ -271,6 +295,13 @@ async function start(backend: Backend): Promise<void> {
     backend: () => backend.kind,
     mouthOpen: () => host.mouthOpen(),
     lipLevels: () => ({ ...lips }),
+    pose: () => ({
+      posture: state.body.posture,
+      gait: state.body.gait,
+      peek: peekOf(state.body),
+      clip: state.body.blend.to,
+      facing: facing.yaw,
+    }),
   });
 
   await backend.subscribe(apply);

@@ -1,6 +1,7 @@
 // window.__yui: the hook end-to-end tests (and screenshots) read the page through.
 
 import type { Cue } from "./bindings/index";
+import type { PostureView } from "./character/posture";
 import type { Rect } from "./hittest";
 import { asking, thinking, type Asking, type State } from "./state";
 
@@ -64,6 +65,8 @@ export interface TestHook {
   mouthOpen(): number;
   /** The mouth levels the shell's lip channel delivered so far: how many, how many above 0.02, the last. */
   lipLevels(): { count: number; loud: number; last: number };
+  /** The body the page draws now: the core's posture, gait and peek (null when not peeking), the clip, her facing. */
+  pose(): PostureView;
 }
 
 declare global {

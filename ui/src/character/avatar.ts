@@ -42,6 +42,10 @@ export class Avatar implements Performer {
   private cursorGaze: Gaze | null = null;
   /** The bed scene's pose now (lying, eyes, stretch), or null standing. */
   private bed: BedFrame | null = null;
+  /** The posture layer (sitting, peeking, a gait…) to add this frame, or null. */
+  private posture: Pose | null = null;
+  /** Her turn about the hips toward where the window goes, radians (+: screen right). */
+  private facing = 0;
   /** Height from the head bone to the top of the model, measured once in the rest pose. */
   private headTopOffset = 0.3;
   /** The last cue resolved: what was asked and what is shown. */
@@ -80,6 +84,16 @@ export class Avatar implements Performer {
     if (lie && !this.bed) this.motions.stop(); // no clip plays while she lies
     this.bed = frame && (frame.lie > 0 || frame.eyesClosed > 0 || frame.stretch > 0) ? frame : null;
     this.face.eyesClosed = this.bed?.eyesClosed ?? 0;
+  }
+
+  /**
+   * The posture layer from the next frame on (posture.ts's offsets, already
+   * mixed, its hips lift in hip heights; null: none) and her facing in
+   * radians (+: toward screen right).
+   */
+  setPosture(layer: Pose | null, facing: number): void {
+    this.posture = layer;
+    this.facing = facing;
   }
 
   /** True while she lies (or gets up): cues' motions are dropped. */
@@ -200,6 +214,8 @@ export class Avatar implements Performer {
     else breathing(pose, this.clock);
     sway(pose, this.clock, (1 - 0.6 * think) * (1 - lie));
     if (lie > 0) lyingPose(pose, lie);
+    if (this.posture && lie < 1) addPose(pose, this.posture, 1 - lie, this.hipsRest.y);
+    if (this.facing !== 0) addRot(pose, "hips", 0, this.facing * (1 - lie), 0);
     if (this.bed && this.bed.stretch > 0) stretchPose(pose, this.bed.stretch);
     if (think > 0) thinkingPose(pose, this.clock, think);
     if (this.cursorGaze && think < 1) {
@@ -214,6 +230,12 @@ export class Avatar implements Performer {
 }
 
 const DEG = Math.PI / 180;
+
+/** Add `w` × every rotation of `layer` into `pose`, and its hips lift, which counts in hip heights (`hipsHeight` m). */
+function addPose(pose: Pose, layer: Pose, w: number, hipsHeight: number): void {
+  for (const [bone, r] of Object.entries(layer.bones) as [VRMHumanBoneName, [number, number, number]][]) addRot(pose, bone, r[0], r[1], r[2], w);
+  pose.hipsLift += layer.hipsLift * w * Math.max(0.1, hipsHeight);
+}
 
 /** Lying on her side: knees drawn up a little, hands together before her, head resting. */
 function lyingPose(pose: Pose, w: number): void {

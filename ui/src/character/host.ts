@@ -8,6 +8,7 @@ import type { Performer } from "../director";
 import type { BlinkWindow } from "../blink";
 import type { Point, Rect } from "../hittest";
 import { warnOnce } from "../log";
+import type { Gait, PostureState, Side } from "../bindings/index";
 import type { BedFrame } from "../slices/body";
 import type { BonePoint } from "../touch";
 import { Avatar, type AvatarActivity } from "./avatar";
@@ -15,6 +16,8 @@ import { Bed, blendBox, placeRoot } from "./bed";
 import { BUILTIN_MOTION_IDS } from "./clips";
 import type { Gaze } from "./face";
 import { loadVrm, loadVrmaClip } from "./loader";
+import { emptyPose } from "./pose";
+import { addPostureMix, motionsAllowed, type ClipWeight } from "./posture";
 import { Stage, type StageRegion } from "./stage";
 
 /** Where the character's bytes come from. */
@@ -43,6 +46,8 @@ export class CharacterHost implements Performer {
   private anchor: Point | null = null;
   private bed: Bed | null = null;
   private bedFrame: BedFrame | null = null;
+  /** The core's posture: cues' motions wait while she sits, peeks, is held or moves. */
+  private stillForClips = true;
   private readonly frameBox = new THREE.Box3();
   private rendered = false;
   private loads = 0;
@@ -133,10 +138,28 @@ export class CharacterHost implements Performer {
     this.avatar?.setEmotion(id);
   }
 
-  /** Performer: play a motion; dropped while she lies on the bed. */
+  /** Performer: play a motion; dropped while she lies on the bed, sits, peeks, is held or moves. */
   playMotion(id: string): void {
     if ((this.bedFrame?.lie ?? 0) > 0 || this.bedFrame?.asleep) return;
+    if (!this.stillForClips) return;
     this.avatar?.playMotion(id);
+  }
+
+  /**
+   * The posture to draw from the next frame on: the core's `posture` and
+   * `gait` (the move under way, or null), the clip `mix` at `now` (page ms, the clock
+   * the mix's `since` counts in), the peek `side`, and her `facing` in
+   * degrees (+: toward screen right). A motion playing stops when she leaves
+   * standing (the clips are made for standing).
+   */
+  setPosture(posture: PostureState, gait: Gait | null, mix: readonly ClipWeight[], now: number, side: Side, facing: number): void {
+    const still = motionsAllowed(posture, gait);
+    if (!still && this.stillForClips) this.avatar?.motions.stop();
+    this.stillForClips = still;
+    const layer = emptyPose();
+    addPostureMix(layer, mix, now, side);
+    const empty = layer.hipsLift === 0 && Object.keys(layer.bones).length === 0;
+    this.avatar?.setPosture(empty ? null : layer, THREE.MathUtils.degToRad(facing));
   }
 
   /** The bed scene to show from the next frame on (null or all zero: none). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BedView, UiEvent } from "../bindings/index";
-import { bedAnimating, bedFrame, bedShown, initialBody, reduceBody, STANDING } from "./body";
+import { postureMix } from "../character/posture";
+import { bedAnimating, bedFrame, bedShown, initialBody, postureAnimating, reduceBody, STANDING } from "./body";
 import { SAMPLES } from "./samples";
 
 const body = (phase: BedView["phase"] | null, phase_ms = 0, posture: "lying" | "standing" = "lying"): UiEvent =>
@@ -65,5 +66,30 @@ describe("body slice", () => {
   it("the launch scene starts asleep at once", () => {
     const b = reduceBody(initialBody(), { type: "body", posture: "lying", bed: { entry: "launch", phase: "asleep", phase_ms: 0 } }, 50);
     expect(bedFrame(b, 50)).toMatchObject({ lie: 1, bed: 1, asleep: true });
+  });
+
+  it("keeps the gait and the peek, and crossfades the posture from what was drawn", () => {
+    let b = reduceBody(initialBody(), { type: "body", posture: "sitting" }, 1000);
+    expect(b.blend.to).toBe("sit");
+    expect(postureAnimating(b, 1100)).toBe(true);
+    expect(postureAnimating(b, 2000)).toBe(false); // sitting still lets her settle
+    b = reduceBody(b, { type: "body", posture: "peeking", peek: { side: "left", edge: 180 } }, 3000);
+    expect(b.peek).toEqual({ side: "left", edge: 180 });
+    expect(postureMix(b.blend, 3000).map((m) => [m.clip, m.weight])).toEqual([
+      ["sit", 1],
+      ["peek", 0],
+    ]);
+    const again = reduceBody(b, { type: "body", posture: "peeking", peek: { side: "left", edge: 180 } }, 3100);
+    expect(again).toBe(b);
+    b = reduceBody(b, { type: "body", posture: "walking", gait: "walk" }, 4000);
+    expect(b).toMatchObject({ posture: "walking", gait: "walk", peek: null });
+    expect(postureAnimating(b, 60_000)).toBe(true); // a move never settles
+    b = reduceBody(b, { type: "body", posture: "standing", gait: "fall" }, 5000);
+    expect(b.blend.to).toBe("fall");
+    b = reduceBody(b, { type: "body", posture: "standing" }, 6000);
+    expect(b.gait).toBeNull();
+    expect(postureAnimating(b, 6100)).toBe(true);
+    expect(postureAnimating(b, 6300)).toBe(false);
+    expect(bedFrame(b, 6300)).toEqual(STANDING);
   });
 });

@@ -2,9 +2,12 @@
 // load): her posture, the bed scene's phase, and when (page clock, ms) the
 // phase began, so the page can play each phase's clip over its `phase_ms`.
 // `bedFrame` turns that into what to draw at a moment: how far she lies, the
-// bed's opacity, the eyes, the stretch. Pure: no DOM, no three.js.
+// bed's opacity, the eyes, the stretch. The other postures and the gait of a
+// move crossfade through `blend` (character/postureblend.ts). Pure: no DOM, no
+// three.js.
 
-import type { BedView, PostureState, UiEvent } from "../bindings/index";
+import type { BedView, Gait, PeekView, PostureState, UiEvent } from "../bindings/index";
+import { blending, blendTo, clipMoves, clipOf, initialBlend, type PostureBlend } from "../character/postureblend";
 
 /** A bed fade (after `waking`, or a bed that went away) takes this long, ms. */
 export const BED_FADE_MS = 600;
@@ -34,6 +37,12 @@ export interface BodySlice {
   since: number;
   /** What was drawn when this phase began: the next clip starts from there. */
   from: BedFrame;
+  /** The gait of the move under way, or null when still. */
+  gait: Gait | null;
+  /** The side (and window edge) she peeks around, or null. */
+  peek: PeekView | null;
+  /** The posture crossfade (page ms, the same clock as `since`). */
+  blend: PostureBlend;
 }
 
 /** Nothing to draw: standing, no bed. */
@@ -41,21 +50,31 @@ export const STANDING: BedFrame = { lie: 0, bed: 0, eyesClosed: 0, stretch: 0, a
 
 /** Before any body event: standing, no bed. */
 export function initialBody(): BodySlice {
-  return { posture: "standing", bed: null, since: Number.NEGATIVE_INFINITY, from: STANDING };
+  return { posture: "standing", bed: null, since: Number.NEGATIVE_INFINITY, from: STANDING, gait: null, peek: null, blend: initialBlend() };
 }
 
 /** Fold a core event at `now` (page ms); anything but `body` leaves it as it is. */
 export function reduceBody(body: BodySlice, event: UiEvent, now: number): BodySlice {
   if (event.type !== "body") return body;
   const bed = event.bed ?? null;
+  const gait = event.gait ?? null;
+  const peek = event.peek ?? null;
   const samePhase = bed === null ? body.bed === null : body.bed !== null && body.bed.phase === bed.phase;
+  const sameMove = body.gait === gait && body.peek?.side === peek?.side && body.peek?.edge === peek?.edge;
+  const blend = blendTo(body.blend, clipOf(event.posture, gait), now);
+  const moved = { gait: sameMove ? body.gait : gait, peek: sameMove ? body.peek : peek, blend };
   if (samePhase) {
     // The same phase again (body_now at load, a repeat): keep its clock.
-    return body.posture === event.posture && body.bed?.phase_ms === bed?.phase_ms && body.bed?.entry === bed?.entry
+    return body.posture === event.posture && sameMove && body.bed?.phase_ms === bed?.phase_ms && body.bed?.entry === bed?.entry
       ? body
-      : { ...body, posture: event.posture, bed };
+      : { ...body, ...moved, posture: event.posture, bed };
   }
-  return { posture: event.posture, bed, since: now, from: bedFrame(body, now) };
+  return { posture: event.posture, bed, since: now, from: bedFrame(body, now), ...moved };
+}
+
+/** True while the posture crossfades or a move (or the user's hold) animates her: the loop must not settle. */
+export function postureAnimating(body: BodySlice, now: number): boolean {
+  return blending(body.blend, now) || clipMoves(body.blend.to);
 }
 
 /** True when a bed scene is shown (the bed counts for touches). */
