@@ -86,6 +86,8 @@ test("she sits on a window, falls when it moves, peeks, stands down, falls when 
     await waitReady(browser);
     await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
     const notes = geometry("Notes");
+    // Both windows are Xmessage's: the frontmost one is the one she sits on.
+    x("xdotool", "windowactivate", "--sync", notes.id);
     t.diagnostic(`Notes ${JSON.stringify(notes)}, pet ${JSON.stringify(await browser.getWindowRect())}`);
 
     const lookCall = { type: "tool_call", id: "perch", turn_id: "e2e-body", name: "look", arguments: { at: "perch_targets" } };
@@ -130,7 +132,10 @@ test("she sits on a window, falls when it moves, peeks, stands down, falls when 
       x("xdotool", "mousemove", String(px), String(py - i * 20));
       await browser.pause(40);
     }
-    assert.ok(await waitFor(async () => (await browser.getWindowRect()).y < before.y - 200, 5_000), "she was not lifted");
+    let held = null;
+    const lifted = await waitFor(async () => (held = await browser.getWindowRect()).y < before.y - 150, 5_000);
+    t.diagnostic(`held: ${JSON.stringify(held)} (from ${JSON.stringify(before)}); ${JSON.stringify(await bodyNow(browser))}`);
+    assert.ok(lifted, "she was not lifted");
     x("xdotool", "mouseup", "1");
     assert.ok(await waitFor(async () => { pet = await browser.getWindowRect(); return pet.y + pet.height - FEET === 800; }, 10_000), `she never fell back to the floor: ${JSON.stringify(pet)}`);
     let cue = null;
