@@ -2,14 +2,16 @@
 // moves on its own, breathing at a low rate and a short burst for each blink.
 // Pure: the clock, the activity and the blink schedule come in.
 //
-// The budget, at ~70 ms of CPU a frame (software GL, 360×520): breathing at
-// SETTLED_FPS = 2 is 120 frames a minute. A blink comes 2–6 s after the last
+// The budget, at ~70–90 ms of CPU a frame (software GL, 360×520): breathing at
+// SETTLED_FPS = 1.5 is 90 frames a minute. A blink comes 2–6 s after the last
 // one reopened (~4.15 s apart, ~14.5 a minute; one in five is a double). Each
 // blink is two frames (shut, reopened) that replace about half a breath frame,
 // since breathing restarts from the reopening: ~1.5 extra, ~3.5 for a double,
-// so ~1.9 × 14.5 ≈ 28 a minute. Together ≈ 145 frames a minute ≈ 2.4 fps ≈ 17%
-// of one core (the simulated minutes in settle.test.ts give 2.33–2.38 fps and
-// check the average stays at or under 2.5 fps).
+// so ~1.9 × 14.5 ≈ 28 a minute. Together ≈ 118 frames a minute ≈ 2 fps. At 2
+// fps breathing `npm run bench:render` measured 2.4 fps and 21.4% of a core
+// (about 9% a frame a second with the app's own share), over the 20% target;
+// 1.5 brings it under. settle.test.ts checks the simulated average stays at or
+// under 2.5 fps.
 
 import { frameDelay, HEADROOM, type Activity } from "./framerate";
 import type { BlinkWindow } from "./blink";
@@ -17,7 +19,7 @@ import type { BlinkWindow } from "./blink";
 /** Milliseconds with nothing happening before she settles. */
 export const SETTLE_MS = 20_000;
 /** Frames a second while settled: enough for the breathing to read (it steps). */
-export const SETTLED_FPS = 2;
+export const SETTLED_FPS = 1.5;
 /**
  * The shut frame of a blink is drawn this long after the eyes close, and the
  * reopened frame when they open (BLINK_MS = 150 later): 70 ms apart, a burst
