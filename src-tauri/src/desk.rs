@@ -163,6 +163,14 @@ impl Desk for AppDesk {
         }
     }
 
+    fn keep_above(&self, above: bool) {
+        if let Some(pet) = self.app.get_webview_window(WindowId::Pet.label()) {
+            if let Err(e) = pet.set_always_on_top(above) {
+                tracing::warn!(record = "pet_above_failed", above, error = %e);
+            }
+        }
+    }
+
     fn pointer(&self) -> Option<(i32, i32)> {
         let p = self.app.cursor_position().ok()?;
         Some((p.x.round() as i32, p.y.round() as i32))

@@ -35,12 +35,14 @@ struct FakeDesk {
     pointer: Mutex<(i32, i32)>,
     windows: Mutex<Vec<WindowInfo>>,
     placeable: bool,
+    /// Every keep_above the core asked for, in order.
+    above: Mutex<Vec<bool>>,
 }
 
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
         // Standing on the floor at x = 200.
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable })
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()) })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -71,6 +73,48 @@ impl Desk for FakeDesk {
     fn pointer(&self) -> Option<(i32, i32)> {
         Some(*self.pointer.lock().unwrap())
     }
+    fn keep_above(&self, above: bool) {
+        self.above.lock().unwrap().push(above);
+    }
+}
+
+/// A desktop whose frontmost app is fullscreen while the flag is set.
+struct Frontmost(Mutex<bool>);
+
+impl yui_core::world::DesktopFacts for Frontmost {
+    fn frontmost(&self) -> Option<yui_core::world::Sample> {
+        Some(yui_core::world::Sample { app: "Player".into(), title: "film".into(), pid: None, fullscreen: *self.0.lock().unwrap() })
+    }
+    fn idle_ms(&self) -> Option<u64> {
+        Some(0)
+    }
+}
+
+#[tokio::test]
+async fn she_steps_back_while_a_fullscreen_app_is_frontmost() {
+    let desk = FakeDesk::new(true);
+    let dir = tempfile::tempdir().unwrap();
+    let facts = Arc::new(Frontmost(Mutex::new(false)));
+    let mut cfg = SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    cfg.desk = desk.clone();
+    cfg.world = facts.clone();
+    let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert!(desk.above.lock().unwrap().is_empty(), "nothing to change while no app is fullscreen");
+    *facts.0.lock().unwrap() = true;
+    let until = |want: Vec<bool>| {
+        let desk = desk.clone();
+        async move {
+            let deadline = std::time::Instant::now() + WAIT;
+            while *desk.above.lock().unwrap() != want {
+                assert!(std::time::Instant::now() < deadline, "keep_above calls {:?}, wanted {want:?}", desk.above.lock().unwrap());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    until(vec![false]).await;
+    *facts.0.lock().unwrap() = false;
+    until(vec![false, true]).await;
 }
 
 /// The shipped body, slower walks so a grab lands mid-move, no ambient walks.

@@ -336,16 +336,6 @@ impl yui_demo::serve::Server for MockServer {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_handle_can_live_in_app_state() {
-        fn send_sync<T: Send + Sync + 'static>() {}
-        send_sync::<super::MockServer>();
-        send_sync::<crate::MockConfig>();
-    }
-}
-
 /// Send `frame` to every connected client that got its ready; false if none.
 fn push_to(shared: &Shared, frame: Value) -> bool {
     let conns = lock(&shared.conns);
@@ -357,3 +347,14 @@ fn push_to(shared: &Shared, frame: Value) -> bool {
     }
     sent
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_handle_can_live_in_app_state() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<super::MockServer>();
+        send_sync::<crate::MockConfig>();
+    }
+}
+

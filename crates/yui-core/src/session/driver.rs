@@ -105,6 +105,23 @@ pub(super) struct Driver {
     pub acting: Option<super::moves::Acting>,
     /// When the window she is perched on is checked next (epoch ms).
     pub perch_check_at: i64,
+    /// Whether the pet window is kept above others (not while a fullscreen
+    /// app is frontmost).
+    pub above: bool,
+}
+
+/// What the loop listens to besides its own timers and tools.
+pub(super) struct Inputs {
+    /// The user's commands.
+    pub cmds: mpsc::UnboundedReceiver<UserCommand>,
+    /// The transport's events.
+    pub inbound: mpsc::UnboundedReceiver<Inbound>,
+    /// What other programs sent (the ingress).
+    pub arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
+    /// The desktop's readings.
+    pub world: mpsc::UnboundedReceiver<super::world::Reading>,
+    /// `body_action` calls from the tools.
+    pub body_rx: mpsc::UnboundedReceiver<crate::tools::BodyRequest>,
 }
 
 /// The body as the page draws it: what the last `body` event said.
@@ -134,16 +151,8 @@ impl BodyView {
 
 impl Driver {
     /// Run until `cancel` fires or the command channel closes.
-    pub async fn run(
-        mut self,
-        mut cmds: mpsc::UnboundedReceiver<UserCommand>,
-        mut inbound: mpsc::UnboundedReceiver<Inbound>,
-        mut arrivals: mpsc::UnboundedReceiver<crate::triggers::Arrival>,
-        mut world: mpsc::UnboundedReceiver<super::world::Reading>,
-        mut body_rx: mpsc::UnboundedReceiver<crate::tools::BodyRequest>,
-        launch_bed: bool,
-        cancel: CancellationToken,
-    ) {
+    pub async fn run(mut self, inputs: Inputs, launch_bed: bool, cancel: CancellationToken) {
+        let Inputs { mut cmds, mut inbound, mut arrivals, mut world, mut body_rx } = inputs;
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
         let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<TakenShot>();
         // The tools run on a task of their own; dropped with this loop.
@@ -196,6 +205,7 @@ impl Driver {
                     let reactions = self.live.read(|s| s.reactions.clone());
                     let now_ms = self.clock.now_ms();
                     let change = self.world.observe(sample, reactions.away_after_ms(), now_ms);
+                    self.stay_out_of_fullscreen();
                     self.bed_tick(&mut fx);
                     self.proactive.observe(self.world.app().as_deref(), change, now_ms, &reactions);
                     if self.take_initiative(&mut fx) {

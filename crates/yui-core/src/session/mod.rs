@@ -198,6 +198,7 @@ impl Session {
             motion: crate::body::Body::new(tunables, config.clock.now_ms()),
             acting: None,
             perch_check_at: 0,
+            above: true,
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
@@ -206,7 +207,7 @@ impl Session {
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(cmd_rx, parts.inbound, arrival_rx, world_rx, body_rx, launch_bed, cancel.clone()));
+        let task = tokio::spawn(driver.run(driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx }, launch_bed, cancel.clone()));
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,

@@ -201,6 +201,17 @@ impl Driver {
         }
     }
 
+    /// While a fullscreen app is frontmost she stops staying above it (a
+    /// film or a game covers her); she comes back on top when it leaves.
+    pub(super) fn stay_out_of_fullscreen(&mut self) {
+        let above = !self.world.fullscreen();
+        if above != self.above {
+            self.above = above;
+            tracing::info!(record = "pet_above", above, "a fullscreen app is frontmost: {}", if above { "no longer" } else { "she steps back" });
+            self.desk.keep_above(above);
+        }
+    }
+
     /// The bed moved on: a `go_to_bed` answers once she is asleep, a
     /// `get_up` once she stands; a bed scene that ends early interrupts.
     pub(super) fn bed_answers(&mut self, asleep: bool, over: bool) {

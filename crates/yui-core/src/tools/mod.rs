@@ -103,6 +103,10 @@ pub trait Desk: Send + Sync {
     /// Move the pet window's origin to (`x`, `y`), physical pixels.
     fn place_pet(&self, _x: i32, _y: i32) {}
 
+    /// Keep the pet window above other windows (`true`, as it starts), or
+    /// let them cover it (`false`: a fullscreen app is frontmost).
+    fn keep_above(&self, _above: bool) {}
+
     /// The mouse pointer, physical pixels on the virtual desktop.
     fn pointer(&self) -> Option<(i32, i32)> {
         None
