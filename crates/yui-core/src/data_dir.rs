@@ -164,7 +164,7 @@ pub fn is_chat_id(s: &str) -> bool {
         && s[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
     let tmp = path.with_extension("tmp");
     let err = |source| CoreError::Storage { path: path.to_path_buf(), source };
     std::fs::write(&tmp, bytes).map_err(err)?;

@@ -234,6 +234,19 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(call(&mock, &clock, &t, "h", json!({"action": "go_to_bed"})).await, "ok: lying");
     assert_eq!(call(&mock, &clock, &t, "i", json!({"action": "peek", "side": "left"})).await, "error: busy");
     assert_eq!(call(&mock, &clock, &t, "j", json!({"action": "get_up"})).await, "ok: standing");
+    // She starts where she stood last.
+    let places: Value = serde_json::from_str(&std::fs::read_to_string(_dir.path().join(yui_core::placement::PLACES_FILE)).unwrap()).unwrap();
+    assert_eq!(places["default"], json!([20, 20]), "keyed by the character (the bundled one): {places}");
+    drop(session);
+    let desk2 = FakeDesk::new(true);
+    let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(_dir.path()).unwrap());
+    cfg.desk = desk2.clone();
+    let _again = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk2.pet() != (20, 20) {
+        assert!(std::time::Instant::now() < deadline, "not restored: {:?}", desk2.pet());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(!mock.received().iter().any(|f| f["type"] == "turn" && f["client_context"].as_str().unwrap_or("").contains("\nwake:")), "get_up fires no wake turn");
 }
 

@@ -108,6 +108,8 @@ pub(super) struct Driver {
     /// Whether the pet window is kept above others (not while a fullscreen
     /// app is frontmost).
     pub above: bool,
+    /// Where each character stood last, and this one's name.
+    pub places: (crate::placement::PlaceBook, String),
 }
 
 /// What the loop listens to besides its own timers and tools.
@@ -159,6 +161,7 @@ impl Driver {
         let (ask_tx, mut ask_rx) = mpsc::unbounded_channel::<crate::tools::Ask>();
         let tools = Executor::spawn_asking(Arc::new(self.tools.clone()), tool_tx, self.prefit, Some(ask_tx));
         let mut fx: Effects = Vec::with_capacity(16);
+        self.restore_place();
         if launch_bed {
             self.go_to_bed(crate::body::BedEntry::Launch, &mut fx);
         }

@@ -199,6 +199,8 @@ impl Session {
             acting: None,
             perch_check_at: 0,
             above: true,
+            // Keyed by the character's VRM (the bundled one: `default`).
+            places: (crate::placement::PlaceBook::open(&config.data_dir), Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into())),
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {

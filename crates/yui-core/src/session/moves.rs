@@ -171,6 +171,9 @@ impl Driver {
                 BodyStep::Place(at) => self.desk.place_pet(at.x, at.y),
                 BodyStep::Posture => {
                     self.sync_body();
+                    if !self.motion.moving() && !self.motion.held() {
+                        self.remember_place();
+                    }
                     if self.motion.perched() {
                         self.perch_check_at = self.clock.now_ms() + self.motion.tunables().perch_check_ms as i64;
                     }
@@ -198,6 +201,32 @@ impl Driver {
         if cue.motion_id.is_some() && matches!(posture, PostureState::Sitting | PostureState::Peeking | PostureState::Lying) {
             tracing::info!(record = "motion_dropped", motion_id = ?cue.motion_id, posture = posture.as_str());
             cue.motion_id = None;
+        }
+    }
+
+    /// Put the pet window where this character stood last, when that place
+    /// is still on a display.
+    pub(super) fn restore_place(&mut self) {
+        if !self.desk.can_place() {
+            return;
+        }
+        let (Some(at), Some(w)) = (self.places.0.recall(&self.places.1), self.desk.pet_window()) else { return };
+        let monitors: Vec<Rect> = self.desk.displays().unwrap_or_default().into_iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
+        match crate::placement::restore_position(at, (w.width as i32, w.height as i32), &monitors) {
+            Some((x, y)) => {
+                tracing::info!(record = "pet_place_restored", x, y);
+                self.desk.place_pet(x, y);
+                self.motion.located(Pt::new(x, y));
+            }
+            None => tracing::info!(record = "pet_place_not_restored", x = at.0, y = at.1, "off every display now"),
+        }
+    }
+
+    /// Remember where she stands now, for the next start.
+    fn remember_place(&mut self) {
+        if let Some(o) = self.motion.now().origin {
+            let (book, character) = &mut self.places;
+            book.remember(character, o.x, o.y);
         }
     }
 
