@@ -364,7 +364,8 @@ impl Body {
     /// When an idle stand may stroll (none when ambient walks are off or
     /// she is not standing still).
     pub fn ambient_due(&self) -> Option<i64> {
-        (self.t.ambient_walk_every_ms > 0.0 && self.posture == PostureState::Standing && self.running.is_none() && self.grab.is_none()).then_some(self.next_ambient_ms)
+        let still = matches!(self.posture, PostureState::Standing | PostureState::Sitting);
+        (self.t.ambient_walk_every_ms > 0.0 && still && self.running.is_none() && self.grab.is_none()).then_some(self.next_ambient_ms)
     }
 
     /// Start an ambient walk if one is due (`pick` in 0..1 chooses it);
@@ -374,9 +375,21 @@ impl Body {
             return Vec::new();
         }
         self.next_ambient_ms = now_ms + (self.t.ambient_walk_every_ms * (0.5 + pick)) as i64;
-        let Some(path) = plan::ambient_walk(scene, frame, &self.t, origin, pick) else { return Vec::new() };
+        // From an edge: scoot along it or hop to another window's top; from
+        // the floor, now and then climb a window, else stroll.
+        let planned = match &self.perch {
+            Some(perch) => plan::ambient_from_edge(scene, frame, &self.t, origin, perch, pick).map(|(p, w)| (p, End::Sit(w, None))),
+            None if pick > 0.85 => plan::ambient_climb(scene, frame, &self.t, origin).map(|(p, w)| (p, End::Sit(w, None))),
+            None => None,
+        };
+        let planned = planned.or_else(|| {
+            (self.perch.is_none()).then(|| plan::ambient_walk(scene, frame, &self.t, origin, pick)).flatten().map(|p| (p, End::Stand))
+        });
+        let Some((path, ends)) = planned else { return Vec::new() };
+        let during = if path.legs.iter().any(|l| l.gait == Gait::Climb) { PostureState::Climbing } else { PostureState::Walking };
         self.origin = Some(origin);
-        self.running = Some(Running { path, started_ms: now_ms, ends: End::Stand, during: PostureState::Walking, action: false });
+        self.perch = None;
+        self.running = Some(Running { path, started_ms: now_ms, ends, during, action: false });
         self.tick(now_ms)
     }
 

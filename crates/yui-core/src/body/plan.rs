@@ -168,7 +168,13 @@ pub fn release_peek(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt) 
 /// and hops onto the top; from another window's top she hops across.
 pub fn sit_on(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, sitting: bool, app: &str) -> Result<(Path, Surface), Refusal> {
     let want = app.trim().to_lowercase();
-    let (index, w) = scene.windows.iter().enumerate().find(|(_, w)| w.app.to_lowercase() == want).ok_or(Refusal::NotFound)?;
+    let (index, _) = scene.windows.iter().enumerate().find(|(_, w)| w.app.to_lowercase() == want).ok_or(Refusal::NotFound)?;
+    sit_on_index(scene, frame, t, origin, sitting, index)
+}
+
+/// The sit onto window number `index` of the scene.
+fn sit_on_index(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, sitting: bool, index: usize) -> Result<(Path, Surface), Refusal> {
+    let w = &scene.windows[index];
     let here = frame.feet_of(origin);
     let cx = free_seat(scene, w, index, here.x, frame).ok_or(Refusal::Blocked)?;
     let seat = Pt::new(cx, w.rect.y);
@@ -297,6 +303,46 @@ pub fn ambient_walk(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, 
     let x = x.clamp(lo, hi);
     let end = frame.origin_for_feet(Pt::new(x, feet.y));
     (end != origin).then(|| Path::of([Leg::at_speed(Gait::Walk, origin, end, t.walk_speed * s)]))
+}
+
+/// An ambient move from a window's top edge: now and then she hops over to
+/// the nearest other window top she fits on, otherwise she scoots along the
+/// edge she sits on. `pick` in 0..1 chooses.
+pub fn ambient_from_edge(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, perch: &Surface, pick: f64) -> Option<(Path, Surface)> {
+    let here = frame.seat_of(origin);
+    if pick < 0.4 {
+        let mut others: Vec<(i64, usize)> = scene
+            .windows
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.same_window(perch))
+            .map(|(i, w)| {
+                let dx = (w.rect.x + w.rect.width / 2 - here.x) as i64;
+                let dy = (w.rect.y - here.y) as i64;
+                (dx * dx + dy * dy, i)
+            })
+            .collect();
+        others.sort();
+        if let Some(hop) = others.into_iter().find_map(|(_, i)| sit_on_index(scene, frame, t, origin, true, i).ok()) {
+            return Some(hop);
+        }
+    }
+    let (index, w) = scene.windows.iter().enumerate().find(|(_, w)| w.same_window(perch))?;
+    let reach = (t.ambient_walk_max * frame.scale * (0.3 + 0.4 * pick.fract())) as i32;
+    let (first, second) = if pick < 0.7 { (here.x - reach, here.x + reach) } else { (here.x + reach, here.x - reach) };
+    // Turned back by the window's end: the other way.
+    let cx = [first, second].into_iter().filter_map(|want| free_seat(scene, w, index, want, frame)).find(|cx| (cx - here.x).abs() > 8)?;
+    let end = frame.origin_for_seat(Pt::new(cx, w.rect.y));
+    (end != origin).then(|| (Path::of([Leg::at_speed(Gait::Walk, origin, end, t.walk_speed * frame.scale * 0.6)]), w.clone()))
+}
+
+/// An ambient climb from the floor: onto the top of the nearest window she
+/// fits on, up its side.
+pub fn ambient_climb(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt) -> Option<(Path, Surface)> {
+    let here = frame.feet_of(origin);
+    let mut near: Vec<(i32, usize)> = scene.windows.iter().enumerate().map(|(i, w)| ((w.rect.x + w.rect.width / 2 - here.x).abs(), i)).collect();
+    near.sort();
+    near.into_iter().take(3).find_map(|(_, i)| sit_on_index(scene, frame, t, origin, false, i).ok())
 }
 
 /// Whether `perch` (as seen when she sat) is still where it was, still

@@ -218,3 +218,34 @@ fn an_idle_stand_strolls_now_and_then_but_not_while_lying() {
     assert_eq!(body.ambient_due(), None);
     assert_eq!(body.act(&BodyMove::StandDown, &scene(vec![]), &f, origin, every + 30_001).unwrap_err(), ActionError::Busy);
 }
+
+#[test]
+fn from_the_floor_she_sometimes_climbs_a_window_and_from_its_edge_she_hops_to_another() {
+    let f = frame();
+    let (mut body, origin) = standing_at(500);
+    let other = Surface { app: "Mail".into(), title: "inbox".into(), rect: Rect { x: 100, y: 450, width: 400, height: 300 } };
+    let desk = scene(vec![notes(), other]);
+    let every = body.tunables().ambient_walk_every_ms as i64;
+    body.ambient(&desk, &f, origin, 0.9, every);
+    assert_eq!(body.now().posture, PostureState::Climbing, "0.9 climbs");
+    let (_, t) = run(&mut body, every);
+    assert_eq!(body.now().posture, PostureState::Sitting);
+    let first = body.now().perch.unwrap();
+    // From the edge, 0.1 hops to the other window's top.
+    let due = body.ambient_due().expect("a sit may stir too");
+    assert!(due > t);
+    body.ambient(&desk, &f, body.now().origin.unwrap(), 0.1, due);
+    run(&mut body, due);
+    let second = body.now().perch.unwrap();
+    assert_eq!(body.now().posture, PostureState::Sitting);
+    assert!(!second.same_window(&first), "hopped from {} to {}", first.app, second.app);
+    assert_eq!(f.seat_of(body.now().origin.unwrap()).y, second.rect.y, "on its edge");
+    // 0.5 scoots along the same edge.
+    let due = body.ambient_due().unwrap();
+    let before = body.now().origin.unwrap();
+    body.ambient(&desk, &f, before, 0.5, due);
+    run(&mut body, due);
+    assert_eq!(body.now().perch.as_ref().map(|w| w.app.clone()), Some(second.app.clone()));
+    assert_ne!(body.now().origin.unwrap(), before, "she moved along it");
+    assert_eq!(f.seat_of(body.now().origin.unwrap()).y, second.rect.y);
+}

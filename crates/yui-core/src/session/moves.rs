@@ -123,13 +123,9 @@ impl Driver {
         if self.motion.moving() || self.motion.held() {
             return self.instant_of(now_ms + BODY_FRAME_MS);
         }
-        if self.motion.perched() {
-            return self.instant_of(self.perch_check_at.max(now_ms));
-        }
-        if self.desk.can_place() && self.bed.is_none() {
-            return self.instant_of(self.motion.ambient_due()?);
-        }
-        None
+        let perch = self.motion.perched().then_some(self.perch_check_at.max(now_ms));
+        let ambient = (self.desk.can_place() && self.bed.is_none()).then(|| self.motion.ambient_due()).flatten();
+        self.instant_of(perch.into_iter().chain(ambient).min()?)
     }
 
     /// Let the body's time run: the move goes on, a perch is checked, an
@@ -140,18 +136,14 @@ impl Driver {
             let steps = self.motion.tick(now_ms);
             return self.body_steps(steps, fx);
         }
-        if self.motion.perched() {
-            if now_ms < self.perch_check_at {
-                return;
-            }
+        if self.motion.perched() && now_ms >= self.perch_check_at {
             self.perch_check_at = now_ms + self.motion.tunables().perch_check_ms as i64;
             if let Some((scene, frame, _)) = self.desk_now() {
                 let steps = self.motion.scene_changed(&scene, &frame, now_ms);
                 self.body_steps(steps, fx);
             }
-            return;
         }
-        if self.motion.ambient_due().is_some_and(|due| now_ms >= due) {
+        if !self.motion.moving() && self.motion.ambient_due().is_some_and(|due| now_ms >= due) {
             if self.engine.busy() || self.engine.speaking() || self.bed.is_some() {
                 return self.motion.not_idle(now_ms);
             }
