@@ -43,7 +43,9 @@ fn wait_until<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<
 /// Start Xvfb on the first free display from a pid-based base; answers
 /// the server and its display name.
 fn start_xvfb() -> (Child, String) {
-    let base = 300 + std::process::id() % 400;
+    // Each test of this file takes its own block of displays (they run in parallel).
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let base = 300 + std::process::id() % 400 + 50 * NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     for n in base..base + 40 {
         if Path::new(&format!("/tmp/.X{n}-lock")).exists() || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
             continue;
@@ -279,4 +281,39 @@ fn frontmost_and_idle_under_xvfb_and_openbox() {
     conn.send_and_check_request(&x::DestroyWindow { window: second }).unwrap();
     wait_until("no active window", Duration::from_secs(5), || desktop.frontmost().is_none().then_some(()));
     drop(procs);
+}
+
+/// Start `program` on `display` with a private HOME (openbox reads its config there).
+fn spawn_on(program: &str, display: &str, home: &Path) -> Child {
+    Command::new(program)
+        .env("DISPLAY", display)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {program}: {e}"))
+}
+
+#[test]
+fn the_desktop_self_test_sees_the_window_manager_and_the_compositor_arrive() {
+    if !installed("Xvfb") {
+        eprintln!("x11_world: Xvfb is not installed; skipping (scripts/setup.sh installs it)");
+        return;
+    }
+    assert!(installed("openbox") && installed("xcompmgr"), "openbox and xcompmgr: run scripts/setup.sh");
+    let (xvfb, display) = start_xvfb();
+    let mut procs = Procs(vec![xvfb]);
+    let facts = || yui_core::world::x11::stage_facts(Some(&display));
+    assert_eq!(facts(), Some((false, false, true)), "a bare server: no compositor, no window manager, SHAPE");
+    let home = tempfile::tempdir().unwrap();
+    procs.0.push(spawn_on("openbox", &display, home.path()));
+    wait_until("openbox to list _NET_WM_STATE_ABOVE", Duration::from_secs(10), || facts().filter(|f| f.1).map(|_| ()));
+    assert_eq!(facts(), Some((false, true, true)));
+    procs.0.push(spawn_on("xcompmgr", &display, home.path()));
+    wait_until("xcompmgr to own _NET_WM_CM_S0", Duration::from_secs(10), || facts().filter(|f| f.0).map(|_| ()));
+    let facts = yui_core::world::stage::StageFacts { session: yui_core::world::stage::StageSession::X11, compositor: Some(true), above: Some(true), input_shape: Some(true) };
+    assert!(yui_core::world::stage::report(&facts).problems().is_empty());
+    assert_eq!(yui_core::world::x11::stage_facts(Some(":65001")), None, "an unreachable display reads nothing");
 }

@@ -345,6 +345,54 @@ edge?: number, };
 export type DragPhase = "start" | "move" | "end";
 
 /**
+ * The self-test's report, shown in settings and, when something is
+ * missing, once as a notice on the first run.
+ */
+export type StageReport = { 
+/**
+ * The session the app runs in.
+ */
+session: StageSession, 
+/**
+ * The path in words (`X11`, `XWayland`, `Wayland (no layer-shell)`…).
+ */
+path: string, 
+/**
+ * The see-through window.
+ */
+transparency: StageCheck, 
+/**
+ * Clicks on empty pixels reaching the window behind.
+ */
+click_through: StageCheck, 
+/**
+ * Staying above other windows.
+ */
+always_on_top: StageCheck, 
+/**
+ * Placing her own window (walks, sits, drags).
+ */
+placement: StageCheck, };
+
+/**
+ * One line of the report.
+ */
+export type StageCheck = { 
+/**
+ * It works here.
+ */
+ok: boolean, 
+/**
+ * What that means for the user: the fallback when it does not.
+ */
+note: string, };
+
+/**
+ * The kind of desktop session the app runs in.
+ */
+export type StageSession = "x11" | "xwayland" | "wayland" | "windows" | "macos" | "none";
+
+/**
  * The bed scene (seed `003`, "Wake"): the launch entry's switch and the
  * wake timeout that ends either entry's sleep.
  */

@@ -25,6 +25,7 @@
 pub mod activity;
 pub mod frontmost;
 pub mod presence;
+pub mod stage;
 #[cfg(unix)]
 pub mod sway;
 pub mod win32;

@@ -1,0 +1,182 @@
+//! The desktop self-test: whether this desktop gives the pet window what it
+//! needs (transparency, click-through, always-on-top, placing itself), and
+//! which fallback is active where it does not. The facts are read from the
+//! desktop (X11: the compositing manager's selection, the window manager's
+//! `_NET_SUPPORTED`, the SHAPE extension); the report is pure.
+
+use serde::Serialize;
+
+/// The kind of desktop session the app runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StageSession {
+    /// An X11 session.
+    X11,
+    /// A Wayland session, the app on XWayland (`GDK_BACKEND=x11`).
+    Xwayland,
+    /// A Wayland session, the app a native Wayland client.
+    Wayland,
+    /// Windows.
+    Windows,
+    /// macOS.
+    Macos,
+    /// No display.
+    None,
+}
+
+/// What was read of the desktop (`None`: could not be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageFacts {
+    /// The session.
+    pub session: StageSession,
+    /// A compositing manager runs (X11 `_NET_WM_CM_S<n>` has an owner).
+    pub compositor: Option<bool>,
+    /// The window manager keeps windows above (`_NET_WM_STATE_ABOVE` in
+    /// `_NET_SUPPORTED`).
+    pub above: Option<bool>,
+    /// The server shapes input (the SHAPE extension), which click-through
+    /// needs.
+    pub input_shape: Option<bool>,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct StageCheck {
+    /// It works here.
+    pub ok: bool,
+    /// What that means for the user: the fallback when it does not.
+    pub note: String,
+}
+
+/// The self-test's report, shown in settings and, when something is
+/// missing, once as a notice on the first run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct StageReport {
+    /// The session the app runs in.
+    pub session: StageSession,
+    /// The path in words (`X11`, `XWayland`, `Wayland (no layer-shell)`…).
+    pub path: String,
+    /// The see-through window.
+    pub transparency: StageCheck,
+    /// Clicks on empty pixels reaching the window behind.
+    pub click_through: StageCheck,
+    /// Staying above other windows.
+    pub always_on_top: StageCheck,
+    /// Placing her own window (walks, sits, drags).
+    pub placement: StageCheck,
+}
+
+impl StageReport {
+    /// The checks that failed, one line each (`transparency: …`).
+    pub fn problems(&self) -> Vec<String> {
+        [("transparency", &self.transparency), ("click-through", &self.click_through), ("always on top", &self.always_on_top), ("moving her window", &self.placement)]
+            .into_iter()
+            .filter(|(_, c)| !c.ok)
+            .map(|(name, c)| format!("{name}: {}", c.note))
+            .collect()
+    }
+}
+
+fn check(ok: bool, yes: &str, no: &str) -> StageCheck {
+    StageCheck { ok, note: if ok { yes } else { no }.to_string() }
+}
+
+/// The report for `facts`. An unreadable fact counts as working (nothing
+/// is claimed broken that was not seen broken).
+pub fn report(facts: &StageFacts) -> StageReport {
+    use StageSession as S;
+    let seen = |v: Option<bool>| v.unwrap_or(true);
+    let (path, transparency, click_through, always_on_top, placement) = match facts.session {
+        S::X11 | S::Xwayland => (
+            if facts.session == S::X11 { "X11" } else { "XWayland (GDK_BACKEND=x11)" },
+            check(seen(facts.compositor), "a compositing manager runs", "no compositing manager runs, so her window shows a dark box; start one (picom, xcompmgr) or turn compositing on in your window manager"),
+            check(seen(facts.input_shape), "the X server shapes input", "the X server has no SHAPE extension, so her whole window takes the mouse"),
+            check(seen(facts.above), "the window manager keeps her above", "the window manager cannot keep windows above, so others may cover her; the tray's Bring back and Ctrl+Shift+Y show her"),
+            check(true, "she places her own window", ""),
+        ),
+        S::Wayland => (
+            "Wayland (no layer-shell)",
+            check(true, "the compositor blends her window", ""),
+            check(true, "the compositor takes her input region", ""),
+            check(false, "", "a Wayland client cannot keep itself above; run YUI with GDK_BACKEND=x11 to use XWayland, where it can"),
+            check(false, "", "a Wayland client cannot place itself, so she does not walk, sit or fall and body_action answers unsupported; GDK_BACKEND=x11 gives her the desktop"),
+        ),
+        S::Windows | S::Macos => (
+            if facts.session == S::Windows { "Windows" } else { "macOS" },
+            check(true, "the system blends her window", ""),
+            check(true, "the system passes clicks through", ""),
+            check(true, "the system keeps her above", ""),
+            check(true, "she places her own window", ""),
+        ),
+        S::None => (
+            "no display",
+            check(false, "", "no display to show her on"),
+            check(false, "", "no display"),
+            check(false, "", "no display"),
+            check(false, "", "no display"),
+        ),
+    };
+    StageReport { session: facts.session, path: path.to_string(), transparency, click_through, always_on_top, placement }
+}
+
+/// Read this machine's desktop and report.
+pub fn check_desktop() -> StageReport {
+    report(&facts())
+}
+
+#[cfg(any(target_os = "windows", target_os = "macos"))]
+fn facts() -> StageFacts {
+    let session = if cfg!(target_os = "windows") { StageSession::Windows } else { StageSession::Macos };
+    StageFacts { session, compositor: Some(true), above: Some(true), input_shape: Some(true) }
+}
+
+#[cfg(not(any(target_os = "windows", target_os = "macos")))]
+fn facts() -> StageFacts {
+    let var = |k: &str| std::env::var(k).ok();
+    let (display, wayland) = (var("DISPLAY"), var("WAYLAND_DISPLAY"));
+    let x = super::placement_for(var("GDK_BACKEND").as_deref(), display.as_deref(), wayland.as_deref());
+    let wayland_set = wayland.as_deref().is_some_and(|w| !w.is_empty());
+    let session = match (x, wayland_set) {
+        (true, false) => StageSession::X11,
+        (true, true) => StageSession::Xwayland,
+        (false, true) => StageSession::Wayland,
+        (false, false) => StageSession::None,
+    };
+    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+    if x {
+        let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), Some(a), Some(s)));
+        return StageFacts { session, compositor, above, input_shape };
+    }
+    StageFacts { session, compositor: None, above: None, input_shape: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x11(compositor: bool, above: bool, shape: bool) -> StageReport {
+        report(&StageFacts { session: StageSession::X11, compositor: Some(compositor), above: Some(above), input_shape: Some(shape) })
+    }
+
+    #[test]
+    fn a_full_x11_desktop_has_no_problem_and_each_missing_piece_names_its_fallback() {
+        assert_eq!(x11(true, true, true).problems(), Vec::<String>::new());
+        let bare = x11(false, true, true).problems();
+        assert_eq!(bare.len(), 1);
+        assert!(bare[0].starts_with("transparency: no compositing manager"), "{bare:?}");
+        assert!(x11(true, false, true).problems()[0].starts_with("always on top: the window manager cannot"));
+        assert!(x11(true, true, false).problems()[0].starts_with("click-through:"));
+        let unread = report(&StageFacts { session: StageSession::X11, compositor: None, above: None, input_shape: None });
+        assert!(unread.problems().is_empty(), "nothing unseen is called broken");
+    }
+
+    #[test]
+    fn native_wayland_says_what_it_cannot_and_the_way_out() {
+        let r = report(&StageFacts { session: StageSession::Wayland, compositor: None, above: None, input_shape: None });
+        assert_eq!(r.path, "Wayland (no layer-shell)");
+        let p = r.problems();
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(p.iter().all(|l| l.contains("GDK_BACKEND=x11")), "{p:?}");
+        assert!(r.transparency.ok && r.click_through.ok);
+    }
+}
