@@ -16,6 +16,7 @@ import { RenderLoop } from "./loop";
 import { clippedAlpha, clipPathCss, peekSpan, type VisibleSpan } from "./peekclip";
 import { bedAnimating, bedFrame, bedShown, postureAnimating, type BodySlice } from "./slices/body";
 import { clickTouch, HeadPat, onHead, Press } from "./touch";
+import { composerTucked } from "./tuck";
 import { answered, asking, conversationLoaded, dismissScreenNotice, initialState, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, testState, type LastCue } from "./testhook";
 import { mountView } from "./view";
@@ -100,6 +101,13 @@ async function start(backend: Backend): Promise<void> {
       }
     },
   });
+  /** The pointer is inside the pet window (the cursor channel says so, even through click-through). */
+  let pointerInside = false;
+  /** Tuck the composer away while she sits, peeks, is held or moves, unless it is in use or the pointer is here. */
+  const tuck = () =>
+    view.setTucked(composerTucked({ posture: state.body.posture, moving: state.body.gait !== null, pointerInside, focused: view.composerInUse(), hasText: false }));
+  document.addEventListener("focusin", () => tuck());
+  document.addEventListener("focusout", () => tuck());
   /** Show `next`; the character makes room when the screen notice or the row under the pill comes or goes. */
   let holdTimer: number | undefined;
   const setState = (next: State) => {
@@ -107,6 +115,7 @@ async function start(backend: Backend): Promise<void> {
     const noticeChanged = next.screenAsked !== state.screenAsked || (asking(next) === null) !== (asking(state) === null);
     state = next;
     view.render(state, Date.now());
+    tuck();
     if (noticeChanged || view.pillBottom() !== before) layout();
     // A done or failed tool leaves the pill when its hold passes.
     window.clearTimeout(holdTimer);
@@ -168,6 +177,11 @@ async function start(backend: Backend): Promise<void> {
     alphaAt: seenAlpha,
     wake: () => loop.wake(),
     onCursor: (p) => {
+      const inside = p !== null && p.x >= 0 && p.y >= 0 && p.x < window.innerWidth && p.y < window.innerHeight;
+      if (inside !== pointerInside) {
+        pointerInside = inside;
+        tuck();
+      }
       host.lookAtPoint(p);
       loop.stir(); // the eyes follow a moving pointer: awake while it moves
     },

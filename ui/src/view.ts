@@ -28,6 +28,10 @@ export interface ViewActions {
 export interface View {
   /** Show `state` at `now` (epoch ms: the pill's hold, the chip's 30 minutes). */
   render(state: State, now: number): void;
+  /** Tuck the composer away (hidden, out of the hit test, its place kept) or show it. */
+  setTucked(tucked: boolean): void;
+  /** The composer has the focus or unsent text. */
+  composerInUse(): boolean;
   /** Clear the composer after a message went out. */
   clearComposer(): void;
   /** Show a local problem (a rejected command) in the error line. */
@@ -181,6 +185,12 @@ export function mountView(actions: ViewActions): View {
       shownError = state.error;
       showError();
     },
+    setTucked(tucked) {
+      form.dataset.tucked = String(tucked);
+    },
+    composerInUse() {
+      return document.activeElement === input || input.value.trim() !== "";
+    },
     clearComposer() {
       input.value = "";
       grow();
@@ -195,7 +205,7 @@ export function mountView(actions: ViewActions): View {
       mic.setAttribute("aria-label", on ? "Microphone on: click to stop listening" : "Microphone off: click to talk by voice");
     },
     uiRects() {
-      const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(asking), rectOf(form), bubble.visibleRect()];
+      const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(asking), form.dataset.tucked === "true" ? null : rectOf(form), bubble.visibleRect()];
       return rects.filter((r): r is Rect => r !== null);
     },
     dockTop() {
