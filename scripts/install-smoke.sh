@@ -44,7 +44,7 @@ rpm=$(ls -t "$bundle"/rpm/*.rpm 2>/dev/null | head -1 || true)
 say "deb: $deb ($(du -h "$deb" | cut -f1)); rpm: $rpm ($(du -h "$rpm" | cut -f1))"
 
 package=$(dpkg-deb -f "$deb" Package)
-binary=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '^\./usr/bin/[^/]+$' | head -1 | sed 's/^\.//')
+binary=$(dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|; s|^usr/|/usr/|' | grep -E '^/usr/bin/[^/]+$' | head -1)
 [ -n "$binary" ] || fail "the .deb installs nothing under /usr/bin"
 
 # --- everything below is undone by cleanup -----------------------------------
