@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test of YUI on a fresh Debian 12 machine: installs what is missing,
 # then the Rust tests (core, CLI, mock, app, TS bindings check), the UI unit
-# tests and type check, and the end-to-end test of the real app under Xvfb.
+# tests and type check, the end-to-end test of the real app under Xvfb, and
+# the install smoke test (the release .deb/.rpm, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -44,3 +45,6 @@ npm run --silent test:ui
 
 step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 ./tests/e2e/run.sh
+
+step "Install smoke: the release .deb and .rpm, the .deb installed and started fresh"
+./scripts/install-smoke.sh

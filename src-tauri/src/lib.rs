@@ -16,6 +16,7 @@ mod desk;
 mod ingress;
 mod pet_commands;
 mod placement;
+mod presence;
 mod screen_settings;
 mod settings_window;
 mod shortcut;
@@ -35,7 +36,7 @@ pub use window::WindowId;
 /// Exits with status 1 when the app cannot be built (no display, a broken
 /// config); a startup problem inside a window is shown there instead.
 pub fn run() {
-    let app = tauri::Builder::default()
+    let app = presence::plugins(tauri::Builder::default())
         .manage(window::Windows::default())
         .manage(startup::Background::default())
         .manage(streams::Streams::default())

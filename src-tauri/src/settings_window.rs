@@ -163,6 +163,7 @@ pub(crate) async fn apply(
         announce_character(app, background);
     }
     crate::ingress::follow(app, &saved.ingress).await;
+    crate::presence::follow_autostart_async(app, saved.start_at_login).await;
     Ok(())
 }
 

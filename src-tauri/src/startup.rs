@@ -87,8 +87,9 @@ pub fn setup(app: &AppHandle) {
     tauri::async_runtime::block_on(async {
         start_pet_session(app, true).await;
         if let Ok(dir) = app.state::<Background>().data_dir() {
-            let ingress = dir.load_settings_without_key().unwrap_or_default().ingress;
-            crate::ingress::follow(app, &ingress).await;
+            let settings = dir.load_settings_without_key().unwrap_or_default();
+            crate::ingress::follow(app, &settings.ingress).await;
+            crate::presence::follow_autostart_async(app, settings.start_at_login).await;
         }
     });
 }

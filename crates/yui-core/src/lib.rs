@@ -28,6 +28,7 @@ pub mod model;
 pub mod outcome;
 pub mod picture;
 pub mod placement;
+pub mod presence;
 pub mod probe;
 pub mod relations;
 pub mod session;

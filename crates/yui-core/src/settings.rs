@@ -97,6 +97,9 @@ pub struct Settings {
     pub reactions: ReactionsSettings,
     /// The bed scene (the Character section).
     pub bed: BedSettings,
+    /// Start YUI when the user logs in (default off; the app registers or
+    /// removes the OS's login item, see [`crate::presence::autostart_action`]).
+    pub start_at_login: bool,
 }
 
 /// The bed scene (seed `003`, "Wake"): the launch entry's switch and the
@@ -448,6 +451,7 @@ impl Default for Settings {
             ingress: IngressSettings::default(),
             reactions: ReactionsSettings::default(),
             bed: BedSettings::default(),
+            start_at_login: false,
         }
     }
 }
@@ -472,6 +476,7 @@ impl fmt::Debug for Settings {
             .field("ingress", &self.ingress)
             .field("reactions", &self.reactions)
             .field("bed", &self.bed)
+            .field("start_at_login", &self.start_at_login)
             .finish_non_exhaustive()
     }
 }
@@ -620,6 +625,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
             settings.reactions.away_after_min = value.parse().ok().filter(|m| (1..=120).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("away_after_min takes 1 to 120, not {value:?}") })?;
         }
         "bed.at_launch" => settings.bed.at_launch = switch()?,
+        "start_at_login" => settings.start_at_login = switch()?,
         "bed.wake_timeout_min" => {
             settings.bed.wake_timeout_min = value.parse().ok().filter(|m| (1..=crate::limits::BED_WAKE_TIMEOUT_MIN_MAX).contains(m)).ok_or_else(|| CoreError::Settings { field: "set", reason: format!("bed.wake_timeout_min takes 1 to 480, not {value:?}") })?;
         }
@@ -638,7 +644,7 @@ pub fn apply_override(settings: &mut Settings, pair: &str) -> Result<(), CoreErr
         _ => {
             return Err(CoreError::Settings {
                 field: "set",
-                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost, screen_transitions, schedule, idle_cues, away_after_min, bed.at_launch or bed.wake_timeout_min"),
+                reason: format!("unknown setting {key:?}; use look.screen, browser, relations, screenshot.enabled, screenshot.monitor, screenshot.window, voice, tts.base_url, tts.key, tts.model, tts.voice, tts.speed, system_voice, filler, stt.*, ingress.*, frontmost, screen_transitions, schedule, idle_cues, away_after_min, bed.at_launch, bed.wake_timeout_min or start_at_login"),
             })
         }
     }
@@ -762,6 +768,9 @@ mod tests {
         let s: Settings = serde_json::from_str(r#"{"chat_base_url":"http://x"}"#).unwrap();
         assert_eq!(s.chat_api, ChatApi::Push);
         assert_eq!(s.chat_base_url, "http://x");
+        assert!(!s.start_at_login);
+        let on: Settings = serde_json::from_str(r#"{"start_at_login":true}"#).unwrap();
+        assert!(on.start_at_login);
         assert!("nope".parse::<ChatApi>().is_err());
         assert_eq!("chat_completions".parse::<ChatApi>().unwrap(), ChatApi::ChatCompletions);
         for api in [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions, ChatApi::AgentChat] {

@@ -589,7 +589,12 @@ reactions: ReactionsSettings,
 /**
  * The bed scene (the Character section).
  */
-bed: BedSettings, };
+bed: BedSettings, 
+/**
+ * Start YUI when the user logs in (default off; the app registers or
+ * removes the OS's login item, see [`crate::presence::autostart_action`]).
+ */
+start_at_login: boolean, };
 
 /**
  * What the client renders right now; sent in hello and again when it changes.

@@ -60,6 +60,7 @@ function fill(s: Settings): void {
   const bed = bedToForm(s.bed);
   checkbox("bed_at_launch").checked = bed.at_launch;
   field("bed_wake_timeout_min").value = bed.wake_timeout_min;
+  checkbox("start_at_login").checked = s.start_at_login;
   const file = s.character.split(/[\\/]/).pop();
   characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
 }
@@ -85,6 +86,7 @@ function formSettings(base: Settings): Settings {
     ingress: reactions.read(base.ingress),
     reactions: reactions.readReactions(base.reactions),
     bed: bedFromForm({ at_launch: checkbox("bed_at_launch").checked, wake_timeout_min: field("bed_wake_timeout_min").value }, base.bed),
+    start_at_login: checkbox("start_at_login").checked,
   };
 }
 
