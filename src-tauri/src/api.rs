@@ -212,6 +212,12 @@ pub const COMMANDS: &[Spec] = &[
         ts::<Option<String>>
     ),
     spec!(
+        "desktop_check",
+        "The desktop self-test: transparency, click-through, always-on-top and placement here, each with its fallback.",
+        [],
+        ts::<yui_core::world::stage::StageReport>
+    ),
+    spec!(
         "list_displays",
         "The displays, for the screenshot source.",
         [],

@@ -137,3 +137,13 @@ pub async fn desktop_limitation(window: WebviewWindow) -> Result<Option<String>,
     settings_only(&window)?;
     crate::settings_window::blocking(|| Ok(yui_core::world::platform().limitation().map(str::to_string))).await
 }
+
+/// The desktop self-test's report (`yui_core::world::stage`), read off the
+/// async workers (it asks the X server).
+///
+/// Errors: not the settings window.
+#[tauri::command]
+pub async fn desktop_check(window: WebviewWindow) -> Result<yui_core::world::stage::StageReport, CommandError> {
+    settings_only(&window)?;
+    crate::settings_window::blocking(|| Ok(yui_core::world::stage::check_desktop())).await
+}

@@ -70,6 +70,7 @@ pub fn run() {
             settings_window::current_card_name,
             ingress::ingress_info,
             ingress::desktop_limitation,
+            ingress::desktop_check,
             screen_settings::list_displays,
             screen_settings::list_relations,
             screen_settings::set_relation,

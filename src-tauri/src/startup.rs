@@ -197,6 +197,7 @@ async fn start_session(
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     config.world = yui_core::world::platform();
     config.launch = launch;
+    config.desktop_check = launch;
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
     config.lips = app
         .state::<Windows>()

@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -63,6 +63,8 @@ export const commands = {
   ingressInfo: (): Promise<IngressInfo> => invoke<IngressInfo>("ingress_info"),
   /** Why the desktop reader gives no frontmost line or idle time; null when it reads both. */
   desktopLimitation: (): Promise<string | null> => invoke<string | null>("desktop_limitation"),
+  /** The desktop self-test: transparency, click-through, always-on-top and placement here, each with its fallback. */
+  desktopCheck: (): Promise<StageReport> => invoke<StageReport>("desktop_check"),
   /** The displays, for the screenshot source. */
   listDisplays: (): Promise<Array<Display>> => invoke<Array<Display>>("list_displays"),
   /** The character's relations. */

@@ -7,6 +7,7 @@ import { subscribeEvents } from "../events";
 import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
 import { bedFromForm, bedToForm } from "./bed";
+import { fetchCheck, renderCheck } from "./desktop";
 import { ReactionsSection } from "./reactions";
 import { SessionSection } from "./session";
 import { SessionStrip } from "./strip";
@@ -103,6 +104,11 @@ async function loadKeyPlace(): Promise<void> {
   }
 }
 
+async function loadDesktopCheck(): Promise<void> {
+  const box = document.getElementById("desktop-check");
+  if (box) renderCheck(box, await fetchCheck());
+}
+
 async function loadCardName(): Promise<void> {
   try {
     const name = await commands.currentCardName();
@@ -120,6 +126,7 @@ async function load(): Promise<void> {
   }
   void loadKeyPlace();
   void loadCardName();
+  void loadDesktopCheck();
 }
 
 form.addEventListener("submit", async (ev) => {

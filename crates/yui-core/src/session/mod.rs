@@ -59,6 +59,9 @@ pub struct SessionConfig {
     /// This session starts the app (not a restart after a settings
     /// change): the launch bed scene runs when its setting is on.
     pub launch: bool,
+    /// Run the desktop self-test when the session starts and tell the user,
+    /// once, what this desktop cannot give her (the app's pet window).
+    pub desktop_check: bool,
     /// Whether the session samples [`SessionConfig::world`] itself
     /// ([`world::WorldInput::Sampled`], the default) or takes only the
     /// readings given to [`Session::feed_world`] ([`world::WorldInput::Fed`]).
@@ -75,7 +78,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, world_input: world::WorldInput::Sampled }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, desktop_check: false, world_input: world::WorldInput::Sampled }
     }
 }
 
@@ -205,6 +208,16 @@ impl Session {
         };
         if config.world_input == world::WorldInput::Sampled {
             world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
+        }
+        if config.desktop_check {
+            let (data_dir, sink) = (config.data_dir.clone(), sink.clone());
+            tokio::task::spawn_blocking(move || {
+                let report = crate::world::stage::check_desktop();
+                tracing::info!(record = "desktop_check", path = %report.path, problems = ?report.problems());
+                if let Some(message) = crate::world::stage::notice_due(&data_dir, &report) {
+                    sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
+                }
+            });
         }
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });

@@ -119,6 +119,26 @@ pub fn report(facts: &StageFacts) -> StageReport {
     StageReport { session: facts.session, path: path.to_string(), transparency, click_through, always_on_top, placement }
 }
 
+/// Where the problems last told to the user are kept.
+pub const CHECK_FILE: &str = "desktop-check.json";
+
+/// The first-run notice for `report`: its problems in one message, when
+/// there are some and they differ from the ones last told (kept in
+/// `<data dir>/desktop-check.json`, written here). None otherwise.
+pub fn notice_due(data_dir: &crate::data_dir::DataDir, report: &StageReport) -> Option<String> {
+    let path = data_dir.root().join(CHECK_FILE);
+    let problems = report.problems();
+    let told: Vec<String> = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    if problems == told {
+        return None;
+    }
+    let json = serde_json::to_vec(&problems).expect("strings serialize");
+    if let Err(e) = crate::data_dir::write_atomic(&path, &json) {
+        tracing::warn!(record = "desktop_check_save_failed", error = %e);
+    }
+    (!problems.is_empty()).then(|| format!("This desktop ({}) cannot give her everything. {}. Settings > Startup shows the desktop check.", report.path, problems.join("; ")))
+}
+
 /// Read this machine's desktop and report.
 pub fn check_desktop() -> StageReport {
     report(&facts())
@@ -144,7 +164,7 @@ fn facts() -> StageFacts {
     };
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if x {
-        let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), Some(a), Some(s)));
+        let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), a, Some(s)));
         return StageFacts { session, compositor, above, input_shape };
     }
     StageFacts { session, compositor: None, above: None, input_shape: None }
@@ -168,6 +188,20 @@ mod tests {
         assert!(x11(true, true, false).problems()[0].starts_with("click-through:"));
         let unread = report(&StageFacts { session: StageSession::X11, compositor: None, above: None, input_shape: None });
         assert!(unread.problems().is_empty(), "nothing unseen is called broken");
+    }
+
+    #[test]
+    fn the_notice_is_told_once_per_set_of_problems() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = crate::data_dir::DataDir::new(dir.path()).unwrap();
+        assert_eq!(notice_due(&data, &x11(true, true, true)), None, "nothing missing: nothing to tell");
+        let bare = x11(false, true, true);
+        let told = notice_due(&data, &bare).expect("first time");
+        assert!(told.starts_with("This desktop (X11) cannot give her everything. transparency: no compositing manager"), "{told}");
+        assert_eq!(notice_due(&data, &bare), None, "the same problems are not told again");
+        assert!(notice_due(&data, &x11(false, false, true)).is_some(), "a new problem is told");
+        assert_eq!(notice_due(&data, &x11(true, true, true)), None, "all fixed: nothing to tell");
+        assert!(notice_due(&data, &bare).is_some(), "broken again after a fix: told again");
     }
 
     #[test]

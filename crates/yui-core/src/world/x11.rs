@@ -194,9 +194,10 @@ impl DesktopFacts for X11Desktop {
 /// What the desktop self-test reads of X display `display` (`None`: the
 /// `DISPLAY` variable): whether a compositing manager owns
 /// `_NET_WM_CM_S<screen>`, whether the window manager lists
-/// `_NET_WM_STATE_ABOVE` in `_NET_SUPPORTED`, and whether the server has
-/// the SHAPE extension. None when the display cannot be reached.
-pub fn stage_facts(display: Option<&str>) -> Option<(bool, bool, bool)> {
+/// `_NET_WM_STATE_ABOVE` in `_NET_SUPPORTED` (None with no EWMH window
+/// manager at all: nothing restacks windows then), and whether the server
+/// has the SHAPE extension. None when the display cannot be reached.
+pub fn stage_facts(display: Option<&str>) -> Option<(bool, Option<bool>, bool)> {
     let (conn, screen) = xcb::Connection::connect(display).ok()?;
     let root = conn.get_setup().roots().nth(screen.max(0) as usize)?.root();
     let cm = format!("_NET_WM_CM_S{}", screen.max(0));
@@ -205,7 +206,7 @@ pub fn stage_facts(display: Option<&str>) -> Option<(bool, bool, bool)> {
     let owner = conn.wait_for_reply(conn.send_request(&x::GetSelectionOwner { selection: cm })).ok()?;
     let compositor = !owner.owner().is_none();
     let listed = conn.wait_for_reply(get_property(&conn, root, supported)).ok()?;
-    let keeps_above = listed.value::<x::Atom>().contains(&above);
+    let keeps_above = (listed.r#type() != x::ATOM_NONE).then(|| listed.value::<x::Atom>().contains(&above));
     let shape = conn.wait_for_reply(conn.send_request(&x::QueryExtension { name: b"SHAPE" })).ok()?;
     Some((compositor, keeps_above, shape.present()))
 }
