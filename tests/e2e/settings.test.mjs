@@ -24,6 +24,13 @@ test("the settings window moves the pet to another backend", { timeout: 180_000 
     const url = await browser.$('input[name="chat_base_url"]');
     await url.waitForExist({ timeout: 15_000 });
     await browser.waitUntil(async () => (await url.getValue()) === first, { timeout: 10_000, timeoutMsg: "the settings did not load" });
+    // The desktop self-test: Xvfb with xcompmgr and no window manager passes every check.
+    const check = await browser.$("#desktop-check");
+    await browser.waitUntil(async () => /Desktop check: X11\./.test(await check.getText()), { timeout: 10_000, timeoutMsg: "the desktop check never showed" });
+    const checks = await browser.execute(() => [...document.querySelectorAll("#desktop-check li")].map((li) => li.dataset.ok + " " + li.textContent));
+    t.diagnostic(`desktop check: ${JSON.stringify(checks)}`);
+    assert.equal(checks.length, 4);
+    assert.ok(checks.every((c) => c.startsWith("true ")), `every check passes here: ${JSON.stringify(checks)}`);
     await url.setValue(second);
     await (await browser.$('input[name="key"]')).setValue("k2");
     await (await browser.$('button[type="submit"]')).click();
