@@ -41,6 +41,8 @@ export interface Backend {
   motionFile(id: string): Promise<ArrayBuffer>;
   /** Make the OS window ignore (true) or take (false) mouse input. */
   setClickThrough(ignore: boolean): Promise<void>;
+  /** Hand the held press to the system's window move (where the core cannot place the window). */
+  startDragging(): Promise<void>;
   /** Receive the shell's cursor positions. */
   onCursor(handler: (cursor: CursorPayload) => void): Promise<Unsubscribe>;
   /** Receive "stay interactive for n seconds" requests. */
@@ -79,6 +81,7 @@ export function tauriBackend(): Backend {
   return {
     kind: "tauri",
     send: (command) => call(() => commands.sendCommand(command)).then(done),
+    startDragging: () => win.startDragging(),
     currentStatus: () => call(commands.currentStatus),
     subscribe: subscribeEvents,
     characterFile: async () => asArrayBuffer(await call(commands.characterFile)),

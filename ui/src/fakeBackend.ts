@@ -221,6 +221,7 @@ export function fakeBackend(): Backend {
     setClickThrough: async (ignore) => {
       controls.clickThrough = ignore;
     },
+    startDragging: async () => {},
     async onCursor(handler) {
       cursorListeners.add(handler);
       return () => cursorListeners.delete(handler);

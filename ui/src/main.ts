@@ -223,6 +223,8 @@ async function start(backend: Backend): Promise<void> {
     void loadCharacter(motions).catch((err) => console.error("yui: could not load any character", err));
 
   const apply = (event: UiEvent) => {
+    // The core cannot place the window here: the system moves it while the button is held.
+    if (event.type === "drag_by_system" && press?.dragging) backend.startDragging().catch((err) => console.warn("yui: startDragging failed", err));
     if (event.type === "status") sawStatus = true;
     if (event.type === "screen_watch") sawScreenWatch = true;
     if (event.type === "body") {

@@ -146,6 +146,9 @@ function reducePage(state: State, event: UiEvent, now: number): State {
       return chatEvent(state, event.event, now);
     case "body":
       return { ...state, body: reduceBody(state.body, event, now) };
+    case "drag_by_system":
+      // The page hands the hold to the system (main.ts); no state.
+      return state;
     case "conversation":
       // The notice follows the transcript (an approval answered elsewhere leaves with the snapshot).
       return state;

@@ -103,6 +103,10 @@ pub struct PeekView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UiEvent {
+    /// The user's hold cannot move the window through the core here (a
+    /// native Wayland client cannot place itself): the page hands the drag
+    /// to the system (its window-move request) while the button is held.
+    DragBySystem,
     /// The body changed: her posture, and the bed scene while it runs
     /// (`bed` absent: no bed; she stands).
     Body {

@@ -306,6 +306,9 @@ async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_th
     let t = turn(&mock, &session).await;
     assert_eq!(call(&mock, &clock, &t, "u", json!({"action": "move_to", "spot": "center"})).await, "error: unsupported");
     assert_eq!(desk.pet(), (20, 800 - 520 + feet()), "not moved");
+    // The user's hold goes to the system instead.
+    session.send(UserCommand::Drag { phase: DragPhase::Start }).unwrap();
+    assert!(_sink.wait_for(WAIT, |e| matches!(e, UiEvent::DragBySystem)).await.is_some(), "the page is told to let the system drag");
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("avatar.json"), avatar_json(json!("fast"))).unwrap();

@@ -4,7 +4,7 @@
 /**
  * Everything the UI can show. Sent into the [`crate::EventSink`].
  */
-export type UiEvent = { "type": "body", 
+export type UiEvent = { "type": "drag_by_system" } | { "type": "body", 
 /**
  * The posture the `body:` line reads.
  */

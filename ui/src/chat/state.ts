@@ -131,6 +131,7 @@ function reducePage(state: ChatState, event: UiEvent): ChatState {
     case "screen_request_refused":
     case "images_sent":
     case "body":
+    case "drag_by_system":
       // The slices took them (or they are the pet window's business).
       return state;
     default: {

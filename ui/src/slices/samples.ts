@@ -10,6 +10,7 @@ export function chat(event: ChatEvent): UiEvent {
 
 /** One sample event of each type. */
 export const SAMPLES: { [K in UiEvent["type"]]: Extract<UiEvent, { type: K }> } = {
+  drag_by_system: { type: "drag_by_system" },
   body: { type: "body", posture: "lying", bed: { entry: "command", phase: "asleep", phase_ms: 0 } },
   status: { type: "status", status: { state: "ready" } },
   turn_started: { type: "turn_started", turn_id: "t9", text: "hi" },

@@ -59,6 +59,7 @@ export function reduceTranscript(t: TranscriptSlice, event: UiEvent, nowMs: numb
     case "images_sent":
     case "notice":
     case "body":
+    case "drag_by_system":
       return t;
     default: {
       const unknown: never = event;

@@ -71,6 +71,7 @@ export function reduceTurn(turn: TurnSlice, event: UiEvent): TurnSlice {
     case "conversation":
     case "notice":
     case "body":
+    case "drag_by_system":
       return turn;
     default: {
       const unknown: never = event;

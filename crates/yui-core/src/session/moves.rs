@@ -85,7 +85,14 @@ impl Driver {
 
     /// The user's hold: grab, follow the pointer, let go.
     pub(super) fn drag(&mut self, phase: DragPhase, fx: &mut Effects) {
-        if self.bed.is_some() || !self.desk.can_place() {
+        if self.bed.is_some() {
+            return;
+        }
+        if !self.desk.can_place() {
+            // The system moves the window itself (no posture, no fall).
+            if phase == DragPhase::Start {
+                self.emit(crate::event::UiEvent::DragBySystem);
+            }
             return;
         }
         let now_ms = self.clock.now_ms();
