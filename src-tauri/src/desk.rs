@@ -144,6 +144,10 @@ impl Desk for AppDesk {
         Some(self.browser.clone())
     }
 
+    fn has_body(&self) -> bool {
+        true
+    }
+
     fn pet_window(&self) -> Option<PetWindow> {
         self.place.frame()
     }

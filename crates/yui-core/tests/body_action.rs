@@ -60,6 +60,9 @@ impl Desk for FakeDesk {
     fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
         Ok(self.windows.lock().unwrap().clone())
     }
+    fn has_body(&self) -> bool {
+        true
+    }
     fn pet_window(&self) -> Option<PetWindow> {
         let (x, y) = self.pet();
         Some(PetWindow { x, y, width: 360, height: 520, scale: 1.0 })

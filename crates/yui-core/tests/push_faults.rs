@@ -154,7 +154,7 @@ async fn tool_calls_are_answered_by_the_client_rules() {
     let results: Vec<_> = mock.received().into_iter().filter(|f| f["type"] == "tool_result").collect();
     assert_eq!(results.len(), 3);
     let answer = |id: &str| results.iter().find(|r| r["id"] == id).map(|r| r["result"].as_str().unwrap().to_string()).unwrap();
-    assert_eq!(answer("c-1"), "error: unknown tool", "body_action is not declared yet");
+    assert_eq!(answer("c-1"), "error: unknown tool", "a client with no body (no pet window) does not declare body_action");
     assert_eq!(answer("c-2"), "error: missing field character");
     assert_eq!(answer("c-3"), "standing (for 0min)");
     assert_eq!(results[1]["turn_id"], mock.wait_for_frame("turn", 0, WAIT).await.unwrap()["turn_id"]);

@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn every_generic_answer_word_for_word() {
-        assert_eq!(answer("body_action", json!({})), "error: unknown tool");
+        assert_eq!(answer("fly_away", json!({})), "error: unknown tool");
         assert_eq!(answer("look", json!({})), "error: missing field at");
         assert_eq!(answer("look", json!({"at": "moon"})), "error: invalid field at");
         assert_eq!(answer("look", json!({"at": "screen", "monitor": -1})), "error: invalid field monitor");

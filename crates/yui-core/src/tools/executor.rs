@@ -253,7 +253,7 @@ mod tests {
     async fn calls_that_do_not_read_answer_at_once() {
         let (ex, mut rx) = setup();
         ex.run(addr("slow", "t1", "r"));
-        ex.run(call("a", "t1", "body_action", json!({})));
+        ex.run(call("a", "t1", "fly_away", json!({})));
         ex.run(call("b", "t1", "address_character", json!({})));
         ex.run(call("c", "t1", "address_character", json!({ "character": 3 })));
         ex.run(call("d", "t1", "address_character", Value::Null));

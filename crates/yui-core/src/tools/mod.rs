@@ -88,6 +88,12 @@ pub trait Desk: Send + Sync {
         None
     }
 
+    /// Whether this client has a body on the desktop (a pet window): only
+    /// then is `body_action` declared. The headless client has none.
+    fn has_body(&self) -> bool {
+        false
+    }
+
     /// The pet window's frame now; none without a window.
     fn pet_window(&self) -> Option<PetWindow> {
         None
@@ -280,7 +286,7 @@ pub struct PetWindow {
 pub struct Declared {
     /// `look` (the main pet window).
     pub look: bool,
-    /// `body_action` (the main pet window).
+    /// `body_action` (the main pet window, when it has a body).
     pub body: bool,
     /// `browser` (a window with a browser).
     pub browser: bool,
@@ -289,7 +295,7 @@ pub struct Declared {
 impl Declared {
     /// What `desk` can run.
     pub fn of(desk: &dyn Desk) -> Self {
-        Self { look: desk.is_main(), body: desk.is_main(), browser: desk.browser().is_some() }
+        Self { look: desk.is_main(), body: desk.is_main() && desk.has_body(), browser: desk.browser().is_some() }
     }
 
     /// The `tool switches:` entries of the declared tools, in the spec's
