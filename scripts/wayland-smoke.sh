@@ -8,7 +8,9 @@
 #     background),
 #   - she took the layer-shell path (record layer_shell in the log),
 #   - a body_action move_to top-left answers `ok: standing` and grim shows
-#     her near the output's top-left corner.
+#     her near the output's top-left corner,
+#   - move_to with monitor 1 puts her on a second output at scale 2, where
+#     she is twice her size in physical pixels.
 # Builds nothing: it runs $CARGO_TARGET_DIR/debug/yui (built with
 # `--features custom-protocol` after `npm run ui:build`) and
 # $CARGO_TARGET_DIR/debug/yui-mock. sway refuses to run as root, so as root
@@ -63,6 +65,7 @@ cat >"$tmp/sway.conf" <<EOF
 xwayland disable
 default_border none
 output HEADLESS-1 resolution 1280x800 position 0 0 background $BG solid_color
+output HEADLESS-2 resolution 2560x1600 position 1280 0 scale 2 background $BG solid_color
 EOF
 chmod 644 "$tmp/sway.conf"
 
@@ -87,9 +90,12 @@ done
 [ -n "$socket" ] && [ -n "$ipc" ] || fail "sway did not start ($(tail -3 "$tmp/out/sway.log" | tr '\n' ' '))"
 export XDG_RUNTIME_DIR="$tmp/run" WAYLAND_DISPLAY="$socket" SWAYSOCK="$ipc"
 swaymsg -t get_outputs >/dev/null || fail "swaymsg cannot reach sway at $ipc"
+# A second output, right of the first, at scale 2 (HEADLESS-2 in the config).
+swaymsg create_output >/dev/null || fail "swaymsg create_output failed"
+swaymsg -t get_outputs | grep -q '"scale": 2' || fail "the second output did not get scale 2 ($(swaymsg -t get_outputs | grep -E '"(name|scale)"' | tr -d ' \n'))"
 
-shot() { # shot NAME: a screenshot of every output to $tmp/out/NAME.png
-  grim "$tmp/out/$1.png" || fail "grim could not take a screenshot"
+shot() { # shot NAME [OUTPUT]: a screenshot of one output (HEADLESS-1) to $tmp/out/NAME.png
+  grim -o "${2:-HEADLESS-1}" "$tmp/out/$1.png" || fail "grim could not take a screenshot"
 }
 convert -size 1280x800 "xc:$BG" "$tmp/out/bg.png"
 # How many pixels of a screenshot are not sway's background.
@@ -181,5 +187,21 @@ for _ in $(seq 20); do
 done
 [ "$near" = 1 ] || fail "after move_to top-left she is drawn at $(box "$tmp/out/top-left.png"), not near the top-left corner"
 say "grim shows her at $(box "$tmp/out/top-left.png"): near the top-left corner"
+
+# --- onto the scale-2 output: twice her size in physical pixels ---------------
+size1=$(box "$tmp/out/top-left.png"); size1=${size1%%+*}
+result=$(act w2 '{"action":"move_to","spot":"top-left","monitor":1}')
+[ "$result" = "ok: standing" ] || fail "body_action move_to top-left on monitor 1 answered '${result:-nothing within 30 s}', not 'ok: standing'"
+say "body_action move_to top-left, monitor 1: $result"
+twice=0 size2=""
+for _ in $(seq 20); do
+  shot scale2 HEADLESS-2
+  geom=$(box "$tmp/out/scale2.png" || true); size2=${geom%%+*}
+  w1=${size1%x*} h1=${size1#*x} w2=${size2%x*} h2=${size2#*x}
+  if [ "$(( w2 * 10 / w1 ))" -ge 18 ] 2>/dev/null && [ "$(( w2 * 10 / w1 ))" -le 22 ] && [ "$(( h2 * 10 / h1 ))" -ge 18 ] && [ "$(( h2 * 10 / h1 ))" -le 22 ]; then twice=1; break; fi
+  sleep 0.5
+done
+[ "$twice" = 1 ] || fail "on the scale-2 output she is drawn ${size2:-nowhere} ($geom) against $size1 on the scale-1 output: not twice her size"
+say "on the scale-2 output she is $size2 physical pixels at ${geom#"$size2"}, twice her $size1 on the scale-1 output"
 
 say "PASS"
