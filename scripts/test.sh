@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run every test of YUI on a fresh Debian 12 machine: installs what is missing,
 # then the Rust tests (core, CLI, mock, app, TS bindings check), the UI unit
-# tests and type check, the end-to-end test of the real app under Xvfb, and
-# the install smoke test (the release .deb/.rpm, installed and started).
+# tests and type check, the end-to-end test of the real app under Xvfb, the
+# same build under a headless sway (Wayland, layer-shell), and the install
+# smoke test (the release .deb/.rpm, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -45,6 +46,9 @@ npm run --silent test:ui
 
 step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 ./tests/e2e/run.sh
+
+step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
 
 step "Install smoke: the release .deb and .rpm, the .deb installed and started fresh"
 ./scripts/install-smoke.sh

@@ -9,7 +9,7 @@ use futures_util::future::BoxFuture;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
-use yui_core::picture::capture::CaptureError;
+use yui_core::picture::capture::{CaptureError, Display};
 use yui_core::picture::Picture;
 use yui_core::tools::{capture_blocking, Browser, Desk, PetWindow, Shot};
 
@@ -68,17 +68,19 @@ struct DeskParts {
 }
 
 /// Start tracking the pet window's place and create the app's browser
-/// (no window until its first `open`). Runs once, in setup.
-pub fn install(app: &AppHandle) {
+/// (no window until its first `open`). Runs once, in setup. `layered`: where
+/// the layer-shell pet stands ([`crate::layer::install`]); a layer surface's
+/// place is the one the app set, never what its Moved events say.
+pub fn install(app: &AppHandle, layered: Option<PhysicalPosition<i32>>) {
     let place = Arc::new(PetPlace::default());
     if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
         if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
-            *place.place.lock().unwrap_or_else(|p| p.into_inner()) = Some((pos, size));
+            *place.place.lock().unwrap_or_else(|p| p.into_inner()) = Some((layered.unwrap_or(pos), size));
         }
         *place.scale.lock().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
         let tracked = place.clone();
         pet.on_window_event(move |event| match event {
-            WindowEvent::Moved(pos) => tracked.set(|p| p.0 = *pos),
+            WindowEvent::Moved(pos) if layered.is_none() => tracked.set(|p| p.0 = *pos),
             WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
             WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
                 *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor
@@ -140,6 +142,30 @@ impl Desk for AppDesk {
         })
     }
 
+    fn displays(&self) -> Result<Vec<Display>, CaptureError> {
+        if !crate::layer::active() {
+            return yui_core::picture::capture::displays();
+        }
+        // The layer-shell pet stands on GTK's outputs, as Tauri lists them
+        // (physical pixels); the screenshot path may not see them at all.
+        let monitors = self.app.available_monitors().map_err(|e| CaptureError::Failed(e.to_string()))?;
+        let primary = self.app.primary_monitor().ok().flatten().map(|m| *m.position());
+        Ok(monitors
+            .iter()
+            .enumerate()
+            .map(|(index, m)| Display {
+                index,
+                label: m.name().cloned().unwrap_or_else(|| format!("output {}", index + 1)),
+                x: m.position().x,
+                y: m.position().y,
+                width: m.size().width,
+                height: m.size().height,
+                scale: m.scale_factor() as f32,
+                primary: primary.map_or(index == 0, |p| p == *m.position()),
+            })
+            .collect())
+    }
+
     fn browser(&self) -> Option<Arc<dyn Browser>> {
         Some(self.browser.clone())
     }
@@ -162,7 +188,9 @@ impl Desk for AppDesk {
         };
         // Known at once: the next frame of a move reads it before Moved arrives.
         self.place.set(|p| p.0 = PhysicalPosition::new(x, y));
-        if let Err(e) = pet.set_position(PhysicalPosition::new(x, y)) {
+        if crate::layer::active() {
+            crate::layer::place(&pet, x, y);
+        } else if let Err(e) = pet.set_position(PhysicalPosition::new(x, y)) {
             tracing::warn!(record = "pet_place_failed", x, y, error = %e);
         }
     }

@@ -14,6 +14,7 @@ mod commands;
 mod cursor;
 mod desk;
 mod ingress;
+mod layer;
 mod pet_commands;
 mod placement;
 mod presence;

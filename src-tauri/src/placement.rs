@@ -30,7 +30,11 @@ pub fn bring_back(window: &WebviewWindow) {
             height: size.height as i32,
         };
         if let Some((x, y)) = yui_core::placement::bring_back_position(rect, &monitors) {
-            let _ = window.set_position(PhysicalPosition::new(x, y));
+            if crate::layer::active() {
+                crate::layer::place(window, x, y);
+            } else {
+                let _ = window.set_position(PhysicalPosition::new(x, y));
+            }
             tracing::info!(record = "pet_moved_back", x, y);
         }
     }

@@ -76,7 +76,14 @@ pub fn setup(app: &AppHandle) {
         tracing::warn!(record = "tray_unavailable", error = %e);
     }
     crate::shortcut::install(app);
-    crate::desk::install(app);
+    // The pet window is created hidden: a layer-shell surface must be made
+    // one before it is mapped. Shown here on every platform.
+    let pet = app.get_webview_window(WindowId::Pet.label());
+    let layered = pet.as_ref().and_then(crate::layer::install);
+    crate::desk::install(app, layered);
+    if let Some(Err(e)) = pet.map(|pet| pet.show()) {
+        tracing::error!(record = "pet_show_failed", error = %e);
+    }
     let tasks = tokio_util::sync::CancellationToken::new();
     crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
     app.state::<Windows>().insert(

@@ -313,7 +313,7 @@ fn the_desktop_self_test_sees_the_window_manager_and_the_compositor_arrive() {
     assert_eq!(facts(), Some((false, Some(true), true)));
     procs.0.push(spawn_on("xcompmgr", &display, home.path()));
     wait_until("xcompmgr to own _NET_WM_CM_S0", Duration::from_secs(10), || facts().filter(|f| f.0).map(|_| ()));
-    let facts = yui_core::world::stage::StageFacts { session: yui_core::world::stage::StageSession::X11, compositor: Some(true), above: Some(true), input_shape: Some(true) };
+    let facts = yui_core::world::stage::StageFacts { session: yui_core::world::stage::StageSession::X11, compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false };
     assert!(yui_core::world::stage::report(&facts).problems().is_empty());
     assert_eq!(yui_core::world::x11::stage_facts(Some(":65001")), None, "an unreachable display reads nothing");
 }

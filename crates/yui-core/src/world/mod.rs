@@ -136,15 +136,22 @@ pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Back
 }
 
 /// Whether this app can put its own windows where the body goes: yes on
-/// Windows, macOS, X11 and XWayland; no as a native Wayland client (GTK
+/// Windows, macOS, X11 and XWayland; as a native Wayland client (GTK
 /// picks Wayland first when `WAYLAND_DISPLAY` is set, unless `GDK_BACKEND`
-/// says `x11`), where clients cannot place themselves.
+/// says `x11`) only when the app made the pet a layer-shell surface
+/// ([`stage::set_layer_shell`]): a plain toplevel cannot place itself.
 pub fn can_place_windows() -> bool {
     if cfg!(any(target_os = "windows", target_os = "macos")) {
         return true;
     }
     let var = |k: &str| std::env::var(k).ok();
-    placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref())
+    placement_with(placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref()), stage::layer_shell())
+}
+
+/// [`can_place_windows`] from its two facts: the app runs on X11/XWayland
+/// (`x_placement`, [`placement_for`]), or the pet is a layer-shell surface.
+pub fn placement_with(x_placement: bool, layer_shell: bool) -> bool {
+    x_placement || layer_shell
 }
 
 /// [`can_place_windows`] for these environment values, on Linux.

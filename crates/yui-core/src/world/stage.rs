@@ -5,6 +5,23 @@
 //! `_NET_SUPPORTED`, the SHAPE extension); the report is pure.
 
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the app made the pet window a layer-shell surface.
+static LAYER_SHELL: AtomicBool = AtomicBool::new(false);
+
+/// Tell the core whether the pet window is a layer-shell surface
+/// (`zwlr_layer_shell_v1` on the overlay layer): the app says so once, when
+/// it set the window up. On that path a native Wayland pet stays above and
+/// places herself (see [`report`] and [`super::can_place_windows`]).
+pub fn set_layer_shell(on: bool) {
+    LAYER_SHELL.store(on, Ordering::Relaxed);
+}
+
+/// What the app last told [`set_layer_shell`] (false until it says).
+pub fn layer_shell() -> bool {
+    LAYER_SHELL.load(Ordering::Relaxed)
+}
 
 /// The kind of desktop session the app runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
@@ -37,6 +54,9 @@ pub struct StageFacts {
     /// The server shapes input (the SHAPE extension), which click-through
     /// needs.
     pub input_shape: Option<bool>,
+    /// The pet window is a layer-shell surface on the overlay layer (native
+    /// Wayland, a compositor with `zwlr_layer_shell_v1`).
+    pub layer_shell: bool,
 }
 
 /// One line of the report.
@@ -54,7 +74,8 @@ pub struct StageCheck {
 pub struct StageReport {
     /// The session the app runs in.
     pub session: StageSession,
-    /// The path in words (`X11`, `XWayland`, `Wayland (no layer-shell)`…).
+    /// The path in words (`X11`, `XWayland`, `Wayland (layer-shell)`,
+    /// `Wayland (no layer-shell)`…).
     pub path: String,
     /// The see-through window.
     pub transparency: StageCheck,
@@ -93,6 +114,13 @@ pub fn report(facts: &StageFacts) -> StageReport {
             check(seen(facts.input_shape), "the X server shapes input", "the X server has no SHAPE extension, so her whole window takes the mouse"),
             check(seen(facts.above), "the window manager keeps her above", "the window manager cannot keep windows above, so others may cover her; the tray's Bring back and Ctrl+Shift+Y show her"),
             check(true, "she places her own window", ""),
+        ),
+        S::Wayland if facts.layer_shell => (
+            "Wayland (layer-shell)",
+            check(true, "the compositor blends her window", ""),
+            check(true, "the compositor takes her input region", ""),
+            check(true, "she is on the compositor's overlay layer, above windows", ""),
+            check(true, "she places her own window (layer-shell margins)", ""),
         ),
         S::Wayland => (
             "Wayland (no layer-shell)",
@@ -147,7 +175,7 @@ pub fn check_desktop() -> StageReport {
 #[cfg(any(target_os = "windows", target_os = "macos"))]
 fn facts() -> StageFacts {
     let session = if cfg!(target_os = "windows") { StageSession::Windows } else { StageSession::Macos };
-    StageFacts { session, compositor: Some(true), above: Some(true), input_shape: Some(true) }
+    StageFacts { session, compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false }
 }
 
 #[cfg(not(any(target_os = "windows", target_os = "macos")))]
@@ -165,9 +193,9 @@ fn facts() -> StageFacts {
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if x {
         let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), a, Some(s)));
-        return StageFacts { session, compositor, above, input_shape };
+        return StageFacts { session, compositor, above, input_shape, layer_shell: false };
     }
-    StageFacts { session, compositor: None, above: None, input_shape: None }
+    StageFacts { session, compositor: None, above: None, input_shape: None, layer_shell: session == StageSession::Wayland && layer_shell() }
 }
 
 #[cfg(test)]
@@ -175,7 +203,7 @@ mod tests {
     use super::*;
 
     fn x11(compositor: bool, above: bool, shape: bool) -> StageReport {
-        report(&StageFacts { session: StageSession::X11, compositor: Some(compositor), above: Some(above), input_shape: Some(shape) })
+        report(&StageFacts { session: StageSession::X11, compositor: Some(compositor), above: Some(above), input_shape: Some(shape), layer_shell: false })
     }
 
     #[test]
@@ -186,7 +214,7 @@ mod tests {
         assert!(bare[0].starts_with("transparency: no compositing manager"), "{bare:?}");
         assert!(x11(true, false, true).problems()[0].starts_with("always on top: the window manager cannot"));
         assert!(x11(true, true, false).problems()[0].starts_with("click-through:"));
-        let unread = report(&StageFacts { session: StageSession::X11, compositor: None, above: None, input_shape: None });
+        let unread = report(&StageFacts { session: StageSession::X11, compositor: None, above: None, input_shape: None, layer_shell: false });
         assert!(unread.problems().is_empty(), "nothing unseen is called broken");
     }
 
@@ -206,11 +234,29 @@ mod tests {
 
     #[test]
     fn native_wayland_says_what_it_cannot_and_the_way_out() {
-        let r = report(&StageFacts { session: StageSession::Wayland, compositor: None, above: None, input_shape: None });
+        let r = report(&StageFacts { session: StageSession::Wayland, compositor: None, above: None, input_shape: None, layer_shell: false });
         assert_eq!(r.path, "Wayland (no layer-shell)");
         let p = r.problems();
         assert_eq!(p.len(), 2, "{p:?}");
         assert!(p.iter().all(|l| l.contains("GDK_BACKEND=x11")), "{p:?}");
         assert!(r.transparency.ok && r.click_through.ok);
+    }
+
+    #[test]
+    fn native_wayland_on_layer_shell_stays_above_and_places_herself() {
+        let r = report(&StageFacts { session: StageSession::Wayland, compositor: None, above: None, input_shape: None, layer_shell: true });
+        assert_eq!(r.path, "Wayland (layer-shell)");
+        assert!(r.problems().is_empty(), "{:?}", r.problems());
+        assert!(r.always_on_top.ok && r.placement.ok);
+    }
+
+    #[test]
+    fn layer_shell_counts_only_on_native_wayland_and_lets_her_place_herself() {
+        // Only a native Wayland client can be a layer-shell surface.
+        let x = report(&StageFacts { session: StageSession::X11, compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: true });
+        assert_eq!(x.path, "X11");
+        assert!(!crate::world::placement_with(false, false));
+        assert!(crate::world::placement_with(false, true));
+        assert!(crate::world::placement_with(true, false));
     }
 }

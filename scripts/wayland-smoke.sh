@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Wayland smoke test: the app as a native Wayland client under a headless
+# sway (wlroots, pixman renderer, no input devices), against yui-mock's demo
+# agent. Checks that
+#   - the app connects (record ws_ready in its daily log),
+#   - the pet drew (a `grim` screenshot differs from sway's solid background)
+#     and is see-through (most of her 360×520 window still shows that
+#     background),
+#   - she took the layer-shell path (record layer_shell in the log),
+#   - a body_action move_to top-left answers `ok: standing` and grim shows
+#     her near the output's top-left corner,
+#   - move_to with monitor 1 puts her on a second output at scale 2, where
+#     she is twice her size in physical pixels.
+# Builds nothing: it runs $CARGO_TARGET_DIR/debug/yui (built with
+# `--features custom-protocol` after `npm run ui:build`) and
+# $CARGO_TARGET_DIR/debug/yui-mock. sway refuses to run as root, so as root
+# it runs sway as uid 65534 (setpriv) with its own XDG_RUNTIME_DIR; the app
+# runs as the calling user and reaches sway's socket. Everything it starts is
+# stopped at exit; logs and screenshots of a failed run are kept in
+# tests/e2e/artifacts/wayland-smoke. Exits non-zero with a message on any
+# failure. scripts/test.sh runs it after the e2e test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+WAIT_S="${YUI_SMOKE_WAIT_S:-60}"
+BG='#2040a0'
+
+say() { printf '\033[1m[wayland-smoke]\033[0m %s\n' "$*"; }
+fail() { printf '\033[1;31m[wayland-smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
+
+for bin in sway swaymsg grim convert compare identify curl setpriv; do
+  command -v "$bin" >/dev/null || fail "$bin is missing; run scripts/setup.sh (apt: sway grim imagemagick)"
+done
+APP="$TARGET/debug/yui"
+MOCK="$TARGET/debug/yui-mock"
+[ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build -p yui --features custom-protocol"
+[ -x "$MOCK" ] || fail "$MOCK is missing: cargo build -p yui-mock"
+
+pids=()
+tmp=""
+cleanup() {
+  local rc=$?
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "$tmp" ]; then
+    if [ "$rc" != 0 ] && [ -d "$tmp" ]; then
+      rm -rf "$ROOT/tests/e2e/artifacts/wayland-smoke"
+      mkdir -p "$ROOT/tests/e2e/artifacts"
+      cp -r "$tmp/out" "$ROOT/tests/e2e/artifacts/wayland-smoke" 2>/dev/null || true
+      cp -r "$tmp/data/logs" "$ROOT/tests/e2e/artifacts/wayland-smoke/logs" 2>/dev/null || true
+      say "logs and screenshots kept in tests/e2e/artifacts/wayland-smoke"
+    fi
+    rm -rf "$tmp"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+
+tmp=$(mktemp -d /tmp/yui-wayland-smoke.XXXXXX)
+chmod 755 "$tmp"
+mkdir -p "$tmp/out" "$tmp/data" "$tmp/home" "$tmp/run"
+chmod 700 "$tmp/run"
+cat >"$tmp/sway.conf" <<EOF
+xwayland disable
+default_border none
+output HEADLESS-1 resolution 1280x800 position 0 0 background $BG solid_color
+output HEADLESS-2 resolution 2560x1600 position 1280 0 scale 2 background $BG solid_color
+EOF
+chmod 644 "$tmp/sway.conf"
+
+# --- sway, headless -----------------------------------------------------------
+as_sway=()
+if [ "$(id -u)" -eq 0 ]; then
+  chown 65534:65534 "$tmp/run"
+  as_sway=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+say "starting sway headless (runtime dir $tmp/run)"
+(cd "$tmp" && exec env -i PATH="$PATH" HOME="$tmp" XDG_RUNTIME_DIR="$tmp/run" \
+  WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+  "${as_sway[@]}" sway -c "$tmp/sway.conf") >"$tmp/out/sway.log" 2>&1 &
+pids+=($!)
+socket="" ipc=""
+for _ in $(seq 100); do
+  socket=$(cd "$tmp/run" && ls wayland-* 2>/dev/null | grep -v '\.lock$' | head -1 || true)
+  ipc=$(ls "$tmp"/run/sway-ipc.*.sock 2>/dev/null | head -1 || true)
+  [ -n "$socket" ] && [ -n "$ipc" ] && break
+  sleep 0.1
+done
+[ -n "$socket" ] && [ -n "$ipc" ] || fail "sway did not start ($(tail -3 "$tmp/out/sway.log" | tr '\n' ' '))"
+export XDG_RUNTIME_DIR="$tmp/run" WAYLAND_DISPLAY="$socket" SWAYSOCK="$ipc"
+swaymsg -t get_outputs >/dev/null || fail "swaymsg cannot reach sway at $ipc"
+# A second output, right of the first, at scale 2 (HEADLESS-2 in the config).
+swaymsg create_output >/dev/null || fail "swaymsg create_output failed"
+swaymsg -t get_outputs | grep -q '"scale": 2' || fail "the second output did not get scale 2 ($(swaymsg -t get_outputs | grep -E '"(name|scale)"' | tr -d ' \n'))"
+
+shot() { # shot NAME [OUTPUT]: a screenshot of one output (HEADLESS-1) to $tmp/out/NAME.png
+  grim -o "${2:-HEADLESS-1}" "$tmp/out/$1.png" || fail "grim could not take a screenshot"
+}
+convert -size 1280x800 "xc:$BG" "$tmp/out/bg.png"
+# How many pixels of a screenshot are not sway's background.
+not_bg() { compare -metric AE -fuzz 3% "$1" "$tmp/out/bg.png" null: 2>&1 || true; }
+# The box around everything that is not the background (WxH+X+Y).
+box() { convert "$1" -bordercolor "$BG" -border 1 -fuzz 3% -trim -format '%wx%h%O' info: 2>/dev/null; }
+# swaybg paints the background a moment after sway starts.
+for _ in $(seq 50); do
+  shot background
+  [ "$(not_bg "$tmp/out/background.png")" = 0 ] && break
+  sleep 0.2
+done
+[ "$(not_bg "$tmp/out/background.png")" = 0 ] || fail "sway's output is not the solid background $BG 10 s after it started"
+
+# --- the mock agent and the app ----------------------------------------------
+"$MOCK" --demo --pace 0 --port 0 >"$tmp/out/mock.stdout" 2>"$tmp/out/mock.stderr" &
+pids+=($!)
+url=""
+for _ in $(seq 100); do
+  url=$(sed -n 's/^listening on \(http[^ ]*\).*/\1/p' "$tmp/out/mock.stdout" | head -1)
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || fail "yui-mock printed no 'listening on URL' line"
+printf '{"chat_base_url": "%s", "key": "k"}\n' "$url" >"$tmp/data/settings.json"
+
+say "starting $APP as a native Wayland client (mock at $url)"
+env -u DISPLAY HOME="$tmp/home" GDK_BACKEND=wayland YUI_DATA_DIR="$tmp/data" YUI_AUDIO=none \
+  XDG_SESSION_TYPE=wayland "$APP" >"$tmp/out/app.stdout" 2>"$tmp/out/app.stderr" &
+app=$!
+pids+=("$app")
+
+log_has() { # log_has REGEX: the app's daily log has a matching line
+  local f
+  for f in $(find "$tmp/data/logs" -name 'yui.log*' -type f 2>/dev/null); do
+    grep -Eq "$1" "$f" && return 0
+  done
+  return 1
+}
+deadline=$(( $(date +%s) + WAIT_S ))
+until log_has 'ws_ready'; do
+  kill -0 "$app" 2>/dev/null || fail "the app exited early ($(tail -5 "$tmp/out/app.stderr" | tr '\n' ' '))"
+  [ "$(date +%s)" -lt "$deadline" ] || fail "the app never connected to the mock (record ws_ready) within ${WAIT_S} s"
+  sleep 0.5
+done
+say "the app connected to the mock"
+
+# --- she drew, see-through ----------------------------------------------------
+drawn=0
+while :; do
+  shot pet
+  drawn=$(not_bg "$tmp/out/pet.png")
+  [ "$drawn" -gt 3000 ] && break
+  [ "$(date +%s)" -lt "$deadline" ] || break
+  sleep 1
+done
+window=$((360 * 520))
+[ "$drawn" -gt 3000 ] || fail "only $drawn pixels differ from the background: the pet did not draw"
+[ "$drawn" -lt $((window * 60 / 100)) ] || fail "$drawn pixels differ from the background, more than 60% of her window: it is not see-through"
+say "the pet drew: $drawn pixels over the background, inside $(box "$tmp/out/pet.png"); the rest of her window shows through"
+
+# --- the layer-shell path -------------------------------------------------------
+log_has 'layer_shell.*active=true' || fail "the app did not take the layer-shell path under sway (no 'layer_shell active=true' in its log)"
+say "the pet is a layer-shell surface (record layer_shell active=true)"
+
+received() { curl -fsS "$url/__mock/received" 2>/dev/null || echo '[]'; }
+act() { # act ID ARGS-JSON: push a body_action call, print its tool_result's result
+  local id=$1 args=$2 result=""
+  curl -fsS -X POST -H 'content-type: application/json' "$url/__mock/push" \
+    -d "{\"type\":\"tool_call\",\"id\":\"$id\",\"turn_id\":\"x\",\"name\":\"body_action\",\"arguments\":$args}" >/dev/null \
+    || fail "the mock did not take the pushed body_action $id"
+  for _ in $(seq 60); do
+    result=$(received | python3 -c 'import json,sys; print(next((f.get("result","") for f in json.load(sys.stdin) if f.get("type")=="tool_result" and f.get("id")==sys.argv[1]), ""))' "$id")
+    [ -n "$result" ] && break
+    sleep 0.5
+  done
+  printf '%s' "$result"
+}
+result=$(act w1 '{"action":"move_to","spot":"top-left"}')
+[ "$result" = "ok: standing" ] || fail "body_action move_to top-left answered '${result:-nothing within 30 s}', not 'ok: standing'"
+say "body_action move_to top-left: $result"
+near=0
+for _ in $(seq 20); do
+  shot top-left
+  geom=$(box "$tmp/out/top-left.png" || true)   # WxH+X+Y
+  bx=${geom#*+}; by=${bx#*+}; bx=${bx%%+*}
+  if [ "${bx:-9999}" -lt 300 ] 2>/dev/null && [ "${by:-9999}" -lt 300 ] 2>/dev/null; then near=1; break; fi
+  sleep 0.5
+done
+[ "$near" = 1 ] || fail "after move_to top-left she is drawn at $(box "$tmp/out/top-left.png"), not near the top-left corner"
+say "grim shows her at $(box "$tmp/out/top-left.png"): near the top-left corner"
+
+# --- onto the scale-2 output: twice her size in physical pixels ---------------
+size1=$(box "$tmp/out/top-left.png"); size1=${size1%%+*}
+result=$(act w2 '{"action":"move_to","spot":"top-left","monitor":1}')
+[ "$result" = "ok: standing" ] || fail "body_action move_to top-left on monitor 1 answered '${result:-nothing within 30 s}', not 'ok: standing'"
+say "body_action move_to top-left, monitor 1: $result"
+twice=0 size2=""
+for _ in $(seq 20); do
+  shot scale2 HEADLESS-2
+  geom=$(box "$tmp/out/scale2.png" || true); size2=${geom%%+*}
+  w1=${size1%x*} h1=${size1#*x} w2=${size2%x*} h2=${size2#*x}
+  if [ "$(( w2 * 10 / w1 ))" -ge 18 ] 2>/dev/null && [ "$(( w2 * 10 / w1 ))" -le 22 ] && [ "$(( h2 * 10 / h1 ))" -ge 18 ] && [ "$(( h2 * 10 / h1 ))" -le 22 ]; then twice=1; break; fi
+  sleep 0.5
+done
+[ "$twice" = 1 ] || fail "on the scale-2 output she is drawn ${size2:-nowhere} ($geom) against $size1 on the scale-1 output: not twice her size"
+say "on the scale-2 output she is $size2 physical pixels at ${geom#"$size2"}, twice her $size1 on the scale-1 output"
+
+say "PASS"
