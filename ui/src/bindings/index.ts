@@ -354,7 +354,8 @@ export type StageReport = {
  */
 session: StageSession, 
 /**
- * The path in words (`X11`, `XWayland`, `Wayland (no layer-shell)`…).
+ * The path in words (`X11`, `XWayland`, `Wayland (layer-shell)`,
+ * `Wayland (no layer-shell)`…).
  */
 path: string, 
 /**
