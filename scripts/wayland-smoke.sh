@@ -44,12 +44,13 @@ cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ -n "$tmp" ]; then
-    if [ "$rc" != 0 ] && [ -d "$tmp" ]; then
+    # The screenshots are kept either way (to look at); the logs too on a failure.
+    if [ -d "$tmp" ]; then
       rm -rf "$ROOT/tests/e2e/artifacts/wayland-smoke"
       mkdir -p "$ROOT/tests/e2e/artifacts"
       cp -r "$tmp/out" "$ROOT/tests/e2e/artifacts/wayland-smoke" 2>/dev/null || true
-      cp -r "$tmp/data/logs" "$ROOT/tests/e2e/artifacts/wayland-smoke/logs" 2>/dev/null || true
-      say "logs and screenshots kept in tests/e2e/artifacts/wayland-smoke"
+      [ "$rc" = 0 ] || cp -r "$tmp/data/logs" "$ROOT/tests/e2e/artifacts/wayland-smoke/logs" 2>/dev/null || true
+      say "screenshots kept in tests/e2e/artifacts/wayland-smoke"
     fi
     rm -rf "$tmp"
   fi
