@@ -256,7 +256,9 @@ async function start(backend: Backend): Promise<void> {
   let press: Press | null = null;
   const pat = new HeadPat();
   const sendTouch = (touch: Touch) => void sendQuiet({ type: "touch", touch });
-  const sendDrag = (phase: DragPhase) => void sendQuiet({ type: "drag", phase });
+  /** The hold, with the pointer's page point (the core's fallback where the desktop has no global pointer). */
+  const sendDrag = (phase: DragPhase, p: { x: number; y: number } | null = null) =>
+    void sendQuiet({ type: "drag", phase, ...(p ? { at: { x: Math.round(p.x), y: Math.round(p.y) } } : {}) });
   canvas.addEventListener("mousedown", (e) => {
     if (e.button !== 0) return;
     pat.reset();
@@ -270,8 +272,8 @@ async function start(backend: Backend): Promise<void> {
     const p = { x: e.clientX, y: e.clientY };
     if (press && e.buttons & 1) {
       // The core holds her and places the window under the pointer it reads itself.
-      if (press.move(p)) sendDrag("start");
-      else if (press.dragging) sendDrag("move");
+      if (press.move(p)) sendDrag("start", press.at);
+      else if (press.dragging) sendDrag("move", p);
       return;
     }
     if (e.buttons !== 0) return;
@@ -281,7 +283,7 @@ async function start(backend: Backend): Promise<void> {
     const done = press;
     press = null;
     dragging = false;
-    if (done?.dragging) sendDrag("end");
+    if (done?.dragging) sendDrag("end", { x: e.clientX, y: e.clientY });
     if (!done || e.button !== 0 || !done.release()) return;
     const touch = clickTouch(done.at, host.bonePoints(), bedShown(state.body, Date.now()));
     if (touch) sendTouch(touch);

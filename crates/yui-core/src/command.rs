@@ -88,6 +88,12 @@ pub enum UserCommand {
     Drag {
         /// Which part of the hold.
         phase: DragPhase,
+        /// The pointer in the page, CSS pixels from the pet window's
+        /// top-left: used where the desktop cannot tell the core where the
+        /// pointer is (a layer-shell pet on Wayland).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        at: Option<PagePoint>,
     },
     /// The page could not keep the body's scene: the VRM was swapped, or a
     /// clip or the bed failed to load. The bed scene ends with no wake
@@ -102,6 +108,15 @@ pub enum UserCommand {
         /// What the window can render now.
         vocabulary: Vocabulary,
     },
+}
+
+/// A point in the pet window's page, CSS pixels from its top-left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PagePoint {
+    /// Right of the window's left edge (whole CSS pixels).
+    pub x: i32,
+    /// Below the window's top edge.
+    pub y: i32,
 }
 
 /// A part of the user's hold on her.

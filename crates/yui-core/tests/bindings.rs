@@ -27,6 +27,7 @@ fn generate() -> String {
         decl::<yui_core::body::Side>(&cfg),
         decl::<yui_core::event::PeekView>(&cfg),
         decl::<yui_core::command::DragPhase>(&cfg),
+        decl::<yui_core::command::PagePoint>(&cfg),
         decl::<yui_core::world::stage::StageReport>(&cfg),
         decl::<yui_core::world::stage::StageCheck>(&cfg),
         decl::<yui_core::world::stage::StageSession>(&cfg),

@@ -33,6 +33,8 @@ fn seat() -> i32 {
 struct FakeDesk {
     pet: Mutex<(i32, i32)>,
     pointer: Mutex<(i32, i32)>,
+    /// The desktop cannot tell where the pointer is (a layer-shell pet).
+    blind: bool,
     windows: Mutex<Vec<WindowInfo>>,
     placeable: bool,
     /// Every keep_above the core asked for, in order.
@@ -42,7 +44,7 @@ struct FakeDesk {
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
         // Standing on the floor at x = 200.
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()) })
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()) })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -74,7 +76,7 @@ impl Desk for FakeDesk {
         *self.pet.lock().unwrap() = (x, y);
     }
     fn pointer(&self) -> Option<(i32, i32)> {
-        Some(*self.pointer.lock().unwrap())
+        (!self.blind).then(|| *self.pointer.lock().unwrap())
     }
     fn keep_above(&self, above: bool) {
         self.above.lock().unwrap().push(above);
@@ -265,7 +267,7 @@ async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
     let mid = desk.pet();
     assert!(mid.0 > 20, "under way: {mid:?}");
     *desk.pointer.lock().unwrap() = (mid.0 + 100, mid.1 + 100);
-    session.send(UserCommand::Drag { phase: DragPhase::Start }).unwrap();
+    session.send(UserCommand::Drag { phase: DragPhase::Start, at: None }).unwrap();
     let result = tokio::time::timeout(WAIT, async {
         loop {
             if let Some(r) = mock.received().into_iter().find(|f| f["type"] == "tool_result" && f["id"] == "m") {
@@ -283,13 +285,13 @@ async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
     // Carried up over the Notes window and held past drag_held_ms: the cue's turn.
     let target = (700 - 180 + 100, 400 - (520 - feet()) - 10 + 100);
     *desk.pointer.lock().unwrap() = target;
-    session.send(UserCommand::Drag { phase: DragPhase::Move }).unwrap();
+    session.send(UserCommand::Drag { phase: DragPhase::Move, at: None }).unwrap();
     clock.advance(2_100);
     let cue = mock.wait_for_frame("turn", 1, WAIT).await.expect("the drag_held cue's turn");
     assert!(cue["client_context"].as_str().unwrap().contains("trigger: proactive cue \"drag held\""), "{cue}");
     assert!(cue["client_context"].as_str().unwrap().contains("\nbody: dragging"), "{cue}");
     // Let go just above its top: she sits on it.
-    session.send(UserCommand::Drag { phase: DragPhase::End }).unwrap();
+    session.send(UserCommand::Drag { phase: DragPhase::End, at: None }).unwrap();
     becomes(&sink, &clock, PostureState::Sitting).await;
     // The window moves away: she falls to the floor.
     *desk.windows.lock().unwrap() = vec![notes(900)];
@@ -310,7 +312,7 @@ async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_th
     assert_eq!(call(&mock, &clock, &t, "u", json!({"action": "move_to", "spot": "center"})).await, "error: unsupported");
     assert_eq!(desk.pet(), (20, 800 - 520 + feet()), "not moved");
     // The user's hold goes to the system instead.
-    session.send(UserCommand::Drag { phase: DragPhase::Start }).unwrap();
+    session.send(UserCommand::Drag { phase: DragPhase::Start, at: None }).unwrap();
     assert!(_sink.wait_for(WAIT, |e| matches!(e, UiEvent::DragBySystem)).await.is_some(), "the page is told to let the system drag");
 
     let dir = tempfile::tempdir().unwrap();
@@ -319,4 +321,32 @@ async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_th
     let cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     let err = Session::start(cfg, Arc::new(CollectingSink::new())).err().expect("a bad key stops the start");
     assert!(err.to_string().contains("body.walk_speed"), "{err}");
+}
+
+#[tokio::test]
+async fn without_a_global_pointer_the_hold_follows_the_page_point() {
+    let desk = Arc::new(FakeDesk { blind: true, ..Arc::into_inner(FakeDesk::new(true)).unwrap() });
+    let (session, sink, clock, _mock, _dir) = session(desk.clone(), &avatar_json(json!(400))).await;
+    let (x0, y0) = desk.pet();
+    let at = |x, y| Some(yui_core::command::PagePoint { x, y });
+    session.send(UserCommand::Drag { phase: DragPhase::Start, at: at(180, 300) }).unwrap();
+    becomes(&sink, &clock, PostureState::Dragging).await;
+    // The pointer moved 50 px right and 200 up on the page of the window where it was.
+    session.send(UserCommand::Drag { phase: DragPhase::Move, at: at(230, 100) }).unwrap();
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.pet() != (x0 + 50, y0 - 200) {
+        assert!(std::time::Instant::now() < deadline, "the window did not follow the page's point: {:?}", desk.pet());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The window followed, so the pointer is back on the grabbed point of
+    // her page: held there, she stays; let go there, she falls straight down.
+    session.send(UserCommand::Drag { phase: DragPhase::Move, at: at(180, 300) }).unwrap();
+    session.send(UserCommand::Drag { phase: DragPhase::End, at: at(180, 300) }).unwrap();
+    becomes(&sink, &clock, PostureState::Standing).await;
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.pet() != (x0 + 50, y0) {
+        assert!(std::time::Instant::now() < deadline, "she did not fall back to the floor: {:?}", desk.pet());
+        clock.advance(50);
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }

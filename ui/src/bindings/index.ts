@@ -238,7 +238,13 @@ touch: Touch, } | { "type": "go_to_bed" } | { "type": "drag",
 /**
  * Which part of the hold.
  */
-phase: DragPhase, } | { "type": "body_interrupted", 
+phase: DragPhase, 
+/**
+ * The pointer in the page, CSS pixels from the pet window's
+ * top-left: used where the desktop cannot tell the core where the
+ * pointer is (a layer-shell pet on Wayland).
+ */
+at?: PagePoint, } | { "type": "body_interrupted", 
 /**
  * What happened, for the log.
  */
@@ -343,6 +349,19 @@ edge?: number, };
  * A part of the user's hold on her.
  */
 export type DragPhase = "start" | "move" | "end";
+
+/**
+ * A point in the pet window's page, CSS pixels from its top-left.
+ */
+export type PagePoint = { 
+/**
+ * Right of the window's left edge (whole CSS pixels).
+ */
+x: number, 
+/**
+ * Below the window's top edge.
+ */
+y: number, };
 
 /**
  * The self-test's report, shown in settings and, when something is

@@ -260,7 +260,7 @@ impl Driver {
         match &cmd {
             UserCommand::Touch { touch } => return self.touch(touch, fx),
             UserCommand::GoToBed => return self.go_to_bed(crate::body::BedEntry::Command, fx),
-            UserCommand::Drag { phase } => return self.drag(*phase, fx),
+            UserCommand::Drag { phase, at } => return self.drag(*phase, *at, fx),
             UserCommand::BodyInterrupted { reason } => {
                 tracing::info!(record = "body_interrupted", reason = %reason);
                 return self.end_bed("interrupted", fx);

@@ -84,7 +84,7 @@ impl Driver {
     }
 
     /// The user's hold: grab, follow the pointer, let go.
-    pub(super) fn drag(&mut self, phase: DragPhase, fx: &mut Effects) {
+    pub(super) fn drag(&mut self, phase: DragPhase, at: Option<crate::command::PagePoint>, fx: &mut Effects) {
         if self.bed.is_some() {
             return;
         }
@@ -96,7 +96,14 @@ impl Driver {
             return;
         }
         let now_ms = self.clock.now_ms();
-        let pointer = self.desk.pointer().map(|(x, y)| Pt::new(x, y));
+        // The desktop's pointer, else the page's point on the window where
+        // the core last put it (a layer-shell pet has no global pointer).
+        let page = || {
+            let (at, w) = (at?, self.desk.pet_window()?);
+            let o = self.motion.now().origin.filter(|_| self.motion.held()).unwrap_or(Pt::new(w.x, w.y));
+            Some(Pt::new(o.x + (at.x as f64 * w.scale).round() as i32, o.y + (at.y as f64 * w.scale).round() as i32))
+        };
+        let pointer = self.desk.pointer().map(|(x, y)| Pt::new(x, y)).or_else(page);
         let steps = match (phase, pointer) {
             (DragPhase::Start, Some(p)) => {
                 let Some(w) = self.desk.pet_window() else { return };
