@@ -41,6 +41,9 @@ step "Sound through a real sound server (PulseAudio null sink)"
   cargo test --workspace --features yui/custom-protocol --test audio --test listen --test voice_turn --test cli_voice -- --ignored
 )
 
+step "Wayland idle time against a real headless sway (its idle protocol, a virtual pointer as the hand)"
+cargo test -p yui-wl-pointer --test wayland_idle -- --ignored
+
 step "UI unit tests"
 npm run --silent test:ui
 

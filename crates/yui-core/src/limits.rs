@@ -340,3 +340,8 @@ pub const SWAY_IPC_TIMEOUT: Duration = Duration::from_millis(500);
 /// sway / i3 IPC: the largest `GET_TREE` reply read, in bytes (not in the
 /// seed); a longer one is dropped as malformed: 16 MiB.
 pub const SWAY_IPC_REPLY_MAX: usize = 16 * 1024 * 1024;
+/// Wayland idle protocols: the timeout of the one idle notification the
+/// idle watch asks for (not in the seed). Idle time reads 0 until the user
+/// has been still this long, then counts up from it: 2 s, far finer than
+/// the minutes presence works in.
+pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);

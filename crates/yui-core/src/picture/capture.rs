@@ -204,6 +204,13 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
         raw.reverse(); // the list is bottom to top
         return Ok(select_windows(raw, std::process::id(), &displays, scale));
     }
+    // sway (and i3-IPC compositors) tell their windows' layout rects,
+    // which no Wayland protocol does; logical pixels already.
+    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+    if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty()) {
+        let raw = crate::world::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
+        return Ok(select_windows(raw, std::process::id(), &displays, 1.0));
+    }
     // xcap lists front to back.
     let raw = xcap::Window::all()
         .map_err(xcap_error)?

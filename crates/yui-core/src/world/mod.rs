@@ -14,8 +14,10 @@
 //! to learn the focused window of other programs (each compositor offers its
 //! own protocol, or none): under sway (or another compositor speaking the i3
 //! IPC on `$SWAYSOCK`) the focused window is read from its IPC
-//! ([`sway::SwayDesktop`]) and idle is unknown; under other compositors the
-//! frontmost line is left out and idle is unknown (unknown idle counts as
+//! ([`sway::SwayDesktop`]); under other compositors the frontmost line is
+//! left out. Idle time comes from the compositor's idle protocol
+//! (`ext_idle_notifier_v1` or `org_kde_kwin_idle`, [`wayland_idle`]) where
+//! it offers one, and is unknown otherwise (unknown idle counts as
 //! present). [`DesktopFacts::limitation`] carries the reason for the
 //! settings to show. Windows reads the foreground window and the last
 //! input time ([`win32`]); macOS the frontmost app and idle time
@@ -31,6 +33,10 @@ pub mod sway;
 pub mod win32;
 #[cfg(target_os = "macos")]
 pub mod macos;
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+pub mod wayland;
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+pub mod wayland_idle;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod x11;
 
@@ -197,15 +203,21 @@ pub fn platform() -> Arc<dyn DesktopFacts> {
     }
 }
 
-/// The reader of a Wayland session whose `SWAYSOCK` is `swaysock`: sway's
-/// IPC when it names a socket that connects, else a [`NoDesktop`] with
-/// [`WAYLAND_LIMITATION`].
-#[cfg(unix)]
+/// The reader of a Wayland session whose `SWAYSOCK` is `swaysock`: the
+/// focused window from sway's IPC when it names a socket that connects, and
+/// the idle time from the compositor's idle protocol when it has one
+/// ([`wayland_idle::IdleWatch::shared`]); [`WAYLAND_LIMITATION`] when it
+/// offers neither.
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub fn wayland(swaysock: Option<&str>) -> Arc<dyn DesktopFacts> {
-    match swaysock.filter(|s| !s.is_empty()).and_then(sway::SwayDesktop::connect) {
-        Some(sway) => Arc::new(sway),
-        None => Arc::new(NoDesktop::new(WAYLAND_LIMITATION)),
-    }
+    wayland_with(swaysock, wayland_idle::IdleWatch::shared().ok())
+}
+
+/// [`wayland`] with the idle half given (tests pass `None`).
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+pub fn wayland_with(swaysock: Option<&str>, idle: Option<&'static wayland_idle::IdleWatch>) -> Arc<dyn DesktopFacts> {
+    let sway = swaysock.filter(|s| !s.is_empty()).and_then(sway::SwayDesktop::connect);
+    Arc::new(wayland::WaylandDesktop::new(sway, idle))
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! so idle time is unknown ([`SWAY_LIMITATION`]).
 
 use super::{DesktopFacts, Sample};
+use crate::picture::capture::RawWindow;
 use crate::limits::{SWAY_IPC_REPLY_MAX, SWAY_IPC_TIMEOUT};
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -112,6 +113,61 @@ pub fn focused(tree: &Value) -> Option<Sample> {
     Some(Sample { app, title: text(node.get("name")), pid, fullscreen })
 }
 
+/// The windows shown now in a `GET_TREE` reply, front to back, in layout
+/// (logical) pixels: every view with `"visible": true` (so the scratchpad
+/// and hidden workspaces stay out), each workspace's floating views (the
+/// last listed is on top) before its tiled ones, which do not overlap.
+/// Layer-shell surfaces (bars, the pet itself) are not in the tree.
+pub(crate) fn shown_windows(tree: &Value) -> Vec<RawWindow> {
+    let mut out = Vec::new();
+    collect_shown(tree, &mut out);
+    out
+}
+
+fn collect_shown(node: &Value, out: &mut Vec<RawWindow>) {
+    let kids = |k: &str| node.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+    let (tiled, floating) = (kids("nodes"), kids("floating_nodes"));
+    if tiled.is_empty() && floating.is_empty() {
+        if let Some(w) = view(node) {
+            out.push(w);
+        }
+        return;
+    }
+    for n in floating.iter().rev() {
+        collect_shown(n, out);
+    }
+    for n in &tiled {
+        collect_shown(n, out);
+    }
+}
+
+/// A visible view node as a raw window; `None` for anything else.
+fn view(node: &Value) -> Option<RawWindow> {
+    if !matches!(node.get("type").and_then(Value::as_str), Some("con" | "floating_con")) || node.get("visible").and_then(Value::as_bool) != Some(true) {
+        return None;
+    }
+    let sample = {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+        let props = node.get("window_properties");
+        let app = [node.get("app_id"), props.and_then(|p| p.get("class"))].into_iter().map(text).find(|s| !s.is_empty()).unwrap_or_default();
+        (app, text(node.get("name")))
+    };
+    let rect = node.get("rect")?;
+    let int = |k: &str| rect.get(k).and_then(Value::as_i64).and_then(|v| i32::try_from(v).ok());
+    let size = |k: &str| rect.get(k).and_then(Value::as_u64).and_then(|v| u32::try_from(v).ok());
+    Some(RawWindow {
+        id: node.get("id").and_then(Value::as_u64).and_then(|v| u32::try_from(v).ok()).unwrap_or(0),
+        pid: node.get("pid").and_then(Value::as_u64).and_then(|p| u32::try_from(p).ok()).filter(|&p| p != 0),
+        app: sample.0,
+        title: sample.1,
+        x: int("x")?,
+        y: int("y")?,
+        width: size("width")?,
+        height: size("height")?,
+        minimized: false,
+    })
+}
+
 /// The node with `"focused": true`, depth first through `nodes` and
 /// `floating_nodes`.
 fn find_focused(node: &Value) -> Option<&Value> {
@@ -125,19 +181,25 @@ fn find_focused(node: &Value) -> Option<&Value> {
         .find_map(find_focused)
 }
 
+impl SwayDesktop {
+    /// The layout tree now; `Err` says why not.
+    fn tree(&self) -> Result<Value, String> {
+        let body = request(&self.socket, GET_TREE, b"").map_err(|e| format!("sway GET_TREE failed: {e}"))?;
+        serde_json::from_slice::<Value>(&body).map_err(|e| format!("sway GET_TREE answered malformed JSON: {e}"))
+    }
+
+    /// The windows shown now, front to back ([`shown_windows`]).
+    pub(crate) fn windows(&self) -> Result<Vec<RawWindow>, String> {
+        Ok(shown_windows(&self.tree()?))
+    }
+}
+
 impl DesktopFacts for SwayDesktop {
     fn frontmost(&self) -> Option<Sample> {
-        let body = match request(&self.socket, GET_TREE, b"") {
-            Ok(b) => b,
-            Err(e) => {
-                tracing::debug!(socket = %self.socket.display(), error = %e, "world: sway GET_TREE failed");
-                return None;
-            }
-        };
-        match serde_json::from_slice::<Value>(&body) {
+        match self.tree() {
             Ok(tree) => focused(&tree),
             Err(e) => {
-                tracing::debug!(error = %e, "world: sway GET_TREE answered malformed JSON");
+                tracing::debug!(socket = %self.socket.display(), error = %e, "world: no sway focus");
                 None
             }
         }
@@ -186,6 +248,30 @@ mod tests {
     }
 
     #[test]
+    fn shown_windows_front_to_back_without_hidden_ones() {
+        let con = |id: u64, name: &str, x: i64, visible: bool| {
+            json!({"id": id, "type": "con", "name": name, "app_id": "yui-test", "pid": 40 + id, "visible": visible,
+                   "rect": {"x": x, "y": 300, "width": 400, "height": 200}, "nodes": [], "floating_nodes": []})
+        };
+        let tree = json!({"type": "root", "nodes": [
+            {"type": "output", "name": "__i3", "nodes": [{"type": "workspace", "nodes": [con(1, "scratch", 0, false)]}]},
+            {"type": "output", "name": "HEADLESS-1", "nodes": [
+                {"type": "workspace", "nodes": [con(2, "Tiled", 0, true)], "floating_nodes": [
+                    {"id": 3, "type": "floating_con", "name": "Below", "app_id": "yui-test", "visible": true, "rect": {"x": 100, "y": 50, "width": 300, "height": 100}},
+                    {"id": 4, "type": "floating_con", "name": "Above", "window_properties": {"class": "XTerm"}, "visible": true, "rect": {"x": -20, "y": 60, "width": 300, "height": 100}}
+                ]},
+                {"type": "workspace", "nodes": [con(5, "Hidden", 0, false)]}
+            ]}
+        ]});
+        let shown = shown_windows(&tree);
+        let titles: Vec<&str> = shown.iter().map(|w| w.title.as_str()).collect();
+        assert_eq!(titles, ["Above", "Below", "Tiled"]);
+        assert_eq!((shown[0].app.as_str(), shown[0].x, shown[0].y, shown[0].width, shown[0].height), ("XTerm", -20, 60, 300, 100));
+        assert_eq!((shown[2].id, shown[2].pid), (2, Some(42)));
+        assert!(shown_windows(&json!({"type": "con", "visible": true, "rect": {"x": "a"}})).is_empty(), "a bad rect is no window");
+    }
+
+    #[test]
     fn a_dead_socket_answers_none() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("none.sock");
@@ -194,5 +280,6 @@ mod tests {
         assert_eq!(d.frontmost(), None);
         assert_eq!(d.idle_ms(), None);
         assert_eq!(d.limitation(), Some(SWAY_LIMITATION));
+        assert!(d.windows().unwrap_err().contains("GET_TREE"));
     }
 }
