@@ -51,6 +51,7 @@ step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 ./tests/e2e/run.sh
 
 step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
+cargo build -p yui-wl-pointer --bins
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
 
 step "Install smoke: the release .deb and .rpm, the .deb installed and started fresh"

@@ -9,11 +9,17 @@
 #   - she took the layer-shell path (record layer_shell in the log),
 #   - a body_action move_to top-left answers `ok: standing` and grim shows
 #     her near the output's top-left corner,
+#   - with two plain Wayland windows (yui-wl-window) floating beside her:
+#     sit_on_window puts her seat on a window's top edge; moving the window
+#     ends the sit and she falls to the floor; peek and stand_down answer;
+#     a virtual-pointer click (yui-wl-pointer) on an empty pixel of her
+#     window reaches the window behind, a click on her body does not (the
+#     input region is the shape she draws);
 #   - move_to with monitor 1 puts her on a second output at scale 2, where
 #     she is twice her size in physical pixels.
 # Builds nothing: it runs $CARGO_TARGET_DIR/debug/yui (built with
-# `--features custom-protocol` after `npm run ui:build`) and
-# $CARGO_TARGET_DIR/debug/yui-mock. sway refuses to run as root, so as root
+# `--features custom-protocol` after `npm run ui:build`),
+# $CARGO_TARGET_DIR/debug/yui-mock and the two tools of yui-wl-pointer. sway refuses to run as root, so as root
 # it runs sway as uid 65534 (setpriv) with its own XDG_RUNTIME_DIR; the app
 # runs as the calling user and reaches sway's socket. Everything it starts is
 # stopped at exit; logs and screenshots of a failed run are kept in
@@ -34,8 +40,11 @@ for bin in sway swaymsg grim convert compare identify curl setpriv; do
 done
 APP="$TARGET/debug/yui"
 MOCK="$TARGET/debug/yui-mock"
+POINTER="$TARGET/debug/yui-wl-pointer"
+WINDOW="$TARGET/debug/yui-wl-window"
 [ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build -p yui --features custom-protocol"
 [ -x "$MOCK" ] || fail "$MOCK is missing: cargo build -p yui-mock"
+[ -x "$POINTER" ] && [ -x "$WINDOW" ] || fail "$POINTER or $WINDOW is missing: cargo build -p yui-wl-pointer"
 
 pids=()
 tmp=""
@@ -65,6 +74,7 @@ chmod 700 "$tmp/run"
 cat >"$tmp/sway.conf" <<EOF
 xwayland disable
 default_border none
+for_window [app_id="^(notes|other)$"] floating enable
 output HEADLESS-1 resolution 1280x800 position 0 0 background $BG solid_color
 output HEADLESS-2 resolution 2560x1600 position 1280 0 scale 2 background $BG solid_color
 EOF
@@ -163,11 +173,11 @@ log_has 'layer_shell.*active=true' || fail "the app did not take the layer-shell
 say "the pet is a layer-shell surface (record layer_shell active=true)"
 
 received() { curl -fsS "$url/__mock/received" 2>/dev/null || echo '[]'; }
-act() { # act ID ARGS-JSON: push a body_action call, print its tool_result's result
-  local id=$1 args=$2 result=""
+act() { # act ID ARGS-JSON [TOOL]: push a body_action (or TOOL) call, print its tool_result's result
+  local id=$1 args=$2 tool=${3:-body_action} result=""
   curl -fsS -X POST -H 'content-type: application/json' "$url/__mock/push" \
-    -d "{\"type\":\"tool_call\",\"id\":\"$id\",\"turn_id\":\"x\",\"name\":\"body_action\",\"arguments\":$args}" >/dev/null \
-    || fail "the mock did not take the pushed body_action $id"
+    -d "{\"type\":\"tool_call\",\"id\":\"$id\",\"turn_id\":\"x\",\"name\":\"$tool\",\"arguments\":$args}" >/dev/null \
+    || fail "the mock did not take the pushed $tool $id"
   for _ in $(seq 60); do
     result=$(received | python3 -c 'import json,sys; print(next((f.get("result","") for f in json.load(sys.stdin) if f.get("type")=="tool_result" and f.get("id")==sys.argv[1]), ""))' "$id")
     [ -n "$result" ] && break
@@ -188,6 +198,105 @@ for _ in $(seq 20); do
 done
 [ "$near" = 1 ] || fail "after move_to top-left she is drawn at $(box "$tmp/out/top-left.png"), not near the top-left corner"
 say "grim shows her at $(box "$tmp/out/top-left.png"): near the top-left corner"
+
+# --- other windows: sit on one, fall when it moves, peek, click through -------
+# Two plain Wayland windows (yui-wl-window), floating where swaymsg puts them.
+"$WINDOW" Notes 500 300 d0d0c8 notes >"$tmp/out/notes.log" 2>&1 &
+pids+=($!)
+"$WINDOW" Other 300 200 a0d0a0 other >"$tmp/out/other.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do
+  [ "$(swaymsg -t get_tree | grep -c '"app_id": "\(notes\|other\)"')" = 2 ] && break
+  sleep 0.1
+done
+swaymsg '[app_id="notes"] move position 600 450' >/dev/null || fail "swaymsg could not place Notes"
+swaymsg '[app_id="other"] move position 900 100' >/dev/null || fail "swaymsg could not place Other"
+swaymsg '[app_id="notes"] focus' >/dev/null
+sleep 0.5
+shot windows
+focused() { # the app_id of the window with the focus; "type:NAME" for a focused workspace or output
+  swaymsg -t get_tree | python3 -c '
+import json, sys
+def walk(n):
+    if n.get("focused"):
+        return n.get("app_id") or "%s:%s" % (n.get("type"), n.get("name"))
+    for k in ("nodes", "floating_nodes"):
+        for c in n.get(k) or []:
+            r = walk(c)
+            if r is not None:
+                return r
+    return None
+print(walk(json.load(sys.stdin)) or "none")'
+}
+# The last body_posture record: "POSTURE X Y".
+posture_seen() {
+  local f line
+  line=$(for f in $(find "$tmp/data/logs" -name 'yui.log*' -type f); do grep -h 'body_posture' "$f"; done | tail -1)
+  printf '%s %s %s' "$(sed -n 's/.*posture="\{0,1\}\([a-z]*\).*/\1/p' <<<"$line")" \
+    "$(sed -n 's/.* x=\(-\{0,1\}[0-9]*\).*/\1/p' <<<"$line")" "$(sed -n 's/.* y=\(-\{0,1\}[0-9]*\).*/\1/p' <<<"$line")"
+}
+wait_posture() { # wait_posture POSTURE: until the last body_posture record says it
+  local seen=""
+  for _ in $(seq 40); do
+    seen=$(posture_seen)
+    [ "${seen%% *}" = "$1" ] && { printf '%s' "$seen"; return 0; }
+    sleep 0.25
+  done
+  fail "she never came to '$1' (last body_posture: '${seen:-none}')"
+}
+
+say "perch targets: $(act l1 '{"at":"perch_targets"}' look)"
+result=$(act s1 '{"action":"sit_on_window","app":"notes"}')
+[ "$result" = "ok: sitting on notes" ] || fail "body_action sit_on_window notes answered '${result:-nothing within 30 s}'"
+read -r _ sx sy <<<"$(wait_posture sitting)"
+shot sitting
+# Her hips on the window's top edge (y 450): the window's bottom edge minus
+# the seat (105 px, configs/avatar.json) is the edge.
+seat_edge=$(( sy + 520 - 105 ))
+[ "$seat_edge" -ge 430 ] && [ "$seat_edge" -le 470 ] || fail "sitting at y=$sy: her seat is at $seat_edge, not on Notes' top edge at 450"
+[ $(( sx + 180 )) -ge 600 ] && [ $(( sx + 180 )) -le 1100 ] || fail "sitting at x=$sx: her middle is not over Notes (600..1100)"
+say "body_action sit_on_window: $result, her seat at y=$seat_edge on Notes' top edge (450)"
+
+swaymsg '[app_id="notes"] move position 0 500' >/dev/null
+# The sit ends (standing, in mid-air), then she falls and lands (standing again).
+feet=""
+for _ in $(seq 40); do
+  read -r posture _ fy <<<"$(posture_seen)"
+  feet=$(( ${fy:-0} + 520 - 35 ))
+  [ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] && break
+  sleep 0.25
+done
+[ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] || fail "after Notes moved she is $posture with her feet at $feet, not standing on the floor (800)"
+shot fell
+say "Notes moved under her: the sit ended and she fell to the floor (feet at $feet)"
+
+result=$(act p1 '{"action":"peek","side":"left"}')
+[[ "$result" == "ok: peeking"* ]] || fail "body_action peek answered '${result:-nothing within 30 s}'"
+wait_posture peeking >/dev/null
+shot peeking
+result=$(act d1 '{"action":"stand_down"}')
+[ "$result" = "ok: standing" ] || fail "body_action stand_down answered '${result:-nothing}'"
+read -r _ px py <<<"$(wait_posture standing)"
+say "peek and stand_down answered; she stands at ($px, $py)"
+
+# Click-through by shape: Other under her window's empty top-left corner.
+swaymsg "[app_id=\"other\"] move position $(( px - 40 )) $(( py + 40 ))" >/dev/null
+swaymsg '[app_id="notes"] focus' >/dev/null
+sleep 1.5
+[ "$(focused)" = notes ] || fail "Notes did not take the focus before the click test (focused: $(focused))"
+"$POINTER" --extent 2560x800 move $(( px + 8 )) $(( py + 60 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.5
+[ "$(focused)" = other ] || fail "a click on an empty pixel of her window did not reach Other behind it (focused: $(focused))"
+say "a click on an empty pixel of her window reached the window behind (focus: other)"
+# A click on her body stays with her: Notes behind her middle keeps out of it.
+swaymsg "[app_id=\"notes\"] move position $(( px + 30 )) $(( py + 150 ))" >/dev/null
+swaymsg '[app_id="other"] focus' >/dev/null
+sleep 1.5
+"$POINTER" --extent 2560x800 move $(( px + 180 )) $(( py + 300 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.5
+[ "$(focused)" != notes ] || fail "a click on her body went through to Notes behind her"
+shot clicked
+say "a click on her body stayed with her (focus: '$(focused)', not notes)"
 
 # --- onto the scale-2 output: twice her size in physical pixels ---------------
 size1=$(box "$tmp/out/top-left.png"); size1=${size1%%+*}

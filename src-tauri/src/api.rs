@@ -142,6 +142,24 @@ pub const COMMANDS: &[Spec] = &[
         ts::<Vec<String>>
     ),
     spec!("set_click_through", "Make the pet window ignore (true) or take the mouse.", ["ignore": ts::<bool>], void),
+    spec!(
+        "set_input_shape",
+        "The pet window's input region: the drawn shape (CSS px), or null for the whole window.",
+        ["rects": ts::<Option<Vec<yui_core::world::stage::InputRect>>>],
+        void
+    ),
+    spec!(
+        "set_pet_keyboard",
+        "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.",
+        ["on": ts::<bool>],
+        void
+    ),
+    spec!(
+        "input_by_shape",
+        "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.",
+        [],
+        ts::<bool>
+    ),
     spec!("open_settings", "Open the settings window.", [], void),
     spec!(
         "load_settings",

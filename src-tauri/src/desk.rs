@@ -8,8 +8,8 @@ use crate::window::WindowId;
 use futures_util::future::BoxFuture;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
-use yui_core::picture::capture::{CaptureError, Display};
+use tauri::{AppHandle, LogicalSize, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
+use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
 use yui_core::picture::Picture;
 use yui_core::tools::{capture_blocking, Browser, Desk, PetWindow, Shot};
 
@@ -25,6 +25,9 @@ pub const HIDE_SETTLE: Duration = Duration::from_millis(120);
 pub struct PetPlace {
     place: Mutex<Option<(PhysicalPosition<i32>, PhysicalSize<u32>)>>,
     scale: Mutex<f64>,
+    /// The layer-shell pet's size in logical pixels: her physical size is
+    /// this times the scale of the output she is on.
+    layered: Option<LogicalSize<u32>>,
 }
 
 impl PetPlace {
@@ -43,12 +46,16 @@ impl PetPlace {
     pub fn frame(&self) -> Option<PetWindow> {
         let place = *self.place.lock().unwrap_or_else(|p| p.into_inner());
         let scale = *self.scale.lock().unwrap_or_else(|p| p.into_inner());
-        place.map(|(pos, size)| PetWindow {
-            x: pos.x,
-            y: pos.y,
-            width: size.width,
-            height: size.height,
-            scale: if scale > 0.0 { scale } else { 1.0 },
+        let scale = if scale > 0.0 { scale } else { 1.0 };
+        place.map(|(pos, size)| {
+            let size = self.layered.map_or(size, |l| l.to_physical(scale));
+            PetWindow {
+                x: pos.x,
+                y: pos.y,
+                width: size.width,
+                height: size.height,
+                scale,
+            }
         })
     }
 
@@ -71,13 +78,20 @@ struct DeskParts {
 /// (no window until its first `open`). Runs once, in setup. `layered`: where
 /// the layer-shell pet stands ([`crate::layer::install`]); a layer surface's
 /// place is the one the app set, never what its Moved events say.
-pub fn install(app: &AppHandle, layered: Option<PhysicalPosition<i32>>) {
-    let place = Arc::new(PetPlace::default());
+pub fn install(app: &AppHandle, layered: Option<(PhysicalPosition<i32>, LogicalSize<u32>)>) {
+    let mut place = PetPlace {
+        layered: layered.map(|l| l.1),
+        ..PetPlace::default()
+    };
+    let layered = layered.map(|l| l.0);
     if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
         if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
-            *place.place.lock().unwrap_or_else(|p| p.into_inner()) = Some((layered.unwrap_or(pos), size));
+            *place.place.get_mut().unwrap_or_else(|p| p.into_inner()) = Some((layered.unwrap_or(pos), size));
         }
-        *place.scale.lock().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
+        *place.scale.get_mut().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
+    }
+    let place = Arc::new(place);
+    if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
         let tracked = place.clone();
         pet.on_window_event(move |event| match event {
             WindowEvent::Moved(pos) if layered.is_none() => tracked.set(|p| p.0 = *pos),
@@ -164,6 +178,15 @@ impl Desk for AppDesk {
                 primary: primary.map_or(index == 0, |p| p == *m.position()),
             })
             .collect())
+    }
+
+    fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
+        let listed = yui_core::picture::capture::windows()?;
+        if !crate::layer::active() {
+            return Ok(listed);
+        }
+        // sway lists layout pixels; the layer-shell pet's desk is GTK's outputs.
+        Ok(yui_core::picture::capture::logical_to_desk(listed, &self.displays()?))
     }
 
     fn browser(&self) -> Option<Arc<dyn Browser>> {

@@ -56,3 +56,59 @@ pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), Comm
         .set_ignore_cursor_events(ignore)
         .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("click-through: {e}")))
 }
+
+/// Make the calling pet window's input region `rects` (CSS pixels; the
+/// shape the page draws), or the whole window again (`None`). The page
+/// sends it where the desktop check says click-through goes by shape
+/// (native Wayland). Errors: `settings` for more rectangles than the core
+/// takes.
+#[tauri::command]
+pub fn set_input_shape(
+    window: WebviewWindow,
+    rects: Option<Vec<yui_core::world::stage::InputRect>>,
+) -> Result<(), CommandError> {
+    if caller(&window)? != WindowId::Pet {
+        return Err(CommandError::new(
+            ErrorCode::Closed,
+            "only the pet window has an input shape",
+        ));
+    }
+    let size = window
+        .inner_size()
+        .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("input shape: {e}")))?;
+    let scale = window.scale_factor().unwrap_or(1.0).max(0.1);
+    let (width, height) = (
+        (size.width as f64 / scale).round() as i32,
+        (size.height as f64 / scale).round() as i32,
+    );
+    let region = match rects {
+        Some(rects) => Some(
+            yui_core::world::stage::input_region(&rects, width, height)
+                .map_err(|e| CommandError::new(ErrorCode::Settings, e))?,
+        ),
+        None => None,
+    };
+    crate::layer::set_input_shape(&window, region);
+    Ok(())
+}
+
+/// Whether the page sends its drawn shape as the input region
+/// ([`set_input_shape`]) instead of switching click-through by the pointer.
+#[tauri::command]
+pub fn input_by_shape() -> bool {
+    yui_core::world::stage::input_by_shape()
+}
+
+/// The user pressed into the pet's composer (`on`) or is done with it: on
+/// the layer-shell path the pet takes the keyboard only meanwhile.
+#[tauri::command]
+pub fn set_pet_keyboard(window: WebviewWindow, on: bool) -> Result<(), CommandError> {
+    if caller(&window)? != WindowId::Pet {
+        return Err(CommandError::new(
+            ErrorCode::Closed,
+            "only the pet window asks for the keyboard",
+        ));
+    }
+    crate::layer::set_keyboard(&window, on);
+    Ok(())
+}

@@ -4,7 +4,7 @@
 
 import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import type { ErrorCode, Status, UiEvent, UserCommand } from "./bindings/index";
+import type { ErrorCode, InputRect, Status, UiEvent, UserCommand } from "./bindings/index";
 import { subscribeEvents, type Unsubscribe } from "./events";
 
 /** A cursor position in window CSS pixels from the window's top-left (the
@@ -41,6 +41,12 @@ export interface Backend {
   motionFile(id: string): Promise<ArrayBuffer>;
   /** Make the OS window ignore (true) or take (false) mouse input. */
   setClickThrough(ignore: boolean): Promise<void>;
+  /** Whether click-through goes by the drawn shape here (native Wayland: no pointer to poll). */
+  inputByShape(): Promise<boolean>;
+  /** The window's input region: these rectangles (CSS px), or the whole window (null). */
+  setInputShape(rects: InputRect[] | null): Promise<void>;
+  /** The user pressed into the composer (true) or is done with it: the shell lends the window the keyboard meanwhile. */
+  setKeyboard(on: boolean): Promise<void>;
   /** Hand the held press to the system's window move (where the core cannot place the window). */
   startDragging(): Promise<void>;
   /** Receive the shell's cursor positions. */
@@ -88,6 +94,9 @@ export function tauriBackend(): Backend {
     userMotions: () => call(commands.userMotions),
     motionFile: async (id) => asArrayBuffer(await call(() => commands.motionFile(id))),
     setClickThrough: (ignore) => call(() => commands.setClickThrough(ignore)).then(done),
+    inputByShape: () => call(commands.inputByShape),
+    setInputShape: (rects) => call(() => commands.setInputShape(rects)).then(done),
+    setKeyboard: (on) => call(() => commands.setPetKeyboard(on)).then(done),
     onCursor: async (handler) => {
       const channel = new Channel<CursorPayload>();
       let live = true;

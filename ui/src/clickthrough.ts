@@ -4,6 +4,8 @@
 
 import type { Backend } from "./backend";
 import { ClickThroughGate, isHit, type Point, type Rect } from "./hittest";
+import { shapeRects, ShapeSender, wholeRects } from "./inputshape";
+import type { VisibleSpan } from "./peekclip";
 
 /** What the click-through needs from the page. */
 export interface ClickThroughDeps {
@@ -16,6 +18,20 @@ export interface ClickThroughDeps {
   wake(): void;
   /** The cursor moved (null: it left the window). */
   onCursor?(p: Point | null): void;
+  /**
+   * Click-through by shape (native Wayland): the shell polls no pointer, so
+   * the window never ignores the mouse as a whole; instead, after frames,
+   * the drawn shape becomes its input region. Absent: by the pointer.
+   */
+  shape?: ShapeDeps;
+}
+
+/** What click-through by shape reads. */
+export interface ShapeDeps {
+  /** Every pixel of the frame just drawn, or null when nothing is drawn yet. */
+  readAll(): { pixels: Uint8Array; bufferWidth: number; bufferHeight: number; cssWidth: number; cssHeight: number } | null;
+  /** What the peek clip leaves visible, or null. */
+  clip(): VisibleSpan | null;
 }
 
 /** The running click-through controller. */
@@ -40,6 +56,20 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
   let ignoring: boolean | null = null;
   let over = false;
 
+  const shaper = new ShapeSender();
+  const sendShape = (rects: Rect[] | null | undefined) => {
+    if (rects === undefined) return;
+    deps.backend.setInputShape(rects).catch((err) => console.warn("yui: set_input_shape failed", err));
+  };
+  /** After a frame, by shape: the drawn shape plus the UI boxes, when due and changed. */
+  const shapeAfterRender = (shape: ShapeDeps) => {
+    const now = performance.now();
+    if (!shaper.due(now)) return;
+    const frame = shape.readAll();
+    if (!frame) return;
+    const drawn = shapeRects(frame.pixels, frame.bufferWidth, frame.bufferHeight, frame.cssWidth, frame.cssHeight, shape.clip());
+    sendShape(shaper.offer(wholeRects([...drawn, ...deps.uiRects()]), now));
+  };
   const tell = (ignore: boolean | null) => {
     if (ignore === null) return;
     ignoring = ignore;
@@ -62,14 +92,16 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
     }
   };
 
-  await listen("the cursor channel", () =>
-    deps.backend.onCursor((p) => {
-      gate.arm(); // the shell polls the cursor: an ignoring window can be reached again
-      setCursor(p && Number.isFinite(p.x) && Number.isFinite(p.y) ? { x: p.x, y: p.y } : null);
-    }),
-  );
+  if (!deps.shape)
+    await listen("the cursor channel", () =>
+      deps.backend.onCursor((p) => {
+        gate.arm(); // the shell polls the cursor: an ignoring window can be reached again
+        setCursor(p && Number.isFinite(p.x) && Number.isFinite(p.y) ? { x: p.x, y: p.y } : null);
+      }),
+    );
   const stayInteractive = (seconds: number) => {
-    tell(gate.hold(seconds, performance.now()));
+    if (deps.shape) sendShape(shaper.hold(seconds, performance.now()));
+    else tell(gate.hold(seconds, performance.now()));
     if (holdTimer !== null) window.clearTimeout(holdTimer);
     holdTimer = window.setTimeout(() => {
       holdTimer = null;
@@ -84,6 +116,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
 
   return {
     afterRender() {
+      if (deps.shape) shapeAfterRender(deps.shape);
       if (!cursor) return;
       over = hitAt(cursor);
       tell(gate.update(over, performance.now()));

@@ -2,7 +2,7 @@
 // developed and screenshot in a plain browser (`npm run ui:dev`). Used only
 // when `window.__TAURI_INTERNALS__` is absent.
 
-import type { Cue, Gait, PeekView, PostureState, Status, UiEvent, UserCommand } from "./bindings/index";
+import type { Cue, Gait, InputRect, PeekView, PostureState, Status, UiEvent, UserCommand } from "./bindings/index";
 import type { Backend, CursorPayload } from "./backend";
 
 /** Dev-only controls on `window.__yuiFake`, for screenshots and manual poking. */
@@ -13,6 +13,10 @@ export interface FakeControls {
   sent: UserCommand[];
   /** The last click-through value the page asked for (null: never asked). */
   clickThrough: boolean | null;
+  /** Answer `inputByShape` with this (set before the page starts). */
+  byShape: boolean;
+  /** The input shapes the page sent, oldest first (null: the whole window). */
+  shapes: (InputRect[] | null)[];
   /** Deliver a cursor position as the shell's poll would. */
   cursor(p: CursorPayload): void;
   /** Deliver a "stay interactive" request. */
@@ -129,6 +133,8 @@ export function fakeBackend(): Backend {
     emit,
     sent: [],
     clickThrough: null,
+    byShape: false,
+    shapes: [],
     cursor: (p) => cursorListeners.forEach((l) => l(p)),
     interactive: (s) => interactiveListeners.forEach((l) => l(s)),
     motions: new Map(),
@@ -221,6 +227,11 @@ export function fakeBackend(): Backend {
     setClickThrough: async (ignore) => {
       controls.clickThrough = ignore;
     },
+    inputByShape: async () => controls.byShape,
+    setInputShape: async (rects) => {
+      controls.shapes.push(rects);
+    },
+    setKeyboard: async () => {},
     startDragging: async () => {},
     async onCursor(handler) {
       cursorListeners.add(handler);

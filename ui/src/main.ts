@@ -87,6 +87,8 @@ async function start(backend: Backend): Promise<void> {
     },
     dismissScreen: () => setState(dismissScreenNotice(state)),
     openChat: () => void backend.openChat().catch((err) => view.showLocalError(asCommandError(err).message)),
+    // The layer-shell pet holds the keyboard only while the composer is in use.
+    composerFocus: (active) => void backend.setKeyboard(active).catch((err) => console.warn("yui: set_pet_keyboard failed", err)),
     approve: (approvalId, decision) => {
       setState(answered(state, approvalId, decision));
       void sendQuiet({ type: "approve", approval_id: approvalId, decision });
@@ -115,6 +117,7 @@ async function start(backend: Backend): Promise<void> {
     const noticeChanged = next.screenAsked !== state.screenAsked || (asking(next) === null) !== (asking(state) === null);
     state = next;
     view.render(state, Date.now());
+    view.setLift(state.body.below);
     tuck();
     if (noticeChanged || view.pillBottom() !== before) layout();
     // A done or failed tool leaves the pill when its hold passes.
@@ -171,10 +174,15 @@ async function start(backend: Backend): Promise<void> {
       return { ...activity, moving, dragging, thinking: director.thinking, pointerOver: pointerOver(), blink: host.nextBlink() };
     },
   });
+  // Native Wayland: no pointer to poll, so the input region follows the drawn shape.
+  const byShape = await backend.inputByShape().catch(() => false);
+  // There the pointer leaving her hands the keyboard back (no click elsewhere can: she holds it).
+  if (byShape) document.documentElement.addEventListener("mouseleave", () => view.blurComposer());
   const click = await startClickThrough({
     backend,
     uiRects: () => view.uiRects(),
     alphaAt: seenAlpha,
+    shape: byShape ? { readAll: () => host.readAll(), clip: () => clip } : undefined,
     wake: () => loop.wake(),
     onCursor: (p) => {
       const inside = p !== null && p.x >= 0 && p.y >= 0 && p.x < window.innerWidth && p.y < window.innerHeight;

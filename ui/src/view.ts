@@ -22,6 +22,8 @@ export interface ViewActions {
   openChat(): void;
   /** The user answered the approval notice. */
   approve(approvalId: string, decision: ApprovalDecision): void;
+  /** The user pressed into the composer (true), or it lost the focus (false). */
+  composerFocus(active: boolean): void;
 }
 
 /** Handles to the elements `render` updates. */
@@ -34,6 +36,10 @@ export interface View {
   composerInUse(): boolean;
   /** Clear the composer after a message went out. */
   clearComposer(): void;
+  /** Take the focus off the composer (its text stays). */
+  blurComposer(): void;
+  /** Lift the controls at the window's bottom by `px` (the part of the window below the display). */
+  setLift(px: number): void;
   /** Show a local problem (a rejected command) in the error line. */
   showLocalError(message: string | null): void;
   /** Show the mic toggle on or off (the saved setting). */
@@ -98,8 +104,13 @@ export function mountView(actions: ViewActions): View {
     const text = input.value.trim();
     if (text) actions.submit(text);
   };
+  /** How far the bottom controls are lifted, CSS px. */
+  let liftPx = 0;
   input.addEventListener("input", grow);
+  input.addEventListener("pointerdown", () => actions.composerFocus(true));
+  input.addEventListener("blur", () => actions.composerFocus(false));
   input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") input.blur();
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       submit(); // while a turn runs the core queues it
@@ -195,6 +206,15 @@ export function mountView(actions: ViewActions): View {
       input.value = "";
       grow();
     },
+    blurComposer() {
+      input.blur();
+    },
+    setLift(px) {
+      const lift = Math.max(0, Math.round(px));
+      if (lift === liftPx) return;
+      liftPx = lift;
+      for (const e of [form, notice, asking]) e.style.transform = lift ? `translateY(-${lift}px)` : "";
+    },
     showLocalError(message) {
       localError = message;
       showError();
@@ -209,8 +229,9 @@ export function mountView(actions: ViewActions): View {
       return rects.filter((r): r is Rect => r !== null);
     },
     dockTop() {
-      const shown = [notice, asking].filter((e) => !e.hidden).map((e) => e.getBoundingClientRect().top);
-      return Math.min(form.getBoundingClientRect().top, ...shown);
+      // Where the dock stands without its lift: the character's place does not move with it.
+      const shown = [notice, asking].filter((e) => !e.hidden).map((e) => e.getBoundingClientRect().top + liftPx);
+      return Math.min(form.getBoundingClientRect().top + liftPx, ...shown);
     },
     pillBottom() {
       const under = meta.hidden ? 0 : meta.getBoundingClientRect().bottom;

@@ -124,6 +124,13 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         peek: Option<PeekView>,
+        /// How much of her window's bottom hangs below the display she is
+        /// on, CSS px (standing on the floor, her feet are on its bottom
+        /// edge and the controls under them would be out of sight: the
+        /// page lifts them by this much). Absent when nothing hangs below.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        below: Option<f64>,
     },
     /// The connection state changed.
     Status {

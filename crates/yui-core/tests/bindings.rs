@@ -30,6 +30,7 @@ fn generate() -> String {
         decl::<yui_core::command::PagePoint>(&cfg),
         decl::<yui_core::world::stage::StageReport>(&cfg),
         decl::<yui_core::world::stage::StageCheck>(&cfg),
+        decl::<yui_core::world::stage::InputRect>(&cfg),
         decl::<yui_core::world::stage::StageSession>(&cfg),
         decl::<yui_core::settings::BedSettings>(&cfg),
         decl::<Cue>(&cfg),

@@ -234,8 +234,14 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(peek.map(|p| (p.side, p.edge)), Some((yui_core::body::Side::Right, Some(180.0))), "the edge runs through her middle");
     assert_eq!(call(&mock, &clock, &t, "f", json!({"action": "stand_down"})).await, "ok: standing");
     assert_eq!(desk.pet().1 + 520 - feet(), 800, "on the floor");
+    let below = || sink.events().into_iter().rev().find_map(|e| match e {
+        UiEvent::Body { below, .. } => Some(below),
+        _ => None,
+    });
+    assert_eq!(below(), Some(Some(feet() as f64)), "on the floor the strip under her feet hangs below the display: the page lifts its controls");
     assert_eq!(call(&mock, &clock, &t, "g", json!({"action": "move_to", "spot": "top-left"})).await, "ok: standing");
     assert_eq!(desk.pet(), (20, 20), "inset from the corner by 1/40 of the display");
+    assert_eq!(below(), Some(None), "all of her window on the display: nothing to lift");
     assert_eq!(call(&mock, &clock, &t, "h", json!({"action": "go_to_bed"})).await, "ok: lying");
     assert_eq!(call(&mock, &clock, &t, "i", json!({"action": "peek", "side": "left"})).await, "error: busy");
     assert_eq!(call(&mock, &clock, &t, "j", json!({"action": "get_up"})).await, "ok: standing");

@@ -58,7 +58,7 @@ impl Dispatch<xdg_toplevel::XdgToplevel, ()> for State {
 /// closes it or the connection ends.
 pub fn run(args: &[String]) -> Result<(), String> {
     let [title, w, h, rest @ ..] = args else {
-        return Err("usage: yui-wl-window TITLE WIDTH HEIGHT [RRGGBB]".into());
+        return Err("usage: yui-wl-window TITLE WIDTH HEIGHT [RRGGBB [APP_ID]]".into());
     };
     let (w, h): (u32, u32) = (w.parse().map_err(|e| format!("WIDTH: {e}"))?, h.parse().map_err(|e| format!("HEIGHT: {e}"))?);
     let rgb = u32::from_str_radix(rest.first().map_or("d0d0c8", String::as_str), 16).map_err(|e| format!("RRGGBB: {e}"))?;
@@ -89,7 +89,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let xdg = base.get_xdg_surface(&surface, &qh, ());
     let toplevel = xdg.get_toplevel(&qh, ());
     toplevel.set_title(title.clone());
-    toplevel.set_app_id("yui-test".into());
+    toplevel.set_app_id(rest.get(1).cloned().unwrap_or_else(|| "yui-test".into()));
     surface.commit();
     let mut state = State { configured: false, closed: false };
     while !state.configured {

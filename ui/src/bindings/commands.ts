@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -35,6 +35,12 @@ export const commands = {
   userMotions: (): Promise<Array<string>> => invoke<Array<string>>("user_motions"),
   /** Make the pet window ignore (true) or take the mouse. */
   setClickThrough: (ignore: boolean): Promise<null> => invoke<null>("set_click_through", { ignore }),
+  /** The pet window's input region: the drawn shape (CSS px), or null for the whole window. */
+  setInputShape: (rects: Array<InputRect> | null): Promise<null> => invoke<null>("set_input_shape", { rects }),
+  /** The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile. */
+  setPetKeyboard: (on: boolean): Promise<null> => invoke<null>("set_pet_keyboard", { on }),
+  /** Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland. */
+  inputByShape: (): Promise<boolean> => invoke<boolean>("input_by_shape"),
   /** Open the settings window. */
   openSettings: (): Promise<null> => invoke<null>("open_settings"),
   /** The saved settings, key included (settings window only). */

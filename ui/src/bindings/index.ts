@@ -20,7 +20,14 @@ gait?: Gait,
 /**
  * While she peeks: the side and the edge she peeks around.
  */
-peek?: PeekView, } | { "type": "status", 
+peek?: PeekView, 
+/**
+ * How much of her window's bottom hangs below the display she is
+ * on, CSS px (standing on the floor, her feet are on its bottom
+ * edge and the controls under them would be out of sight: the
+ * page lifts them by this much). Absent when nothing hangs below.
+ */
+below?: number, } | { "type": "status", 
 /**
  * The new state.
  */
@@ -392,7 +399,17 @@ always_on_top: StageCheck,
 /**
  * Placing her own window (walks, sits, drags).
  */
-placement: StageCheck, };
+placement: StageCheck, 
+/**
+ * Click-through follows the drawn shape instead of the pointer: the
+ * pet page sends the shape of what it draws ([`InputRect`]s) and the
+ * window's input region becomes that shape, so the compositor routes
+ * clicks on empty pixels to the window behind. True on native
+ * Wayland, where no client learns where the pointer is outside its
+ * own surfaces; elsewhere the page follows the polled pointer and
+ * switches the whole window.
+ */
+input_by_shape: boolean, };
 
 /**
  * One line of the report.
@@ -406,6 +423,28 @@ ok: boolean,
  * What that means for the user: the fallback when it does not.
  */
 note: string, };
+
+/**
+ * One rectangle of the pet window's input region, in CSS pixels from the
+ * window's top-left corner.
+ */
+export type InputRect = { 
+/**
+ * Left edge.
+ */
+x: number, 
+/**
+ * Top edge.
+ */
+y: number, 
+/**
+ * Width.
+ */
+width: number, 
+/**
+ * Height.
+ */
+height: number, };
 
 /**
  * The kind of desktop session the app runs in.

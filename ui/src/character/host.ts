@@ -247,6 +247,11 @@ export class CharacterHost implements Performer {
     return this.avatar?.face.nextBlink() ?? null;
   }
 
+  /** Every pixel of the frame just drawn (see `Stage.readAll`); null before the stage exists. */
+  readAll(): ReturnType<Stage["readAll"]> | null {
+    return this.stage?.readAll() ?? null;
+  }
+
   /** The canvas alpha at `p` in the frame just drawn. */
   alphaAt(p: Point): number | null {
     return this.stage?.readAlpha(p) ?? null;

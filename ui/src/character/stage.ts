@@ -26,6 +26,7 @@ export class Stage {
   private width = 1;
   private height = 1;
   private readonly pixel = new Uint8Array(4);
+  private all = new Uint8Array(0);
   /** True when WebGL runs on a software rasterizer (no multisampling then). */
   readonly software: boolean;
 
@@ -95,6 +96,20 @@ export class Stage {
     if (!at) return null;
     gl.readPixels(at.x, at.y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel);
     return this.pixel[3] / 255;
+  }
+
+  /**
+   * Every pixel of the frame just drawn (RGBA, bottom row first) with the
+   * buffer's and the canvas's sizes: call it right after `render`, in the
+   * same task. The buffer is reused between calls.
+   */
+  readAll(): { pixels: Uint8Array; bufferWidth: number; bufferHeight: number; cssWidth: number; cssHeight: number } {
+    const gl = this.renderer.getContext();
+    const w = gl.drawingBufferWidth;
+    const h = gl.drawingBufferHeight;
+    if (this.all.length !== w * h * 4) this.all = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, this.all);
+    return { pixels: this.all, bufferWidth: w, bufferHeight: h, cssWidth: this.width, cssHeight: this.height };
   }
 
   /** A world point in window CSS pixels. */

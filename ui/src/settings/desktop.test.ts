@@ -9,6 +9,7 @@ const report: StageReport = {
   click_through: { ok: true, note: "the X server shapes input" },
   always_on_top: { ok: true, note: "the window manager keeps her above" },
   placement: { ok: true, note: "she places her own window" },
+  input_by_shape: false,
 };
 
 describe("the desktop check", () => {

@@ -30,6 +30,16 @@ describe("body slice", () => {
     expect(bedShown(b, 5000)).toBe(true);
   });
 
+  it("keeps how far her window hangs below the display, 0 when the event says nothing", () => {
+    let b = reduceBody(initialBody(), { type: "body", posture: "standing", below: 35 }, 10);
+    expect(b.below).toBe(35);
+    const same = reduceBody(b, { type: "body", posture: "standing", below: 35 }, 20);
+    expect(same).toBe(b);
+    b = reduceBody(b, { type: "body", posture: "standing" }, 30);
+    expect(b.below).toBe(0);
+    expect(reduceBody(b, { type: "body", posture: "standing", below: -4 }, 40).below).toBe(0);
+  });
+
   it("keeps the phase clock on a repeated event (body_now after the event)", () => {
     const b = reduceBody(initialBody(), body("lying_down", 2400), 1000);
     const again = reduceBody(b, body("lying_down", 2400), 1500);

@@ -43,6 +43,8 @@ export interface BodySlice {
   peek: PeekView | null;
   /** The posture crossfade (page ms, the same clock as `since`). */
   blend: PostureBlend;
+  /** CSS px of her window below the display (her controls are lifted by it); 0 when none. */
+  below: number;
 }
 
 /** Nothing to draw: standing, no bed. */
@@ -50,7 +52,7 @@ export const STANDING: BedFrame = { lie: 0, bed: 0, eyesClosed: 0, stretch: 0, a
 
 /** Before any body event: standing, no bed. */
 export function initialBody(): BodySlice {
-  return { posture: "standing", bed: null, since: Number.NEGATIVE_INFINITY, from: STANDING, gait: null, peek: null, blend: initialBlend() };
+  return { posture: "standing", bed: null, since: Number.NEGATIVE_INFINITY, from: STANDING, gait: null, peek: null, blend: initialBlend(), below: 0 };
 }
 
 /** Fold a core event at `now` (page ms); anything but `body` leaves it as it is. */
@@ -59,13 +61,14 @@ export function reduceBody(body: BodySlice, event: UiEvent, now: number): BodySl
   const bed = event.bed ?? null;
   const gait = event.gait ?? null;
   const peek = event.peek ?? null;
+  const below = Math.max(0, event.below ?? 0);
   const samePhase = bed === null ? body.bed === null : body.bed !== null && body.bed.phase === bed.phase;
   const sameMove = body.gait === gait && body.peek?.side === peek?.side && body.peek?.edge === peek?.edge;
   const blend = blendTo(body.blend, clipOf(event.posture, gait), now);
-  const moved = { gait: sameMove ? body.gait : gait, peek: sameMove ? body.peek : peek, blend };
+  const moved = { gait: sameMove ? body.gait : gait, peek: sameMove ? body.peek : peek, blend, below };
   if (samePhase) {
     // The same phase again (body_now at load, a repeat): keep its clock.
-    return body.posture === event.posture && sameMove && body.bed?.phase_ms === bed?.phase_ms && body.bed?.entry === bed?.entry
+    return body.posture === event.posture && sameMove && body.below === below && body.bed?.phase_ms === bed?.phase_ms && body.bed?.entry === bed?.entry
       ? body
       : { ...body, ...moved, posture: event.posture, bed };
   }

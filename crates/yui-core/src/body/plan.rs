@@ -77,6 +77,14 @@ pub struct PeekPlace {
     pub edge_x: i32,
 }
 
+/// Where her feet may stand on display `d` so that her whole window (and
+/// the controls at its edges) stays on it: half a window in from each
+/// side, or half her body where the display is narrower than the window.
+fn standing_span(d: Rect, frame: &Frame) -> (i32, i32) {
+    let half = if d.width >= frame.width { frame.width / 2 } else { frame.body / 2 };
+    (d.x + half, d.x + d.width - half)
+}
+
 /// The floor under `x`: the bottom edge of the display holding it.
 pub fn floor_y(scene: &Scene, x: i32, y: i32) -> Option<i32> {
     scene.display_at(Pt::new(x, y)).map(|d| d.y + d.height)
@@ -269,7 +277,10 @@ pub fn stand_down(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, pe
             let outward = if p.side == Side::Left { -frame.body } else { frame.body };
             let x = if p.from.is_some() { feet.x + outward } else { feet.x - outward };
             match scene.display_at(feet) {
-                Some(d) => x.clamp(d.x + frame.body / 2, d.x + d.width - frame.body / 2),
+                Some(d) => {
+                    let (lo, hi) = standing_span(d, frame);
+                    x.clamp(lo, hi)
+                }
                 None => x,
             }
         }
@@ -295,7 +306,7 @@ pub fn ambient_walk(scene: &Scene, frame: &Frame, t: &BodyTunables, origin: Pt, 
     let d = scene.display_at(feet)?;
     let s = frame.scale;
     let reach = (t.ambient_walk_max * s * (0.4 + 0.6 * pick.fract())) as i32;
-    let (lo, hi) = (d.x + frame.body / 2, d.x + d.width - frame.body / 2);
+    let (lo, hi) = standing_span(d, frame);
     let mut x = if pick < 0.5 { feet.x - reach } else { feet.x + reach };
     if !(lo..=hi).contains(&x) {
         x = if pick < 0.5 { feet.x + reach } else { feet.x - reach };

@@ -196,7 +196,8 @@ fn move_to_peek_and_stand_down_end_where_they_say() {
     let (steps, _) = run(&mut body, t);
     assert_eq!(answers(&steps), vec![Ok(())]);
     assert_eq!(body.now().posture, PostureState::Standing);
-    assert_eq!(f.feet_of(body.now().origin.unwrap()).x, 1280 - f.body, "out from behind the edge");
+    assert_eq!(f.feet_of(body.now().origin.unwrap()).x, 1280 - f.width / 2, "out from behind the edge, her whole window on the screen");
+    assert_eq!(body.now().origin.unwrap().x + f.width, 1280);
     // Standing already: stand_down answers at once.
     let steps = body.act(&BodyMove::StandDown, &clear, &f, o, t + 10).unwrap();
     assert_eq!(answers(&steps), vec![Ok(())]);

@@ -191,6 +191,14 @@ pub fn windows() -> Result<Vec<WindowInfo>, CaptureError> {
 
 /// [`windows`] with each window's platform id.
 fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
+    // sway (and i3-IPC compositors) tell their windows' layout rects, which
+    // no Wayland protocol does; logical pixels already. The screenshot
+    // path's displays only number them here (it may see no outputs).
+    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+    if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty() && !use_x11()) {
+        let raw = crate::world::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
+        return Ok(select_windows(raw, std::process::id(), &displays().unwrap_or_default(), 1.0));
+    }
     let displays = displays()?;
     // Window geometry is physical; displays are logical.
     #[cfg_attr(not(all(target_os = "linux", not(target_env = "ohos"))), allow(unused_variables))]
@@ -203,13 +211,6 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
         };
         raw.reverse(); // the list is bottom to top
         return Ok(select_windows(raw, std::process::id(), &displays, scale));
-    }
-    // sway (and i3-IPC compositors) tell their windows' layout rects,
-    // which no Wayland protocol does; logical pixels already.
-    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty()) {
-        let raw = crate::world::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
-        return Ok(select_windows(raw, std::process::id(), &displays, 1.0));
     }
     // xcap lists front to back.
     let raw = xcap::Window::all()
@@ -269,9 +270,52 @@ pub fn display_at(displays: &[Display], x: i32, y: i32) -> usize {
         .unwrap_or(0)
 }
 
+/// `windows` in layout (logical) pixels, as sway lists them, moved into the
+/// desk space of `displays`, where each output spans its logical rectangle
+/// times its scale (the layer-shell pet's space: GTK's outputs as Tauri
+/// reports them). Each window takes the scale of the output holding its
+/// centre (the first when none does), and that output's index.
+pub fn logical_to_desk(windows: Vec<WindowInfo>, displays: &[Display]) -> Vec<WindowInfo> {
+    let logical = |d: &Display| {
+        let s = if d.scale.is_finite() && d.scale > 0.0 { d.scale } else { 1.0 };
+        let f = |v: f32| (v / s).round() as i64;
+        (f(d.x as f32), f(d.y as f32), f(d.width as f32), f(d.height as f32), s)
+    };
+    windows
+        .into_iter()
+        .map(|w| {
+            let (cx, cy) = (i64::from(w.x) + i64::from(w.width / 2), i64::from(w.y) + i64::from(w.height / 2));
+            let holder = displays.iter().position(|d| {
+                let (x, y, width, height, _) = logical(d);
+                cx >= x && cy >= y && cx < x + width && cy < y + height
+            });
+            let Some(d) = holder.or((!displays.is_empty()).then_some(0)).map(|i| &displays[i]) else {
+                return w;
+            };
+            let s = logical(d).4;
+            let i = |v: i32| (v as f32 * s).round() as i32;
+            let u = |v: u32| (v as f32 * s).round() as u32;
+            WindowInfo { x: i(w.x), y: i(w.y), width: u(w.width), height: u(w.height), monitor: d.index, ..w }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn logical_windows_take_their_outputs_scale() {
+        let mut second = display(1, 2560, 0, 2560, 1600, false);
+        second.scale = 2.0;
+        let displays = [display(0, 0, 0, 1280, 800, true), second];
+        let win = |x: i32| WindowInfo { app: "a".into(), title: "t".into(), monitor: 0, x, y: 300, width: 400, height: 200 };
+        let out = logical_to_desk(vec![win(100), win(1500)], &displays);
+        assert_eq!((out[0].x, out[0].y, out[0].width, out[0].monitor), (100, 300, 400, 0), "scale 1 stays");
+        assert_eq!((out[1].x, out[1].y, out[1].width, out[1].height, out[1].monitor), (3000, 600, 800, 400, 1), "scale 2 doubles");
+        assert_eq!(logical_to_desk(vec![win(5000)], &displays)[0].x, 5000, "off every output: the first output's scale");
+        assert_eq!(logical_to_desk(vec![win(7)], &[])[0].x, 7);
+    }
 
     fn display(index: usize, x: i32, y: i32, width: u32, height: u32, primary: bool) -> Display {
         Display { index, label: format!("D{index}"), x, y, width, height, scale: 1.0, primary }

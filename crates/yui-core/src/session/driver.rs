@@ -137,17 +137,19 @@ pub struct BodyView {
     pub gait: Option<crate::body::Gait>,
     /// The peek, while she peeks.
     pub peek: Option<crate::event::PeekView>,
+    /// CSS px of her window below the display she is on.
+    pub below: Option<f64>,
 }
 
 impl BodyView {
     /// A body standing still.
     pub fn standing() -> Self {
-        BodyView { posture: crate::context::PostureState::Standing, bed: None, gait: None, peek: None }
+        BodyView { posture: crate::context::PostureState::Standing, bed: None, gait: None, peek: None, below: None }
     }
 
     /// The `body` event that says this.
     pub fn event(&self) -> UiEvent {
-        UiEvent::Body { posture: self.posture, bed: self.bed, gait: self.gait, peek: self.peek }
+        UiEvent::Body { posture: self.posture, bed: self.bed, gait: self.gait, peek: self.peek, below: self.below }
     }
 }
 

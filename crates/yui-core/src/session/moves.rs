@@ -41,7 +41,7 @@ impl Driver {
             return answer(req.reply, Err(ActionError::Busy), "");
         }
         let BodyRequest { action, reply } = req;
-        tracing::info!(record = "body_action", action = ?action);
+        tracing::info!(record = "body_action", action = ?action, pet = ?self.desk.pet_window());
         match action {
             BodyAction::GoToBed => {
                 if self.bed.is_some() {
@@ -176,6 +176,10 @@ impl Driver {
             match step {
                 BodyStep::Place(at) => self.desk.place_pet(at.x, at.y),
                 BodyStep::Posture => {
+                    let now = self.motion.now();
+                    let on = now.perch.as_ref().filter(|_| now.posture.carries_perch()).map(|w| w.app.as_str());
+                    let (x, y) = now.origin.map_or((None, None), |o| (Some(o.x), Some(o.y)));
+                    tracing::info!(record = "body_posture", posture = now.posture.as_str(), perched_on = on.unwrap_or(""), x, y);
                     self.sync_body();
                     if !self.motion.moving() && !self.motion.held() {
                         self.remember_place();
@@ -307,6 +311,22 @@ impl Driver {
             _ => None,
         };
         Some(crate::event::PeekView { side: peek.side, edge })
+    }
+
+    /// How far her window hangs below the display holding her feet, CSS
+    /// px; `None` when it does not (or the desk cannot tell).
+    pub(super) fn hidden_below(&self) -> Option<f64> {
+        let w = self.desk.pet_window()?;
+        if !self.desk.has_body() {
+            return None;
+        }
+        let displays = self.desk.displays().ok()?;
+        let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
+        let feet = frame.feet_of(Pt::new(w.x, w.y));
+        let rects: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
+        let d = Scene { windows: Vec::new(), displays: rects }.display_at(feet)?;
+        let below = (w.y + w.height as i32) - (d.y + d.height);
+        (below > 0 && feet.y <= d.y + d.height).then(|| f64::from(below) / w.scale)
     }
 
     /// The desktop now: other windows, displays, the pet's frame and origin.

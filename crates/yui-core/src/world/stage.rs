@@ -85,6 +85,50 @@ pub struct StageReport {
     pub always_on_top: StageCheck,
     /// Placing her own window (walks, sits, drags).
     pub placement: StageCheck,
+    /// Click-through follows the drawn shape instead of the pointer: the
+    /// pet page sends the shape of what it draws ([`InputRect`]s) and the
+    /// window's input region becomes that shape, so the compositor routes
+    /// clicks on empty pixels to the window behind. True on native
+    /// Wayland, where no client learns where the pointer is outside its
+    /// own surfaces; elsewhere the page follows the polled pointer and
+    /// switches the whole window.
+    pub input_by_shape: bool,
+}
+
+/// One rectangle of the pet window's input region, in CSS pixels from the
+/// window's top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, Serialize, ts_rs::TS)]
+pub struct InputRect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub width: i32,
+    /// Height.
+    pub height: i32,
+}
+
+/// The largest number of rectangles an input region may have (not in the
+/// seed): a shape drawn in 8 px cells over a 360×520 window merges into a
+/// few dozen; more is a page bug and is refused.
+pub const INPUT_RECTS_MAX: usize = 2_000;
+
+/// `rects` as an input region: each clipped to a window of `width` ×
+/// `height` CSS pixels, empty ones dropped. `Err` when there are more than
+/// [`INPUT_RECTS_MAX`].
+pub fn input_region(rects: &[InputRect], width: i32, height: i32) -> Result<Vec<InputRect>, String> {
+    if rects.len() > INPUT_RECTS_MAX {
+        return Err(format!("{} input rectangles (at most {INPUT_RECTS_MAX})", rects.len()));
+    }
+    Ok(rects
+        .iter()
+        .filter_map(|r| {
+            let (x0, y0) = (r.x.clamp(0, width), r.y.clamp(0, height));
+            let (x1, y1) = (r.x.saturating_add(r.width.max(0)).clamp(0, width), r.y.saturating_add(r.height.max(0)).clamp(0, height));
+            (x1 > x0 && y1 > y0).then_some(InputRect { x: x0, y: y0, width: x1 - x0, height: y1 - y0 })
+        })
+        .collect())
 }
 
 impl StageReport {
@@ -118,14 +162,14 @@ pub fn report(facts: &StageFacts) -> StageReport {
         S::Wayland if facts.layer_shell => (
             "Wayland (layer-shell)",
             check(true, "the compositor blends her window", ""),
-            check(true, "the compositor takes her input region", ""),
+            check(true, "the compositor takes her input region: the shape she draws", ""),
             check(true, "she is on the compositor's overlay layer, above windows", ""),
             check(true, "she places her own window (layer-shell margins)", ""),
         ),
         S::Wayland => (
             "Wayland (no layer-shell)",
             check(true, "the compositor blends her window", ""),
-            check(true, "the compositor takes her input region", ""),
+            check(true, "the compositor takes her input region: the shape she draws", ""),
             check(false, "", "a Wayland client cannot keep itself above; run YUI with GDK_BACKEND=x11 to use XWayland, where it can"),
             check(false, "", "a Wayland client cannot place itself, so she does not walk, sit or fall and body_action answers unsupported; GDK_BACKEND=x11 gives her the desktop"),
         ),
@@ -144,7 +188,8 @@ pub fn report(facts: &StageFacts) -> StageReport {
             check(false, "", "no display"),
         ),
     };
-    StageReport { session: facts.session, path: path.to_string(), transparency, click_through, always_on_top, placement }
+    let input_by_shape = facts.session == S::Wayland;
+    StageReport { session: facts.session, path: path.to_string(), transparency, click_through, always_on_top, placement, input_by_shape }
 }
 
 /// Where the problems last told to the user are kept.
@@ -174,24 +219,44 @@ pub fn check_desktop() -> StageReport {
 
 #[cfg(any(target_os = "windows", target_os = "macos"))]
 fn facts() -> StageFacts {
-    let session = if cfg!(target_os = "windows") { StageSession::Windows } else { StageSession::Macos };
-    StageFacts { session, compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false }
+    StageFacts { session: session(), compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false }
+}
+
+/// Whether the pet's click-through goes by the drawn shape here
+/// ([`StageReport::input_by_shape`]), without reading the desktop: the
+/// session alone decides it.
+pub fn input_by_shape() -> bool {
+    session() == StageSession::Wayland
+}
+
+#[cfg(any(target_os = "windows", target_os = "macos"))]
+fn session() -> StageSession {
+    if cfg!(target_os = "windows") {
+        StageSession::Windows
+    } else {
+        StageSession::Macos
+    }
 }
 
 #[cfg(not(any(target_os = "windows", target_os = "macos")))]
-fn facts() -> StageFacts {
+fn session() -> StageSession {
     let var = |k: &str| std::env::var(k).ok();
-    let (display, wayland) = (var("DISPLAY"), var("WAYLAND_DISPLAY"));
-    let x = super::placement_for(var("GDK_BACKEND").as_deref(), display.as_deref(), wayland.as_deref());
-    let wayland_set = wayland.as_deref().is_some_and(|w| !w.is_empty());
-    let session = match (x, wayland_set) {
+    let wayland = var("WAYLAND_DISPLAY");
+    let x = super::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), wayland.as_deref());
+    match (x, wayland.as_deref().is_some_and(|w| !w.is_empty())) {
         (true, false) => StageSession::X11,
         (true, true) => StageSession::Xwayland,
         (false, true) => StageSession::Wayland,
         (false, false) => StageSession::None,
-    };
+    }
+}
+
+#[cfg(not(any(target_os = "windows", target_os = "macos")))]
+fn facts() -> StageFacts {
+    let session = session();
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    if x {
+    if matches!(session, StageSession::X11 | StageSession::Xwayland) {
+        let display = std::env::var("DISPLAY").ok();
         let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), a, Some(s)));
         return StageFacts { session, compositor, above, input_shape, layer_shell: false };
     }
@@ -248,6 +313,19 @@ mod tests {
         assert_eq!(r.path, "Wayland (layer-shell)");
         assert!(r.problems().is_empty(), "{:?}", r.problems());
         assert!(r.always_on_top.ok && r.placement.ok);
+        assert!(r.input_by_shape, "no global pointer on Wayland: click-through by the drawn shape");
+        assert!(!x11(true, true, true).input_by_shape, "X11 follows the polled pointer");
+    }
+
+    #[test]
+    fn an_input_region_is_clipped_to_the_window_and_capped() {
+        let r = |x, y, width, height| InputRect { x, y, width, height };
+        let region = input_region(&[r(-10, 5, 30, 10), r(350, 500, 40, 40), r(10, 10, 0, 5), r(400, 0, 10, 10), r(0, 0, -5, 9)], 360, 520).unwrap();
+        assert_eq!(region, vec![r(0, 5, 20, 10), r(350, 500, 10, 20)]);
+        assert_eq!(input_region(&[], 360, 520).unwrap(), vec![], "an empty region: every click goes through");
+        let many = vec![r(0, 0, 1, 1); INPUT_RECTS_MAX + 1];
+        assert!(input_region(&many, 360, 520).unwrap_err().contains("at most"));
+        assert_eq!(input_region(&[r(i32::MAX - 1, 0, i32::MAX, 4)], 360, 520).unwrap(), vec![]);
     }
 
     #[test]

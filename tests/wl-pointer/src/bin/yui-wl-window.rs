@@ -1,5 +1,6 @@
-//! `yui-wl-window TITLE WIDTH HEIGHT [RRGGBB]`: a plain native Wayland
-//! window for the Wayland tests (app id `yui-test`), a solid colour, open
+//! `yui-wl-window TITLE WIDTH HEIGHT [RRGGBB [APP_ID]]`: a plain native
+//! Wayland window for the Wayland tests (app id `yui-test` unless given), a
+//! solid colour, open
 //! until killed. The tests place it with `swaymsg`; the headless sway has
 //! no XWayland for X test windows.
 
