@@ -113,6 +113,8 @@ convert -size 1280x800 "xc:$BG" "$tmp/out/bg.png"
 not_bg() { compare -metric AE -fuzz 3% "$1" "$tmp/out/bg.png" null: 2>&1 || true; }
 # The box around everything that is not the background (WxH+X+Y).
 box() { convert "$1" -bordercolor "$BG" -border 1 -fuzz 3% -trim -format '%wx%h%O' info: 2>/dev/null; }
+# The same inside the part GEOMETRY (WxH+X+Y) of the screenshot.
+box_in() { convert "$1" -crop "$2" +repage -bordercolor "$BG" -border 1 -fuzz 3% -trim -format '%wx%h%O' info: 2>/dev/null; }
 # swaybg paints the background a moment after sway starts.
 for _ in $(seq 50); do
   shot background
@@ -198,6 +200,7 @@ for _ in $(seq 20); do
 done
 [ "$near" = 1 ] || fail "after move_to top-left she is drawn at $(box "$tmp/out/top-left.png"), not near the top-left corner"
 say "grim shows her at $(box "$tmp/out/top-left.png"): near the top-left corner"
+size1=$(box "$tmp/out/top-left.png"); size1=${size1%%+*}
 
 # --- other windows: sit on one, fall when it moves, peek, click through -------
 # Two plain Wayland windows (yui-wl-window), floating where swaymsg puts them.
@@ -209,8 +212,8 @@ for _ in $(seq 50); do
   [ "$(swaymsg -t get_tree | grep -c '"app_id": "\(notes\|other\)"')" = 2 ] && break
   sleep 0.1
 done
-swaymsg '[app_id="notes"] move position 600 450' >/dev/null || fail "swaymsg could not place Notes"
-swaymsg '[app_id="other"] move position 900 100' >/dev/null || fail "swaymsg could not place Other"
+swaymsg '[app_id="notes"] move absolute position 600 450' >/dev/null || fail "swaymsg could not place Notes"
+swaymsg '[app_id="other"] move absolute position 900 100' >/dev/null || fail "swaymsg could not place Other"
 swaymsg '[app_id="notes"] focus' >/dev/null
 sleep 0.5
 shot windows
@@ -257,7 +260,7 @@ seat_edge=$(( sy + 520 - 105 ))
 [ $(( sx + 180 )) -ge 600 ] && [ $(( sx + 180 )) -le 1100 ] || fail "sitting at x=$sx: her middle is not over Notes (600..1100)"
 say "body_action sit_on_window: $result, her seat at y=$seat_edge on Notes' top edge (450)"
 
-swaymsg '[app_id="notes"] move position 0 500' >/dev/null
+swaymsg '[app_id="notes"] move absolute position 0 500' >/dev/null
 # The sit ends (standing, in mid-air), then she falls and lands (standing again).
 feet=""
 for _ in $(seq 40); do
@@ -280,7 +283,7 @@ read -r _ px py <<<"$(wait_posture standing)"
 say "peek and stand_down answered; she stands at ($px, $py)"
 
 # Click-through by shape: Other under her window's empty top-left corner.
-swaymsg "[app_id=\"other\"] move position $(( px - 40 )) $(( py + 40 ))" >/dev/null
+swaymsg "[app_id=\"other\"] move absolute position $(( px - 40 )) $(( py + 40 ))" >/dev/null
 swaymsg '[app_id="notes"] focus' >/dev/null
 sleep 1.5
 [ "$(focused)" = notes ] || fail "Notes did not take the focus before the click test (focused: $(focused))"
@@ -289,7 +292,7 @@ sleep 0.5
 [ "$(focused)" = other ] || fail "a click on an empty pixel of her window did not reach Other behind it (focused: $(focused))"
 say "a click on an empty pixel of her window reached the window behind (focus: other)"
 # A click on her body stays with her: Notes behind her middle keeps out of it.
-swaymsg "[app_id=\"notes\"] move position $(( px + 30 )) $(( py + 150 ))" >/dev/null
+swaymsg "[app_id=\"notes\"] move absolute position $(( px + 30 )) $(( py + 150 ))" >/dev/null
 swaymsg '[app_id="other"] focus' >/dev/null
 sleep 1.5
 "$POINTER" --extent 2560x800 move $(( px + 180 )) $(( py + 300 )) wait 200 down up || fail "the virtual pointer failed"
@@ -298,15 +301,94 @@ sleep 0.5
 shot clicked
 say "a click on her body stayed with her (focus: '$(focused)', not notes)"
 
+# --- held and dropped with the (virtual) pointer: no global pointer here -------
+turns_with() { received | python3 -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin) if f.get("type")=="turn" and sys.argv[1] in (f.get("client_context") or "")))' "$1"; }
+dropped_before=$(turns_with 'proactive cue "dropped"')
+hx=$(( px + 180 )) hy=$(( py + 300 ))
+# One hand (one virtual pointer) presses, lifts, holds 3 s and lets go; the
+# checks of the hold run meanwhile.
+"$POINTER" --extent 2560x800 move "$hx" "$hy" wait 300 down --steps 12 move "$hx" $(( hy - 240 )) wait 3000 up &
+hand=$!
+sleep 2
+read -r held _ _ <<<"$(posture_seen)"
+[ "$held" = dragging ] || fail "pressed and moved 240 px up, she is '$held', not held (dragging)"
+shot held
+# Lifted: her body now shows above y=$py, where only the background was.
+convert "$tmp/out/held.png" -crop "600x$(( py - 10 ))+0+0" +repage "$tmp/out/held-top.png"
+convert -size "600x$(( py - 10 ))" "xc:$BG" "$tmp/out/held-bg.png"
+above=$(compare -metric AE -fuzz 3% "$tmp/out/held-top.png" "$tmp/out/held-bg.png" null: 2>&1 || true)
+[ "${above:-0}" -gt 5000 ] || fail "held and moved 240 px up, only ${above:-0} pixels of her show above y=$py: she was not lifted"
+wait "$hand" || fail "the virtual pointer failed"
+feet=""
+for _ in $(seq 40); do
+  read -r posture _ fy <<<"$(posture_seen)"
+  feet=$(( ${fy:-0} + 520 - 35 ))
+  [ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] && break
+  sleep 0.25
+done
+[ "$posture" = standing ] && [ "$feet" -ge 790 ] || fail "let go in mid-air, she is $posture with her feet at $feet, not back on the floor"
+# The cue fires; its turn is paced (the click on her body just now was a
+# touch too, inside pacing.touch_gap_s), so either it or its skip is logged.
+for _ in $(seq 40); do log_has 'record="body_cue" cue=dropped' && break; sleep 0.25; done
+log_has 'record="body_cue" cue=dropped' || fail "the drop fired no 'dropped' cue (no record body_cue cue=dropped)"
+[ "$(turns_with 'proactive cue "dropped"')" -gt "$dropped_before" ] || log_has 'trigger_skipped.*event_name=proactive.dropped' \
+  || fail "the dropped cue neither made a turn nor logged why not"
+say "held with the pointer and lifted ($above pixels of her above y=$py), let go: she fell back to the floor and the drop fired its cue"
+
+# --- dragged onto the scale-2 output: twice her size there, clicks still by her shape
+read -r _ px py <<<"$(posture_seen)"
+hx=$(( px + 180 )) hy=$(( py + 300 ))
+"$POINTER" --extent 2560x800 move "$hx" "$hy" wait 300 down --steps 40 move 1900 300 wait 300 up || fail "the virtual pointer failed"
+# On the scale-2 output her window is 720x1040 desk pixels and her feet
+# 70 above its bottom: on that output's floor (1600) her corner is at y=630.
+for _ in $(seq 40); do
+  read -r posture qx qy <<<"$(posture_seen)"
+  [ "$posture" = standing ] && [ "${qx:-0}" -ge 2560 ] && [ "${qy:-0}" -ge 620 ] && [ "${qy:-0}" -le 640 ] && break
+  sleep 0.25
+done
+[ "$posture" = standing ] && [ "${qx:-0}" -ge 2560 ] && [ "${qy:-0}" -ge 620 ] && [ "${qy:-0}" -le 640 ] \
+  || fail "dragged to layout x=1900 (the scale-2 output) she is $posture at desk ($qx, $qy), not standing on its floor (y=630)"
+dragged2=""
+# sway 1.7 leaves trails of a layer surface that moved on a scaled headless
+# output (its damage misses the old places): measure inside her window only.
+for _ in $(seq 20); do
+  shot dragged2 HEADLESS-2
+  geom=$(box_in "$tmp/out/dragged2.png" "720x1040+$(( qx - 2560 ))+$qy" || true); dragged2=${geom%%+*}
+  w2=${dragged2%x*} h2=${dragged2#*x} w1=${size1%x*} h1=${size1#*x}
+  [ "$(( h2 * 10 / h1 ))" -ge 18 ] 2>/dev/null && [ "$(( h2 * 10 / h1 ))" -le 22 ] && break
+  sleep 0.5
+done
+[ "$(( h2 * 10 / h1 ))" -ge 18 ] && [ "$(( h2 * 10 / h1 ))" -le 22 ] || fail "dragged onto the scale-2 output she is drawn $dragged2 ($geom) against $size1 on the scale-1 output: not twice her size"
+say "dragged onto the scale-2 output: she stands at desk ($qx, $qy), drawn $dragged2 physical pixels, twice her $size1"
+# Her hit mask there: Other under her empty corner takes a click; her body does not pass it on.
+lx=$(( 1280 + (qx - 2560) / 2 )) ly=$(( qy / 2 ))
+swaymsg "[app_id=\"other\"] move absolute position $(( lx - 40 )) $(( ly + 40 ))" >/dev/null
+swaymsg '[app_id="notes"] focus' >/dev/null
+sleep 1.5
+"$POINTER" --extent 2560x800 move $(( lx + 8 )) $(( ly + 60 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.5
+[ "$(focused)" = other ] || fail "on the scale-2 output a click on an empty pixel of her window did not reach Other (focused: $(focused))"
+swaymsg "[app_id=\"notes\"] move absolute position $(( lx + 30 )) $(( ly + 150 ))" >/dev/null
+swaymsg '[app_id="other"] focus' >/dev/null
+sleep 1.5
+"$POINTER" --extent 2560x800 move $(( lx + 180 )) $(( ly + 300 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.5
+[ "$(focused)" != notes ] || fail "on the scale-2 output a click on her body went through to Notes behind her"
+shot clicked2 HEADLESS-2
+say "on the scale-2 output her hit mask is right: an empty pixel passes the click to Other, her body keeps it"
+# The test windows back onto the first output, out of the next screenshots.
+swaymsg '[app_id="notes"] move absolute position 700 500' >/dev/null
+swaymsg '[app_id="other"] move absolute position 900 100' >/dev/null
+
 # --- onto the scale-2 output: twice her size in physical pixels ---------------
-size1=$(box "$tmp/out/top-left.png"); size1=${size1%%+*}
 result=$(act w2 '{"action":"move_to","spot":"top-left","monitor":1}')
 [ "$result" = "ok: standing" ] || fail "body_action move_to top-left on monitor 1 answered '${result:-nothing within 30 s}', not 'ok: standing'"
 say "body_action move_to top-left, monitor 1: $result"
 twice=0 size2=""
 for _ in $(seq 20); do
+  read -r _ mx my <<<"$(posture_seen)"
   shot scale2 HEADLESS-2
-  geom=$(box "$tmp/out/scale2.png" || true); size2=${geom%%+*}
+  geom=$(box_in "$tmp/out/scale2.png" "720x1040+$(( ${mx:-2560} - 2560 ))+${my:-0}" || true); size2=${geom%%+*}
   w1=${size1%x*} h1=${size1#*x} w2=${size2%x*} h2=${size2#*x}
   if [ "$(( w2 * 10 / w1 ))" -ge 18 ] 2>/dev/null && [ "$(( w2 * 10 / w1 ))" -le 22 ] && [ "$(( h2 * 10 / h1 ))" -ge 18 ] && [ "$(( h2 * 10 / h1 ))" -le 22 ]; then twice=1; break; fi
   sleep 0.5

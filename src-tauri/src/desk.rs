@@ -198,7 +198,12 @@ impl Desk for AppDesk {
     }
 
     fn pet_window(&self) -> Option<PetWindow> {
-        self.place.frame()
+        let frame = self.place.frame()?;
+        match self.place.layered {
+            // The layer-shell pet's size follows the output she is on.
+            Some(size) => Some(PetWindow::on_displays(frame.x, frame.y, (size.width, size.height), &self.displays().unwrap_or_default())),
+            None => Some(frame),
+        }
     }
 
     fn can_place(&self) -> bool {
@@ -227,6 +232,9 @@ impl Desk for AppDesk {
     }
 
     fn pointer(&self) -> Option<(i32, i32)> {
+        if !yui_core::world::stage::global_pointer() {
+            return None;
+        }
         let p = self.app.cursor_position().ok()?;
         Some((p.x.round() as i32, p.y.round() as i32))
     }

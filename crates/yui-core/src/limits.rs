@@ -340,6 +340,11 @@ pub const SWAY_IPC_TIMEOUT: Duration = Duration::from_millis(500);
 /// sway / i3 IPC: the largest `GET_TREE` reply read, in bytes (not in the
 /// seed); a longer one is dropped as malformed: 16 MiB.
 pub const SWAY_IPC_REPLY_MAX: usize = 16 * 1024 * 1024;
+/// A hold on a native Wayland pet (no global pointer): after each move of
+/// her window, the page's pointer events of this long are let go by, since
+/// they may be measured against the place before it (not in the seed):
+/// 40 ms, a little over two frames, so the compositor has applied the move.
+pub const PAGE_POINTER_SETTLE_MS: i64 = 40;
 /// Wayland idle protocols: the timeout of the one idle notification the
 /// idle watch asks for (not in the seed). Idle time reads 0 until the user
 /// has been still this long, then counts up from it: 2 s, far finer than

@@ -14,6 +14,7 @@
 //! All of it is pure over epoch ms; the session's driver runs it.
 
 pub mod bed;
+pub mod follow;
 pub mod geometry;
 pub mod motion;
 pub mod path;
@@ -23,6 +24,7 @@ pub mod tunables;
 mod tests;
 
 pub use bed::{Bed, BedEntry, BedPhase, BedStep, BedView, WakeBy};
+pub use follow::{Output, PagePointer, Reference};
 pub use geometry::{Frame, Pt, Scene, Surface};
 pub use motion::{ActionError, Body, BodyAction, BodyMove, BodyNow, BodyStep};
 pub use path::Gait;

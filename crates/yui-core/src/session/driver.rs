@@ -105,6 +105,9 @@ pub(super) struct Driver {
     pub acting: Option<super::moves::Acting>,
     /// When the window she is perched on is checked next (epoch ms).
     pub perch_check_at: i64,
+    /// A hold's pointer rebuilt from the page's points, where the desktop
+    /// gives no global pointer.
+    pub page_pointer: crate::body::PagePointer,
     /// Whether the pet window is kept above others (not while a fullscreen
     /// app is frontmost).
     pub above: bool,

@@ -201,6 +201,7 @@ impl Session {
             motion: crate::body::Body::new(tunables, config.clock.now_ms()),
             acting: None,
             perch_check_at: 0,
+            page_pointer: Default::default(),
             above: true,
             // Keyed by the character's VRM (the bundled one: `default`).
             places: (crate::placement::PlaceBook::open(&config.data_dir), Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into())),

@@ -5,7 +5,7 @@
 //! port.
 
 use super::driver::Driver;
-use crate::body::{ActionError, BodyAction, BodyStep, Frame, Pt, Scene, Surface};
+use crate::body::{ActionError, BodyAction, BodyStep, Frame, Output, Pt, Scene, Surface};
 use crate::command::DragPhase;
 use crate::context::PostureState;
 use crate::placement::Rect;
@@ -41,7 +41,7 @@ impl Driver {
             return answer(req.reply, Err(ActionError::Busy), "");
         }
         let BodyRequest { action, reply } = req;
-        tracing::info!(record = "body_action", action = ?action, pet = ?self.desk.pet_window());
+        tracing::info!(record = "body_action", action = ?action, pet = ?self.desk.pet_window(), displays = ?self.desk.displays().map(|ds| ds.iter().map(|d| (d.x, d.y, d.width, d.height, d.scale)).collect::<Vec<_>>()));
         match action {
             BodyAction::GoToBed => {
                 if self.bed.is_some() {
@@ -96,14 +96,31 @@ impl Driver {
             return;
         }
         let now_ms = self.clock.now_ms();
-        // The desktop's pointer, else the page's point on the window where
-        // the core last put it (a layer-shell pet has no global pointer).
-        let page = || {
-            let (at, w) = (at?, self.desk.pet_window()?);
-            let o = self.motion.now().origin.filter(|_| self.motion.held()).unwrap_or(Pt::new(w.x, w.y));
-            Some(Pt::new(o.x + (at.x as f64 * w.scale).round() as i32, o.y + (at.y as f64 * w.scale).round() as i32))
+        // The desktop's pointer, else the page's point on her window (a
+        // native Wayland pet has no global pointer), placed on the window
+        // place it was measured against.
+        let pointer = match (self.desk.pointer(), at, self.desk.pet_window()) {
+            (Some((x, y)), _, _) => Some(Pt::new(x, y)),
+            (None, Some(at), Some(w)) => {
+                let at = (at.x as f64, at.y as f64);
+                match phase {
+                    DragPhase::Start => {
+                        let outputs = self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }, scale: f64::from(d.scale) }).collect();
+                        let reference = crate::body::Reference::of_session(std::env::var("SWAYSOCK").ok().as_deref());
+                        Some(self.page_pointer.grab(Pt::new(w.x, w.y), at, outputs, reference, now_ms))
+                    }
+                    DragPhase::Move => match self.page_pointer.pointer(at, now_ms) {
+                        Some(p) => Some(p),
+                        None => return, // measured against a place that may be gone
+                    },
+                    DragPhase::End => self.page_pointer.pointer(at, now_ms).or(self.page_pointer.last()),
+                }
+            }
+            _ => None,
         };
-        let pointer = self.desk.pointer().map(|(x, y)| Pt::new(x, y)).or_else(page);
+        if phase != DragPhase::Move {
+            tracing::info!(record = "drag", phase = ?phase, at = ?at, pointer = ?pointer);
+        }
         let steps = match (phase, pointer) {
             (DragPhase::Start, Some(p)) => {
                 let Some(w) = self.desk.pet_window() else { return };
@@ -174,7 +191,12 @@ impl Driver {
     pub(super) fn body_steps(&mut self, steps: Vec<BodyStep>, fx: &mut Effects) {
         for step in steps {
             match step {
-                BodyStep::Place(at) => self.desk.place_pet(at.x, at.y),
+                BodyStep::Place(at) => {
+                    if self.motion.held() {
+                        self.page_pointer.placed(at, self.clock.now_ms());
+                    }
+                    self.desk.place_pet(at.x, at.y)
+                }
                 BodyStep::Posture => {
                     let now = self.motion.now();
                     let on = now.perch.as_ref().filter(|_| now.posture.carries_perch()).map(|w| w.app.as_str());

@@ -281,6 +281,22 @@ pub struct PetWindow {
     pub scale: f64,
 }
 
+impl PetWindow {
+    /// The frame of a window `logical` (width, height) in size with its
+    /// corner at desk point (`x`, `y`) on `displays` (desk rectangles,
+    /// each its logical one times its scale): it takes the scale of the
+    /// display holding its corner (1 on none). A layer-shell pet's size
+    /// changes this way from output to output; GTK tells it late or never.
+    pub fn on_displays(x: i32, y: i32, logical: (u32, u32), displays: &[crate::picture::capture::Display]) -> Self {
+        let holds = |d: &&crate::picture::capture::Display| {
+            x >= d.x && y >= d.y && i64::from(x) < i64::from(d.x) + i64::from(d.width) && i64::from(y) < i64::from(d.y) + i64::from(d.height)
+        };
+        let scale = displays.iter().find(holds).map(|d| f64::from(d.scale)).filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0);
+        let px = |v: u32| (f64::from(v) * scale).round() as u32;
+        Self { x, y, width: px(logical.0), height: px(logical.1), scale }
+    }
+}
+
 /// Which tools a window declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Declared {
@@ -396,4 +412,19 @@ pub fn declarations(declared: Declared) -> Vec<Value> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod pet_window_tests {
+    use super::PetWindow;
+    use crate::picture::capture::Display;
+
+    #[test]
+    fn a_layered_frame_takes_the_scale_of_the_display_at_its_corner() {
+        let d = |index: usize, x: i32, width: u32, height: u32, scale: f32| Display { index, label: String::new(), x, y: 0, width, height, scale, primary: index == 0 };
+        let displays = [d(0, 0, 1280, 800, 1.0), d(1, 2560, 2560, 1600, 2.0)];
+        assert_eq!(PetWindow::on_displays(100, 50, (360, 520), &displays), PetWindow { x: 100, y: 50, width: 360, height: 520, scale: 1.0 });
+        assert_eq!(PetWindow::on_displays(3000, 900, (360, 520), &displays), PetWindow { x: 3000, y: 900, width: 720, height: 1040, scale: 2.0 });
+        assert_eq!(PetWindow::on_displays(2000, 0, (360, 520), &displays).scale, 1.0, "in the gap between them");
+    }
 }

@@ -222,6 +222,14 @@ fn facts() -> StageFacts {
     StageFacts { session: session(), compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false }
 }
 
+/// Whether this app can read the pointer anywhere on the desktop: not as a
+/// native Wayland client, which hears of the pointer only over its own
+/// surfaces (GTK's answer there is a stale surface position, not a desktop
+/// one). Where it cannot, a drag follows the page's point instead.
+pub fn global_pointer() -> bool {
+    session() != StageSession::Wayland
+}
+
 /// Whether the pet's click-through goes by the drawn shape here
 /// ([`StageReport::input_by_shape`]), without reading the desktop: the
 /// session alone decides it.
