@@ -300,6 +300,10 @@ sleep 0.5
 [ "$(focused)" != notes ] || fail "a click on her body went through to Notes behind her"
 shot clicked
 say "a click on her body stayed with her (focus: '$(focused)', not notes)"
+# Above the window: her body is drawn over Notes, which lies under it.
+over=$(convert "$tmp/out/clicked.png" -format "%[hex:u.p{$(( px + 180 )),$(( py + 300 ))}]" info: 2>/dev/null | cut -c1-6 | tr 'A-F' 'a-f')
+[ -n "$over" ] && [ "$over" != d0d0c8 ] || fail "at her body over Notes the screen shows '${over:-nothing}', Notes' own colour: she is not above it"
+say "she is drawn above the window under her (#$over at her body, Notes is #d0d0c8)"
 
 # --- held and dropped with the (virtual) pointer: no global pointer here -------
 turns_with() { received | python3 -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin) if f.get("type")=="turn" and sys.argv[1] in (f.get("client_context") or "")))' "$1"; }

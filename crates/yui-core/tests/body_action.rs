@@ -137,6 +137,8 @@ async fn session(desk: Arc<FakeDesk>, avatar: &str) -> (Session, CollectingSink,
     let mock = MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("avatar.json"), avatar).unwrap();
+    // She stood on the floor at the left last time (where the fake desk has her).
+    std::fs::write(dir.path().join(yui_core::placement::PLACES_FILE), json!({"default": [20, 800 - 520 + feet()]}).to_string()).unwrap();
     let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
@@ -354,5 +356,21 @@ async fn without_a_global_pointer_the_hold_follows_the_page_point() {
         assert!(std::time::Instant::now() < deadline, "she did not fall back to the floor: {:?}", desk.pet());
         clock.advance(50);
         tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
+    let desk = FakeDesk::new(true);
+    let mock = MockServer::start(MockConfig { pace: 0.0, ..MockConfig::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    cfg.desk = desk.clone();
+    let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
+    let home = (1280 - 1280 / 20 - 360, 800 - 520 + feet());
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.pet() != home {
+        assert!(std::time::Instant::now() < deadline, "no place remembered: she should stand at {home:?}, not {:?}", desk.pet());
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -85,6 +85,15 @@ fn standing_span(d: Rect, frame: &Frame) -> (i32, i32) {
     (d.x + half, d.x + d.width - half)
 }
 
+/// Where she first stands when no place is remembered: on the floor of
+/// `display`, towards its right, her whole window on it (a twentieth of
+/// the display in from its right edge).
+pub fn home(display: Rect, frame: &Frame) -> Pt {
+    let (lo, hi) = standing_span(display, frame);
+    let x = (display.x + display.width - display.width / 20 - frame.width / 2).clamp(lo, hi.max(lo));
+    frame.origin_for_feet(Pt::new(x, display.y + display.height))
+}
+
 /// The floor under `x`: the bottom edge of the display holding it.
 pub fn floor_y(scene: &Scene, x: i32, y: i32) -> Option<i32> {
     scene.display_at(Pt::new(x, y)).map(|d| d.y + d.height)

@@ -237,21 +237,38 @@ impl Driver {
     }
 
     /// Put the pet window where this character stood last, when that place
-    /// is still on a display.
+    /// is still on a display; otherwise (a first start, or that place is
+    /// gone) on the floor of the primary display, towards its right.
     pub(super) fn restore_place(&mut self) {
         if !self.desk.can_place() {
             return;
         }
-        let (Some(at), Some(w)) = (self.places.0.recall(&self.places.1), self.desk.pet_window()) else { return };
-        let monitors: Vec<Rect> = self.desk.displays().unwrap_or_default().into_iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
-        match crate::placement::restore_position(at, (w.width as i32, w.height as i32), &monitors) {
-            Some((x, y)) => {
-                tracing::info!(record = "pet_place_restored", x, y);
-                self.desk.place_pet(x, y);
-                self.motion.located(Pt::new(x, y));
+        let Some(w) = self.desk.pet_window() else { return };
+        let displays = self.desk.displays().unwrap_or_default();
+        let monitors: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
+        let restored = self.places.0.recall(&self.places.1).and_then(|at| {
+            let place = crate::placement::restore_position(at, (w.width as i32, w.height as i32), &monitors);
+            if place.is_none() {
+                tracing::info!(record = "pet_place_not_restored", x = at.0, y = at.1, "off every display now");
             }
-            None => tracing::info!(record = "pet_place_not_restored", x = at.0, y = at.1, "off every display now"),
-        }
+            place
+        });
+        let (x, y) = match restored {
+            Some(place) => {
+                tracing::info!(record = "pet_place_restored", x = place.0, y = place.1);
+                place
+            }
+            None => {
+                // No place of hers yet: the floor of the primary display, towards the right.
+                let Some(i) = displays.iter().position(|d| d.primary).or((!displays.is_empty()).then_some(0)) else { return };
+                let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
+                let home = crate::body::plan::home(monitors[i], &frame);
+                tracing::info!(record = "pet_place_home", x = home.x, y = home.y);
+                (home.x, home.y)
+            }
+        };
+        self.desk.place_pet(x, y);
+        self.motion.located(Pt::new(x, y));
     }
 
     /// Remember where she stands now, for the next start.
