@@ -249,6 +249,39 @@ wait_posture() { # wait_posture POSTURE: until the last body_posture record says
 }
 
 say "perch targets: $(act l1 '{"at":"perch_targets"}' look)"
+# on_floor WHAT: wait until she stands on the first output's floor (her feet
+# at 800); prints where her feet are, fails saying WHAT otherwise.
+on_floor() {
+  local posture="" fy feet=""
+  for _ in $(seq 40); do
+    read -r posture _ fy <<<"$(posture_seen)"
+    feet=$(( ${fy:-0} + 520 - 35 ))
+    [ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] && { printf '%s' "$feet"; return 0; }
+    sleep 0.25
+  done
+  fail "$1: she is $posture with her feet at $feet, not standing on the floor (800)"
+}
+# click_test X Y WHERE: her window's corner at layout (X, Y): with Other under
+# its empty top-left corner and Notes focused, a click there focuses Other;
+# with Notes under her body and Other focused, a click on her body does not
+# reach Notes.
+click_test() {
+  local x=$1 y=$2
+  swaymsg "[app_id=\"other\"] move absolute position $(( x - 40 )) $(( y + 40 ))" >/dev/null
+  swaymsg '[app_id="notes"] focus' >/dev/null
+  sleep 1.5
+  [ "$(focused)" = notes ] || fail "$3: Notes did not take the focus before the click (focused: $(focused)); does she hold the keyboard?"
+  "$POINTER" --extent 2560x800 move $(( x + 8 )) $(( y + 60 )) wait 200 down up || fail "the virtual pointer failed"
+  sleep 0.5
+  [ "$(focused)" = other ] || fail "$3: a click on an empty pixel of her window did not reach Other behind it (focused: $(focused))"
+  swaymsg "[app_id=\"notes\"] move absolute position $(( x + 30 )) $(( y + 150 ))" >/dev/null
+  swaymsg '[app_id="other"] focus' >/dev/null
+  sleep 1.5
+  "$POINTER" --extent 2560x800 move $(( x + 180 )) $(( y + 300 )) wait 200 down up || fail "the virtual pointer failed"
+  sleep 0.5
+  [ "$(focused)" != notes ] || fail "$3: a click on her body went through to Notes behind her"
+}
+
 result=$(act s1 '{"action":"sit_on_window","app":"notes"}')
 [ "$result" = "ok: sitting on notes" ] || fail "body_action sit_on_window notes answered '${result:-nothing within 30 s}'"
 read -r _ sx sy <<<"$(wait_posture sitting)"
@@ -262,14 +295,7 @@ say "body_action sit_on_window: $result, her seat at y=$seat_edge on Notes' top 
 
 swaymsg '[app_id="notes"] move absolute position 0 500' >/dev/null
 # The sit ends (standing, in mid-air), then she falls and lands (standing again).
-feet=""
-for _ in $(seq 40); do
-  read -r posture _ fy <<<"$(posture_seen)"
-  feet=$(( ${fy:-0} + 520 - 35 ))
-  [ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] && break
-  sleep 0.25
-done
-[ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] || fail "after Notes moved she is $posture with her feet at $feet, not standing on the floor (800)"
+feet=$(on_floor "after Notes moved")
 shot fell
 say "Notes moved under her: the sit ended and she fell to the floor (feet at $feet)"
 
@@ -282,24 +308,11 @@ result=$(act d1 '{"action":"stand_down"}')
 read -r _ px py <<<"$(wait_posture standing)"
 say "peek and stand_down answered; she stands at ($px, $py)"
 
-# Click-through by shape: Other under her window's empty top-left corner.
-swaymsg "[app_id=\"other\"] move absolute position $(( px - 40 )) $(( py + 40 ))" >/dev/null
-swaymsg '[app_id="notes"] focus' >/dev/null
-sleep 1.5
-[ "$(focused)" = notes ] || fail "Notes did not take the focus before the click test (focused: $(focused))"
-"$POINTER" --extent 2560x800 move $(( px + 8 )) $(( py + 60 )) wait 200 down up || fail "the virtual pointer failed"
-sleep 0.5
-[ "$(focused)" = other ] || fail "a click on an empty pixel of her window did not reach Other behind it (focused: $(focused))"
-say "a click on an empty pixel of her window reached the window behind (focus: other)"
-# A click on her body stays with her: Notes behind her middle keeps out of it.
-swaymsg "[app_id=\"notes\"] move absolute position $(( px + 30 )) $(( py + 150 ))" >/dev/null
-swaymsg '[app_id="other"] focus' >/dev/null
-sleep 1.5
-"$POINTER" --extent 2560x800 move $(( px + 180 )) $(( py + 300 )) wait 200 down up || fail "the virtual pointer failed"
-sleep 0.5
-[ "$(focused)" != notes ] || fail "a click on her body went through to Notes behind her"
+# Click-through by shape: Other under her window's empty top-left corner
+# takes a click there; Notes under her body does not get one there.
+click_test "$px" "$py" "on the scale-1 output"
 shot clicked
-say "a click on her body stayed with her (focus: '$(focused)', not notes)"
+say "a click on an empty pixel of her window reached the window behind; a click on her body stayed with her (focus: '$(focused)')"
 # Above the window: her body is drawn over Notes, which lies under it.
 over=$(convert "$tmp/out/clicked.png" -format "%[hex:u.p{$(( px + 180 )),$(( py + 300 ))}]" info: 2>/dev/null | cut -c1-6 | tr 'A-F' 'a-f')
 [ -n "$over" ] && [ "$over" != d0d0c8 ] || fail "at her body over Notes the screen shows '${over:-nothing}', Notes' own colour: she is not above it"
@@ -323,14 +336,7 @@ convert -size "600x$(( py - 10 ))" "xc:$BG" "$tmp/out/held-bg.png"
 above=$(compare -metric AE -fuzz 3% "$tmp/out/held-top.png" "$tmp/out/held-bg.png" null: 2>&1 || true)
 [ "${above:-0}" -gt 5000 ] || fail "held and moved 240 px up, only ${above:-0} pixels of her show above y=$py: she was not lifted"
 wait "$hand" || fail "the virtual pointer failed"
-feet=""
-for _ in $(seq 40); do
-  read -r posture _ fy <<<"$(posture_seen)"
-  feet=$(( ${fy:-0} + 520 - 35 ))
-  [ "$posture" = standing ] && [ "$feet" -ge 790 ] && [ "$feet" -le 810 ] && break
-  sleep 0.25
-done
-[ "$posture" = standing ] && [ "$feet" -ge 790 ] || fail "let go in mid-air, she is $posture with her feet at $feet, not back on the floor"
+on_floor "let go in mid-air" >/dev/null
 # The cue fires; its turn is paced (the click on her body just now was a
 # touch too, inside pacing.touch_gap_s), so either it or its skip is logged.
 for _ in $(seq 40); do log_has 'record="body_cue" cue=dropped' && break; sleep 0.25; done
@@ -366,18 +372,7 @@ done
 say "dragged onto the scale-2 output: she stands at desk ($qx, $qy), drawn $dragged2 physical pixels, twice her $size1"
 # Her hit mask there: Other under her empty corner takes a click; her body does not pass it on.
 lx=$(( 1280 + (qx - 2560) / 2 )) ly=$(( qy / 2 ))
-swaymsg "[app_id=\"other\"] move absolute position $(( lx - 40 )) $(( ly + 40 ))" >/dev/null
-swaymsg '[app_id="notes"] focus' >/dev/null
-sleep 1.5
-"$POINTER" --extent 2560x800 move $(( lx + 8 )) $(( ly + 60 )) wait 200 down up || fail "the virtual pointer failed"
-sleep 0.5
-[ "$(focused)" = other ] || fail "on the scale-2 output a click on an empty pixel of her window did not reach Other (focused: $(focused))"
-swaymsg "[app_id=\"notes\"] move absolute position $(( lx + 30 )) $(( ly + 150 ))" >/dev/null
-swaymsg '[app_id="other"] focus' >/dev/null
-sleep 1.5
-"$POINTER" --extent 2560x800 move $(( lx + 180 )) $(( ly + 300 )) wait 200 down up || fail "the virtual pointer failed"
-sleep 0.5
-[ "$(focused)" != notes ] || fail "on the scale-2 output a click on her body went through to Notes behind her"
+click_test "$lx" "$ly" "on the scale-2 output"
 shot clicked2 HEADLESS-2
 say "on the scale-2 output her hit mask is right: an empty pixel passes the click to Other, her body keeps it"
 # The test windows back onto the first output, out of the next screenshots.

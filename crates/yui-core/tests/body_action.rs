@@ -39,12 +39,14 @@ struct FakeDesk {
     placeable: bool,
     /// Every keep_above the core asked for, in order.
     above: Mutex<Vec<bool>>,
+    /// The window reports no size yet (0 × 0).
+    no_size: std::sync::atomic::AtomicBool,
 }
 
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
         // Standing on the floor at x = 200.
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()) })
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()), no_size: Default::default() })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -67,7 +69,8 @@ impl Desk for FakeDesk {
     }
     fn pet_window(&self) -> Option<PetWindow> {
         let (x, y) = self.pet();
-        Some(PetWindow { x, y, width: 360, height: 520, scale: 1.0 })
+        let (width, height) = if self.no_size.load(std::sync::atomic::Ordering::SeqCst) { (0, 0) } else { (360, 520) };
+        Some(PetWindow { x, y, width, height, scale: 1.0 })
     }
     fn can_place(&self) -> bool {
         self.placeable
@@ -361,7 +364,9 @@ async fn without_a_global_pointer_the_hold_follows_the_page_point() {
 
 #[tokio::test]
 async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
+    // The window has no size yet when the session starts (as on X11).
     let desk = FakeDesk::new(true);
+    desk.no_size.store(true, std::sync::atomic::Ordering::SeqCst);
     let mock = MockServer::start(MockConfig { pace: 0.0, ..MockConfig::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());

@@ -261,7 +261,8 @@ impl Driver {
             None => {
                 // No place of hers yet: the floor of the primary display, towards the right.
                 let Some(i) = displays.iter().position(|d| d.primary).or((!displays.is_empty()).then_some(0)) else { return };
-                let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
+                // Early in the start the window may not have its size yet.
+                let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
                 let home = crate::body::plan::home(monitors[i], &frame);
                 tracing::info!(record = "pet_place_home", x = home.x, y = home.y);
                 (home.x, home.y)
