@@ -15,6 +15,11 @@
 #     a virtual-pointer click (yui-wl-pointer) on an empty pixel of her
 #     window reaches the window behind, a click on her body does not (the
 #     input region is the shape she draws);
+#   - a fullscreen window frontmost covers her (she leaves the overlay
+#     layer for the top one) until it leaves;
+#   - a hold with the virtual pointer lifts her and she falls back when let
+#     go (the dropped cue); a drag onto the scale-2 output puts her there at
+#     twice her size, with her hit mask right;
 #   - move_to with monitor 1 puts her on a second output at scale 2, where
 #     she is twice her size in physical pixels.
 # Builds nothing: it runs $CARGO_TARGET_DIR/debug/yui (built with
@@ -317,6 +322,25 @@ say "a click on an empty pixel of her window reached the window behind; a click 
 over=$(convert "$tmp/out/clicked.png" -format "%[hex:u.p{$(( px + 180 )),$(( py + 300 ))}]" info: 2>/dev/null | cut -c1-6 | tr 'A-F' 'a-f')
 [ -n "$over" ] && [ "$over" != d0d0c8 ] || fail "at her body over Notes the screen shows '${over:-nothing}', Notes' own colour: she is not above it"
 say "she is drawn above the window under her (#$over at her body, Notes is #d0d0c8)"
+
+# --- a fullscreen app covers her: she leaves the overlay layer meanwhile -------
+pixel_at() { convert "$1" -format "%[hex:u.p{$2,$3}]" info: 2>/dev/null | cut -c1-6 | tr 'A-F' 'a-f'; }
+swaymsg '[app_id="notes"] fullscreen enable' >/dev/null
+swaymsg '[app_id="notes"] focus' >/dev/null
+for _ in $(seq 40); do log_has 'record="pet_above" above=false' && break; sleep 0.25; done
+log_has 'record="pet_above" above=false' || fail "with a fullscreen window frontmost she did not step back (no record pet_above above=false)"
+sleep 0.5
+shot fullscreen
+covered=$(pixel_at "$tmp/out/fullscreen.png" $(( px + 180 )) $(( py + 300 )))
+[ "$covered" = 000000 ] || [ "$covered" = d0d0c8 ] || fail "with Notes fullscreen the screen at her body shows #$covered, not the fullscreen window: she stayed above it"
+swaymsg '[app_id="notes"] fullscreen disable' >/dev/null
+for _ in $(seq 40); do log_has 'record="pet_above" above=true' && break; sleep 0.25; done
+log_has 'record="pet_above" above=true' || fail "the fullscreen window left and she did not come back above (no record pet_above above=true)"
+sleep 0.5
+shot unfullscreen
+back=$(pixel_at "$tmp/out/unfullscreen.png" $(( px + 180 )) $(( py + 300 )))
+[ -n "$back" ] && [ "$back" != 000000 ] && [ "$back" != d0d0c8 ] || fail "after the fullscreen window left the screen at her body still shows #$back (her body was #$over)"
+say "a fullscreen window frontmost covers her (#$covered at her body); when it leaves she is above again (#$back)"
 
 # --- held and dropped with the (virtual) pointer: no global pointer here -------
 turns_with() { received | python3 -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin) if f.get("type")=="turn" and sys.argv[1] in (f.get("client_context") or "")))' "$1"; }

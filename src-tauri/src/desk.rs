@@ -225,6 +225,9 @@ impl Desk for AppDesk {
 
     fn keep_above(&self, above: bool) {
         if let Some(pet) = self.app.get_webview_window(WindowId::Pet.label()) {
+            if crate::layer::active() {
+                return crate::layer::set_above(&pet, above);
+            }
             if let Err(e) = pet.set_always_on_top(above) {
                 tracing::warn!(record = "pet_above_failed", above, error = %e);
             }

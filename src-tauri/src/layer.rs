@@ -48,6 +48,20 @@ pub fn set_input_shape(pet: &WebviewWindow, rects: Option<Vec<yui_core::world::s
     }
 }
 
+/// Keep the layer-shell pet above every window (`above`: the overlay
+/// layer) or let a fullscreen app cover her (the top layer, which
+/// compositors draw under fullscreen windows). Does nothing off the
+/// layer-shell path.
+pub fn set_above(pet: &WebviewWindow, above: bool) {
+    if !active() {
+        return;
+    }
+    let window = pet.clone();
+    if let Err(e) = pet.run_on_main_thread(move || imp::set_above(&window, above)) {
+        tracing::warn!(record = "pet_above_failed", above, error = %e);
+    }
+}
+
 /// Give the layer-shell pet the keyboard (`on`: the user pressed into her
 /// composer) or hand it back to the windows. Does nothing off the
 /// layer-shell path, where the window manager gives focus on click.
@@ -126,6 +140,12 @@ mod imp {
         window.set_layer_shell_margin(Edge::Top, (y - rect.y()) / scale);
     }
 
+    pub fn set_above(pet: &WebviewWindow, above: bool) {
+        if let Ok(window) = pet.gtk_window() {
+            window.set_layer(if above { Layer::Overlay } else { Layer::Top });
+        }
+    }
+
     pub fn set_keyboard(pet: &WebviewWindow, on: bool) {
         if let Ok(window) = pet.gtk_window() {
             window.set_keyboard_mode(if on { KeyboardMode::Exclusive } else { KeyboardMode::None });
@@ -159,4 +179,6 @@ mod imp {
     pub fn set_input_shape(_pet: &WebviewWindow, _rects: Option<Vec<yui_core::world::stage::InputRect>>) {}
 
     pub fn set_keyboard(_pet: &WebviewWindow, _on: bool) {}
+
+    pub fn set_above(_pet: &WebviewWindow, _above: bool) {}
 }

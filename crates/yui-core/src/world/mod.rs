@@ -28,7 +28,7 @@ pub mod activity;
 pub mod frontmost;
 pub mod presence;
 pub mod stage;
-#[cfg(unix)]
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod sway;
 pub mod win32;
 #[cfg(target_os = "macos")]
