@@ -379,3 +379,22 @@ async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn the_grab_is_where_the_button_went_down_not_where_the_pointer_is_by_then() {
+    let desk = FakeDesk::new(true);
+    let (session, sink, clock, _mock, _dir) = session(desk.clone(), &avatar_json(json!(400))).await;
+    let (x0, y0) = desk.pet();
+    // Pressed at (180, 300) on her window; by the time the start arrives
+    // the pointer is already 60 px further right.
+    *desk.pointer.lock().unwrap() = (x0 + 180 + 60, y0 + 300);
+    session.send(UserCommand::Drag { phase: DragPhase::Start, at: Some(yui_core::command::PagePoint { x: 180, y: 300 }) }).unwrap();
+    becomes(&sink, &clock, PostureState::Dragging).await;
+    *desk.pointer.lock().unwrap() = (x0 + 180 + 120, y0 + 300);
+    session.send(UserCommand::Drag { phase: DragPhase::Move, at: None }).unwrap();
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.pet() != (x0 + 120, y0) {
+        assert!(std::time::Instant::now() < deadline, "she trails the hand: {:?} for a hand 120 px on", desk.pet());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

@@ -100,6 +100,12 @@ impl Driver {
         // native Wayland pet has no global pointer), placed on the window
         // place it was measured against.
         let pointer = match (self.desk.pointer(), at, self.desk.pet_window()) {
+            // The grab: where the button went down on her window, which has
+            // not moved yet (by the time the command arrives the desktop
+            // pointer may be further on, and she would trail the hand by that).
+            (Some(_), Some(at), Some(w)) if phase == DragPhase::Start => {
+                Some(Pt::new(w.x + (at.x as f64 * w.scale).round() as i32, w.y + (at.y as f64 * w.scale).round() as i32))
+            }
             (Some((x, y)), _, _) => Some(Pt::new(x, y)),
             (None, Some(at), Some(w)) => {
                 let at = (at.x as f64, at.y as f64);
