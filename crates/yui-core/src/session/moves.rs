@@ -276,6 +276,12 @@ impl Driver {
         };
         self.desk.place_pet(x, y);
         self.motion.located(Pt::new(x, y));
+        // Placed on the floor, the strip under her feet hangs below the
+        // display: the page must lift her controls before she first moves.
+        let below = self.hidden_below();
+        if below != self.body_view.lock().unwrap_or_else(|p| p.into_inner()).below {
+            self.publish_body();
+        }
     }
 
     /// Remember where she stands now, for the next start.
