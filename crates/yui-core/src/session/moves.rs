@@ -373,12 +373,13 @@ impl Driver {
             return None;
         }
         let displays = self.desk.displays().ok()?;
-        let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
+        // Early in the start the window may not have its size yet.
+        let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
         let feet = frame.feet_of(Pt::new(w.x, w.y));
         let rects: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
         let d = Scene { windows: Vec::new(), displays: rects }.display_at(feet)?;
-        let below = (w.y + w.height as i32) - (d.y + d.height);
-        (below > 0 && feet.y <= d.y + d.height).then(|| f64::from(below) / w.scale)
+        let below = (w.y + frame.height) - (d.y + d.height);
+        (below > 0 && feet.y <= d.y + d.height).then(|| f64::from(below) / frame.scale)
     }
 
     /// The desktop now: other windows, displays, the pet's frame and origin.
