@@ -52,6 +52,20 @@ test("with no backend configured, the embedded demo agent answers", { timeout: 1
   const { browser, close } = await launch("demo", null);
   try {
     await waitReady(browser);
+    // A first start puts her on the floor: the strip under her feet hangs
+    // below the screen, and her controls are lifted by it from the start.
+    const composerBottom = () =>
+      browser.execute(() => {
+        const r = document.getElementById("composer-input").getBoundingClientRect();
+        return { bottom: window.screenY + r.bottom, screen: window.screen.height, windowBottom: window.screenY + window.innerHeight };
+      });
+    await browser.waitUntil(async () => {
+      const at = await composerBottom();
+      return at.windowBottom > at.screen && at.bottom <= at.screen;
+    }, { timeout: 10_000, timeoutMsg: "the composer is cut off at the screen's bottom on a first start" }).catch(async (e) => {
+      t.diagnostic(`composer: ${JSON.stringify(await composerBottom())}`);
+      throw e;
+    });
     const shown = await recordBubble(browser);
     await typeAndEnter(browser, "hello");
     // The embedded agent runs at human pace: the turn takes a few seconds.

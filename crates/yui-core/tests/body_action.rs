@@ -41,12 +41,16 @@ struct FakeDesk {
     above: Mutex<Vec<bool>>,
     /// The window reports no size yet (0 × 0).
     no_size: std::sync::atomic::AtomicBool,
+    /// Placing is asynchronous: the window reports its old place for now.
+    lagging: std::sync::atomic::AtomicBool,
+    /// Every place the core asked for, in order.
+    placed: Mutex<Vec<(i32, i32)>>,
 }
 
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
         // Standing on the floor at x = 200.
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()), no_size: Default::default() })
+        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()), no_size: Default::default(), lagging: Default::default(), placed: Mutex::new(Vec::new()) })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -76,7 +80,10 @@ impl Desk for FakeDesk {
         self.placeable
     }
     fn place_pet(&self, x: i32, y: i32) {
-        *self.pet.lock().unwrap() = (x, y);
+        self.placed.lock().unwrap().push((x, y));
+        if !self.lagging.load(std::sync::atomic::Ordering::SeqCst) {
+            *self.pet.lock().unwrap() = (x, y);
+        }
     }
     fn pointer(&self) -> Option<(i32, i32)> {
         (!self.blind).then(|| *self.pointer.lock().unwrap())
@@ -364,20 +371,31 @@ async fn without_a_global_pointer_the_hold_follows_the_page_point() {
 
 #[tokio::test]
 async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
-    // The window has no size yet when the session starts (as on X11).
+    // The window has no size yet when the session starts (as on X11), and
+    // it still reports its old place after being placed (X11 moves it
+    // later, when the window manager has answered).
     let desk = FakeDesk::new(true);
     desk.no_size.store(true, std::sync::atomic::Ordering::SeqCst);
+    desk.lagging.store(true, std::sync::atomic::Ordering::SeqCst);
+    *desk.pet.lock().unwrap() = (0, 0);
     let mock = MockServer::start(MockConfig { pace: 0.0, ..MockConfig::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
     cfg.desk = desk.clone();
-    let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
+    let sink = Arc::new(CollectingSink::new());
+    let session = Session::start(cfg, sink.clone()).expect("session");
     let home = (1280 - 1280 / 20 - 360, 800 - 520 + feet());
     let deadline = std::time::Instant::now() + WAIT;
-    while desk.pet() != home {
-        assert!(std::time::Instant::now() < deadline, "no place remembered: she should stand at {home:?}, not {:?}", desk.pet());
+    while desk.placed.lock().unwrap().first() != Some(&home) {
+        assert!(std::time::Instant::now() < deadline, "no place remembered: she should stand at {home:?}, not {:?}", desk.placed.lock().unwrap());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // Her feet are on the floor, so the strip under them hangs below the
+    // display: the page hears it at once (and from `body()` when it loads
+    // later), not at her first move.
+    let event = sink.wait_for(WAIT, |e| matches!(e, UiEvent::Body { below: Some(_), .. })).await;
+    assert!(matches!(event, Some(UiEvent::Body { below: Some(b), .. }) if b == feet() as f64), "the first body event lifts her controls by her feet's strip: {event:?}");
+    assert!(matches!(session.body(), UiEvent::Body { below: Some(b), .. } if b == feet() as f64), "a page that loads later reads the lift too: {:?}", session.body());
 }
 
 #[tokio::test]

@@ -375,10 +375,13 @@ impl Driver {
         let displays = self.desk.displays().ok()?;
         // Early in the start the window may not have its size yet.
         let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
-        let feet = frame.feet_of(Pt::new(w.x, w.y));
+        // Where the body put her: the window may not have moved there yet
+        // (placing is asynchronous on every desktop).
+        let origin = self.motion.now().origin.unwrap_or(Pt::new(w.x, w.y));
+        let feet = frame.feet_of(origin);
         let rects: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
         let d = Scene { windows: Vec::new(), displays: rects }.display_at(feet)?;
-        let below = (w.y + frame.height) - (d.y + d.height);
+        let below = (origin.y + frame.height) - (d.y + d.height);
         (below > 0 && feet.y <= d.y + d.height).then(|| f64::from(below) / frame.scale)
     }
 
