@@ -21,7 +21,10 @@
 #     go (the dropped cue); a drag onto the scale-2 output puts her there at
 #     twice her size, with her hit mask right;
 #   - move_to with monitor 1 puts her on a second output at scale 2, where
-#     she is twice her size in physical pixels.
+#     she is twice her size in physical pixels;
+#   - a second launch hands over to the running app and brings her back:
+#     her whole window takes the mouse for the bring-back hold (Wayland
+#     gives a client no global shortcut; this is the recovery there).
 # Builds nothing: it runs $CARGO_TARGET_DIR/debug/yui (built with
 # `--features custom-protocol` after `npm run ui:build`),
 # $CARGO_TARGET_DIR/debug/yui-mock and the two tools of yui-wl-pointer. sway refuses to run as root, so as root
@@ -63,7 +66,7 @@ cleanup() {
       rm -rf "$ROOT/tests/e2e/artifacts/wayland-smoke"
       mkdir -p "$ROOT/tests/e2e/artifacts"
       cp -r "$tmp/out" "$ROOT/tests/e2e/artifacts/wayland-smoke" 2>/dev/null || true
-      [ "$rc" = 0 ] || cp -r "$tmp/data/logs" "$ROOT/tests/e2e/artifacts/wayland-smoke/logs" 2>/dev/null || true
+      [ "$rc" = 0 ] || cp -r "$tmp/xdg/dev.yui.pet/logs" "$ROOT/tests/e2e/artifacts/wayland-smoke/logs" 2>/dev/null || true
       say "screenshots kept in tests/e2e/artifacts/wayland-smoke"
     fi
     rm -rf "$tmp"
@@ -74,7 +77,11 @@ trap cleanup EXIT
 
 tmp=$(mktemp -d /tmp/yui-wayland-smoke.XXXXXX)
 chmod 755 "$tmp"
-mkdir -p "$tmp/out" "$tmp/data" "$tmp/home" "$tmp/run"
+# A fresh user: the app finds its data directory through XDG_DATA_HOME (no
+# YUI_DATA_DIR: that would make it its own installation and skip the
+# single-instance check that a second launch tests).
+DATA="$tmp/xdg/yui"
+mkdir -p "$tmp/out" "$DATA" "$tmp/home" "$tmp/run" "$tmp/xdg-config" "$tmp/xdg-cache" "$tmp/xdg-state"
 chmod 700 "$tmp/run"
 cat >"$tmp/sway.conf" <<EOF
 xwayland disable
@@ -138,17 +145,22 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ -n "$url" ] || fail "yui-mock printed no 'listening on URL' line"
-printf '{"chat_base_url": "%s", "key": "k"}\n' "$url" >"$tmp/data/settings.json"
+printf '{"chat_base_url": "%s", "key": "k"}\n' "$url" >"$DATA/settings.json"
+# A private session bus: the single-instance check runs over D-Bus.
+bus=$(env -u XDG_RUNTIME_DIR dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=1) || fail "dbus-daemon did not start"
+pids+=("$(printf '%s\n' "$bus" | sed -n 2p)")
+app_env=(env -u DISPLAY -u YUI_DATA_DIR HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" XDG_CONFIG_HOME="$tmp/xdg-config"
+  XDG_CACHE_HOME="$tmp/xdg-cache" XDG_STATE_HOME="$tmp/xdg-state" DBUS_SESSION_BUS_ADDRESS="$(printf '%s\n' "$bus" | sed -n 1p)"
+  GDK_BACKEND=wayland YUI_AUDIO=none XDG_SESSION_TYPE=wayland)
 
 say "starting $APP as a native Wayland client (mock at $url)"
-env -u DISPLAY HOME="$tmp/home" GDK_BACKEND=wayland YUI_DATA_DIR="$tmp/data" YUI_AUDIO=none \
-  XDG_SESSION_TYPE=wayland "$APP" >"$tmp/out/app.stdout" 2>"$tmp/out/app.stderr" &
+"${app_env[@]}" "$APP" >"$tmp/out/app.stdout" 2>"$tmp/out/app.stderr" &
 app=$!
 pids+=("$app")
 
 log_has() { # log_has REGEX: the app's daily log has a matching line
   local f
-  for f in $(find "$tmp/data/logs" -name 'yui.log*' -type f 2>/dev/null); do
+  for f in $(find "$tmp/xdg" -name 'yui.log*' -type f 2>/dev/null); do
     grep -Eq "$1" "$f" && return 0
   done
   return 1
@@ -239,7 +251,7 @@ print(walk(json.load(sys.stdin)) or "none")'
 # The last body_posture record: "POSTURE X Y".
 posture_seen() {
   local f line
-  line=$(for f in $(find "$tmp/data/logs" -name 'yui.log*' -type f); do grep -h 'body_posture' "$f"; done | tail -1)
+  line=$(for f in $(find "$tmp/xdg" -name 'yui.log*' -type f); do grep -h 'body_posture' "$f"; done | tail -1)
   printf '%s %s %s' "$(sed -n 's/.*posture="\{0,1\}\([a-z]*\).*/\1/p' <<<"$line")" \
     "$(sed -n 's/.* x=\(-\{0,1\}[0-9]*\).*/\1/p' <<<"$line")" "$(sed -n 's/.* y=\(-\{0,1\}[0-9]*\).*/\1/p' <<<"$line")"
 }
@@ -341,6 +353,32 @@ shot unfullscreen
 back=$(pixel_at "$tmp/out/unfullscreen.png" $(( px + 180 )) $(( py + 300 )))
 [ -n "$back" ] && [ "$back" != 000000 ] && [ "$back" != d0d0c8 ] || fail "after the fullscreen window left the screen at her body still shows #$back (her body was #$over)"
 say "a fullscreen window frontmost covers her (#$covered at her body); when it leaves she is above again (#$back)"
+
+# --- brought back by a second launch ------------------------------------------
+# A Wayland client gets no global shortcut (Ctrl+Shift+Y is X11's): running
+# `yui` again (a compositor key binding, the app menu) hands over to the
+# running one, which does what the shortcut does: shown, back on a display,
+# and her whole window takes the mouse for a few seconds.
+swaymsg '[app_id="notes"] focus' >/dev/null
+sleep 0.5
+timeout 30 "${app_env[@]}" "$APP" >"$tmp/out/second.stdout" 2>"$tmp/out/second.stderr" \
+  || fail "the second launch did not exit within 30 s ($(tail -3 "$tmp/out/second.stderr" | tr '\n' ' '))"
+for _ in $(seq 20); do log_has 'pet_brought_back' && break; sleep 0.25; done
+log_has 'second_launch' || fail "the running app never logged second_launch: the second launch did not hand over"
+log_has 'pet_brought_back' || fail "the second launch did not bring her back (no record pet_brought_back)"
+kill -0 "$app" 2>/dev/null || fail "the running app died on the second launch"
+sleep 0.5
+"$POINTER" --extent 2560x800 move $(( px + 8 )) $(( py + 60 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.3
+shot brought-back
+[ "$(focused)" != other ] || fail "brought back, a click on an empty pixel of her window still went through to Other: she does not take the mouse"
+[ "$(not_bg "$tmp/out/brought-back.png")" -gt 3000 ] || fail "brought back, she is not drawn"
+# The hold ends (5 s): the empty pixel passes clicks on again.
+sleep 5.5
+"$POINTER" --extent 2560x800 move $(( px + 8 )) $(( py + 60 )) wait 200 down up || fail "the virtual pointer failed"
+sleep 0.5
+[ "$(focused)" = other ] || fail "after the bring-back hold an empty pixel of her window still keeps clicks (focused: $(focused))"
+say "a second launch handed over and brought her back: her whole window took a click on an empty pixel, and 5 s later it passed clicks through again"
 
 # --- held and dropped with the (virtual) pointer: no global pointer here -------
 turns_with() { received | python3 -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin) if f.get("type")=="turn" and sys.argv[1] in (f.get("client_context") or "")))' "$1"; }

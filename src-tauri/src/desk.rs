@@ -28,7 +28,15 @@ pub struct PetPlace {
     /// The layer-shell pet's size in logical pixels: her physical size is
     /// this times the scale of the output she is on.
     layered: Option<LogicalSize<u32>>,
+    /// The layer-shell pet's outputs as last read, and when: every frame of
+    /// a move asks for them, and GTK answers on the main thread.
+    outputs: Mutex<Option<(std::time::Instant, Vec<Display>)>>,
 }
+
+/// How long the layer-shell pet's list of outputs is reused before GTK is
+/// asked again: long enough that a move's frames (33 ms apart) share one
+/// read, short enough that a plugged-in output counts at once for a user.
+const OUTPUTS_FRESH: Duration = Duration::from_secs(1);
 
 impl PetPlace {
     /// The pet's centre in physical pixels, once known.
@@ -162,9 +170,15 @@ impl Desk for AppDesk {
         }
         // The layer-shell pet stands on GTK's outputs, as Tauri lists them
         // (physical pixels); the screenshot path may not see them at all.
+        // Not locked while GTK answers: the main thread may be asking too.
+        if let Some((at, outputs)) = self.place.outputs.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            if at.elapsed() < OUTPUTS_FRESH {
+                return Ok(outputs.clone());
+            }
+        }
         let monitors = self.app.available_monitors().map_err(|e| CaptureError::Failed(e.to_string()))?;
         let primary = self.app.primary_monitor().ok().flatten().map(|m| *m.position());
-        Ok(monitors
+        let outputs: Vec<Display> = monitors
             .iter()
             .enumerate()
             .map(|(index, m)| Display {
@@ -177,7 +191,9 @@ impl Desk for AppDesk {
                 scale: m.scale_factor() as f32,
                 primary: primary.map_or(index == 0, |p| p == *m.position()),
             })
-            .collect())
+            .collect();
+        *self.place.outputs.lock().unwrap_or_else(|p| p.into_inner()) = Some((std::time::Instant::now(), outputs.clone()));
+        Ok(outputs)
     }
 
     fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {

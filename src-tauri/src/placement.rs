@@ -1,6 +1,7 @@
 //! Where the pet window goes when the user calls it back.
 
-use tauri::{PhysicalPosition, WebviewWindow};
+use tauri::{Manager, PhysicalPosition, WebviewWindow};
+use yui_core::tools::Desk;
 
 /// Show the pet window, make it take the mouse again, and move it back onto
 /// a display when it is off every display. The geometry decision is
@@ -22,16 +23,19 @@ pub fn bring_back(window: &WebviewWindow) {
             height: m.size().height as i32,
         })
         .collect();
-    if let (Ok(pos), Ok(size)) = (window.outer_position(), window.outer_size()) {
-        let rect = yui_core::placement::Rect {
-            x: pos.x,
-            y: pos.y,
-            width: size.width as i32,
-            height: size.height as i32,
-        };
+    // A layer surface's place is the one the app gave it (GTK reports no
+    // position for it): read it from the desk, as the core does.
+    let desk = crate::desk::AppDesk::new(window.app_handle().clone());
+    let frame = if crate::layer::active() {
+        desk.pet_window().map(|w| (w.x, w.y, w.width, w.height))
+    } else {
+        (window.outer_position().ok().zip(window.outer_size().ok())).map(|(p, s)| (p.x, p.y, s.width, s.height))
+    };
+    if let Some((x, y, width, height)) = frame {
+        let rect = yui_core::placement::Rect { x, y, width: width as i32, height: height as i32 };
         if let Some((x, y)) = yui_core::placement::bring_back_position(rect, &monitors) {
             if crate::layer::active() {
-                crate::layer::place(window, x, y);
+                desk.place_pet(x, y);
             } else {
                 let _ = window.set_position(PhysicalPosition::new(x, y));
             }

@@ -1,4 +1,4 @@
-//! The tray icon: Show/Hide, Go to bed, Chat, Settings, Quit.
+//! The tray icon: Bring back, Show/Hide, Go to bed, Chat, Settings, Quit.
 
 use crate::window::WindowId;
 use tauri::menu::{Menu, MenuItem};
@@ -6,19 +6,24 @@ use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Manager};
 
 /// Put the tray icon up. On a desktop with no tray host this still
-/// succeeds; the global shortcut is the way back then.
+/// succeeds; the global shortcut (X11) or a second launch is the way back
+/// then.
 pub fn install(app: &AppHandle) -> tauri::Result<()> {
+    let back = MenuItem::with_id(app, "back", "Bring back", true, None::<&str>)?;
     let toggle = MenuItem::with_id(app, "toggle", "Show/Hide", true, None::<&str>)?;
     let bed = MenuItem::with_id(app, "bed", "Go to bed", true, None::<&str>)?;
     let chat = MenuItem::with_id(app, "chat", "Chat…", true, None::<&str>)?;
     let settings = MenuItem::with_id(app, "settings", "Settings…", true, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
-    let menu = Menu::with_items(app, &[&toggle, &bed, &chat, &settings, &quit])?;
+    let menu = Menu::with_items(app, &[&back, &toggle, &bed, &chat, &settings, &quit])?;
     let mut tray = TrayIconBuilder::with_id("yui").tooltip("YUI").menu(&menu);
     if let Some(icon) = app.default_window_icon() {
         tray = tray.icon(icon.clone());
     }
     tray.on_menu_event(|app, event| match event.id.as_ref() {
+        // What the shortcut and a second launch do: shown, on a display,
+        // and her whole window takes the mouse for a while.
+        "back" => crate::shortcut::bring_back(app),
         "toggle" => toggle_pet(app),
         "bed" => go_to_bed(app),
         "chat" => crate::chat_window::open(app),
@@ -38,7 +43,7 @@ pub fn toggle_pet(app: &AppHandle) {
     if pet.is_visible().unwrap_or(false) {
         let _ = pet.hide();
     } else {
-        crate::placement::bring_back(&pet);
+        crate::shortcut::bring_back(app);
     }
 }
 

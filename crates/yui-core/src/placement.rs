@@ -13,6 +13,13 @@ pub struct Rect {
     pub height: i32,
 }
 
+impl From<&crate::picture::capture::Display> for Rect {
+    /// A display's place on the desktop.
+    fn from(d: &crate::picture::capture::Display) -> Self {
+        Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }
+    }
+}
+
 impl Rect {
     fn overlap(&self, o: &Rect) -> i64 {
         let w = (self.x + self.width).min(o.x + o.width) - self.x.max(o.x);

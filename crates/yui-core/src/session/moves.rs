@@ -111,7 +111,7 @@ impl Driver {
                 let at = (at.x as f64, at.y as f64);
                 match phase {
                     DragPhase::Start => {
-                        let outputs = self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }, scale: f64::from(d.scale) }).collect();
+                        let outputs = self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect::from(d), scale: f64::from(d.scale) }).collect();
                         let reference = crate::body::Reference::of_session(std::env::var("SWAYSOCK").ok().as_deref());
                         Some(self.page_pointer.grab(Pt::new(w.x, w.y), at, outputs, reference, now_ms))
                     }
@@ -251,7 +251,7 @@ impl Driver {
         }
         let Some(w) = self.desk.pet_window() else { return };
         let displays = self.desk.displays().unwrap_or_default();
-        let monitors: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
+        let monitors: Vec<Rect> = displays.iter().map(Rect::from).collect();
         let restored = self.places.0.recall(&self.places.1).and_then(|at| {
             let place = crate::placement::restore_position(at, (w.width as i32, w.height as i32), &monitors);
             if place.is_none() {
@@ -379,7 +379,7 @@ impl Driver {
         // (placing is asynchronous on every desktop).
         let origin = self.motion.now().origin.unwrap_or(Pt::new(w.x, w.y));
         let feet = frame.feet_of(origin);
-        let rects: Vec<Rect> = displays.iter().map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }).collect();
+        let rects: Vec<Rect> = displays.iter().map(Rect::from).collect();
         let d = Scene { windows: Vec::new(), displays: rects }.display_at(feet)?;
         let below = (origin.y + frame.height) - (d.y + d.height);
         (below > 0 && feet.y <= d.y + d.height).then(|| f64::from(below) / frame.scale)
@@ -402,7 +402,7 @@ impl Driver {
             .map_err(|e| tracing::warn!(record = "body_displays_failed", error = %e))
             .unwrap_or_default()
             .into_iter()
-            .map(|d| Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 })
+            .map(|d| Rect::from(&d))
             .collect();
         let frame = Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables());
         let origin = Pt::new(w.x, w.y);

@@ -146,6 +146,10 @@ fn check(ok: bool, yes: &str, no: &str) -> StageCheck {
     StageCheck { ok, note: if ok { yes } else { no }.to_string() }
 }
 
+/// The click-through note of a native Wayland session: how it works there,
+/// and the way back, since Wayland gives an app no global shortcut.
+pub const WAYLAND_CLICK_THROUGH: &str = "the compositor takes her input region: the shape she draws; Wayland gives apps no global shortcut, so to bring her back start YUI again (bind `yui` to a key in your compositor) or use the tray's Bring back";
+
 /// The report for `facts`. An unreadable fact counts as working (nothing
 /// is claimed broken that was not seen broken).
 pub fn report(facts: &StageFacts) -> StageReport {
@@ -162,14 +166,14 @@ pub fn report(facts: &StageFacts) -> StageReport {
         S::Wayland if facts.layer_shell => (
             "Wayland (layer-shell)",
             check(true, "the compositor blends her window", ""),
-            check(true, "the compositor takes her input region: the shape she draws", ""),
+            check(true, WAYLAND_CLICK_THROUGH, ""),
             check(true, "she is on the compositor's overlay layer, above windows", ""),
             check(true, "she places her own window (layer-shell margins)", ""),
         ),
         S::Wayland => (
             "Wayland (no layer-shell)",
             check(true, "the compositor blends her window", ""),
-            check(true, "the compositor takes her input region: the shape she draws", ""),
+            check(true, WAYLAND_CLICK_THROUGH, ""),
             check(false, "", "a Wayland client cannot keep itself above; run YUI with GDK_BACKEND=x11 to use XWayland, where it can"),
             check(false, "", "a Wayland client cannot place itself, so she does not walk, sit or fall and body_action answers unsupported; GDK_BACKEND=x11 gives her the desktop"),
         ),
@@ -322,6 +326,7 @@ mod tests {
         assert!(r.problems().is_empty(), "{:?}", r.problems());
         assert!(r.always_on_top.ok && r.placement.ok);
         assert!(r.input_by_shape, "no global pointer on Wayland: click-through by the drawn shape");
+        assert!(r.click_through.note.contains("start YUI again"), "the way back without a global shortcut: {}", r.click_through.note);
         assert!(!x11(true, true, true).input_by_shape, "X11 follows the polled pointer");
     }
 

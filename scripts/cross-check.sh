@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Type-check the whole app (core, demo, Tauri shell) for Windows and macOS
+# from Linux: `cargo check -p yui` for x86_64-pc-windows-gnu and
+# x86_64-apple-darwin. Nothing is linked or run (that needs the platforms
+# themselves); this keeps the platform code (world/win32.rs, world/macos.rs,
+# Tauri's per-platform window calls) compiling. Installs what it needs:
+# the two rustup targets, mingw-w64 (the Windows resource compiler that
+# tauri-build runs) and clang (objc2's one Objective-C file, which needs no
+# Apple SDK). scripts/test.sh runs it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1m[cross-check]\033[0m %s\n' "$*"; }
+
+missing=()
+for p in clang gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+rustup target add x86_64-pc-windows-gnu x86_64-apple-darwin >/dev/null
+
+say "cargo check -p yui --target x86_64-pc-windows-gnu"
+cargo check -p yui --target x86_64-pc-windows-gnu
+say "cargo check -p yui --target x86_64-apple-darwin"
+CC_x86_64_apple_darwin=clang cargo check -p yui --target x86_64-apple-darwin
+say "PASS: the app type-checks for Windows and macOS"
