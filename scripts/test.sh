@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Run every test of YUI on a fresh Debian 12 machine: installs what is missing,
-# then the Rust tests (core, CLI, mock, app, TS bindings check), the UI unit
-# tests and type check, the end-to-end test of the real app under Xvfb, the
-# same build under a headless sway (Wayland, layer-shell), and the install
-# smoke test (the release .deb/.rpm, installed and started).
+# then the Rust tests (core, CLI, mock, app, TS bindings check), a type
+# check of the app for Windows and macOS, the UI unit tests and type check,
+# the end-to-end test of the real app under Xvfb, the same build under a
+# headless sway (Wayland, layer-shell), and the install smoke test (the
+# release .deb/.rpm, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -43,6 +44,9 @@ step "Sound through a real sound server (PulseAudio null sink)"
 
 step "Wayland idle time against a real headless sway (its idle protocol, a virtual pointer as the hand)"
 cargo test -p yui-wl-pointer --test wayland_idle -- --ignored
+
+step "Windows and macOS: the whole app type-checks for both (cargo check, nothing linked)"
+./scripts/cross-check.sh
 
 step "UI unit tests"
 npm run --silent test:ui
