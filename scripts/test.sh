@@ -3,7 +3,8 @@
 # then the Rust tests (core, CLI, mock, app, TS bindings check), a type
 # check of the app for Windows and macOS, the UI unit tests and type check,
 # the end-to-end test of the real app under Xvfb, the same build under a
-# headless sway (Wayland, layer-shell), and the install smoke test (the
+# headless sway (Wayland, layer-shell) and under headless mutter and weston
+# (no layer-shell: the XWayland fallback), and the install smoke test (the
 # release .deb/.rpm, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,9 @@ step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
 cargo build -p yui-wl-pointer --bins
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
+
+step "XWayland fallback: the same build under GNOME's mutter and weston, headless (no layer-shell)"
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/xwayland-smoke.sh
 
 step "Install smoke: the release .deb and .rpm, the .deb installed and started fresh"
 ./scripts/install-smoke.sh

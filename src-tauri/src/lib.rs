@@ -37,6 +37,12 @@ pub use window::WindowId;
 /// Exits with status 1 when the app cannot be built (no display, a broken
 /// config); a startup problem inside a window is shown there instead.
 pub fn run() {
+    // Before GTK starts: XWayland where the compositor has no layer-shell.
+    let backend = yui_core::world::gdk_backend::choose_here();
+    if backend.forces_x11() {
+        std::env::set_var("GDK_BACKEND", "x11");
+    }
+    yui_core::world::gdk_backend::set_chosen(backend);
     let app = presence::plugins(tauri::Builder::default())
         .manage(window::Windows::default())
         .manage(startup::Background::default())

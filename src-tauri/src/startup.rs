@@ -65,6 +65,9 @@ pub fn setup(app: &AppHandle) {
         Err(e) => eprintln!("yui: logging is off: {}", e.message),
     }
     tracing::info!(record = "app_start", version = env!("CARGO_PKG_VERSION"));
+    if let Some(backend) = yui_core::world::gdk_backend::chosen() {
+        tracing::info!(record = "display_backend", choice = ?backend, reason = backend.reason());
+    }
     let data_dir = match override_dir {
         Some(dir) => DataDir::new(dir),
         None => DataDir::platform_default(),

@@ -416,3 +416,23 @@ async fn the_grab_is_where_the_button_went_down_not_where_the_pointer_is_by_then
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+#[tokio::test]
+async fn her_last_place_is_restored_even_before_the_window_has_its_size() {
+    // The window reports 0 × 0 when the session starts (as on X11); the
+    // remembered place is still on the display and must be used, not
+    // taken for "off every display".
+    let desk = FakeDesk::new(true);
+    desk.no_size.store(true, std::sync::atomic::Ordering::SeqCst);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(yui_core::placement::PLACES_FILE), r#"{"default": [20, 20]}"#).unwrap();
+    let mut cfg = SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    cfg.desk = desk.clone();
+    let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
+    let deadline = std::time::Instant::now() + WAIT;
+    while desk.placed.lock().unwrap().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "never placed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(desk.placed.lock().unwrap()[0], (20, 20), "where she stood last, not the home place");
+}

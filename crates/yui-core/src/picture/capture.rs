@@ -97,8 +97,35 @@ fn use_x11() -> bool {
     !session.eq_ignore_ascii_case("wayland") && wayland.is_empty()
 }
 
+/// Whether the app's own windows are X11 windows inside a Wayland session
+/// (XWayland: `GDK_BACKEND=x11`, chosen by the user or by
+/// [`crate::world::gdk_backend`]): the pet is placed in the X server's
+/// coordinates, so the displays and the windows she walks on come from X11
+/// too (which lists X11 windows only). Screenshots keep the Wayland path,
+/// which sees every window.
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+fn xwayland_geometry() -> bool {
+    let var = |k: &str| std::env::var(k).ok();
+    !use_x11() && crate::world::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref())
+}
+
 fn xcap_error(e: xcap::XCapError) -> CaptureError {
     CaptureError::Failed(e.to_string())
+}
+
+/// Run an xcap call, turning a panic inside it into an error: on some
+/// compositors its Wayland path panics instead of failing (weston 10: an
+/// xdg-output version it does not offer), which must not take the session
+/// down with it.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, CaptureError>) -> Result<T, CaptureError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let reason = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "no message".into());
+            tracing::warn!(record = "capture_panicked", what, reason = %reason, "the screenshot library failed on this desktop");
+            Err(CaptureError::Failed(format!("{what}: the screenshot library failed on this desktop ({reason})")))
+        }
+    }
 }
 
 /// The displays, in xcap's `Monitor::all()` order (index = position).
@@ -107,6 +134,14 @@ pub fn displays() -> Result<Vec<Display>, CaptureError> {
     if use_x11() && std::env::var_os("DISPLAY").is_none() {
         return Err(CaptureError::NoDisplay);
     }
+    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+    if xwayland_geometry() {
+        return super::x11::displays();
+    }
+    guarded("listing the displays", xcap_displays)
+}
+
+fn xcap_displays() -> Result<Vec<Display>, CaptureError> {
     let monitors = xcap::Monitor::all().map_err(|e| {
         tracing::debug!(error = %e, "xcap could not list monitors");
         CaptureError::NoDisplay
@@ -141,16 +176,18 @@ pub fn capture_display(index: usize) -> Result<Picture, CaptureError> {
     if use_x11() {
         return super::x11::capture_display(index);
     }
-    let monitors = xcap::Monitor::all().map_err(|_| CaptureError::NoDisplay)?;
-    let count = monitors.len();
-    let monitor = monitors.into_iter().nth(index).ok_or_else(|| {
-        if count == 0 {
-            CaptureError::NoDisplay
-        } else {
-            CaptureError::NotFound(format!("display {index} (there are {count})"))
-        }
-    })?;
-    rgba_picture(monitor.capture_image().map_err(xcap_error)?)
+    guarded("capturing a display", || {
+        let monitors = xcap::Monitor::all().map_err(|_| CaptureError::NoDisplay)?;
+        let count = monitors.len();
+        let monitor = monitors.into_iter().nth(index).ok_or_else(|| {
+            if count == 0 {
+                CaptureError::NoDisplay
+            } else {
+                CaptureError::NotFound(format!("display {index} (there are {count})"))
+            }
+        })?;
+        rgba_picture(monitor.capture_image().map_err(xcap_error)?)
+    })
 }
 
 fn rgba_picture(img: image::RgbaImage) -> Result<Picture, CaptureError> {
@@ -165,16 +202,19 @@ pub fn capture_window(app: &str, title: &str) -> Result<Picture, CaptureError> {
     let listed = listed_windows()?;
     let &(id, _) = pick_window(&listed, app, title)
         .ok_or_else(|| CaptureError::NotFound(format!("no window of {app:?} with a title containing {title:?}")))?;
+    // The windows listed under XWayland are X11 windows, by X11 id.
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    if use_x11() {
+    if use_x11() || xwayland_geometry() {
         return super::x11::capture_window(id);
     }
-    let all = xcap::Window::all().map_err(xcap_error)?;
-    let window = all
-        .into_iter()
-        .find(|w| w.id().ok() == Some(id))
-        .ok_or_else(|| CaptureError::NotFound(format!("window of {app:?} closed")))?;
-    rgba_picture(window.capture_image().map_err(xcap_error)?)
+    guarded("capturing a window", || {
+        let all = xcap::Window::all().map_err(xcap_error)?;
+        let window = all
+            .into_iter()
+            .find(|w| w.id().ok() == Some(id))
+            .ok_or_else(|| CaptureError::NotFound(format!("window of {app:?} closed")))?;
+        rgba_picture(window.capture_image().map_err(xcap_error)?)
+    })
 }
 
 /// The first of `listed` (front to back) matching `app` and `title`.
@@ -195,7 +235,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
     // no Wayland protocol does; logical pixels already. The screenshot
     // path's displays only number them here (it may see no outputs).
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty() && !use_x11()) {
+    if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty() && !use_x11() && !xwayland_geometry()) {
         let raw = crate::world::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
         return Ok(select_windows(raw, std::process::id(), &displays().unwrap_or_default(), 1.0));
     }
@@ -204,7 +244,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
     #[cfg_attr(not(all(target_os = "linux", not(target_env = "ohos"))), allow(unused_variables))]
     let scale = displays.first().map(|d| d.scale).unwrap_or(1.0);
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    if use_x11() {
+    if use_x11() || xwayland_geometry() {
         let Some(mut raw) = super::x11::client_windows()? else {
             tracing::info!("no window manager client list (_NET_CLIENT_LIST) on the X root: no windows to list");
             return Ok(Vec::new());
@@ -213,8 +253,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
         return Ok(select_windows(raw, std::process::id(), &displays, scale));
     }
     // xcap lists front to back.
-    let raw = xcap::Window::all()
-        .map_err(xcap_error)?
+    let raw = guarded("listing the windows", || xcap::Window::all().map_err(xcap_error))?
         .into_iter()
         .filter_map(|w| {
             Some(RawWindow {
@@ -303,6 +342,17 @@ pub fn logical_to_desk(windows: Vec<WindowInfo>, displays: &[Display]) -> Vec<Wi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_in_the_screenshot_library_is_an_error_not_a_crash() {
+        let r: Result<(), CaptureError> = guarded("listing the displays", || panic!("UnsupportedVersion"));
+        assert_eq!(r, Err(CaptureError::Failed("listing the displays: the screenshot library failed on this desktop (UnsupportedVersion)".into())));
+        let owned = format!("v{}", 3);
+        let r: Result<(), CaptureError> = guarded("capturing a display", move || panic!("{owned}"));
+        assert!(matches!(r, Err(CaptureError::Failed(m)) if m.ends_with("(v3)")));
+        assert_eq!(guarded("x", || Ok(7)), Ok(7), "an answer passes through");
+        assert_eq!(guarded::<()>("x", || Err(CaptureError::NoDisplay)), Err(CaptureError::NoDisplay), "an error too");
+    }
 
     #[test]
     fn logical_windows_take_their_outputs_scale() {

@@ -49,6 +49,43 @@ fn monitor_rects(conn: &xcb::Connection, root: x::Window) -> Result<Vec<(i32, i3
     Ok(rects)
 }
 
+/// The displays as the X server lays them out (RandR monitors, in
+/// [`monitor_rects`]' order), named by their RandR names. Used where the
+/// app's windows are X11 windows inside a Wayland session (XWayland): the
+/// pet is placed in the X server's coordinates, so its displays come from
+/// there too. Scale 1: XWayland's coordinates are the ones her window uses.
+pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
+    let (conn, screen) = connect()?;
+    let root = root_of(&conn, screen)?;
+    let reply = conn
+        .wait_for_reply(conn.send_request(&randr::GetMonitors { window: root, get_active: true }))
+        .map_err(|e| failed("RandR GetMonitors", e))?;
+    let mut out = Vec::new();
+    for m in reply.monitors() {
+        let name = conn
+            .wait_for_reply(conn.send_request(&x::GetAtomName { atom: m.name() }))
+            .map(|r| r.name().to_string())
+            .unwrap_or_default();
+        for _ in m.outputs() {
+            let index = out.len();
+            out.push(super::capture::Display {
+                index,
+                label: if name.is_empty() { format!("display {}", index + 1) } else { name.clone() },
+                x: i32::from(m.x()),
+                y: i32::from(m.y()),
+                width: u32::from(m.width()),
+                height: u32::from(m.height()),
+                scale: 1.0,
+                primary: m.primary(),
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(CaptureError::NoDisplay);
+    }
+    Ok(out)
+}
+
 /// The pixel layout of a `depth`-deep ZPixmap `w` pixels wide.
 fn layout_for(conn: &xcb::Connection, depth: u8, w: u32) -> Result<XLayout, CaptureError> {
     let setup = conn.get_setup();

@@ -252,8 +252,10 @@ impl Driver {
         let Some(w) = self.desk.pet_window() else { return };
         let displays = self.desk.displays().unwrap_or_default();
         let monitors: Vec<Rect> = displays.iter().map(Rect::from).collect();
+        // Early in the start the window may not have its size yet.
+        let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
         let restored = self.places.0.recall(&self.places.1).and_then(|at| {
-            let place = crate::placement::restore_position(at, (w.width as i32, w.height as i32), &monitors);
+            let place = crate::placement::restore_position(at, (frame.width, frame.height), &monitors);
             if place.is_none() {
                 tracing::info!(record = "pet_place_not_restored", x = at.0, y = at.1, "off every display now");
             }
@@ -267,8 +269,6 @@ impl Driver {
             None => {
                 // No place of hers yet: the floor of the primary display, towards the right.
                 let Some(i) = displays.iter().position(|d| d.primary).or((!displays.is_empty()).then_some(0)) else { return };
-                // Early in the start the window may not have its size yet.
-                let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
                 let home = crate::body::plan::home(monitors[i], &frame);
                 tracing::info!(record = "pet_place_home", x = home.x, y = home.y);
                 (home.x, home.y)

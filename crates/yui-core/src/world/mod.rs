@@ -26,6 +26,7 @@
 
 pub mod activity;
 pub mod frontmost;
+pub mod gdk_backend;
 pub mod presence;
 pub mod stage;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]

@@ -218,8 +218,17 @@ pub fn notice_due(data_dir: &crate::data_dir::DataDir, report: &StageReport) -> 
 
 /// Read this machine's desktop and report.
 pub fn check_desktop() -> StageReport {
-    report(&facts())
+    let mut r = report(&facts());
+    if r.session == StageSession::Xwayland && super::gdk_backend::chosen() == Some(super::gdk_backend::BackendChoice::Xwayland) {
+        // The app chose XWayland itself (super::gdk_backend): say why.
+        r.path = XWAYLAND_FALLBACK_PATH.to_string();
+    }
+    r
 }
+
+/// The path the self-test names when the app chose XWayland itself because
+/// the compositor has no layer-shell.
+pub const XWAYLAND_FALLBACK_PATH: &str = "XWayland (this compositor has no layer-shell)";
 
 #[cfg(any(target_os = "windows", target_os = "macos"))]
 fn facts() -> StageFacts {
