@@ -12,18 +12,10 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '\033[1m[cross-check]\033[0m %s\n' "$*"; }
+fail() { printf '[cross-check] FAIL: %s\n' "$*" >&2; exit 1; }
+. scripts/lib.sh
 
-missing=()
-for p in clang gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+apt_ensure clang gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64
 rustup target add x86_64-pc-windows-gnu x86_64-apple-darwin >/dev/null
 
 say "cargo check -p yui --target x86_64-pc-windows-gnu"

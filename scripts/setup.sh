@@ -12,18 +12,10 @@ APT_PACKAGES=(build-essential pkg-config curl wget file libssl-dev libwebkit2gtk
   libasound2-dev pulseaudio pulseaudio-utils espeak-ng libasound2-plugins sway grim libgtk-layer-shell-dev)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+fail() { printf '[setup] %s\n' "$*" >&2; exit 1; }
+. scripts/lib.sh
 
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing ${#missing[@]} apt packages: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+apt_ensure "${APT_PACKAGES[@]}"
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and re-run" >&2; exit 1; }
 command -v npm >/dev/null || { echo "npm not found: install Node.js 20 and re-run" >&2; exit 1; }

@@ -42,6 +42,7 @@ BG='#2040a0'
 
 say() { printf '\033[1m[wayland-smoke]\033[0m %s\n' "$*"; }
 fail() { printf '\033[1;31m[wayland-smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
+. scripts/lib.sh
 
 for bin in sway swaymsg grim convert compare identify curl setpriv; do
   command -v "$bin" >/dev/null || fail "$bin is missing; run scripts/setup.sh (apt: sway grim imagemagick)"
@@ -136,15 +137,7 @@ done
 [ "$(not_bg "$tmp/out/background.png")" = 0 ] || fail "sway's output is not the solid background $BG 10 s after it started"
 
 # --- the mock agent and the app ----------------------------------------------
-"$MOCK" --demo --pace 0 --port 0 >"$tmp/out/mock.stdout" 2>"$tmp/out/mock.stderr" &
-pids+=($!)
-url=""
-for _ in $(seq 100); do
-  url=$(sed -n 's/^listening on \(http[^ ]*\).*/\1/p' "$tmp/out/mock.stdout" | head -1)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
-[ -n "$url" ] || fail "yui-mock printed no 'listening on URL' line"
+start_mock "$MOCK" "$tmp/out"
 printf '{"chat_base_url": "%s", "key": "k"}\n' "$url" >"$DATA/settings.json"
 # A private session bus: the single-instance check runs over D-Bus.
 bus=$(env -u XDG_RUNTIME_DIR dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=1) || fail "dbus-daemon did not start"

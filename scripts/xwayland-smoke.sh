@@ -27,18 +27,9 @@ WAIT_S="${YUI_SMOKE_WAIT_S:-60}"
 say() { printf '\033[1m[xwayland-smoke]\033[0m %s\n' "$*"; }
 fail() { printf '\033[1;31m[xwayland-smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; }
 
+. scripts/lib.sh
 # The two compositors are only for this test: installed here, not by setup.sh.
-missing=()
-for p in mutter weston xwayland xdotool dbus; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
-  say "installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+apt_ensure mutter weston xwayland xdotool dbus
 for bin in mutter weston Xwayland xdotool curl dbus-run-session python3; do
   command -v "$bin" >/dev/null || fail "$bin is missing (apt: mutter weston xwayland xdotool dbus)"
 done
@@ -66,16 +57,7 @@ cleanup() {
 }
 trap cleanup EXIT
 tmp=$(mktemp -d /tmp/yui-xwayland-smoke.XXXXXX)
-
-"$MOCK" --demo --pace 0 --port 0 >"$tmp/mock.stdout" 2>"$tmp/mock.stderr" &
-pids+=($!)
-url=""
-for _ in $(seq 100); do
-  url=$(sed -n 's/^listening on \(http[^ ]*\).*/\1/p' "$tmp/mock.stdout" | head -1)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
-[ -n "$url" ] || fail "yui-mock printed no 'listening on URL' line"
+start_mock "$MOCK" "$tmp"
 
 act() { # act ID ARGS-JSON TOOL: push a tool call, print its tool_result's result
   local id=$1 args=$2 tool=$3 result=""
@@ -127,12 +109,7 @@ say "starting mutter --headless (GNOME's compositor: no layer-shell)"
 (cd "$tmp/mutter" && exec env -i PATH="$PATH" HOME="$tmp/mutter" XDG_RUNTIME_DIR="$tmp/mutter/run" \
   dbus-run-session -- mutter --wayland --headless --virtual-monitor 1280x800 --wayland-display=yui-mutter) >"$tmp/mutter/mutter.log" 2>&1 &
 pids+=($!)
-xdisplay=""
-for _ in $(seq 100); do
-  xdisplay=$(sed -n 's/.*Using public X11 display \(:[0-9]*\).*/\1/p' "$tmp/mutter/mutter.log" | head -1)
-  [ -n "$xdisplay" ] && [ -S "$tmp/mutter/run/yui-mutter" ] && break
-  sleep 0.1
-done
+xdisplay=$(wait_for_line "$tmp/mutter/mutter.log" 's/.*Using public X11 display \(:[0-9]*\).*/\1/p' "$tmp/mutter/run/yui-mutter")
 [ -n "$xdisplay" ] || fail "mutter did not start with XWayland ($(tail -3 "$tmp/mutter/mutter.log" | tr '\n' ' '))"
 xauth=$(ls "$tmp"/mutter/run/.mutter-Xwaylandauth.* 2>/dev/null | head -1 || true)
 start_app mutter yui-mutter "$xdisplay" "$xauth"
@@ -168,12 +145,7 @@ say "starting weston --backend=headless-backend.so --xwayland (no layer-shell)"
 (cd "$tmp/weston" && exec env -i PATH="$PATH" HOME="$tmp/weston" XDG_RUNTIME_DIR="$tmp/weston/run" \
   weston --backend=headless-backend.so --xwayland --socket=yui-weston --width=1280 --height=800) >"$tmp/weston/weston.log" 2>&1 &
 pids+=($!)
-xdisplay=""
-for _ in $(seq 100); do
-  xdisplay=$(sed -n 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' "$tmp/weston/weston.log" | head -1)
-  [ -n "$xdisplay" ] && [ -S "$tmp/weston/run/yui-weston" ] && break
-  sleep 0.1
-done
+xdisplay=$(wait_for_line "$tmp/weston/weston.log" 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' "$tmp/weston/run/yui-weston")
 [ -n "$xdisplay" ] || fail "weston did not start with XWayland ($(tail -3 "$tmp/weston/weston.log" | tr '\n' ' '))"
 start_app weston yui-weston "$xdisplay" ""
 wait_log 'record="display_backend"' "the display backend record"
