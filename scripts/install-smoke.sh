@@ -8,7 +8,9 @@
 #   - the daily log says the demo agent started and the session is ready,
 #   - the pet's area of the screen is not one colour (the character drew),
 #   - a drag on her moves the window (she takes the mouse, never the focus),
-#   - a second launch exits and the running app logs `second_launch`.
+#   - a second launch exits and the running app logs `second_launch`,
+#   - the tray menu, clicked over D-Bus as a tray host would: Show/Hide
+#     hides her, Bring back shows her again.
 # Then it removes the package. Exits non-zero with a message on any failure.
 # Runnable on its own (as root or with sudo); scripts/test.sh runs it last.
 # SKIP_BUILD=1 reuses the bundles already in $CARGO_TARGET_DIR/release/bundle.
@@ -24,7 +26,7 @@ fail() { printf '\033[1;31m[install-smoke] FAIL:\033[0m %s\n' "$*" >&2; exit 1; 
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-for bin in Xvfb xcompmgr xdotool import convert identify dbus-daemon npx dpkg-deb; do
+for bin in Xvfb xcompmgr xdotool import convert identify dbus-daemon gdbus npx dpkg-deb; do
   command -v "$bin" >/dev/null || fail "$bin is missing; run scripts/setup.sh"
 done
 
@@ -173,5 +175,37 @@ log_has 'second_launch' || fail "the running app never logged second_launch"
 kill -0 "$app" 2>/dev/null || fail "the running app died on the second launch"
 [ "$(xdotool search --onlyvisible --name '^YUI$' 2>/dev/null | wc -l)" = 1 ] || fail "more than one pet window after the second launch"
 say "the second launch exited and the running pet was brought back"
+
+# The tray menu, as a tray host would click it: libayatana-appindicator
+# exports it on the session bus (com.canonical.dbusmenu); the items are
+# found by their labels. Show/Hide hides her; Bring back shows her again.
+menu_owner="" menu_path=""
+for name in $(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.ListNames | grep -o "':[0-9.]*'" | tr -d "'"); do
+  menu_path=$(gdbus introspect --session --dest "$name" --object-path / --recurse 2>/dev/null \
+    | sed -n 's|^ *node \(/org/ayatana/NotificationItem/[^ ]*/Menu\) {|\1|p' | head -1 || true)
+  [ -n "$menu_path" ] && { menu_owner=$name; break; }
+done
+[ -n "$menu_owner" ] || fail "no tray menu (com.canonical.dbusmenu under /org/ayatana/NotificationItem) on the session bus"
+layout=$(gdbus call --session --dest "$menu_owner" --object-path "$menu_path" --method com.canonical.dbusmenu.GetLayout -- 0 -1 '@as []')
+item() { # item LABEL: the menu item id with that label
+  printf '%s' "$layout" | python3 -c 'import re,sys; m=re.search(r"\((\d+), \{.label.: <.%s.>\}" % re.escape(sys.argv[1]), sys.stdin.read()); print(m.group(1) if m else "")' "$1"
+}
+click() { gdbus call --session --dest "$menu_owner" --object-path "$menu_path" --method com.canonical.dbusmenu.Event -- "$1" clicked '<int32 0>' 0 >/dev/null; }
+toggle=$(item "Show/Hide") back=$(item "Bring back")
+[ -n "$toggle" ] && [ -n "$back" ] || fail "the tray menu has no Show/Hide or no Bring back item: $layout"
+visible() { xdotool search --onlyvisible --name '^YUI$' 2>/dev/null | wc -l; }
+click "$toggle"
+for _ in $(seq 20); do [ "$(visible)" = 0 ] && break; sleep 0.25; done
+[ "$(visible)" = 0 ] || fail "the tray's Show/Hide did not hide her"
+brought_back() { find "$tmp" -name 'yui.log*' -type f -exec cat {} + | grep -c 'pet_brought_back' || true; }
+backs=$(brought_back)
+click "$back"
+for _ in $(seq 20); do [ "$(visible)" = 1 ] && break; sleep 0.25; done
+[ "$(visible)" = 1 ] || fail "the tray's Bring back did not show her again"
+for _ in $(seq 20); do [ "$(brought_back)" -gt "$backs" ] && break; sleep 0.25; done
+[ "$(brought_back)" -gt "$backs" ] \
+  || fail "the tray's Bring back did not log pet_brought_back"
+say "the tray menu (over D-Bus, as a tray host clicks it): Show/Hide hid her, Bring back brought her back"
 
 say "PASS"
