@@ -82,6 +82,12 @@ impl Reference {
             Self::Current
         }
     }
+
+    /// [`Reference::of_session`] for this process, read once.
+    pub fn here() -> Self {
+        static HERE: std::sync::OnceLock<Reference> = std::sync::OnceLock::new();
+        *HERE.get_or_init(|| Self::of_session(std::env::var("SWAYSOCK").ok().as_deref()))
+    }
 }
 
 /// The pointer of a hold, rebuilt from window-relative points.

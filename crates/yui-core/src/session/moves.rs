@@ -112,7 +112,7 @@ impl Driver {
                 match phase {
                     DragPhase::Start => {
                         let outputs = self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect::from(d), scale: f64::from(d.scale) }).collect();
-                        let reference = crate::body::Reference::of_session(std::env::var("SWAYSOCK").ok().as_deref());
+                        let reference = crate::body::Reference::here();
                         Some(self.page_pointer.grab(Pt::new(w.x, w.y), at, outputs, reference, now_ms))
                     }
                     DragPhase::Move => match self.page_pointer.pointer(at, now_ms) {
