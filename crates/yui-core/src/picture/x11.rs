@@ -34,52 +34,50 @@ fn root_of(conn: &xcb::Connection, screen: i32) -> Result<x::Window, CaptureErro
         .ok_or(CaptureError::NoDisplay)
 }
 
-/// Physical rectangles of the monitors, in xcap's `Monitor::all()` order:
-/// RandR monitors, one entry per output.
-fn monitor_rects(conn: &xcb::Connection, root: x::Window) -> Result<Vec<(i32, i32, u32, u32)>, CaptureError> {
-    let reply = conn
-        .wait_for_reply(conn.send_request(&randr::GetMonitors { window: root, get_active: true }))
-        .map_err(|e| failed("RandR GetMonitors", e))?;
-    let mut rects = Vec::new();
-    for m in reply.monitors() {
-        for _ in m.outputs() {
-            rects.push((i32::from(m.x()), i32::from(m.y()), u32::from(m.width()), u32::from(m.height())));
-        }
-    }
-    Ok(rects)
+/// A RandR monitor as the paths here use it: its name atom, whether it is
+/// the primary, and its physical rectangle.
+struct Monitor {
+    name: x::Atom,
+    primary: bool,
+    rect: (i32, i32, u32, u32),
 }
 
-/// The displays as the X server lays them out (RandR monitors, in
-/// [`monitor_rects`]' order), named by their RandR names. Used where the
-/// app's windows are X11 windows inside a Wayland session (XWayland): the
-/// pet is placed in the X server's coordinates, so its displays come from
-/// there too. Scale 1: XWayland's coordinates are the ones her window uses.
-pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
-    let (conn, screen) = connect()?;
-    let root = root_of(&conn, screen)?;
+/// The RandR monitors, one entry per output: xcap's `Monitor::all()` order.
+fn monitors(conn: &xcb::Connection, root: x::Window) -> Result<Vec<Monitor>, CaptureError> {
     let reply = conn
         .wait_for_reply(conn.send_request(&randr::GetMonitors { window: root, get_active: true }))
         .map_err(|e| failed("RandR GetMonitors", e))?;
     let mut out = Vec::new();
     for m in reply.monitors() {
-        let name = conn
-            .wait_for_reply(conn.send_request(&x::GetAtomName { atom: m.name() }))
-            .map(|r| r.name().to_string())
-            .unwrap_or_default();
         for _ in m.outputs() {
-            let index = out.len();
-            out.push(super::capture::Display {
-                index,
-                label: if name.is_empty() { format!("display {}", index + 1) } else { name.clone() },
-                x: i32::from(m.x()),
-                y: i32::from(m.y()),
-                width: u32::from(m.width()),
-                height: u32::from(m.height()),
-                scale: 1.0,
-                primary: m.primary(),
-            });
+            out.push(Monitor { name: m.name(), primary: m.primary(), rect: (i32::from(m.x()), i32::from(m.y()), u32::from(m.width()), u32::from(m.height())) });
         }
     }
+    Ok(out)
+}
+
+/// Physical rectangles of the monitors, in xcap's `Monitor::all()` order.
+fn monitor_rects(conn: &xcb::Connection, root: x::Window) -> Result<Vec<(i32, i32, u32, u32)>, CaptureError> {
+    Ok(monitors(conn, root)?.into_iter().map(|m| m.rect).collect())
+}
+
+/// The displays as the X server lays them out ([`monitors`]' order), named
+/// by their RandR names. Used where the app's windows are X11 windows
+/// inside a Wayland session (XWayland): the pet is placed in the X server's
+/// coordinates, so its displays come from there too. Scale 1: XWayland's
+/// coordinates are the ones her window uses.
+pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
+    let (conn, screen) = connect()?;
+    let root = root_of(&conn, screen)?;
+    let out: Vec<_> = monitors(&conn, root)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, m)| {
+            let name = conn.wait_for_reply(conn.send_request(&x::GetAtomName { atom: m.name })).map(|r| r.name().to_string()).unwrap_or_default();
+            let (x, y, width, height) = m.rect;
+            super::capture::Display { index, label: if name.is_empty() { format!("display {}", index + 1) } else { name }, x, y, width, height, scale: 1.0, primary: m.primary }
+        })
+        .collect();
     if out.is_empty() {
         return Err(CaptureError::NoDisplay);
     }

@@ -252,8 +252,7 @@ impl Driver {
         let Some(w) = self.desk.pet_window() else { return };
         let displays = self.desk.displays().unwrap_or_default();
         let monitors: Vec<Rect> = displays.iter().map(Rect::from).collect();
-        // Early in the start the window may not have its size yet.
-        let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
+        let frame = self.frame_or_guess(&w);
         let restored = self.places.0.recall(&self.places.1).and_then(|at| {
             let place = crate::placement::restore_position(at, (frame.width, frame.height), &monitors);
             if place.is_none() {
@@ -365,6 +364,16 @@ impl Driver {
         Some(crate::event::PeekView { side: peek.side, edge })
     }
 
+    /// The frame of window `w`; early in the start, before it has its size,
+    /// the frame guess.
+    fn frame_or_guess(&self, w: &crate::tools::PetWindow) -> Frame {
+        if w.width > 0 && w.height > 0 {
+            Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables())
+        } else {
+            self.frame_guess()
+        }
+    }
+
     /// How far her window hangs below the display holding her feet, CSS
     /// px; `None` when it does not (or the desk cannot tell).
     pub(super) fn hidden_below(&self) -> Option<f64> {
@@ -373,8 +382,7 @@ impl Driver {
             return None;
         }
         let displays = self.desk.displays().ok()?;
-        // Early in the start the window may not have its size yet.
-        let frame = if w.width > 0 && w.height > 0 { Frame::new(w.width as i32, w.height as i32, w.scale, self.motion.tunables()) } else { self.frame_guess() };
+        let frame = self.frame_or_guess(&w);
         // Where the body put her: the window may not have moved there yet
         // (placing is asynchronous on every desktop).
         let origin = self.motion.now().origin.unwrap_or(Pt::new(w.x, w.y));
