@@ -294,6 +294,8 @@ export function fakeChatBackend(): ChatBackend {
       }
       return hits;
     },
+    deleteConversation: async (id) => handle({ type: "delete_conversation", conversation_id: id }),
+    deleteAllConversations: async () => handle({ type: "delete_all_conversations" }),
     openSettings: async () => console.info("fake: open_settings"),
     subscribe: async (onEvent) => {
       listeners.add(onEvent);

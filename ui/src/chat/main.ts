@@ -203,14 +203,25 @@ async function refreshList(): Promise<void> {
 async function deleteConversation(c: ConversationSummary): Promise<void> {
   const { question, confirm } = deleteQuestion(c.title);
   if (!(await dialog.ask(question, confirm))) return;
-  if (await command({ type: "delete_conversation", conversation_id: c.id })) dispatch(conversationDeleted(state, c.id));
+  if (await deleting(() => backend.deleteConversation(c.id))) dispatch(conversationDeleted(state, c.id));
 }
 
 /** "Delete all conversations", once the user confirms. */
 async function deleteAll(): Promise<void> {
   const { question, confirm } = deleteQuestion(null);
   if (!(await dialog.ask(question, confirm))) return;
-  if (await command({ type: "delete_all_conversations" })) dispatch(conversationDeleted(state, null));
+  if (await deleting(() => backend.deleteAllConversations())) dispatch(conversationDeleted(state, null));
+}
+
+/** Run a delete; a refusal becomes a toast. True when it was handed over. */
+async function deleting(run: () => Promise<void>): Promise<boolean> {
+  try {
+    await run();
+    return true;
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+    return false;
+  }
 }
 
 /** A conversation from the list: the current one, or an older one read-only. */
