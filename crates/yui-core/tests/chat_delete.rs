@@ -207,19 +207,26 @@ async fn a_live_session_deletes_one_conversation_and_then_all() {
     let mock = mock_http(vec![cc_text("First answer."), cc_text("Second answer.")]).await;
     let dir = tempfile::tempdir().unwrap();
     let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+    let turns = |s: &yui_core::CollectingSink| s.events().iter().filter(|e| matches!(e, UiEvent::TurnEnded { .. })).count();
     session.send(UserCommand::SendText { text: "first chat".into() }).unwrap();
+    sink.wait_for(WAIT, |_| turns(&sink) >= 1).await.expect("a turn");
     session.wait_idle(WAIT).await;
-    sink.wait_for(WAIT, |e| matches!(e, UiEvent::TurnEnded { .. })).await.expect("a turn");
     let first = session.conversation(None).unwrap().id;
     session.send(UserCommand::Reset).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.id != first)).await.expect("a new chat");
     session.send(UserCommand::SendText { text: "second chat".into() }).unwrap();
+    sink.wait_for(WAIT, |_| turns(&sink) >= 2).await.expect("a second turn");
     session.wait_idle(WAIT).await;
     let second = session.conversation(None).unwrap().id;
     assert_eq!(session.conversations().len(), 2);
 
+    // The window is told the current conversation after each delete.
+    let shown_after = |before: usize, want: &dyn Fn(&yui_core::chat::Conversation) -> bool| {
+        sink.events()[before..].iter().any(|e| matches!(e, UiEvent::Conversation { conversation } if want(conversation)))
+    };
+    let before = sink.events().len();
     session.send(UserCommand::DeleteConversation { conversation_id: second.clone() }).unwrap();
-    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.id == first)).await.expect("back to the first chat");
+    sink.wait_for(WAIT, |_| shown_after(before, &|c| c.id == first)).await.expect("back to the first chat");
     let list = session.conversations();
     assert_eq!(list.len(), 1);
     assert!(list[0].current && list[0].id == first);
@@ -227,10 +234,9 @@ async fn a_live_session_deletes_one_conversation_and_then_all() {
     let stored: Vec<_> = walk(&chats);
     assert_eq!(stored.len(), 1, "{stored:?}");
 
+    let before = sink.events().len();
     session.send(UserCommand::DeleteAllConversations).unwrap();
-    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.id != first && conversation.messages.is_empty()))
-        .await
-        .expect("a fresh chat");
+    sink.wait_for(WAIT, |_| shown_after(before, &|c| c.id != first && c.messages.is_empty())).await.expect("a fresh chat");
     assert_eq!(session.conversations().len(), 1);
     assert!(session.conversation(Some(&first)).is_none());
     assert!(walk(&chats).is_empty());

@@ -341,14 +341,13 @@ async fn approve(
     let decision = Decision::of_body(&body);
     let pending = shared.agent.lock().approvals.remove(&aid);
     tracing::info!(event = "agent_chat_approve", approval_id = %aid, decision = ?decision, pending = pending.is_some());
-    match pending {
-        Some(p) if p.answer.send(decision).is_ok() => {
-            Json(json!({ "ok": true, "error": null })).into_response()
-        }
-        _ => answer(
+    if pending.is_some_and(|p| p.answer.send(decision).is_ok()) {
+        Json(json!({ "ok": true, "error": null })).into_response()
+    } else {
+        answer(
             StatusCode::NOT_FOUND,
             json!({ "ok": false, "error": "no such pending approval" }),
-        ),
+        )
     }
 }
 

@@ -169,7 +169,7 @@ impl Run {
         reasoning.push_str(if files {
             "The user wants to see files. list_files needs their permission first, so I'll ask."
         } else {
-            &reply.reasoning
+            reply.reasoning.as_str()
         });
         for part in chunks(&reasoning, 2) {
             self.emit(REASONING_MS, events::reasoning(&m, &part))
