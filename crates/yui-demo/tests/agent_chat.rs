@@ -64,17 +64,29 @@ async fn a_plain_turn_streams_start_to_end_in_the_engines_order() {
     let (status, stored) = call(server.addr(), "GET", "/chats/c1", json!(null), None).await;
     assert_eq!(status, 200);
     assert_eq!(stored["id"], "c1");
-    assert_eq!(stored["title"], "hello yui", "the first prompt, context skipped");
+    assert_eq!(
+        stored["title"], "hello yui",
+        "the first prompt, context skipped"
+    );
     let messages = stored["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 4);
-    assert_eq!(messages[3], json!({ "role": "assistant", "content": text(&second) }));
+    assert_eq!(
+        messages[3],
+        json!({ "role": "assistant", "content": text(&second) })
+    );
 
     // Neither chat_id nor run_id: the session's conversation, run_id "".
     let other = turn(server.addr(), json!({ "prompt": "hi", "session": "s9" })).await;
     assert_eq!(other[0]["run_id"], "", "no run id sent");
-    assert_eq!(other.last().unwrap()["user_index"], 0, "another conversation");
     assert_eq!(
-        call(server.addr(), "GET", "/chats/s9", json!(null), None).await.0,
+        other.last().unwrap()["user_index"],
+        0,
+        "another conversation"
+    );
+    assert_eq!(
+        call(server.addr(), "GET", "/chats/s9", json!(null), None)
+            .await
+            .0,
         200
     );
     let bare = turn(server.addr(), json!({})).await;
@@ -101,9 +113,18 @@ async fn the_data_carries_no_type_and_bad_bodies_are_refused() {
     let mut live = Live::open(addr, chat("hello", "raw"), None).await;
     let first = live.next().await.unwrap();
     assert_eq!(first["type"], "start");
-    let mut keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = first
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     keys.sort_unstable();
-    assert_eq!(keys, ["msg_id", "run_id", "type"], "type added by the test client");
+    assert_eq!(
+        keys,
+        ["msg_id", "run_id", "type"],
+        "type added by the test client"
+    );
     live.rest().await;
 }
 
@@ -142,7 +163,11 @@ async fn asking_the_time_runs_get_time_before_the_text() {
     let mut body = chat("what time is it?", "t");
     body["tools"] = json!(false);
     let events = turn(server.addr(), body).await;
-    assert!(!types(&events).contains(&"tool_call"), "{:?}", types(&events));
+    assert!(
+        !types(&events).contains(&"tool_call"),
+        "{:?}",
+        types(&events)
+    );
     assert!(text(&events).contains("It's "));
 }
 
@@ -157,7 +182,10 @@ async fn a_failing_turn_ends_with_an_error_and_stores_nothing() {
     );
     assert!(last["message"].as_str().is_some_and(|m| !m.is_empty()));
     let kinds = types(&events);
-    assert!(!kinds.contains(&"end") && !kinds.contains(&"usage"), "{kinds:?}");
+    assert!(
+        !kinds.contains(&"end") && !kinds.contains(&"usage"),
+        "{kinds:?}"
+    );
     assert_eq!(
         call(server.addr(), "GET", "/chats/f", json!(null), None).await,
         (404, json!({ "ok": false, "error": "no such conversation" }))
@@ -184,10 +212,16 @@ async fn cancel_by_run_id_sends_cancelled_and_ends_the_stream() {
     let (status, body) = call_raw(addr, "POST", &path, "", None).await;
     assert_eq!(
         (status, body),
-        (404, json!({ "ok": false, "run_id": run_id, "error": "no such active run" })),
+        (
+            404,
+            json!({ "ok": false, "run_id": run_id, "error": "no such active run" })
+        ),
         "no longer live"
     );
-    assert_eq!(call_raw(addr, "POST", "/cancel/nope", "", None).await.0, 404);
+    assert_eq!(
+        call_raw(addr, "POST", "/cancel/nope", "", None).await.0,
+        404
+    );
     assert_eq!(
         call(addr, "GET", "/chats/x", json!(null), None).await.0,
         404,
@@ -199,11 +233,17 @@ async fn cancel_by_run_id_sends_cancelled_and_ends_the_stream() {
     let mut live = Live::open(server.addr(), chat("hello", "x"), None).await;
     let start = live.until("start").await;
     let path = format!("/cancel/{}", start[0]["run_id"].as_str().unwrap());
-    assert_eq!(call_raw(server.addr(), "POST", &path, "", None).await.0, 200);
+    assert_eq!(
+        call_raw(server.addr(), "POST", &path, "", None).await.0,
+        200
+    );
     let rest = live.rest().await;
     assert_eq!(rest.last().unwrap()["type"], "cancelled", "{rest:?}");
     let kinds = types(&rest);
-    assert!(!kinds.contains(&"end") && !kinds.contains(&"usage"), "{kinds:?}");
+    assert!(
+        !kinds.contains(&"end") && !kinds.contains(&"usage"),
+        "{kinds:?}"
+    );
 }
 
 #[tokio::test]
@@ -218,9 +258,17 @@ async fn each_session_keeps_its_own_history() {
             .collect()
     };
     let first = turn(addr, chat("hello", "a")).await;
-    assert!(!reasoning(&first).contains("Earlier"), "{}", reasoning(&first));
+    assert!(
+        !reasoning(&first).contains("Earlier"),
+        "{}",
+        reasoning(&first)
+    );
     let other = turn(addr, chat("I like tea", "b")).await;
-    assert!(!reasoning(&other).contains("Earlier"), "{}", reasoning(&other));
+    assert!(
+        !reasoning(&other).contains("Earlier"),
+        "{}",
+        reasoning(&other)
+    );
     let again = turn(addr, chat("and you?", "a")).await;
     assert!(
         reasoning(&again).starts_with("Earlier in this session you said \"hello\"."),
@@ -228,12 +276,20 @@ async fn each_session_keeps_its_own_history() {
         reasoning(&again)
     );
     let b = turn(addr, chat("more", "b")).await;
-    assert!(reasoning(&b).contains("\"I like tea\""), "{}", reasoning(&b));
+    assert!(
+        reasoning(&b).contains("\"I like tea\""),
+        "{}",
+        reasoning(&b)
+    );
     // POST /reset forgets one session's history.
     let (status, body) = call(addr, "POST", "/reset", json!({ "session": "a" }), None).await;
     assert_eq!((status, body), (200, json!({ "ok": true })));
     let fresh = turn(addr, chat("hi again", "a")).await;
-    assert!(!reasoning(&fresh).contains("Earlier"), "{}", reasoning(&fresh));
+    assert!(
+        !reasoning(&fresh).contains("Earlier"),
+        "{}",
+        reasoning(&fresh)
+    );
     assert_eq!(
         fresh.last().unwrap()["user_index"],
         4,
@@ -268,7 +324,10 @@ async fn attachments_fold_text_into_the_prompt_and_take_five() {
     let (_, stored) = call(addr, "GET", "/chats/att", json!(null), None).await;
     let user = stored["messages"][0]["content"].as_str().unwrap();
     assert!(user.ends_with("see attached\n\n--- attached: notes.txt ---\nbuy milk\n\n--- attached: a.md ---\nA\n\n--- attached: b.md ---\nB"), "{user:?}");
-    assert!(!user.contains("never") && !user.contains("base64"), "{user:?}");
+    assert!(
+        !user.contains("never") && !user.contains("base64"),
+        "{user:?}"
+    );
 }
 
 #[tokio::test]

@@ -146,7 +146,11 @@ impl Chats {
         }
         let target = regenerate_of
             .and_then(|u| usize::try_from(u).ok())
-            .filter(|&u| chat.messages.get(u + 1).is_some_and(|m| m.role == "assistant"));
+            .filter(|&u| {
+                chat.messages
+                    .get(u + 1)
+                    .is_some_and(|m| m.role == "assistant")
+            });
         if let Some(u) = target {
             let answer = &mut chat.messages[u + 1];
             if answer.versions.is_empty() {
@@ -205,7 +209,11 @@ impl Chats {
     pub fn fork(&mut self, cid: &str, idx: usize) -> Result<String, Refused> {
         let src = self.by_id.get(cid).ok_or(Refused::NoConversation)?;
         let keep = idx.saturating_add(1).min(src.messages.len());
-        let title = if src.title.is_empty() { "New chat" } else { &src.title };
+        let title = if src.title.is_empty() {
+            "New chat"
+        } else {
+            &src.title
+        };
         let mut fork = Chat {
             id: String::new(),
             title: format!("{title} (fork)"),
@@ -281,9 +289,16 @@ mod tests {
             shown["messages"][3],
             json!({"role": "assistant", "content": "answer two", "version_count": 2, "version_active": 0})
         );
-        assert_eq!(shown["messages"][1], json!({"role": "assistant", "content": "one"}));
+        assert_eq!(
+            shown["messages"][1],
+            json!({"role": "assistant", "content": "one"})
+        );
         assert_eq!(c.pick_version("c", 2, 2), Err(Refused::NoVersion));
-        assert_eq!(c.pick_version("c", 0, 0), Err(Refused::NoVersion), "never regenerated");
+        assert_eq!(
+            c.pick_version("c", 0, 0),
+            Err(Refused::NoVersion),
+            "never regenerated"
+        );
         assert_eq!(c.pick_version("nope", 0, 0), Err(Refused::NoVersion));
     }
 
@@ -295,12 +310,19 @@ mod tests {
         let f = c.fork("c", 1).unwrap();
         assert!(f.starts_with("c-f"), "{f}");
         let fork = c.get(&f).unwrap();
-        assert_eq!((fork.messages.len(), fork.title.as_str()), (2, "one (fork)"));
+        assert_eq!(
+            (fork.messages.len(), fork.title.as_str()),
+            (2, "one (fork)")
+        );
         let all = c.fork("c", 99).unwrap();
         assert_eq!(c.get(&all).unwrap().messages.len(), 4);
         assert_eq!(c.fork("nope", 0), Err(Refused::NoConversation));
         assert_eq!(c.delete_exchange("c", 0), Ok(2));
-        assert_eq!(c.get("c").unwrap().messages[0].content, "two", "indices shift");
+        assert_eq!(
+            c.get("c").unwrap().messages[0].content,
+            "two",
+            "indices shift"
+        );
         assert_eq!(c.delete_exchange("c", 2), Err(Refused::NoMessage));
         assert_eq!(c.delete_exchange("nope", 0), Err(Refused::NoConversation));
         assert!(c.delete_chat("c") && !c.delete_chat("c"));

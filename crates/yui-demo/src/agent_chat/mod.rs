@@ -265,7 +265,12 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
     {
         Ok(b) if b.is_object() => b,
         Ok(_) => {
-            let r = HttpReply::error(400, "the body must be a JSON object", "invalid_request_error", "invalid_json");
+            let r = HttpReply::error(
+                400,
+                "the body must be a JSON object",
+                "invalid_request_error",
+                "invalid_json",
+            );
             return reply(&shared, r);
         }
         Err(r) => return reply(&shared, r),
@@ -359,7 +364,12 @@ async fn cancel(
     if let Err(r) = keyed(&shared, &headers) {
         return r;
     }
-    let live = shared.agent.lock().runs.get(&run_id).map(|(_, t)| t.clone());
+    let live = shared
+        .agent
+        .lock()
+        .runs
+        .get(&run_id)
+        .map(|(_, t)| t.clone());
     tracing::info!(event = "agent_chat_cancel", run_id = %run_id, live = live.is_some());
     match live {
         Some(token) => {
@@ -400,7 +410,10 @@ async fn version(
     if let Err(r) = keyed(&shared, &headers) {
         return r;
     }
-    let (u, n) = match (index(&idx, Refused::NoVersion), index(&n, Refused::NoVersion)) {
+    let (u, n) = match (
+        index(&idx, Refused::NoVersion),
+        index(&n, Refused::NoVersion),
+    ) {
         (Ok(u), Ok(n)) => (u, n),
         (Err(r), _) | (_, Err(r)) => return r,
     };
@@ -462,7 +475,12 @@ async fn get_chat(
     if let Err(r) = keyed(&shared, &headers) {
         return r;
     }
-    let chat = shared.agent.lock().chats.get(&cid).map(chats::Chat::to_json);
+    let chat = shared
+        .agent
+        .lock()
+        .chats
+        .get(&cid)
+        .map(chats::Chat::to_json);
     match chat {
         Some(c) => Json(c).into_response(),
         None => refused(Refused::NoConversation),
@@ -498,9 +516,24 @@ mod tests {
     #[test]
     fn a_body_without_allow_is_a_deny() {
         assert_eq!(Decision::of_body(br#"{"choice":"allow"}"#), Decision::Allow);
-        assert_eq!(Decision::of_body(br#"{"choice":"always"}"#), Decision::Always);
-        for deny in [&br#"{"choice":"deny"}"#[..], b"{}", b"", b"not json", br#"{"decision":"allow"}"#, br#"{"choice":"Allow"}"#] {
-            assert_eq!(Decision::of_body(deny), Decision::Deny, "{:?}", String::from_utf8_lossy(deny));
+        assert_eq!(
+            Decision::of_body(br#"{"choice":"always"}"#),
+            Decision::Always
+        );
+        for deny in [
+            &br#"{"choice":"deny"}"#[..],
+            b"{}",
+            b"",
+            b"not json",
+            br#"{"decision":"allow"}"#,
+            br#"{"choice":"Allow"}"#,
+        ] {
+            assert_eq!(
+                Decision::of_body(deny),
+                Decision::Deny,
+                "{:?}",
+                String::from_utf8_lossy(deny)
+            );
         }
     }
 }

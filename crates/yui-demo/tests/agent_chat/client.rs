@@ -161,7 +161,10 @@ impl Live {
                 let block: String = self.body.drain(..end + 2).collect();
                 let ev = parse_sse(&block).pop().expect("one event");
                 let mut data: Value = serde_json::from_str(&ev.data).expect("JSON data");
-                assert!(data.get("type").is_none(), "no type key in the data: {data}");
+                assert!(
+                    data.get("type").is_none(),
+                    "no type key in the data: {data}"
+                );
                 data["type"] = json!(ev.event.expect("an event: line"));
                 return Some(data);
             }
