@@ -206,14 +206,11 @@ fn refused(why: Refused) -> Response {
     )
 }
 
-/// Checks the key; `Err` is the 401.
-fn keyed(shared: &Shared, headers: &HeaderMap) -> Result<(), Response> {
-    check_bearer(shared.config.key.as_deref(), headers).map_err(|r| reply(shared, r))
-}
-
-/// A path index; `Err(why)` when it is not a number.
-fn index(s: &str, why: Refused) -> Result<usize, Response> {
-    s.parse().map_err(|_| refused(why))
+/// Checks the key; `Some` is the 401 to answer.
+fn keyed(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+    check_bearer(shared.config.key.as_deref(), headers)
+        .err()
+        .map(|r| reply(shared, r))
 }
 
 /// The `POST /chat` body read as the engine reads it.
@@ -340,7 +337,7 @@ async fn approve(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let decision = Decision::of_body(&body);
@@ -361,7 +358,7 @@ async fn cancel(
     Path(run_id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let live = shared
@@ -388,12 +385,11 @@ async fn fork(
     Path((cid, idx)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
-    let idx = match index(&idx, Refused::NoConversation) {
-        Ok(i) => i,
-        Err(r) => return r,
+    let Ok(idx) = idx.parse() else {
+        return refused(Refused::NoConversation);
     };
     let forked = shared.agent.lock().chats.fork(&cid, idx);
     match forked {
@@ -407,15 +403,11 @@ async fn version(
     Path((cid, idx, n)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
-    let (u, n) = match (
-        index(&idx, Refused::NoVersion),
-        index(&n, Refused::NoVersion),
-    ) {
-        (Ok(u), Ok(n)) => (u, n),
-        (Err(r), _) | (_, Err(r)) => return r,
+    let (Ok(u), Ok(n)) = (idx.parse(), n.parse()) else {
+        return refused(Refused::NoVersion);
     };
     let picked = shared.agent.lock().chats.pick_version(&cid, u, n);
     match picked {
@@ -432,12 +424,11 @@ async fn delete_exchange(
     Path((cid, idx)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
-    let u = match index(&idx, Refused::NoMessage) {
-        Ok(i) => i,
-        Err(r) => return r,
+    let Ok(u) = idx.parse() else {
+        return refused(Refused::NoMessage);
     };
     let deleted = shared.agent.lock().chats.delete_exchange(&cid, u);
     match deleted {
@@ -451,7 +442,7 @@ async fn delete_chat(
     Path(cid): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let existed = shared.agent.lock().chats.delete_chat(&cid);
@@ -460,7 +451,7 @@ async fn delete_chat(
 }
 
 async fn list_chats(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let chats = shared.agent.lock().chats.list();
@@ -472,7 +463,7 @@ async fn get_chat(
     Path(cid): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let chat = shared
@@ -488,7 +479,7 @@ async fn get_chat(
 }
 
 async fn reset(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(r) = keyed(&shared, &headers) {
+    if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
     let session = serde_json::from_slice::<Value>(&body)
