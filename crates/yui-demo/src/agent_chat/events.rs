@@ -102,3 +102,19 @@ pub fn end(
         "assistant_index": assistant_index, "versions": versions, "active": active,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_names_the_event_and_its_data_has_no_type() {
+        let wire = frame(&start("m_1", ""));
+        let (head, data) = wire.split_once('\n').unwrap();
+        assert_eq!(head, "event: start");
+        assert!(wire.ends_with("}\n\n"), "{wire:?}");
+        let data: Value =
+            serde_json::from_str(data.strip_prefix("data: ").unwrap().trim_end()).unwrap();
+        assert_eq!(data, json!({ "msg_id": "m_1", "run_id": "" }));
+    }
+}
