@@ -122,6 +122,8 @@ pub const COMMANDS: &[Spec] = &[
     ),
     spec!("chat_conversation", "Conversation `id`, or the current one for null.", ["id": ts::<Option<String>>], ts::<Option<Conversation>>),
     spec!("chat_search", "Messages of every conversation that contain `query`.", ["query": ts::<String>], ts::<Vec<SearchHit>>),
+    spec!("chat_delete_conversation", "Delete conversation `id` (the window asked first).", ["id": ts::<String>], void),
+    spec!("chat_delete_all_conversations", "Delete every conversation (the window asked first).", [], void),
     spec!(
         "chat_settings",
         "The chat window's settings now.",

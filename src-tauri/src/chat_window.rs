@@ -8,6 +8,7 @@ use crate::window::{WindowId, Windows};
 use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 use yui_core::chat::{Conversation, ConversationSummary, SearchHit};
 use yui_core::settings::ChatSettings;
+use yui_core::UserCommand;
 
 /// Open the chat window, or bring it to the front.
 pub fn open(app: &AppHandle) {
@@ -75,6 +76,36 @@ pub fn chat_search(
     query: String,
 ) -> Result<Vec<SearchHit>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.search_chats(&query)))
+}
+
+/// Delete conversation `id` (the window asked the user first). The core
+/// moves on to another conversation when it was the current one and sends
+/// the current conversation as a `conversation` event.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_delete_conversation(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    id: String,
+) -> Result<(), CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| {
+        s.send(UserCommand::DeleteConversation { conversation_id: id })
+    })
+}
+
+/// Delete every conversation (the window asked the user first); a fresh
+/// empty one becomes current.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_delete_all_conversations(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+) -> Result<(), CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| {
+        s.send(UserCommand::DeleteAllConversations)
+    })
 }
 
 /// The chat window's settings as the session reads them now.

@@ -59,6 +59,8 @@ pub fn run() {
             chat_window::chat_conversation,
             chat_window::chat_search,
             chat_window::chat_settings,
+            chat_window::chat_delete_conversation,
+            chat_window::chat_delete_all_conversations,
             pet_commands::character_file,
             pet_commands::motion_file,
             pet_commands::user_motions,

@@ -188,6 +188,8 @@ export function fakeBackend(): Backend {
         case "pick_version":
         case "fork":
         case "delete_message":
+        case "delete_conversation":
+        case "delete_all_conversations":
           console.info("yui (fake backend):", command.type, command);
           return;
         case "go_to_bed":

@@ -63,6 +63,16 @@ pub enum UserCommand {
         /// The message.
         msg_id: String,
     },
+    /// Delete a whole conversation (the chat window asked for confirmation
+    /// first). When it is the current one, the newest remaining conversation
+    /// becomes current, or a fresh empty one.
+    DeleteConversation {
+        /// The conversation.
+        conversation_id: String,
+    },
+    /// Delete every conversation of the character (the chat window asked
+    /// for confirmation first); a fresh empty one becomes current.
+    DeleteAllConversations,
     /// Answer an approval card: Allow, Always allow or Deny.
     Approve {
         /// The card's approval id.

@@ -10,9 +10,10 @@
 //!   `generate_express` function call after each sentence (see [`http`]);
 //! * `POST /v1/chat/completions` — an OpenAI Chat Completions SSE stream
 //!   with `generate_express` tool-call deltas;
-//! * `POST /chat` (+ `/approve/{aid}`, `/cancel`, `/fork/…`, `/version/…`,
-//!   `DELETE /messages/…`) — the `agent_chat` protocol of seed 004: eleven
-//!   typed SSE events per turn, approvals, cancel, versions (see
+//! * `POST /chat` (+ `/approve/{aid}`, `/cancel/{run_id}`, `/fork/…`,
+//!   `/version/…`, `/messages/…`, `/chats/…`, `/reset`) — the `agent_chat`
+//!   protocol on the PraisonAI desktop engine's wire: named SSE events per
+//!   turn, approvals, cancel, stored conversations with versions (see
 //!   [`agent_chat`]);
 //! * `GET /health` — `ok`.
 //!

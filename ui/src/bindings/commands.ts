@@ -25,6 +25,10 @@ export const commands = {
   chatConversation: (id: string | null): Promise<Conversation | null> => invoke<Conversation | null>("chat_conversation", { id }),
   /** Messages of every conversation that contain `query`. */
   chatSearch: (query: string): Promise<Array<SearchHit>> => invoke<Array<SearchHit>>("chat_search", { query }),
+  /** Delete conversation `id` (the window asked first). */
+  chatDeleteConversation: (id: string): Promise<null> => invoke<null>("chat_delete_conversation", { id }),
+  /** Delete every conversation (the window asked first). */
+  chatDeleteAllConversations: (): Promise<null> => invoke<null>("chat_delete_all_conversations"),
   /** The chat window's settings now. */
   chatSettings: (): Promise<ChatSettings> => invoke<ChatSettings>("chat_settings"),
   /** The user's .vrm bytes (empty: the bundled character). */

@@ -229,7 +229,11 @@ msg_id: string, } | { "type": "delete_message",
 /**
  * The message.
  */
-msg_id: string, } | { "type": "approve", 
+msg_id: string, } | { "type": "delete_conversation", 
+/**
+ * The conversation.
+ */
+conversation_id: string, } | { "type": "delete_all_conversations" } | { "type": "approve", 
 /**
  * The card's approval id.
  */

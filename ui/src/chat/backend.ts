@@ -23,6 +23,10 @@ export interface ChatBackend {
   conversation(id: string | null): Promise<Conversation | null>;
   /** Messages matching `query`. */
   search(query: string): Promise<SearchHit[]>;
+  /** Delete conversation `id` (the user confirmed); the core sends the current conversation after. */
+  deleteConversation(id: string): Promise<void>;
+  /** Delete every conversation (the user confirmed). */
+  deleteAllConversations(): Promise<void>;
   /** Open the settings window. */
   openSettings(): Promise<void>;
   /** Receive core events until the returned function is called. */
@@ -47,6 +51,8 @@ export function tauriChatBackend(): ChatBackend {
     conversations: () => call(commands.chatConversations),
     conversation: (id) => call(() => commands.chatConversation(id)),
     search: (query) => call(() => commands.chatSearch(query)),
+    deleteConversation: (id) => call(() => commands.chatDeleteConversation(id)).then(() => undefined),
+    deleteAllConversations: () => call(commands.chatDeleteAllConversations).then(() => undefined),
     openSettings: () => call(commands.openSettings).then(() => undefined),
     subscribe: subscribeEvents,
   };

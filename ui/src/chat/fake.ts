@@ -230,6 +230,22 @@ export function fakeChatBackend(): ChatBackend {
       }
       case "delete_message":
         return replace({ ...current, messages: current.messages.filter((m) => m.id !== c.msg_id) }, false);
+      case "delete_conversation": {
+        // As the core does: another one goes from the list; the current one gives way to the newest left.
+        const at = others.findIndex((o) => o.id === c.conversation_id);
+        if (at >= 0) {
+          others.splice(at, 1);
+          return replace(current, false);
+        }
+        if (c.conversation_id !== current.id) return;
+        if (running !== null) return emit({ type: "notice", code: "unsupported", message: "Stop the reply before deleting this conversation." });
+        const newest = others.sort((a, b) => b.updated_ms - a.updated_ms).shift();
+        return replace(newest ?? newConversation(`chat-${++turns}`, Date.now()), false);
+      }
+      case "delete_all_conversations":
+        if (running !== null) return emit({ type: "notice", code: "unsupported", message: "Stop the reply before deleting the conversations." });
+        others.splice(0, others.length);
+        return replace(newConversation(`chat-${++turns}`, Date.now()), false);
       case "reconnect":
       case "set_vocabulary":
       case "touch":
@@ -278,6 +294,8 @@ export function fakeChatBackend(): ChatBackend {
       }
       return hits;
     },
+    deleteConversation: async (id) => handle({ type: "delete_conversation", conversation_id: id }),
+    deleteAllConversations: async () => handle({ type: "delete_all_conversations" }),
     openSettings: async () => console.info("fake: open_settings"),
     subscribe: async (onEvent) => {
       listeners.add(onEvent);

@@ -6,6 +6,7 @@ import {
   approvalShown,
   approvalWord,
   countdown,
+  deleteQuestion,
   errorDetail,
   errorTitle,
   fileSize,
@@ -108,5 +109,11 @@ describe("attachments", () => {
   it("reads bytes as base64 and labels chips", () => {
     expect(base64(new TextEncoder().encode("hello"))).toBe("aGVsbG8=");
     expect(chipLabel({ name: "notes.txt", size: 3200 })).toBe("notes.txt · 3.2 kB");
+  });
+
+  it("asks before deleting a conversation, or all of them", () => {
+    expect(deleteQuestion("Plans for the weekend?")).toEqual({ question: "Delete “Plans for the weekend?”? This cannot be undone.", confirm: "Delete" });
+    expect(deleteQuestion("  ").question).toBe("Delete “New chat”? This cannot be undone.");
+    expect(deleteQuestion(null)).toEqual({ question: "Delete all conversations? This cannot be undone.", confirm: "Delete all" });
   });
 });

@@ -157,3 +157,9 @@ export function outcome(a: Answer): Outcome {
   if (a.error) return { kind: "error", errorKind: a.error.kind, title: errorTitle(a.error.kind), detail: errorDetail(a.error) };
   return null;
 }
+
+/** The confirmation for deleting the conversation titled `title`, or all of them (null). */
+export function deleteQuestion(title: string | null): { question: string; confirm: string } {
+  if (title === null) return { question: "Delete all conversations? This cannot be undone.", confirm: "Delete all" };
+  return { question: `Delete “${title.trim() || "New chat"}”? This cannot be undone.`, confirm: "Delete" };
+}

@@ -9,7 +9,7 @@ import { pickChatBackend, type ChatBackend } from "./backend";
 import { Composer } from "./composer";
 import { ConfirmDialog } from "./dialog";
 import { byId } from "./dom";
-import { connectionText } from "./format";
+import { connectionText, deleteQuestion } from "./format";
 import { copyText, type MessageAction } from "./messages";
 import { SearchOverlay } from "./search";
 import { renderConversations } from "./sidebar";
@@ -18,6 +18,7 @@ import {
   backToCurrent,
   busy,
   closeSearch,
+  conversationDeleted,
   focused,
   initialState,
   loaded,
@@ -108,7 +109,11 @@ function render(): void {
   // The list changes rarely; rebuild it only then (not on every streamed piece).
   if (listShown.list !== conversations || listShown.id !== conv.id) {
     listShown = { list: conversations, id: conv.id };
-    renderConversations(byId("conversation-list"), conversations, conv.id, now, (c) => void openListed(c));
+    renderConversations(byId("conversation-list"), conversations, conv.id, now, {
+      open: (c) => void openListed(c),
+      remove: (c) => void deleteConversation(c),
+      removeAll: () => void deleteAll(),
+    });
   }
   if (state.notice && state.notice.serial !== toastSerial) toast(state.notice.text, state.notice.serial);
   if (scrolledToFocus) dispatch(focused(state));
@@ -191,6 +196,31 @@ async function refreshList(): Promise<void> {
     render();
   } catch (err) {
     console.warn("chat_conversations failed", err);
+  }
+}
+
+/** The list's Delete on conversation `c`, once the user confirms. */
+async function deleteConversation(c: ConversationSummary): Promise<void> {
+  const { question, confirm } = deleteQuestion(c.title);
+  if (!(await dialog.ask(question, confirm))) return;
+  if (await deleting(() => backend.deleteConversation(c.id))) dispatch(conversationDeleted(state, c.id));
+}
+
+/** "Delete all conversations", once the user confirms. */
+async function deleteAll(): Promise<void> {
+  const { question, confirm } = deleteQuestion(null);
+  if (!(await dialog.ask(question, confirm))) return;
+  if (await deleting(() => backend.deleteAllConversations())) dispatch(conversationDeleted(state, null));
+}
+
+/** Run a delete; a refusal becomes a toast. True when it was handed over. */
+async function deleting(run: () => Promise<void>): Promise<boolean> {
+  try {
+    await run();
+    return true;
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   backToCurrent,
   busy,
   closeSearch,
+  conversationDeleted,
   initialState,
   openConversation,
   openSearch,
@@ -251,5 +252,21 @@ describe("chat page state", () => {
     s = fold([{ type: "notice", code: "unsupported", message: "Wait for the reply to finish before regenerating." }], s);
     s = fold([{ type: "turn_started", turn_id: "2", text: "hi" }], s);
     expect(shown(s).messages.map((m) => m.id)).toEqual(["u1", "1", "u2"]);
+  });
+
+  it("deleting the older conversation on screen goes back to the current one; deleting another keeps the view", () => {
+    const cur: Conversation = { id: "cur", title: "Cur", created_ms: 0, updated_ms: 0, messages: [] };
+    const older: Conversation = { id: "old", title: "Old", created_ms: 0, updated_ms: 0, messages: [] };
+    let s = openConversation(fold([{ type: "conversation", conversation: cur }]), older);
+    expect(conversationDeleted(s, "other")).toBe(s);
+    s = conversationDeleted(s, "old");
+    expect([readOnly(s), shown(s).id]).toEqual([false, "cur"]);
+    expect(conversationDeleted(s, "cur")).toBe(s);
+    // All of them: whatever was open goes.
+    s = conversationDeleted(openConversation(s, older), null);
+    expect(readOnly(s)).toBe(false);
+    // The core's next current conversation replaces the deleted one.
+    s = fold([{ type: "conversation", conversation: { id: "next", title: "Next", created_ms: 1, updated_ms: 1, messages: [] } }], s);
+    expect(shown(s).id).toBe("next");
   });
 });

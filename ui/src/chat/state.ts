@@ -186,6 +186,17 @@ export function backToCurrent(state: ChatState): ChatState {
   return withTranscript(state, backToCurrentTranscript(state.transcript));
 }
 
+/**
+ * Conversation `id` was deleted (null: all of them). When the older one on
+ * screen is gone, the window shows the current one again (the core sends
+ * the current conversation, another one when the deleted one was current).
+ */
+export function conversationDeleted(state: ChatState, id: string | null): ChatState {
+  const older = state.transcript.older;
+  if (older === null || (id !== null && older.id !== id)) return state;
+  return backToCurrent(state);
+}
+
 /** The view scrolled to the focused message: forget it. */
 export function focused(state: ChatState): ChatState {
   return withTranscript(state, focusedTranscript(state.transcript));

@@ -197,8 +197,46 @@ impl ChatLog {
                 }
                 self.saved_snapshot(&mut h);
             }
+            UserCommand::DeleteConversation { conversation_id } => return self.delete_conversation(&conversation_id, busy, now_ms),
+            UserCommand::DeleteAllConversations => return self.delete_all_conversations(busy, now_ms),
             other => h.engine = Some(other),
         }
+        h
+    }
+
+    /// Delete conversation `id` (refused while the current one's turn runs
+    /// or messages wait). The engine's copy goes too ([`SideRequest::DeleteConversation`])
+    /// when the engine knows it; every window gets the current conversation,
+    /// which is another one when `id` was current.
+    pub fn delete_conversation(&mut self, id: &str, busy: bool, now_ms: i64) -> Handled {
+        let mut h = Handled::default();
+        if busy && self.store.current().id == id {
+            h.events.push(notice("Stop the reply before deleting this conversation."));
+            return h;
+        }
+        match self.store.delete(id, now_ms) {
+            Ok(gone) => {
+                h.outbound.extend(forget_on_server(&gone));
+                h.events.push(UiEvent::Conversation { conversation: self.store.current().clone() });
+            }
+            Err(message) => h.events.push(notice(&message)),
+        }
+        h
+    }
+
+    /// Delete every conversation (refused while a turn runs or messages
+    /// wait), the engine's copies too; every window gets the fresh current
+    /// conversation.
+    pub fn delete_all_conversations(&mut self, busy: bool, now_ms: i64) -> Handled {
+        let mut h = Handled::default();
+        if busy {
+            h.events.push(notice("Stop the reply before deleting the conversations."));
+            return h;
+        }
+        let (gone, failure) = self.store.delete_all(now_ms);
+        h.outbound.extend(gone.iter().flat_map(forget_on_server));
+        h.events.extend(failure.map(|m| notice(&m)));
+        h.events.push(UiEvent::Conversation { conversation: self.store.current().clone() });
         h
     }
 
@@ -244,6 +282,14 @@ impl ChatLog {
             self.store.save();
         }
     }
+}
+
+/// The request that deletes `c` on the `agent_chat` engine, when the engine
+/// knows it: it answered in it (a message has a server index) or named it
+/// (a fork).
+fn forget_on_server(c: &Conversation) -> Option<Outbound> {
+    let known = c.server_id.is_some() || c.messages.iter().any(|m| m.server_index.is_some());
+    known.then(|| Outbound::Side(SideRequest::DeleteConversation { conversation_id: c.wire_id().to_string() }))
 }
 
 fn notice(message: &str) -> UiEvent {

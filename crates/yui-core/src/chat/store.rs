@@ -9,6 +9,10 @@
 //! - The current conversation is the one the backend continues (push keeps
 //!   history under the chat id, the request transports keep a transcript):
 //!   New chat (the reset) starts another; an older one opens to read.
+//! - A conversation, or all of them, can be deleted: each file goes in one
+//!   unlink, then `current` is rewritten, so a kill at any point leaves a
+//!   readable store (a `current` naming a deleted file falls back to the
+//!   newest conversation when the store opens).
 
 use super::fold::title_of;
 use super::model::{Conversation, ConversationSummary, Role, SearchHit};
@@ -102,6 +106,83 @@ impl ChatStore {
         self.current = self.conversations.len() - 1;
         self.save();
         Some(self.current())
+    }
+
+    /// Delete conversation `id`: its file goes first (one unlink, so a kill
+    /// leaves it either whole or gone), then `current` is rewritten. When it
+    /// was the current one, the newest remaining conversation becomes
+    /// current, or a fresh empty one when none remains. Returns what was
+    /// deleted; `Err` (a sentence for the user) when there is no such
+    /// conversation or its file could not be removed (then nothing changed).
+    pub fn delete(&mut self, id: &str, now_ms: i64) -> Result<Conversation, String> {
+        let Some(i) = self.conversations.iter().position(|c| c.id == id) else {
+            return Err("That conversation is gone already.".into());
+        };
+        self.remove_file(id)?;
+        let was_current = i == self.current;
+        let removed = self.conversations.remove(i);
+        if i < self.current {
+            self.current -= 1;
+        }
+        if was_current || self.conversations.is_empty() {
+            self.current_to_newest(now_ms);
+        }
+        self.write_current_name();
+        tracing::info!(record = "chat_deleted", id = %removed.id);
+        Ok(removed)
+    }
+
+    /// Delete every conversation (file by file, as [`ChatStore::delete`]);
+    /// a fresh empty one becomes current. Returns what was deleted, and the
+    /// first failure: a conversation whose file could not be removed stays
+    /// (and stays listed).
+    pub fn delete_all(&mut self, now_ms: i64) -> (Vec<Conversation>, Option<String>) {
+        let mut deleted = Vec::new();
+        let mut kept = Vec::new();
+        let mut failure = None;
+        for c in std::mem::take(&mut self.conversations) {
+            match self.remove_file(&c.id) {
+                Ok(()) => deleted.push(c),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    kept.push(c);
+                }
+            }
+        }
+        self.conversations = kept;
+        let id = new_id(now_ms, &self.conversations);
+        self.conversations.push(Conversation::new(id, now_ms));
+        self.current = self.conversations.len() - 1;
+        self.write_current_name();
+        tracing::info!(record = "chat_deleted_all", deleted = deleted.len(), kept = self.conversations.len() - 1);
+        (deleted, failure)
+    }
+
+    /// Remove conversation `id`'s file (a missing file is fine: an empty
+    /// conversation was never written).
+    fn remove_file(&self, id: &str) -> Result<(), String> {
+        let path = self.dir.join(format!("{id}.json"));
+        match std::fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => {
+                tracing::warn!(record = "chat_delete_failed", path = %path.display(), error = %e);
+                Err(format!("Could not delete the conversation: {e}"))
+            }
+        }
+    }
+
+    /// The newest remaining conversation (by last change) becomes current,
+    /// or a fresh empty one when there is none.
+    fn current_to_newest(&mut self, now_ms: i64) {
+        let newest = self.conversations.iter().enumerate().max_by_key(|(i, c)| (c.updated_ms, *i)).map(|(i, _)| i);
+        match newest {
+            Some(i) => self.current = i,
+            None => {
+                self.conversations.push(Conversation::new(new_id(now_ms, &[]), now_ms));
+                self.current = 0;
+            }
+        }
     }
 
     /// The server named the local conversation `local_id` `server_id`.

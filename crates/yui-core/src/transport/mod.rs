@@ -162,6 +162,12 @@ pub enum SideRequest {
         /// The message (server index).
         index: u64,
     },
+    /// Delete a whole conversation the server keeps (`agent_chat`:
+    /// `DELETE /chats/{cid}`).
+    DeleteConversation {
+        /// The server's conversation.
+        conversation_id: String,
+    },
     /// The user answered an approval card (`agent_chat`:
     /// `POST /approve/{aid}` with the run it belongs to).
     Approve {

@@ -243,7 +243,9 @@ impl Engine {
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
-            UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
+            UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. }
+            | UserCommand::DeleteConversation { .. }
+            | UserCommand::DeleteAllConversations => {}
             // The driver's: the body, not the turns.
             UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::Drag { .. } | UserCommand::BodyInterrupted { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),

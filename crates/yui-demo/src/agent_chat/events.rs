@@ -1,8 +1,22 @@
 //! Builders for the eleven `agent_chat` events (seed 004), each a JSON
 //! object whose `type` is the event name and whose other fields are the
-//! seed's, in the seed's spelling.
+//! seed's, in the seed's spelling. On the wire ([`frame`]) the name goes on
+//! the `event:` line and the data carries no `type`, as the PraisonAI
+//! desktop engine sends it (see `docs/transports.md`).
 
 use serde_json::{json, Value};
+
+/// One event as the engine frames it: `event: <type>` and `data: <json>`
+/// without the `type` key, then a blank line.
+pub fn frame(event: &Value) -> String {
+    let mut data = event.clone();
+    let name = data
+        .as_object_mut()
+        .and_then(|o| o.remove("type"))
+        .and_then(|t| t.as_str().map(str::to_string))
+        .unwrap_or_default();
+    format!("event: {name}\ndata: {data}\n\n")
+}
 
 /// `start {msg_id, run_id}`: a new assistant turn.
 pub fn start(msg_id: &str, run_id: &str) -> Value {
@@ -87,4 +101,20 @@ pub fn end(
         "type": "end", "msg_id": msg_id, "user_index": user_index,
         "assistant_index": assistant_index, "versions": versions, "active": active,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_names_the_event_and_its_data_has_no_type() {
+        let wire = frame(&start("m_1", ""));
+        let (head, data) = wire.split_once('\n').unwrap();
+        assert_eq!(head, "event: start");
+        assert!(wire.ends_with("}\n\n"), "{wire:?}");
+        let data: Value =
+            serde_json::from_str(data.strip_prefix("data: ").unwrap().trim_end()).unwrap();
+        assert_eq!(data, json!({ "msg_id": "m_1", "run_id": "" }));
+    }
 }

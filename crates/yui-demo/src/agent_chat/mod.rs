@@ -1,38 +1,45 @@
-//! The demo's `agent_chat` engine (seed 004): `POST /chat` streams one
-//! assistant turn as the eleven typed events, and the side endpoints answer
-//! approvals, cancel runs and edit the kept conversations.
+//! The demo's `agent_chat` engine: the wire of the PraisonAI desktop engine
+//! (see `docs/transports.md`), with the demo's own replies.
 //!
-//! * `POST /chat` `{message, conversation_id?, regenerate_of?,
-//!   attachments?}` → `text/event-stream`, each event as `event: <type>` +
-//!   `data: <json with "type">`. The reply is [`demo_reply`](crate::demo_reply)
-//!   to the user's text (the `<client_context>` block is skipped):
-//!   `start → reasoning ×2 → delta ×~3 → usage → end`. Asked the time, a
-//!   `get_time` tool runs before the text (`tool_drafting → tool_call →
-//!   tool_result`). Asked to "run" something or to list files, it drafts a
-//!   harmless `list_files` call, sends `approval_request` and WAITS for
-//!   `POST /approve/{aid}` or [`APPROVAL_TIMEOUT`]: allow / always →
-//!   `tool_call → tool_result ok` and the reply names the (pretend) files;
-//!   deny or timeout → `tool_result ok:false` and a polite reply. After
-//!   `always`, later `list_files` calls run without asking. "fail" →
-//!   `error kind rate_limit` (no `end`).
-//! * Conversations are kept per `conversation_id` (absent:
-//!   [`DEFAULT_CONVERSATION`]): the user message at `2k`, the answer at
-//!   `2k + 1`; `end` reports them with `versions` and `active` (0-based).
-//!   `regenerate_of: idx` files the answer as a new version of message
-//!   `idx` (no new user message) and makes it the active one.
-//! * `POST /approve/{aid}` `{decision, run_id?}` → `200 {"ok": true}`; an
-//!   approval nobody waits for → 404, another run's `run_id` → 409, a
-//!   decision other than allow / always / deny → 400.
-//! * `POST /cancel` `{run_id}`: the live run sends `cancelled {msg_id,
-//!   run_id}` and its stream ends; `200 {"ok": <was it live>}`.
-//! * `POST /fork/{cid}/{idx}` → `200 {"conversation_id": "<cid>-fork-<n>"}`;
-//!   `POST /version/{cid}/{idx}/{n}` and `DELETE /messages/{cid}/{idx}` →
-//!   `200 {"ok": true}`. A missing conversation, message or version → 404,
-//!   an index that is not a number → 400.
+//! * `POST /chat` `{prompt, chat_id, session, run_id, regenerate_of, tools,
+//!   attachments}` → `text/event-stream` (`Connection: close`), each event
+//!   `event: <name>` + `data: <json>` with no `type` key. `chat_id` (default:
+//!   `session`, default `default`) is the stored conversation; `session`
+//!   keeps the in-memory history (the reasoning recalls its last
+//!   utterance). The reply is [`demo_reply`](crate::demo_reply) to the
+//!   prompt (its `<client_context>` block skipped): `start {run_id}` (the
+//!   client's, `""` when none), `reasoning`s, `delta`s, then on success the
+//!   exchange is stored and `usage`, `end {user_index, assistant_index,
+//!   versions, active}` follow. Asked the time, the `get_time` tool's
+//!   `tool_drafting`, `tool_call`, `tool_result` come first. Asked to "run"
+//!   something or to list files, `approval_request {approval_id, call_id}`
+//!   goes out and the run WAITS for `POST /approve/{aid}` or
+//!   [`APPROVAL_TIMEOUT`]; then the trio comes, with a call id of its own
+//!   (`c_<k>_list_files`): allowed, the tool lists the pretend files;
+//!   denied or timed out, it returns "The user declined this tool call."
+//!   (still `ok`). "fail" → `error kind rate_limit`. `error` and
+//!   `cancelled` end a run with no `usage` and no `end`, and store nothing.
+//!   `regenerate_of: u` with an answer at `u + 1` files the answer as its
+//!   newest version; any other `u` appends a new exchange. Attachments (the
+//!   first 5): `{name, url: "data:…"}` is media, `{name, text}` is folded
+//!   into the prompt as `--- attached: <name> ---`.
+//! * `POST /approve/{aid}` `{choice}`: `allow`, `always` (remembered: later
+//!   `list_files` calls run without asking), anything else or nothing =
+//!   deny → `200 {ok: true, error: null}`; no such pending approval → 404.
+//! * `POST /cancel/{run_id}` → `200 {ok, run_id, error}`, 404 when the run is
+//!   not live; the run sends `cancelled {run_id}` at its next event.
+//! * `POST /version/{cid}/{u}/{n}` → `{ok, active, count, content}`;
+//!   `POST /fork/{cid}/{idx}` → `{ok, id}` (messages `..=idx`);
+//!   `POST /messages/{cid}/{u}` deletes the exchange → `{ok, remaining}`;
+//!   `DELETE /chats/{cid}` → `{ok: true}`; `GET /chats` → `{chats}`;
+//!   `GET /chats/{cid}` → the stored conversation; `POST /reset {session}`
+//!   forgets the session's history. Refusals are 404 `{ok: false, error}`.
 //!
 //! With a key set, every route needs `Authorization: Bearer <key>` (else
-//! 401 JSON), as the demo's other HTTP routes.
+//! 401 JSON), as the demo's other HTTP routes (the engine itself ignores
+//! the header).
 
+pub mod chats;
 pub mod events;
 mod run;
 pub mod store;
@@ -46,23 +53,23 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, post};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::http::{check_bearer, parse_body, HttpReply, SseEvent};
-use crate::reply::{local_time_hhmm, strip_context};
+use crate::http::{check_bearer, parse_body, HttpReply};
+use crate::reply::{cut_chars, local_time_hhmm, strip_context};
 use crate::server::Shared;
-use run::{Run, Stop};
-use store::Conversations;
+use chats::{Chats, Refused};
+use run::{Ask, Run, Stop};
 
 /// How long a run waits for an approval before it denies the call (the
-/// seed's 300 s).
+/// engine's default 300 s).
 pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// The conversation of a `POST /chat` without `conversation_id`.
+/// The session (and conversation) of a `POST /chat` that names neither.
 pub const DEFAULT_CONVERSATION: &str = "default";
 
 /// The tool a question about the time runs.
@@ -71,7 +78,16 @@ pub const TIME_TOOL: &str = "get_time";
 /// The tool that needs an approval (it lists a pretend folder).
 pub const FILES_TOOL: &str = "list_files";
 
-/// An approval answer, the `decision` of `POST /approve/{aid}`.
+/// How many attachments a turn takes (the rest are ignored).
+pub const MAX_ATTACHMENTS: usize = 5;
+
+/// How many characters of a text attachment go into the prompt.
+pub const ATTACHMENT_TEXT_CHARS: usize = 100_000;
+
+/// How many characters of an attachment's name are kept.
+pub const ATTACHMENT_NAME_CHARS: usize = 120;
+
+/// An approval answer, the `choice` of `POST /approve/{aid}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
     /// `"allow"`: run this call.
@@ -93,11 +109,26 @@ impl Decision {
             _ => None,
         }
     }
+
+    /// The decision a `POST /approve` body carries, as the engine reads it:
+    /// `choice` `allow` or `always`; anything else, a missing choice or a
+    /// body that is not JSON is a deny.
+    pub fn of_body(body: &[u8]) -> Decision {
+        let choice = serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|b| b.get("choice").and_then(Value::as_str).map(str::to_string));
+        match choice.as_deref().and_then(Decision::parse) {
+            Some(Decision::Always) => Decision::Always,
+            Some(Decision::Allow) => Decision::Allow,
+            _ => Decision::Deny,
+        }
+    }
 }
 
 /// A run waiting for one approval.
 struct Pending {
-    run_id: String,
+    /// The run's number.
+    run: u64,
     answer: oneshot::Sender<Decision>,
 }
 
@@ -109,11 +140,15 @@ pub(crate) struct Engine {
 
 #[derive(Default)]
 pub(crate) struct EngineState {
-    conversations: Conversations,
+    /// The stored conversations, by `chat_id`.
+    chats: Chats,
+    /// Each session's utterances so far (its agent's history).
+    sessions: HashMap<String, Vec<String>>,
     /// Approval id → the run waiting for it.
     approvals: HashMap<String, Pending>,
-    /// Run id → its cancel token, while the run streams.
-    runs: HashMap<String, CancellationToken>,
+    /// The client's run id → (the run's number, its cancel token), while
+    /// the run streams.
+    runs: HashMap<String, (u64, CancellationToken)>,
     /// Tools the user allowed for good ("always").
     always: HashSet<String>,
 }
@@ -129,24 +164,30 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/chat", post(chat))
         .route("/approve/{aid}", post(approve))
-        .route("/cancel", post(cancel))
+        .route("/cancel/{run_id}", post(cancel))
         .route("/fork/{cid}/{idx}", post(fork))
         .route("/version/{cid}/{idx}/{n}", post(version))
-        .route("/messages/{cid}/{idx}", delete(delete_message))
+        .route("/messages/{cid}/{idx}", post(delete_exchange))
+        .route("/chats", get(list_chats))
+        .route("/chats/{cid}", get(get_chat).delete(delete_chat))
+        .route("/reset", post(reset))
         .with_state(shared)
 }
 
 /// Forgets a run (and its open approvals) when its task ends, however.
 struct RunGuard {
     shared: Arc<Shared>,
+    n: u64,
     run_id: String,
 }
 
 impl Drop for RunGuard {
     fn drop(&mut self) {
         let mut st = self.shared.agent.lock();
-        st.runs.remove(&self.run_id);
-        st.approvals.retain(|_, p| p.run_id != self.run_id);
+        if st.runs.get(&self.run_id).is_some_and(|(n, _)| *n == self.n) {
+            st.runs.remove(&self.run_id);
+        }
+        st.approvals.retain(|_, p| p.run != self.n);
     }
 }
 
@@ -158,29 +199,60 @@ fn answer(status: StatusCode, body: Value) -> Response {
     (status, Json(body)).into_response()
 }
 
-fn ok() -> Response {
-    Json(json!({ "ok": true })).into_response()
+fn refused(why: Refused) -> Response {
+    answer(
+        StatusCode::NOT_FOUND,
+        json!({ "ok": false, "error": why.message() }),
+    )
 }
 
-fn not_found(what: String) -> Response {
-    answer(StatusCode::NOT_FOUND, json!({ "error": what }))
+/// Checks the key; `Some` is the 401 to answer.
+fn keyed(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+    check_bearer(shared.config.key.as_deref(), headers)
+        .err()
+        .map(|r| reply(shared, r))
 }
 
-/// Checks the key, then parses the path's indices; `Err` is the answer.
-fn side<const N: usize>(
-    shared: &Shared,
-    headers: &HeaderMap,
-    parts: [&str; N],
-) -> Result<[usize; N], Box<Response>> {
-    check_bearer(shared.config.key.as_deref(), headers).map_err(|r| Box::new(reply(shared, r)))?;
-    let mut out = [0; N];
-    for (o, s) in out.iter_mut().zip(parts) {
-        *o = s.parse().map_err(|_| {
-            let why = format!("{s:?} is not a message index");
-            Box::new(answer(StatusCode::BAD_REQUEST, json!({ "error": why })))
-        })?;
+/// The `POST /chat` body read as the engine reads it.
+fn read_ask(body: &Value) -> Ask {
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or_default();
+    let session = Some(text("session"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(DEFAULT_CONVERSATION)
+        .to_string();
+    let chat_id = Some(text("chat_id"))
+        .filter(|s| !s.is_empty())
+        .map_or_else(|| session.clone(), str::to_string);
+    let run_id = match body.get("run_id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    let typed = text("prompt").to_string();
+    let mut prompt = typed.clone();
+    let mut attached = Vec::new();
+    let items = body.get("attachments").and_then(Value::as_array);
+    for item in items.into_iter().flatten().take(MAX_ATTACHMENTS) {
+        let name = item.get("name").and_then(Value::as_str).unwrap_or("file");
+        let name = cut_chars(name, ATTACHMENT_NAME_CHARS);
+        let url = item.get("url").and_then(Value::as_str);
+        if !url.is_some_and(|u| u.starts_with("data:")) {
+            let text = item.get("text").and_then(Value::as_str).unwrap_or_default();
+            let text = cut_chars(text, ATTACHMENT_TEXT_CHARS);
+            prompt.push_str(&format!("\n\n--- attached: {name} ---\n{text}"));
+        }
+        attached.push(name);
     }
-    Ok(out)
+    Ask {
+        chat_id,
+        session,
+        run_id,
+        regenerate_of: body.get("regenerate_of").and_then(Value::as_u64),
+        tools: body.get("tools") != Some(&Value::Bool(false)),
+        prompt,
+        utterance: strip_context(&typed),
+        attached,
+    }
 }
 
 async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -188,62 +260,64 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
     let body = match check_bearer(shared.config.key.as_deref(), &headers)
         .and_then(|()| parse_body(&body))
     {
-        Ok(b) => b,
+        Ok(b) if b.is_object() => b,
+        Ok(_) => {
+            let r = HttpReply::error(
+                400,
+                "the body must be a JSON object",
+                "invalid_request_error",
+                "invalid_json",
+            );
+            return reply(&shared, r);
+        }
         Err(r) => return reply(&shared, r),
     };
-    let message = body["message"].as_str().unwrap_or_default().to_string();
-    let cid = body["conversation_id"]
-        .as_str()
-        .filter(|c| !c.is_empty())
-        .unwrap_or(DEFAULT_CONVERSATION)
-        .to_string();
+    let mut ask = read_ask(&body);
     let n = shared.ids.next();
     let cancel = CancellationToken::new();
-    let run_id = format!("run-{n}");
-    let (slot, message) = {
+    let history = {
         let mut st = shared.agent.lock();
-        st.runs.insert(run_id.clone(), cancel.clone());
-        match body.get("regenerate_of").filter(|v| !v.is_null()) {
-            None => (
-                Ok(st.conversations.begin(&cid, &strip_context(&message))),
-                message,
-            ),
-            Some(v) => match v
-                .as_u64()
-                .and_then(|i| st.conversations.regenerate(&cid, i as usize))
-            {
-                // The answer is to the kept user message when none is sent.
-                Some((slot, kept)) if strip_context(&message).is_empty() => (Ok(slot), kept),
-                Some((slot, _)) => (Ok(slot), message),
-                None => (
-                    Err(format!("no answer {v} to regenerate in conversation {cid}")),
-                    message,
-                ),
-            },
+        if !ask.run_id.is_empty() {
+            st.runs.insert(ask.run_id.clone(), (n, cancel.clone()));
         }
+        // A regenerate with no text answers the stored question again.
+        if let Some(u) = ask.regenerate_of.and_then(|u| usize::try_from(u).ok()) {
+            if ask.utterance.is_empty() {
+                if let Some(kept) = st.chats.user_text(&ask.chat_id, u) {
+                    ask.utterance = strip_context(kept);
+                    ask.prompt = kept.to_string();
+                }
+            }
+        }
+        st.sessions.get(&ask.session).cloned().unwrap_or_default()
     };
-    let attachments = body["attachments"].as_array().map_or(0, Vec::len);
-    tracing::info!(event = "agent_chat_request", run_id = %run_id, conversation_id = %cid, attachments, slot = ?slot);
+    tracing::info!(
+        event = "agent_chat_request", run_id = %ask.run_id, chat_id = %ask.chat_id,
+        session = %ask.session, regenerate_of = ?ask.regenerate_of, tools = ask.tools,
+        attachments = ask.attached.len(),
+    );
     let (tx, rx) = mpsc::channel::<String>(64);
     let guard = RunGuard {
         shared: shared.clone(),
-        run_id,
+        n,
+        run_id: ask.run_id.clone(),
     };
     let run = Run {
         shared: shared.clone(),
         n,
-        cid,
+        ask,
         tx,
         cancel,
         began,
         first: OnceLock::new(),
+        calls: Default::default(),
     };
     tokio::spawn(async move {
         let _guard = guard;
-        if let Err(Stop::Cancelled) = run.play(&message, slot, &local_time_hhmm()).await {
-            let cancelled = events::cancelled(&run.msg_id(), &run.run_id());
-            let _ = run.tx.send(SseEvent::named(0.0, &cancelled).wire()).await;
-            tracing::info!(event = "agent_chat_cancelled", run_id = %run.run_id());
+        if let Err(Stop::Cancelled) = run.play(&history, &local_time_hhmm()).await {
+            let cancelled = events::cancelled(&run.msg_id(), &run.ask.run_id);
+            let _ = run.tx.send(events::frame(&cancelled)).await;
+            tracing::info!(event = "agent_chat_cancelled", run_id = %run.ask.run_id);
         }
     });
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
@@ -252,6 +326,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
+        .header(header::CONNECTION, "close")
         .body(Body::from_stream(stream))
         .expect("static response parts")
 }
@@ -262,46 +337,47 @@ async fn approve(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let body = match check_bearer(shared.config.key.as_deref(), &headers)
-        .and_then(|()| parse_body(&body))
-    {
-        Ok(b) => b,
-        Err(r) => return reply(&shared, r),
-    };
-    let mut st = shared.agent.lock();
-    let Some(pending) = st.approvals.get(&aid) else {
-        return not_found(format!("no approval {aid} is waiting"));
-    };
-    if let Some(run_id) = body["run_id"].as_str() {
-        if run_id != pending.run_id {
-            let why = format!("approval {aid} belongs to another run");
-            return answer(StatusCode::CONFLICT, json!({ "error": why }));
-        }
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
     }
-    let Some(decision) = body["decision"].as_str().and_then(Decision::parse) else {
-        let why = "decision must be allow, always or deny";
-        return answer(StatusCode::BAD_REQUEST, json!({ "error": why }));
-    };
-    if let Some(pending) = st.approvals.remove(&aid) {
-        let _ = pending.answer.send(decision);
+    let decision = Decision::of_body(&body);
+    let pending = shared.agent.lock().approvals.remove(&aid);
+    tracing::info!(event = "agent_chat_approve", approval_id = %aid, decision = ?decision, pending = pending.is_some());
+    if pending.is_some_and(|p| p.answer.send(decision).is_ok()) {
+        Json(json!({ "ok": true, "error": null })).into_response()
+    } else {
+        answer(
+            StatusCode::NOT_FOUND,
+            json!({ "ok": false, "error": "no such pending approval" }),
+        )
     }
-    ok()
 }
 
-async fn cancel(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(r) = check_bearer(shared.config.key.as_deref(), &headers) {
-        return reply(&shared, r);
+async fn cancel(
+    State(shared): State<Arc<Shared>>,
+    Path(run_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
     }
-    let run_id = parse_body(&body)
-        .ok()
-        .and_then(|b| b["run_id"].as_str().map(str::to_string))
-        .unwrap_or_default();
-    let live = shared.agent.lock().runs.get(&run_id).cloned();
+    let live = shared
+        .agent
+        .lock()
+        .runs
+        .get(&run_id)
+        .map(|(_, t)| t.clone());
     tracing::info!(event = "agent_chat_cancel", run_id = %run_id, live = live.is_some());
-    if let Some(token) = &live {
-        token.cancel();
+    match live {
+        Some(token) => {
+            token.cancel();
+            Json(json!({ "ok": true, "run_id": run_id, "error": null })).into_response()
+        }
+        None => answer(
+            StatusCode::NOT_FOUND,
+            json!({ "ok": false, "run_id": run_id, "error": "no such active run" }),
+        ),
     }
-    Json(json!({ "ok": live.is_some() })).into_response()
 }
 
 async fn fork(
@@ -309,13 +385,16 @@ async fn fork(
     Path((cid, idx)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let [idx] = match side(&shared, &headers, [&idx]) {
-        Ok(i) => i,
-        Err(r) => return *r,
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let Ok(idx) = idx.parse() else {
+        return refused(Refused::NoConversation);
     };
-    match shared.agent.lock().conversations.fork(&cid, idx) {
-        Some(id) => Json(json!({ "conversation_id": id })).into_response(),
-        None => not_found(format!("no message {idx} in conversation {cid}")),
+    let forked = shared.agent.lock().chats.fork(&cid, idx);
+    match forked {
+        Ok(id) => Json(json!({ "ok": true, "id": id })).into_response(),
+        Err(why) => refused(why),
     }
 }
 
@@ -324,33 +403,91 @@ async fn version(
     Path((cid, idx, n)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let [idx, n] = match side(&shared, &headers, [&idx, &n]) {
-        Ok(i) => i,
-        Err(r) => return *r,
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let (Ok(u), Ok(n)) = (idx.parse(), n.parse()) else {
+        return refused(Refused::NoVersion);
     };
-    if shared.agent.lock().conversations.pick(&cid, idx, n) {
-        ok()
-    } else {
-        not_found(format!(
-            "no version {n} of message {idx} in conversation {cid}"
-        ))
+    let picked = shared.agent.lock().chats.pick_version(&cid, u, n);
+    match picked {
+        Ok((active, count, content)) => {
+            Json(json!({ "ok": true, "active": active, "count": count, "content": content }))
+                .into_response()
+        }
+        Err(why) => refused(why),
     }
 }
 
-async fn delete_message(
+async fn delete_exchange(
     State(shared): State<Arc<Shared>>,
     Path((cid, idx)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let [idx] = match side(&shared, &headers, [&idx]) {
-        Ok(i) => i,
-        Err(r) => return *r,
-    };
-    if shared.agent.lock().conversations.delete(&cid, idx) {
-        ok()
-    } else {
-        not_found(format!("no message {idx} in conversation {cid}"))
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
     }
+    let Ok(u) = idx.parse() else {
+        return refused(Refused::NoMessage);
+    };
+    let deleted = shared.agent.lock().chats.delete_exchange(&cid, u);
+    match deleted {
+        Ok(remaining) => Json(json!({ "ok": true, "remaining": remaining })).into_response(),
+        Err(why) => refused(why),
+    }
+}
+
+async fn delete_chat(
+    State(shared): State<Arc<Shared>>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let existed = shared.agent.lock().chats.delete_chat(&cid);
+    tracing::info!(event = "agent_chat_delete_chat", chat_id = %cid, existed);
+    Json(json!({ "ok": true })).into_response()
+}
+
+async fn list_chats(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let chats = shared.agent.lock().chats.list();
+    Json(json!({ "chats": chats })).into_response()
+}
+
+async fn get_chat(
+    State(shared): State<Arc<Shared>>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let chat = shared
+        .agent
+        .lock()
+        .chats
+        .get(&cid)
+        .map(chats::Chat::to_json);
+    match chat {
+        Some(c) => Json(c).into_response(),
+        None => refused(Refused::NoConversation),
+    }
+}
+
+async fn reset(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Some(r) = keyed(&shared, &headers) {
+        return r;
+    }
+    let session = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|b| b.get("session").and_then(Value::as_str).map(str::to_string))
+        .unwrap_or_else(|| DEFAULT_CONVERSATION.to_string());
+    shared.agent.lock().sessions.remove(&session);
+    Json(json!({ "ok": true })).into_response()
 }
 
 #[cfg(test)]
@@ -364,6 +501,30 @@ mod tests {
         assert_eq!(Decision::parse("deny"), Some(Decision::Deny));
         for bad in ["", "Allow", "yes", " deny", "denied"] {
             assert_eq!(Decision::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_body_without_allow_is_a_deny() {
+        assert_eq!(Decision::of_body(br#"{"choice":"allow"}"#), Decision::Allow);
+        assert_eq!(
+            Decision::of_body(br#"{"choice":"always"}"#),
+            Decision::Always
+        );
+        for deny in [
+            &br#"{"choice":"deny"}"#[..],
+            b"{}",
+            b"",
+            b"not json",
+            br#"{"decision":"allow"}"#,
+            br#"{"choice":"Allow"}"#,
+        ] {
+            assert_eq!(
+                Decision::of_body(deny),
+                Decision::Deny,
+                "{:?}",
+                String::from_utf8_lossy(deny)
+            );
         }
     }
 }

@@ -1,6 +1,6 @@
 //! One streaming `agent_chat` run: the demo's reply (see
-//! [`demo_reply`](crate::demo_reply)) told as the seed's events, with the
-//! `get_time` tool, the `list_files` approval and `POST /cancel`.
+//! [`demo_reply`](crate::demo_reply)) told as the engine's events, with the
+//! `get_time` tool, the `list_files` approval and `POST /cancel/{run_id}`.
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -9,9 +9,7 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::store::Slot;
 use super::{events, Decision, Pending, APPROVAL_TIMEOUT, FILES_TOOL, TIME_TOOL};
-use crate::http::SseEvent;
 use crate::reply::{chunks, demo_reply, strip_context};
 use crate::server::Shared;
 
@@ -24,40 +22,62 @@ const DELTA_MS: f64 = 200.0;
 /// What the pretend `list_files` tool finds in the demo's pretend folder.
 const FILES_OUTPUT: &str = "notes.txt\ntodo.md\nyui.png\n";
 
+/// What a declined (or unanswered) tool call returns, as the engine words it.
+pub(crate) const DECLINED: &str = "The user declined this tool call.";
+
 /// `error.message` of a "fail" turn (kind `rate_limit`).
 pub(crate) const FAIL_MESSAGE: &str = "Rate limit reached (yui-demo).";
 
 /// Why a run stopped early.
 pub(crate) enum Stop {
-    /// `POST /cancel`: send `cancelled`.
+    /// `POST /cancel/{run_id}`: send `cancelled`.
     Cancelled,
     /// The client went away or the server stops: send nothing more.
     Gone,
 }
 
+/// What one `POST /chat` asked for.
+pub(crate) struct Ask {
+    /// The conversation the exchange is stored under.
+    pub(crate) chat_id: String,
+    /// The in-memory history the run reads and extends.
+    pub(crate) session: String,
+    /// The client's run id (`""` when it sent none: then it cannot be
+    /// cancelled).
+    pub(crate) run_id: String,
+    /// The user index to answer again.
+    pub(crate) regenerate_of: Option<u64>,
+    /// Whether the run may use tools.
+    pub(crate) tools: bool,
+    /// The prompt as stored: the user's text and the text attachments.
+    pub(crate) prompt: String,
+    /// What the reply answers: the user's text without its
+    /// `<client_context>` block.
+    pub(crate) utterance: String,
+    /// Names of the attachments taken (text and media).
+    pub(crate) attached: Vec<String>,
+}
+
 /// One streaming run; its events go to `tx` as SSE wire text.
 pub(crate) struct Run {
     pub(crate) shared: Arc<Shared>,
-    /// The id number: `msg-<n>`, `run-<n>`, `call-<n>`, `apr-<n>`.
+    /// This run's number: `m_<n>`, `ap_<n>…`, and its approvals' owner.
     pub(crate) n: u64,
-    pub(crate) cid: String,
+    pub(crate) ask: Ask,
     pub(crate) tx: mpsc::Sender<String>,
     pub(crate) cancel: CancellationToken,
     /// When the request came.
     pub(crate) began: Instant,
-    /// When the first token (reasoning, text or tool) went out.
+    /// When the first text went out.
     pub(crate) first: OnceLock<Duration>,
+    /// Tool calls so far (`c_<k>_<tool>`).
+    pub(crate) calls: std::sync::atomic::AtomicU64,
 }
 
 impl Run {
-    /// `msg-<n>`.
+    /// `m_<n in hex>`.
     pub(crate) fn msg_id(&self) -> String {
-        format!("msg-{}", self.n)
-    }
-
-    /// `run-<n>`.
-    pub(crate) fn run_id(&self) -> String {
-        format!("run-{}", self.n)
+        format!("m_{:x}", self.n)
     }
 
     /// Waits for `fut` unless the run is cancelled or its client or the
@@ -72,7 +92,8 @@ impl Run {
         }
     }
 
-    /// Sends one event after `delay_ms` × pace.
+    /// Sends one event after `delay_ms` × pace; a cancel is noticed here,
+    /// at the chunk boundary.
     async fn emit(&self, delay_ms: f64, event: Value) -> Result<(), Stop> {
         let ms = delay_ms * self.shared.config.pace.max(0.0);
         if ms >= 1.0 {
@@ -82,11 +103,13 @@ impl Run {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
-        if event["type"] != "start" {
+        if event["type"] == "delta" {
             let _ = self.first.set(self.began.elapsed());
         }
-        let wire = SseEvent::named(0.0, &event).wire();
-        self.tx.send(wire).await.map_err(|_| Stop::Gone)
+        self.tx
+            .send(events::frame(&event))
+            .await
+            .map_err(|_| Stop::Gone)
     }
 
     /// Streams `text` as a few `delta`s.
@@ -99,48 +122,55 @@ impl Run {
         Ok(())
     }
 
-    /// `usage`, files the answer, `end`.
-    async fn finish(&self, slot: Slot, text: &str) -> Result<(), Stop> {
+    /// Stores the exchange, then `usage` and `end`.
+    async fn finish(&self, text: &str) -> Result<(), Stop> {
+        if self.cancel.is_cancelled() {
+            return Err(Stop::Cancelled);
+        }
         let seconds = round(self.began.elapsed());
         let ttft = round(self.first.get().copied().unwrap_or_default());
         let chars = text.chars().count() as u64;
+        let a = &self.ask;
+        let (user_index, (versions, active)) = {
+            let mut st = self.shared.agent.lock();
+            let u = st
+                .chats
+                .persist(&a.chat_id, &a.prompt, text, a.regenerate_of);
+            st.sessions
+                .entry(a.session.clone())
+                .or_default()
+                .push(a.utterance.clone());
+            (u, st.chats.version_info(&a.chat_id, u))
+        };
         let m = self.msg_id();
         self.emit(0.0, events::usage(&m, chars, seconds, ttft))
             .await?;
-        let (versions, active) = {
-            let mut st = self.shared.agent.lock();
-            st.conversations.finish(&self.cid, slot, text);
-            st.conversations
-                .versions(&self.cid, slot.assistant_index)
-                .unwrap_or((1, 0))
-        };
-        let end = events::end(&m, slot.user_index, slot.assistant_index, versions, active);
+        let end = events::end(&m, user_index, user_index + 1, versions, active);
         self.emit(0.0, end).await
     }
 
-    /// The whole turn for the user's `message` (the `client_context` block
-    /// is skipped), `now` the `HH:MM` the clock tool reads.
-    pub(crate) async fn play(
-        &self,
-        message: &str,
-        slot: Result<Slot, String>,
-        now: &str,
-    ) -> Result<(), Stop> {
+    /// The whole run; `history` is the session's earlier utterances, `now`
+    /// the `HH:MM` the clock tool reads.
+    pub(crate) async fn play(&self, history: &[String], now: &str) -> Result<(), Stop> {
         let m = self.msg_id();
-        self.emit(0.0, events::start(&m, &self.run_id())).await?;
-        let slot = match slot {
-            Ok(s) => s,
-            Err(why) => return self.emit(0.0, events::error(&m, &why, "internal")).await,
-        };
-        let utterance = strip_context(message);
+        self.emit(0.0, events::start(&m, &self.ask.run_id)).await?;
+        let utterance = strip_context(&self.ask.utterance);
         let reply = demo_reply(&utterance, now);
-        let files = !reply.background && !reply.fail && asks_for_files(&utterance);
-        let reasoning = if files {
+        let files =
+            self.ask.tools && !reply.background && !reply.fail && asks_for_files(&utterance);
+        let mut reasoning = String::new();
+        if let Some(last) = history.last() {
+            reasoning.push_str(&format!("Earlier in this session you said \"{last}\". "));
+        }
+        if !self.ask.attached.is_empty() {
+            let names = self.ask.attached.join(", ");
+            reasoning.push_str(&format!("Attached: {names}. "));
+        }
+        reasoning.push_str(if files {
             "The user wants to see files. list_files needs their permission first, so I'll ask."
-                .to_string()
         } else {
-            reply.reasoning.clone()
-        };
+            reply.reasoning.as_str()
+        });
         for part in chunks(&reasoning, 2) {
             self.emit(REASONING_MS, events::reasoning(&m, &part))
                 .await?;
@@ -153,78 +183,76 @@ impl Run {
         let text = if files {
             self.list_files().await?
         } else {
-            if reply.tool == "clock" {
-                self.tool(true, TIME_TOOL, &json!({}), now).await?;
+            if reply.tool == "clock" && self.ask.tools {
+                self.tool(TIME_TOOL, &json!({}), true, now).await?;
             }
             reply.text()
         };
         self.say(&text).await?;
-        self.finish(slot, &text).await
+        self.finish(&text).await
     }
 
-    /// `tool_drafting` (unless the call was drafted for its approval),
-    /// `tool_call`, `tool_result ok`.
-    async fn tool(&self, draft: bool, name: &str, args: &Value, output: &str) -> Result<(), Stop> {
-        let (m, call) = (self.msg_id(), format!("call-{}", self.n));
-        if draft {
-            self.emit(TOOL_MS, events::tool_drafting(&m, name)).await?;
-        }
+    /// The tool's activity as the engine drains it after the tool ran:
+    /// `tool_drafting`, `tool_call` and `tool_result` together, with the
+    /// call id `c_<k>_<name>`.
+    async fn tool(&self, name: &str, args: &Value, ok: bool, output: &str) -> Result<(), Stop> {
+        let k = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        let (m, call) = (self.msg_id(), format!("c_{k}_{name}"));
+        self.emit(TOOL_MS, events::tool_drafting(&m, name)).await?;
         self.emit(0.0, events::tool_call(&m, &call, name, args))
             .await?;
-        self.emit(
-            TOOL_MS,
-            events::tool_result(&m, &call, name, true, output, 0.02),
-        )
-        .await
+        let result = events::tool_result(&m, &call, name, ok, output, 0.02);
+        self.emit(0.0, result).await
     }
 
-    /// Asks to run `list_files` (unless the user said "always" before) and
-    /// waits for the answer or [`APPROVAL_TIMEOUT`]; the reply text.
+    /// Asks to run `list_files` (unless the user said "always" before),
+    /// waits for the answer or [`APPROVAL_TIMEOUT`], then tells what the
+    /// tool did; the reply text.
     async fn list_files(&self) -> Result<String, Stop> {
         let args = json!({ "path": "~/yui-demo" });
         let always = self.shared.agent.lock().always.contains(FILES_TOOL);
         let allowed = if always {
             Some(true)
         } else {
-            self.ask(&args).await?
+            self.approval(&args).await?
         };
-        let (m, call) = (self.msg_id(), format!("call-{}", self.n));
         let (output, text) = match allowed {
-            Some(true) => {
-                return self
-                    .tool(always, FILES_TOOL, &args, FILES_OUTPUT)
-                    .await
-                    .map(|()| {
-                        "I peeked into my demo folder: notes.txt, todo.md and yui.png. \
-                     It's only a pretend folder, so nothing of yours was touched."
-                            .to_string()
-                    });
-            }
+            Some(true) => (
+                FILES_OUTPUT,
+                "I peeked into my demo folder: notes.txt, todo.md and yui.png. \
+                 It's only a pretend folder, so nothing of yours was touched.",
+            ),
             Some(false) => (
-                "denied",
+                DECLINED,
                 "Okay, I won't look. Just ask again if you change your mind.",
             ),
             None => (
-                "approval timed out",
+                DECLINED,
                 "I didn't hear back, so I left the files alone. Ask me again any time!",
             ),
         };
-        let result = events::tool_result(&m, &call, FILES_TOOL, false, output, 0.0);
-        self.emit(0.0, result).await?;
+        self.tool(FILES_TOOL, &args, true, output).await?;
         Ok(text.to_string())
     }
 
-    /// `tool_drafting`, `approval_request`, then the wait: `Some(true)`
-    /// allowed (or always), `Some(false)` denied, `None` timed out.
-    async fn ask(&self, args: &Value) -> Result<Option<bool>, Stop> {
+    /// `approval_request` (its own `call_id`, not the later call's), then
+    /// the wait: `Some(true)` allowed (or always), `Some(false)` denied,
+    /// `None` timed out.
+    async fn approval(&self, args: &Value) -> Result<Option<bool>, Stop> {
+        let salt = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let (m, call, aid) = (
             self.msg_id(),
-            format!("call-{}", self.n),
-            format!("apr-{}", self.n),
+            format!("c_{:x}", u64::from(salt) ^ (self.n << 32)),
+            format!("ap_{}{:x}", self.n, salt),
         );
         let (tx, rx) = oneshot::channel();
         let pending = Pending {
-            run_id: self.run_id(),
+            run: self.n,
             answer: tx,
         };
         self.shared
@@ -232,10 +260,8 @@ impl Run {
             .lock()
             .approvals
             .insert(aid.clone(), pending);
-        self.emit(TOOL_MS, events::tool_drafting(&m, FILES_TOOL))
-            .await?;
         let request = events::approval_request(&m, &aid, &call, FILES_TOOL, args);
-        self.emit(0.0, request).await?;
+        self.emit(TOOL_MS, request).await?;
         let answer = match self
             .guard(tokio::time::timeout(APPROVAL_TIMEOUT, rx))
             .await?

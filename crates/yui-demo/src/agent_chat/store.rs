@@ -1,4 +1,7 @@
-//! The conversations the demo's `agent_chat` engine keeps in memory.
+//! Conversations in the seed's shape (every message kept at its index, a
+//! deleted one only marked), kept for `yui-mock`, which builds on them. The
+//! demo's own engine stores conversations the way the PraisonAI desktop
+//! engine does: see [`super::chats`].
 
 use std::collections::HashMap;
 

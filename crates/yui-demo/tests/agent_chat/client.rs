@@ -17,10 +17,9 @@ async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
-    body: &Value,
+    body: &str,
     key: Option<&str>,
 ) -> TcpStream {
-    let body = body.to_string();
     let auth = key
         .map(|k| format!("Authorization: Bearer {k}\r\n"))
         .unwrap_or_default();
@@ -44,7 +43,18 @@ pub async fn call(
     body: Value,
     key: Option<&str>,
 ) -> (u16, Value) {
-    let mut stream = request(addr, method, path, &body, key).await;
+    call_raw(addr, method, path, &body.to_string(), key).await
+}
+
+/// The same with a raw body (`""`: none).
+pub async fn call_raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    key: Option<&str>,
+) -> (u16, Value) {
+    let mut stream = request(addr, method, path, body, key).await;
     let mut raw = Vec::new();
     tokio::time::timeout(WAIT, stream.read_to_end(&mut raw))
         .await
@@ -72,17 +82,20 @@ pub struct Live {
     pub status: u16,
     /// The `content-type` header.
     pub content_type: String,
+    /// The `connection` header.
+    pub connection: String,
 }
 
 impl Live {
     pub async fn open(addr: SocketAddr, body: Value, key: Option<&str>) -> Live {
         let mut live = Live {
-            stream: request(addr, "POST", "/chat", &body, key).await,
+            stream: request(addr, "POST", "/chat", &body.to_string(), key).await,
             raw: Vec::new(),
             body: String::new(),
             done: false,
             status: 0,
             content_type: String::new(),
+            connection: String::new(),
         };
         while !live.raw.windows(4).any(|w| w == b"\r\n\r\n") {
             assert!(live.read().await, "the header comes");
@@ -90,14 +103,17 @@ impl Live {
         let at = live.raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
         let head = String::from_utf8(live.raw.drain(..at + 4).collect()).unwrap();
         live.status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
-        live.content_type = head
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-type:")
-                    .map(|v| v.trim().to_string())
-            })
-            .unwrap_or_default();
+        let header = |name: &str| {
+            head.lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix(name)
+                        .map(|v| v.trim().to_string())
+                })
+                .unwrap_or_default()
+        };
+        live.content_type = header("content-type:");
+        live.connection = header("connection:");
         live
     }
 
@@ -135,20 +151,21 @@ impl Live {
         }
     }
 
-    /// The next event's data (checked: `event:` equals the data's `type`),
-    /// or `None` when the stream ended.
+    /// The next event's data, or `None` when the stream ended. The wire's
+    /// data has no `type` (checked); the event's name is added here as
+    /// `type` so the tests can read it.
     pub async fn next(&mut self) -> Option<Value> {
         loop {
             self.dechunk();
             if let Some(end) = self.body.find("\n\n") {
                 let block: String = self.body.drain(..end + 2).collect();
                 let ev = parse_sse(&block).pop().expect("one event");
-                let data: Value = serde_json::from_str(&ev.data).expect("JSON data");
-                assert_eq!(
-                    ev.event.as_deref(),
-                    data["type"].as_str(),
-                    "event name = type"
+                let mut data: Value = serde_json::from_str(&ev.data).expect("JSON data");
+                assert!(
+                    data.get("type").is_none(),
+                    "no type key in the data: {data}"
                 );
+                data["type"] = json!(ev.event.expect("an event: line"));
                 return Some(data);
             }
             if self.done || !self.read().await {
@@ -204,9 +221,18 @@ pub fn text(events: &[Value]) -> String {
         .collect()
 }
 
-/// A `POST /chat` body: a `client_context` block, then `message`.
+/// A `POST /chat` body as the engine's own UI sends it: `chat_id` and
+/// `session` both `cid`, a fresh `run_id`, the prompt after a
+/// `client_context` block.
 pub fn chat(message: &str, cid: &str) -> Value {
-    json!({ "message": format!("<client_context>\ntrigger: user message\n</client_context>\n\n{message}"), "conversation_id": cid })
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    json!({
+        "prompt": format!("<client_context>\ntrigger: user message\n</client_context>\n\n{message}"),
+        "chat_id": cid, "session": cid, "run_id": format!("r-{cid}-{run}"),
+        "regenerate_of": null, "tools": true, "attachments": [],
+    })
 }
 
 /// A whole turn's events (status 200 checked).
@@ -221,4 +247,9 @@ pub async fn asking(addr: SocketAddr, cid: &str) -> (Live, Vec<Value>) {
     let mut live = Live::open(addr, chat("can you list files for me?", cid), None).await;
     let events = live.until("approval_request").await;
     (live, events)
+}
+
+/// `POST /approve/{aid}` with `body`: the status and answer.
+pub async fn approve(addr: SocketAddr, aid: &str, body: Value) -> (u16, Value) {
+    call(addr, "POST", &format!("/approve/{aid}"), body, None).await
 }

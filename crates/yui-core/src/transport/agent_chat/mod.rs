@@ -251,6 +251,9 @@ impl Session {
                 let url = self.endpoints.delete_message(&conversation_id, index);
                 self.side(reqwest::Method::DELETE, url, "agent_chat_delete", |_| {});
             }
+            Outbound::Side(SideRequest::DeleteConversation { conversation_id }) => {
+                tracing::info!(record = "agent_chat_delete_conversation_skipped", conversation_id = %conversation_id, "not sent yet");
+            }
             // The engine keeps the conversation and runs its own tools.
             Outbound::ToolResult(_)
             | Outbound::Reset
