@@ -230,6 +230,9 @@ export function fakeChatBackend(): ChatBackend {
       }
       case "delete_message":
         return replace({ ...current, messages: current.messages.filter((m) => m.id !== c.msg_id) }, false);
+      case "switch_on":
+        emit({ type: "tool_offer", switch: c.switch, until_ms: null });
+        return;
       case "reconnect":
       case "set_vocabulary":
       case "touch":

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "./dialog";
 import { byId } from "./dom";
 import { connectionText } from "./format";
 import { copyText, type MessageAction } from "./messages";
+import { nextLapse, renderOffers } from "./offers";
 import { SearchOverlay } from "./search";
 import { renderConversations } from "./sidebar";
 import {
@@ -21,6 +22,7 @@ import {
   focused,
   initialState,
   loaded,
+  offerAnswered,
   openConversation,
   openSearch,
   readOnly,
@@ -53,6 +55,8 @@ const openOutputs = new Set<string>();
 let listShown: { list: ConversationSummary[] | null; id: string } = { list: null, id: "" };
 let toastSerial = 0;
 let toastTimer = 0;
+/** Takes an offer card down when it lapses. */
+let offerTimer = 0;
 
 const dialog = new ConfirmDialog();
 const transcript = new TranscriptView(byId("transcript"), {
@@ -104,6 +108,16 @@ function render(): void {
     now,
   );
   composer.update(running, true);
+  renderOffers(byId("offers"), state.offers, now, {
+    accept: (sw) => {
+      dispatch(offerAnswered(state, sw));
+      void command({ type: "switch_on", switch: sw });
+    },
+    dismiss: (sw) => dispatch(offerAnswered(state, sw)),
+  });
+  window.clearTimeout(offerTimer);
+  const lapse = nextLapse(state.offers, now);
+  if (lapse !== null) offerTimer = window.setTimeout(render, lapse - now + 20);
   search.render(state.search.open, state.search.query, state.search.hits, now);
   // The list changes rarely; rebuild it only then (not on every streamed piece).
   if (listShown.list !== conversations || listShown.id !== conv.id) {

@@ -246,6 +246,8 @@ impl Engine {
             UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. } => {}
             // The driver's: the body, not the turns.
             UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::Drag { .. } | UserCommand::BodyInterrupted { .. } => {}
+            // The driver's: the tools' switches.
+            UserCommand::SwitchOn { .. } => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
