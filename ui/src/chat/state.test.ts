@@ -9,6 +9,7 @@ import {
   busy,
   closeSearch,
   initialState,
+  offerAnswered,
   openConversation,
   openSearch,
   readOnly,
@@ -251,5 +252,21 @@ describe("chat page state", () => {
     s = fold([{ type: "notice", code: "unsupported", message: "Wait for the reply to finish before regenerating." }], s);
     s = fold([{ type: "turn_started", turn_id: "2", text: "hi" }], s);
     expect(shown(s).messages.map((m) => m.id)).toEqual(["u1", "1", "u2"]);
+  });
+});
+
+describe("offers to switch a tool switch on", () => {
+  it("a card per refused switch, over when the core says so or the user answers it here", () => {
+    const s = fold([
+      { type: "tool_offer", switch: "look.screen", until_ms: 300_000 },
+      { type: "tool_offer", switch: "browser", until_ms: 300_000 },
+    ]);
+    expect(s.offers.map((o) => o.switch)).toEqual(["look.screen", "browser"]);
+    expect(reduce(s, { type: "tool_offer", switch: "browser", until_ms: null }, 5).offers.map((o) => o.switch)).toEqual(["look.screen"]);
+    const answered = offerAnswered(s, "look.screen");
+    expect(answered.offers.map((o) => o.switch)).toEqual(["browser"]);
+    expect(offerAnswered(answered, "look.screen")).toBe(answered);
+    // The transcript is not touched.
+    expect(s.transcript.current.messages).toEqual([]);
   });
 });
