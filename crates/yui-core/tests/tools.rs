@@ -304,25 +304,29 @@ async fn push_one_call_at_a_time_stop_cancels_and_a_repeated_id_is_dropped() {
     let fast = ("browser", json!({"action": "open", "url": "https://example.com/"}));
     let opened = call_answered(&mock, &session, &sink, &t, "s0", fast, ApprovalDecision::Always).await;
     assert_eq!(opened["result"], "opened https://example.com/final: \"A \\\"quoted\\\" title\"");
-    // A slow browser call runs; a look waits behind it; the same id again is dropped.
+    // A slow browser call runs; a read waits behind it; the same id again is dropped.
+    // A look does not wait behind the loading page (the browser has a lane of its own).
     let slow = json!({"type": "tool_call", "id": "s1", "turn_id": t, "name": "browser", "arguments": {"action": "open", "url": "https://example.com/slow"}});
     assert!(mock.push(slow.clone()).await);
-    assert!(mock.push(json!({"type": "tool_call", "id": "q1", "turn_id": t, "name": "look", "arguments": {"at": "body"}})).await);
+    assert!(mock.push(json!({"type": "tool_call", "id": "q1", "turn_id": t, "name": "browser", "arguments": {"action": "read"}})).await);
+    assert!(mock.push(json!({"type": "tool_call", "id": "l1", "turn_id": t, "name": "look", "arguments": {"at": "body"}})).await);
     assert!(mock.push(slow).await);
+    let look = mock.wait_for_frame("tool_result", 1, WAIT).await.unwrap();
+    assert_eq!(look["id"], "l1");
     // Frames still flow while the call runs.
     assert!(mock.push(json!({"type": "speech", "turn_id": t, "segments": [{"speech": "Looking."}]})).await);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { .. })).await.expect("speech while a tool runs");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(mock.received().iter().all(|f| f["type"] != "tool_result" || f["id"] == "s0"), "the look waits behind the running call");
+    assert!(mock.received().iter().all(|f| f["type"] != "tool_result" || f["id"] == "s0" || f["id"] == "l1"), "the read waits behind the running call");
     session.send(UserCommand::Stop).unwrap();
     mock.wait_for_frame("stop", 0, WAIT).await.expect("stop frame");
-    let r1 = mock.wait_for_frame("tool_result", 1, WAIT).await.unwrap();
-    let r2 = mock.wait_for_frame("tool_result", 2, WAIT).await.unwrap();
+    let r1 = mock.wait_for_frame("tool_result", 2, WAIT).await.unwrap();
+    let r2 = mock.wait_for_frame("tool_result", 3, WAIT).await.unwrap();
     assert_eq!((r1["id"].as_str(), r1["result"].as_str()), (Some("s1"), Some("error: turn stopped")));
     assert_eq!((r2["id"].as_str(), r2["result"].as_str()), (Some("q1"), Some("error: turn stopped")));
     tokio::time::sleep(Duration::from_millis(300)).await;
     let results = mock.received().into_iter().filter(|f| f["type"] == "tool_result").count();
-    assert_eq!(results, 3, "the repeated id got no answer of its own");
+    assert_eq!(results, 4, "the repeated id got no answer of its own");
     session.close().await;
 }
 

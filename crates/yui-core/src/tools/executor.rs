@@ -1,5 +1,10 @@
 //! The executor: runs the tool calls of one chat one at a time, in arrival
 //! order, on a task of its own so the driver loop never waits on a tool.
+//! `browser` calls have a lane of their own (the character's own browser
+//! window shares nothing with her body or the desktop, and a page may take
+//! its whole 32 s to load): they run one at a time in their order beside
+//! the other tools' calls, which run one at a time in theirs, so a `look`
+//! never waits behind a loading page.
 //!
 //! The driver hands it calls ([`Executor::run`]) and the turns it stopped
 //! ([`Executor::stop`]) over one channel, so a stop is seen after every call
@@ -7,7 +12,7 @@
 //! which the driver feeds to the engine.
 //!
 //! - A call that does not read ([`ToolArgs::parse`]) is answered at once,
-//!   without waiting behind the running call.
+//!   without waiting behind a running call.
 //! - A call gets its tool's client wait from when it starts running; past it
 //!   the call is dropped and answers `error: no reply within <n> s`.
 //! - A stop naming the running call's turn drops that call and answers
@@ -79,6 +84,14 @@ enum Heard {
     Lapsed,
 }
 
+/// The lanes: `browser` calls, and every other tool's.
+const LANES: usize = 2;
+
+/// The lane of a call.
+fn lane(args: &ToolArgs) -> usize {
+    usize::from(matches!(args, ToolArgs::Browser(_)))
+}
+
 /// The answers being waited for: the call id and how its question ended
 /// (`None`: the wait was ended by a stop).
 type Questions = FuturesUnordered<BoxFuture<'static, (String, Option<Heard>)>>;
@@ -133,7 +146,7 @@ impl Executor {
 /// What woke the task.
 enum Step {
     Order(Option<Order>),
-    Done(Answer),
+    Done(usize, Answer),
     Heard(String, Option<Heard>),
 }
 
@@ -148,14 +161,15 @@ async fn work(
         let _ = results.send(ToolResult { id, turn_id, result: a.result, images: a.images });
     };
     let mut queue: VecDeque<Queued> = VecDeque::new();
-    let mut running: Option<Running> = None;
+    let mut running: [Option<Running>; LANES] = [None, None];
     let mut parked: HashMap<String, Parked> = HashMap::new();
     let mut questions: Questions = FuturesUnordered::new();
     loop {
-        // Start the first queued call no asking call of its tool is ahead of;
-        // a gated one asks and steps aside.
-        while running.is_none() {
-            let Some(pos) = queue.iter().position(|q| !parked.values().any(|p| p.call.args.name() == q.args.name())) else { break };
+        // In each free lane, start its first queued call no asking call of
+        // its tool is ahead of; a gated one asks and steps aside.
+        loop {
+            let free = |q: &Queued| running[lane(&q.args)].is_none() && !parked.values().any(|p| p.call.args.name() == q.args.name());
+            let Some(pos) = queue.iter().position(free) else { break };
             let Some(next) = queue.remove(pos) else { break };
             if next.deadline.is_none() && tools.gated(&next.args) {
                 match ask(&asker, next, &mut questions) {
@@ -167,12 +181,13 @@ async fn work(
                 continue;
             }
             tracing::info!(record = "tool_run", id = %next.id, turn_id = %next.turn_id, name = next.args.name(), "a tool call starts");
-            running = Some(start(tools.clone(), next, prefit));
+            let l = lane(&next.args);
+            running[l] = Some(start(tools.clone(), next, prefit));
         }
         let step = tokio::select! {
             biased;
             order = orders.recv() => Step::Order(order),
-            done = finish(&mut running) => Step::Done(done),
+            (l, done) = finish(&mut running) => Step::Done(l, done),
             Some((id, heard)) = questions.next() => Step::Heard(id, heard),
         };
         match step {
@@ -185,9 +200,11 @@ async fn work(
                 }
             },
             Step::Order(Some(Order::Stop(turn_ids))) => {
-                if let Some(r) = running.take_if(|r| turn_ids.contains(&r.turn_id)) {
-                    tracing::info!(record = "tool_stopped", id = %r.id, turn_id = %r.turn_id, "the running tool call is cancelled");
-                    answer(r.id, r.turn_id, ToolError::TurnStopped.into());
+                for slot in &mut running {
+                    if let Some(r) = slot.take_if(|r| turn_ids.contains(&r.turn_id)) {
+                        tracing::info!(record = "tool_stopped", id = %r.id, turn_id = %r.turn_id, "the running tool call is cancelled");
+                        answer(r.id, r.turn_id, ToolError::TurnStopped.into());
+                    }
                 }
                 // An asking call of that turn stops asking (its question ends with the turn).
                 let stopped: Vec<String> = parked.values().filter(|p| turn_ids.contains(&p.call.turn_id)).map(|p| p.call.id.clone()).collect();
@@ -203,8 +220,8 @@ async fn work(
                     answer(q.id, q.turn_id, ToolError::TurnStopped.into());
                 }
             }
-            Step::Done(a) => {
-                if let Some(r) = running.take() {
+            Step::Done(l, a) => {
+                if let Some(r) = running[l].take() {
                     answer(r.id, r.turn_id, a);
                 }
             }
@@ -288,12 +305,20 @@ fn start(tools: Arc<dyn Run>, q: Queued, prefit: bool) -> Running {
     Running { id, turn_id, answer }
 }
 
-/// The running call's answer; pending while none runs.
-async fn finish(running: &mut Option<Running>) -> Answer {
-    match running {
-        Some(r) => r.answer.as_mut().await,
-        None => std::future::pending().await,
-    }
+/// The first answer of the running calls, with its lane; pending while
+/// none runs.
+async fn finish(running: &mut [Option<Running>; LANES]) -> (usize, Answer) {
+    futures_util::future::poll_fn(|cx| {
+        for (l, slot) in running.iter_mut().enumerate() {
+            if let Some(r) = slot {
+                if let std::task::Poll::Ready(a) = r.answer.as_mut().poll(cx) {
+                    return std::task::Poll::Ready((l, a));
+                }
+            }
+        }
+        std::task::Poll::Pending
+    })
+    .await
 }
 
 #[cfg(test)]
@@ -513,5 +538,40 @@ mod tests {
         let ex = Executor::spawn(Arc::new(Gate), tx, false);
         ex.run(open("o1", "t1", 0));
         assert_eq!(next(&mut rx).await, pair("o1", super::super::DENIED_BY_USER));
+    }
+
+    /// Gate's tools with nothing gated.
+    struct Ungated;
+    impl Run for Ungated {
+        fn run(&self, args: ToolArgs, turn_id: &str) -> BoxFuture<'static, Answer> {
+            Gate.run(args, turn_id)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn browser_calls_have_a_lane_of_their_own() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let ex = Executor::spawn(Arc::new(Ungated), tx, false);
+        let start = Instant::now();
+        ex.run(open("o1", "t1", 10));
+        ex.run(call("r1", "t1", "browser", json!({ "action": "read" })));
+        ex.run(addr("c1", "t1", "a"));
+        ex.run(addr("c2", "t1", "b"));
+        // The other tools do not wait behind a loading page; each lane keeps its order.
+        assert_eq!(next(&mut rx).await, pair("c1", "said a"));
+        assert_eq!(start.elapsed(), Duration::from_secs(1));
+        assert_eq!(next(&mut rx).await, pair("c2", "said b"));
+        assert_eq!(start.elapsed(), Duration::from_secs(2));
+        assert_eq!(next(&mut rx).await, pair("o1", "opened https://example.com/?10"));
+        assert_eq!(next(&mut rx).await, pair("r1", "read"));
+        assert_eq!(start.elapsed(), Duration::from_secs(10));
+        // A stop ends the running call of each lane.
+        ex.run(open("o2", "t2", 10));
+        ex.run(addr("c3", "t2", "rin"));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        ex.stop(vec!["t2".into()]);
+        let mut stopped = vec![next(&mut rx).await, next(&mut rx).await];
+        stopped.sort();
+        assert_eq!(stopped, [pair("c3", "error: turn stopped"), pair("o2", "error: turn stopped")]);
     }
 }
