@@ -180,6 +180,8 @@ export function fakeBackend(): Backend {
         case "reconnect":
           emit({ type: "status", status: { state: "ready" } });
           return;
+        case "show_offers":
+          return;
         case "switch_on":
           if (command.switch === "look.screen") controls.screenAllowed = true;
           emit({ type: "tool_offer", switch: command.switch, until_ms: null });

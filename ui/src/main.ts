@@ -369,6 +369,8 @@ async function start(backend: Backend): Promise<void> {
   } catch (err) {
     console.warn("yui: chat_conversation failed; approvals show as they come", asCommandError(err).message);
   }
+  // Offers raised before the page loaded (a reload) come again.
+  backend.send({ type: "show_offers" }).catch((err) => console.warn("yui: show_offers failed", asCommandError(err).message));
   try {
     // The body now (the first body event may predate the page): the launch scene starts asleep.
     const body = await backend.bodyNow();

@@ -78,6 +78,9 @@ pub enum UserCommand {
         /// The switch's name.
         switch: String,
     },
+    /// A window opened (or reloaded): send the standing tool offers again
+    /// ([`crate::UiEvent::ToolOffer`]) so it shows them too. Changes nothing.
+    ShowOffers,
     /// Reconnect now (also after a refused key).
     Reconnect,
     /// The user touched the character on the pet window: a poke on a body

@@ -186,6 +186,9 @@ async fn push_a_switched_off_call_answers_at_once_and_the_accepted_offer_lets_th
     push_call(&mock, &t, "l2", "look", json!({"at": "screen"})).await;
     assert_eq!(result_of(&mock, "l2", t0).await.0, "error: look.screen is switched off");
     assert_eq!(offers(&sink).len(), 3);
+    // A window that opens now asks, and hears the three again.
+    session.send(UserCommand::ShowOffers).unwrap();
+    sink.wait_for(WAIT, |_| offers(&sink).len() == 6).await.expect("the standing offers again");
 
     // Accepted: on for the next call, saved as the settings window saves it; the offer is over.
     session.send(UserCommand::SwitchOn { switch: "look.screen".into() }).unwrap();

@@ -249,7 +249,7 @@ decision: ApprovalDecision, } | { "type": "switch_on",
 /**
  * The switch's name.
  */
-switch: string, } | { "type": "reconnect" } | { "type": "touch", 
+switch: string, } | { "type": "show_offers" } | { "type": "reconnect" } | { "type": "touch", 
 /**
  * What the user did.
  */

@@ -230,6 +230,8 @@ export function fakeChatBackend(): ChatBackend {
       }
       case "delete_message":
         return replace({ ...current, messages: current.messages.filter((m) => m.id !== c.msg_id) }, false);
+      case "show_offers":
+        return;
       case "switch_on":
         emit({ type: "tool_offer", switch: c.switch, until_ms: null });
         return;

@@ -300,6 +300,8 @@ async function start(): Promise<void> {
   const fresh = state.connection.state === "connecting" && state.connection.attempt === 0;
   dispatch(loaded(fresh ? reduce(state, { type: "status", status }, Date.now()) : state, current));
   render();
+  // Offers raised before this window opened come again (dismissed ones stay dismissed).
+  backend.send({ type: "show_offers" }).catch((err) => console.warn("yui: show_offers failed", asCommandError(err).message));
   window.setInterval(() => transcript.tick(Date.now()), 500);
   composer.focus();
 }

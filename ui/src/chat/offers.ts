@@ -2,7 +2,7 @@
 // once, and this card offers to turn the switch on (the pet shows the same
 // offer as its notice). "Turn on" sends `switch_on`; × hides it here.
 
-import { OFFER_ACCEPT, offerText, type OffersSlice } from "../slices/offers";
+import { OFFER_ACCEPT, offerText, standingOffers, type OffersSlice } from "../slices/offers";
 import { h } from "./dom";
 
 /** What the cards report back. */
@@ -15,7 +15,7 @@ export interface OfferActions {
 
 /** Show the offers standing at `now` in `host` (hidden when there are none). */
 export function renderOffers(host: HTMLElement, offers: OffersSlice, now: number, actions: OfferActions): void {
-  const standing = offers.filter((o) => o.until > now);
+  const standing = standingOffers(offers, now);
   const key = standing.map((o) => `${o.switch}@${o.until}`).join(",");
   // Rebuilt only when what stands changed (render runs on every streamed piece).
   if (host.dataset.key === key) return;
@@ -36,6 +36,6 @@ export function renderOffers(host: HTMLElement, offers: OffersSlice, now: number
 
 /** When the next standing offer lapses (epoch ms), or null. */
 export function nextLapse(offers: OffersSlice, now: number): number | null {
-  const left = offers.map((o) => o.until).filter((u) => u > now);
+  const left = standingOffers(offers, now).map((o) => o.until);
   return left.length ? Math.min(...left) : null;
 }

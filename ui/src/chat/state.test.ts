@@ -264,7 +264,7 @@ describe("offers to switch a tool switch on", () => {
     expect(s.offers.map((o) => o.switch)).toEqual(["look.screen", "browser"]);
     expect(reduce(s, { type: "tool_offer", switch: "browser", until_ms: null }, 5).offers.map((o) => o.switch)).toEqual(["look.screen"]);
     const answered = offerAnswered(s, "look.screen");
-    expect(answered.offers.map((o) => o.switch)).toEqual(["browser"]);
+    expect(answered.offers.filter((o) => !o.dismissed).map((o) => o.switch)).toEqual(["browser"]);
     expect(offerAnswered(answered, "look.screen")).toBe(answered);
     // The transcript is not touched.
     expect(s.transcript.current.messages).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_OFFERS, offerShown, offerText, reduceOffers, withoutOffer } from "./offers";
+import { NO_OFFERS, offerShown, offerText, reduceOffers, standingOffers, withoutOffer } from "./offers";
 import { SAMPLES } from "./samples";
 
 describe("offers", () => {
@@ -22,7 +22,17 @@ describe("offers", () => {
     for (const e of Object.values(SAMPLES)) if (e.type !== "tool_offer") expect(reduceOffers(o, e)).toBe(o);
     expect(offerShown(o, 300_000)).toBeNull();
     expect(withoutOffer(o, "browser")).toBe(o);
-    expect(withoutOffer(o, "look.screen")).toEqual([]);
+    expect(offerShown(withoutOffer(o, "look.screen"), 0)).toBeNull();
+  });
+
+  it("a dismissed offer sent again (a window asked for the standing ones) stays dismissed; a new one shows", () => {
+    const raised = { type: "tool_offer", switch: "browser", until_ms: 500 } as const;
+    const gone = withoutOffer(reduceOffers(NO_OFFERS, raised), "browser");
+    expect(withoutOffer(gone, "browser")).toBe(gone);
+    expect(reduceOffers(gone, raised)).toBe(gone);
+    expect(offerShown(reduceOffers(gone, raised), 0)).toBeNull();
+    expect(offerShown(reduceOffers(gone, { ...raised, until_ms: 900 }), 0)?.until).toBe(900);
+    expect(standingOffers(reduceOffers(gone, { ...raised, until_ms: 900 }), 600)).toEqual([{ switch: "browser", until: 900 }]);
   });
 
   it("says which switch is off", () => {

@@ -13,6 +13,8 @@ export interface Offer {
   switch: string;
   /** Until when it stands (epoch ms). */
   until: number;
+  /** The user closed it in this window (it stays known, so the same offer sent again stays closed). */
+  dismissed?: boolean;
 }
 
 /** The offers standing, oldest first (one per switch). */
@@ -21,9 +23,11 @@ export type OffersSlice = readonly Offer[];
 /** No offer. */
 export const NO_OFFERS: OffersSlice = [];
 
-/** Fold a core event in: an offer raised (again) or over. */
+/** Fold a core event in: an offer raised (again), sent again (a window
+ * opened and asked for the standing ones: kept as it is here), or over. */
 export function reduceOffers(offers: OffersSlice, event: UiEvent): OffersSlice {
   if (event.type !== "tool_offer") return offers;
+  if (offers.some((o) => o.switch === event.switch && o.until === event.until_ms)) return offers;
   const rest = offers.filter((o) => o.switch !== event.switch);
   if (event.until_ms === null) return rest.length === offers.length ? offers : rest;
   return [...rest, { switch: event.switch, until: event.until_ms }];
@@ -32,15 +36,20 @@ export function reduceOffers(offers: OffersSlice, event: UiEvent): OffersSlice {
 /** The offer to show at `now`: the newest one still standing, or null. */
 export function offerShown(offers: OffersSlice, now: number): Offer | null {
   for (let i = offers.length - 1; i >= 0; i--) {
-    if (offers[i].until > now) return offers[i];
+    if (offers[i].until > now && !offers[i].dismissed) return offers[i];
   }
   return null;
 }
 
-/** The user dismissed (or accepted) the offer for `sw` in this window: it goes. */
+/** The user dismissed (or accepted) the offer for `sw` in this window: it is no longer shown. */
 export function withoutOffer(offers: OffersSlice, sw: string): OffersSlice {
-  const rest = offers.filter((o) => o.switch !== sw);
-  return rest.length === offers.length ? offers : rest;
+  if (!offers.some((o) => o.switch === sw && !o.dismissed)) return offers;
+  return offers.map((o) => (o.switch === sw ? { ...o, dismissed: true } : o));
+}
+
+/** The offers a window shows at `now`, oldest first. */
+export function standingOffers(offers: OffersSlice, now: number): Offer[] {
+  return offers.filter((o) => o.until > now && !o.dismissed);
 }
 
 /** The notice's line for the switch `sw`. */

@@ -282,6 +282,7 @@ impl Driver {
                 return self.end_bed("interrupted", fx);
             }
             UserCommand::SendText { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => self.message_wakes(fx),
+            UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
             UserCommand::SwitchOn { switch } => {
                 if !self.tools.switch_on(switch) {
                     self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Settings, message: format!("There is no tool switch named {switch}.") });

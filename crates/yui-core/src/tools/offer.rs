@@ -115,6 +115,14 @@ impl Offers {
         self.sink.emit(UiEvent::ToolOffer { switch: switch.name().into(), until_ms: None });
     }
 
+    /// A window opened and asks: send the offers standing at `now_ms` again.
+    pub fn repeat(&self, now_ms: i64) {
+        let standing: Vec<(Switch, i64)> = self.standing.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|(_, u)| **u > now_ms).map(|(s, u)| (*s, *u)).collect();
+        for (switch, until) in standing {
+            self.sink.emit(UiEvent::ToolOffer { switch: switch.name().into(), until_ms: Some(until) });
+        }
+    }
+
     /// The settings changed (the settings window saved): the standing
     /// offers of switches now on are over.
     pub fn follow(&self, settings: &Settings) {
@@ -165,6 +173,19 @@ mod tests {
                 ("look.screen".into(), Some(1_000 + 2 * open))
             ]
         );
+    }
+
+    #[test]
+    fn a_window_that_opened_hears_the_standing_offers_again() {
+        let sink = CollectingSink::new();
+        let offers = Offers::new(Arc::new(sink.clone()));
+        let open = crate::limits::TOOL_OFFER_OPEN.as_millis() as i64;
+        offers.raise(Switch::LookScreen, 0);
+        offers.raise(Switch::Relations, 10);
+        offers.repeat(open);
+        let seen = offers_seen(&sink);
+        assert_eq!(seen.len(), 3, "only the one still standing: {seen:?}");
+        assert_eq!(seen[2], ("relations".into(), Some(10 + open)), "the same offer, not a new one");
     }
 
     #[test]
