@@ -1,8 +1,8 @@
 // The screen end to end: with "Attach the screen to each turn" on, a typed
 // message leaves with a JPEG of display 0 and the `screenshot source:` line,
 // and the pet shows its eye badge; with `look.screen` off, the agent's
-// `look { at: "screen" }` is refused, the pet says she asked, and Allow turns
-// the switch on in the saved settings.
+// `look { at: "screen" }` is refused at once, the pet offers the switch, and
+// Turn on saves it in the settings.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -96,7 +96,7 @@ test("a turn carries the screen and the pet shows that it is watched", { timeout
   }
 });
 
-test("a look at the screen while the switch is off asks on the pet first, and Always turns the switch on", { timeout: 240_000 }, async (t) => {
+test("a look at the screen while the switch is off answers at once, the pet offers the switch, and Turn on saves it", { timeout: 240_000 }, async (t) => {
   const baseUrl = await startMock(path.join(import.meta.dirname, "scenarios/screen_request.json"));
   const settings = JSON.stringify({ chat_api: "push", chat_base_url: baseUrl, key: "k" });
   const { browser, close, dataDir } = await launch("screen-request", settings);
@@ -105,22 +105,21 @@ test("a look at the screen while the switch is off asks on the pet first, and Al
     assert.equal(await browser.$("#screen-watch").isDisplayed(), false, "no badge while the screen is not attached");
     await typeAndEnter(browser, "look at this");
 
-    const notice = await browser.$("#approval-notice");
-    await notice.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the approval notice never showed" });
-    assert.match(await textOf(browser, "approval-text"), /look at your screen/i);
-    const box = await boxOf(browser, "approval-notice");
+    const result = await frameOf(baseUrl, "tool_result", (f) => f.id === "look-1");
+    assert.equal(result.result, "error: look.screen is switched off", "refused at once, not held for the user");
+    const notice = await browser.$("#screen-notice");
+    await notice.waitForDisplayed({ timeout: 10_000, timeoutMsg: "the offer never showed" });
+    assert.match(await textOf(browser, "screen-notice-text"), /see your screen/i);
+    const box = await boxOf(browser, "screen-notice");
     assert.ok(inside(box), `the notice is inside the window: ${JSON.stringify(box)}`);
-    const always = await browser.$('#approval-notice button[data-decision="always"]');
-    const a = await always.getLocation();
-    const size = await always.getSize();
+    const turnOn = await browser.$("#screen-allow");
+    const a = await turnOn.getLocation();
+    const size = await turnOn.getSize();
     assert.equal(await browser.execute((x, y) => window.__yui.hitAt(x, y), a.x + size.width / 2, a.y + size.height / 2), true, "the buttons take the mouse");
     await screenshot(t, browser, "screen-notice");
 
-    await always.click();
-    await notice.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: "the notice stayed after Always" });
-    const result = await frameOf(baseUrl, "tool_result", (f) => f.id === "look-1");
-    t.diagnostic(`look answered: ${result.result}`);
-    assert.notEqual(result.result, "error: look.screen is switched off", "allowed: she looked");
+    await turnOn.click();
+    await notice.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: "the notice stayed after Turn on" });
     const file = path.join(dataDir, "settings.json");
     const saved = await waitFor(() => JSON.parse(fs.readFileSync(file, "utf8")).screenshot?.allowRequests === true, 10_000);
     assert.ok(saved, `allowRequests is on in ${file}: ${fs.readFileSync(file, "utf8")}`);

@@ -180,6 +180,12 @@ export function fakeBackend(): Backend {
         case "reconnect":
           emit({ type: "status", status: { state: "ready" } });
           return;
+        case "show_offers":
+          return;
+        case "switch_on":
+          if (command.switch === "look.screen") controls.screenAllowed = true;
+          emit({ type: "tool_offer", switch: command.switch, until_ms: null });
+          return;
         case "set_vocabulary":
           console.info("yui (fake backend): vocabulary", command.vocabulary);
           return;

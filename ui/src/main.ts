@@ -17,7 +17,7 @@ import { clippedAlpha, clipPathCss, peekSpan, type VisibleSpan } from "./peekcli
 import { bedAnimating, bedFrame, bedShown, postureAnimating, type BodySlice } from "./slices/body";
 import { clickTouch, HeadPat, onHead, Press } from "./touch";
 import { composerTucked } from "./tuck";
-import { answered, asking, conversationLoaded, dismissScreenNotice, initialState, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
+import { answered, asking, conversationLoaded, dismissOffer, initialState, offer, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";
 import { installTestHook, testState, type LastCue } from "./testhook";
 import { mountView } from "./view";
 
@@ -76,16 +76,17 @@ async function start(backend: Backend): Promise<void> {
       setState(stopPressed(state));
       void sendQuiet({ type: "stop" });
     },
-    allowScreen: async () => {
+    acceptOffer: async (sw) => {
       try {
-        await backend.allowScreenRequests();
+        // The core turns the switch on and saves it; the next call reads it.
+        await backend.send({ type: "switch_on", switch: sw });
         view.showLocalError(null);
-        setState(dismissScreenNotice(state));
+        setState(dismissOffer(state, sw));
       } catch (err) {
         view.showLocalError(asCommandError(err).message);
       }
     },
-    dismissScreen: () => setState(dismissScreenNotice(state)),
+    dismissOffer: (sw) => setState(dismissOffer(state, sw)),
     openChat: () => void backend.openChat().catch((err) => view.showLocalError(asCommandError(err).message)),
     // The layer-shell pet holds the keyboard only while the composer is in use.
     composerFocus: (active) => void backend.setKeyboard(active).catch((err) => console.warn("yui: set_pet_keyboard failed", err)),
@@ -110,11 +111,18 @@ async function start(backend: Backend): Promise<void> {
     view.setTucked(composerTucked({ posture: state.body.posture, moving: state.body.gait !== null, pointerInside, focused: view.composerInUse(), hasText: false }));
   document.addEventListener("focusin", () => tuck());
   document.addEventListener("focusout", () => tuck());
-  /** Show `next`; the character makes room when the screen notice or the row under the pill comes or goes. */
+  /** Show `next`; the character makes room when the offer notice or the row under the pill comes or goes. */
   let holdTimer: number | undefined;
+  /** The switch the offer notice shows, and the timer that takes it down when it lapses. */
+  let offerShown: string | null = null;
+  let offerTimer: number | undefined;
   const setState = (next: State) => {
     const before = view.pillBottom();
-    const noticeChanged = next.screenAsked !== state.screenAsked || (asking(next) === null) !== (asking(state) === null);
+    const shownNow = offer(next, Date.now());
+    const noticeChanged = (shownNow?.switch ?? null) !== offerShown || (asking(next) === null) !== (asking(state) === null);
+    offerShown = shownNow?.switch ?? null;
+    window.clearTimeout(offerTimer);
+    if (shownNow) offerTimer = window.setTimeout(() => setState(state), Math.max(0, shownNow.until - Date.now()) + 20);
     state = next;
     view.render(state, Date.now());
     view.setLift(state.body.below);
@@ -361,6 +369,8 @@ async function start(backend: Backend): Promise<void> {
   } catch (err) {
     console.warn("yui: chat_conversation failed; approvals show as they come", asCommandError(err).message);
   }
+  // Offers raised before the page loaded (a reload) come again.
+  backend.send({ type: "show_offers" }).catch((err) => console.warn("yui: show_offers failed", asCommandError(err).message));
   try {
     // The body now (the first body event may predate the page): the launch scene starts asleep.
     const body = await backend.bodyNow();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "./bindings/index";
-import { answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissScreenNotice, initialState, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
+import { answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -178,13 +178,21 @@ describe("the screen indicator and notice", () => {
     expect(s.screenWatched).toBe(true);
   });
 
-  it("a refused screen request raises the notice until it is dismissed", () => {
-    const s = run(ready, { type: "screen_request_refused" });
-    expect(s.screenAsked).toBe(true);
-    expect(reduce(s, started).screenAsked).toBe(true);
-    const gone = dismissScreenNotice(s);
-    expect(gone.screenAsked).toBe(false);
-    expect(dismissScreenNotice(gone)).toBe(gone);
+  it("a refused call's offer shows until it lapses, is dismissed or is over", () => {
+    const s = run(ready, { type: "tool_offer", switch: "look.screen", until_ms: 5_000 });
+    expect(offer(s, 1_000)?.switch).toBe("look.screen");
+    expect(offer(reduce(s, started), 1_000)?.switch).toBe("look.screen");
+    expect(offer(s, 5_000)).toBeNull();
+    const gone = dismissOffer(s, "look.screen");
+    expect(offer(gone, 1_000)).toBeNull();
+    expect(dismissOffer(gone, "look.screen")).toBe(gone);
+    // Over (accepted elsewhere, or switched on in the settings).
+    expect(offer(reduce(s, { type: "tool_offer", switch: "look.screen", until_ms: null }), 1_000)).toBeNull();
+    // The newest standing one shows; dismissing it shows the one before.
+    const two = reduce(s, { type: "tool_offer", switch: "browser", until_ms: 9_000 });
+    expect(offer(two, 1_000)?.switch).toBe("browser");
+    expect(offer(dismissOffer(two, "browser"), 1_000)?.switch).toBe("look.screen");
+    expect(offer(two, 6_000)?.switch).toBe("browser");
   });
 
   it("images_sent changes nothing the pet shows", () => {

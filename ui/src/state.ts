@@ -9,6 +9,7 @@ import { initialBody, reduceBody, type BodySlice } from "./slices/body";
 import { canSend } from "./slices/connection";
 import { chipItems as chipItemsOf, chipText } from "./slices/delegations";
 import { initialSession, isRunning, queuedCount, reduceSession, sessionStopped, type SessionSlices } from "./slices/session";
+import { NO_OFFERS, offerShown, reduceOffers, withoutOffer, type Offer, type OffersSlice } from "./slices/offers";
 import { answerIn, initialTranscript, loadedTranscript, newestPending, reduceTranscript, type TranscriptSlice } from "./slices/transcript";
 
 /** Everything the pet window renders. Only `reduce` (and the user's own
@@ -35,8 +36,8 @@ export interface State extends SessionSlices {
   contextWindow: number | null;
   /** True while each turn attaches the screen: the pet shows its eye badge. */
   screenWatched: boolean;
-  /** True while the "she asked to see your screen" notice is up (until Allow or ×). */
-  screenAsked: boolean;
+  /** The standing offers to switch a tool switch on (the notice shows the newest; "Turn on" or × takes it down). */
+  offers: OffersSlice;
   /** What voice input is doing (the pill shows it). */
   voice: VoiceState;
   /** A turn whose speech a stop cut: its bubble grows no more. Null otherwise. */
@@ -68,7 +69,7 @@ export function initialState(): State {
     usage: null,
     contextWindow: null,
     screenWatched: false,
-    screenAsked: false,
+    offers: NO_OFFERS,
     voice: { state: "off" },
     haltedTurn: null,
     body: initialBody(),
@@ -138,8 +139,10 @@ function reducePage(state: State, event: UiEvent, now: number): State {
       return { ...state, error: oneLine(event.message) };
     case "screen_watch":
       return { ...state, screenWatched: event.on };
-    case "screen_request_refused":
-      return { ...state, screenAsked: true };
+    case "tool_offer": {
+      const offers = reduceOffers(state.offers, event);
+      return offers === state.offers ? state : { ...state, offers };
+    }
     case "images_sent":
       return state;
     case "chat":
@@ -238,9 +241,15 @@ export function usageText(state: State): string | null {
   return state.contextWindow ? `${total} / ${state.contextWindow.toLocaleString("en-US")} tokens` : `${total} tokens`;
 }
 
-/** The user answered the screen notice (Allow worked, or ×): take it down. */
-export function dismissScreenNotice(state: State): State {
-  return state.screenAsked ? { ...state, screenAsked: false } : state;
+/** The offer the notice shows at `now` (the newest still standing), or null. */
+export function offer(state: State, now: number): Offer | null {
+  return offerShown(state.offers, now);
+}
+
+/** The user answered the offer for switch `sw` ("Turn on" worked, or ×): take it down. */
+export function dismissOffer(state: State, sw: string): State {
+  const offers = withoutOffer(state.offers, sw);
+  return offers === state.offers ? state : { ...state, offers };
 }
 
 /** True while the composer must not take a new message. */

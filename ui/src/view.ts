@@ -4,7 +4,8 @@
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
 import type { ApprovalDecision, DelegationItem } from "./bindings/index";
-import { asking as askingOf, chipItems, chipText, composerLocked, pillText, pillTone, thinking, usageText, type State } from "./state";
+import { offerText } from "./slices/offers";
+import { asking as askingOf, offer as offerOf, chipItems, chipText, composerLocked, pillText, pillTone, thinking, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
 export interface ViewActions {
@@ -12,10 +13,10 @@ export interface ViewActions {
   submit(text: string): void;
   /** The user pressed stop while a turn runs. */
   stop(): void;
-  /** The user pressed Allow on the screen notice (resolves once the switch is on). */
-  allowScreen(): Promise<void>;
-  /** The user closed the screen notice with ×. */
-  dismissScreen(): void;
+  /** The user pressed "Turn on" on the offer notice for switch `sw` (resolves once it is sent). */
+  acceptOffer(sw: string): Promise<void>;
+  /** The user closed the offer notice for switch `sw` with ×. */
+  dismissOffer(sw: string): void;
   /** The user pressed the mic toggle: `on` is what it asks for. */
   toggleMic(on: boolean): void;
   /** The user pressed the chat button. */
@@ -81,6 +82,9 @@ export function mountView(actions: ViewActions): View {
   const watch = el<HTMLSpanElement>("screen-watch");
   const notice = el<HTMLDivElement>("screen-notice");
   const allow = el<HTMLButtonElement>("screen-allow");
+  const noticeText = el<HTMLSpanElement>("screen-notice-text");
+  /** The switch the offer notice shows now. */
+  let offerSwitch: string | null = null;
   const mic = el<HTMLButtonElement>("mic-button");
   const meta = el<HTMLDivElement>("meta");
   const chip = el<HTMLButtonElement>("delegations-chip");
@@ -124,10 +128,13 @@ export function mountView(actions: ViewActions): View {
   });
 
   allow.addEventListener("click", () => {
+    if (offerSwitch === null) return;
     allow.disabled = true;
-    actions.allowScreen().finally(() => (allow.disabled = false));
+    actions.acceptOffer(offerSwitch).finally(() => (allow.disabled = false));
   });
-  el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => actions.dismissScreen());
+  el<HTMLButtonElement>("screen-dismiss").addEventListener("click", () => {
+    if (offerSwitch !== null) actions.dismissOffer(offerSwitch);
+  });
   mic.addEventListener("click", () => actions.toggleMic(!micOn));
   el<HTMLButtonElement>("chat-button").addEventListener("click", () => actions.openChat());
   for (const b of asking.querySelectorAll<HTMLButtonElement>("button[data-decision]")) {
@@ -175,7 +182,11 @@ export function mountView(actions: ViewActions): View {
       button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
       watch.hidden = !state.screenWatched;
       pet.dataset.watched = String(state.screenWatched);
-      notice.hidden = !state.screenAsked;
+      const shown = offerOf(state, now);
+      offerSwitch = shown?.switch ?? null;
+      notice.hidden = shown === null;
+      noticeText.textContent = shown ? offerText(shown.switch) : "";
+      notice.dataset.switch = shown?.switch ?? "";
       const ask = askingOf(state);
       askingId = ask?.approvalId ?? null;
       asking.hidden = ask === null;

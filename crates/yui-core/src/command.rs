@@ -80,6 +80,17 @@ pub enum UserCommand {
         /// The answer.
         decision: crate::transport::agent_chat::ApprovalDecision,
     },
+    /// Accept the offer to switch a tool switch on (`look.screen`,
+    /// `browser` or `relations`; see [`crate::UiEvent::ToolOffer`]): the
+    /// setting is turned on and saved as the settings window saves it, and
+    /// the next call reads it.
+    SwitchOn {
+        /// The switch's name.
+        switch: String,
+    },
+    /// A window opened (or reloaded): send the standing tool offers again
+    /// ([`crate::UiEvent::ToolOffer`]) so it shows them too. Changes nothing.
+    ShowOffers,
     /// Reconnect now (also after a refused key).
     Reconnect,
     /// The user touched the character on the pet window: a poke on a body

@@ -267,10 +267,19 @@ pub enum UiEvent {
         /// True while each turn attaches the screen.
         on: bool,
     },
-    /// The agent asked to see the screen (`look` at `screen`) while the
-    /// `look.screen` switch is off; sent once a session. The pet shows a
-    /// one-line notice with a button that turns the switch on.
-    ScreenRequestRefused,
+    /// A client tool call was refused by a switch that is off (it answered
+    /// `error: <switch> is switched off` at once): the pet shows a notice and
+    /// the chat window a card offering to switch it on
+    /// ([`crate::UserCommand::SwitchOn`]), until `until_ms`. Sent again with
+    /// no `until_ms` when the offer is over (accepted in any window, or the
+    /// switch turned on in the settings). See `tools/offer.rs`.
+    ToolOffer {
+        /// The switch: `look.screen`, `browser` or `relations`.
+        switch: String,
+        /// Until when the offer stands (epoch ms); null once it is over.
+        #[ts(type = "number | null")]
+        until_ms: Option<i64>,
+    },
     /// The pictures that left with a turn's block, as sent (data URLs).
     ImagesSent {
         /// The turn they rode on.

@@ -41,6 +41,18 @@ pub const TOOL_CALL_WAIT_RATE_RELATION: Duration = Duration::from_secs(2);
 pub const TOOL_CALL_WAIT_ADDRESS_CHARACTER: Duration = Duration::from_secs(2);
 /// tool_call wait, browser: 32 s on the client.
 pub const TOOL_CALL_WAIT_BROWSER: Duration = Duration::from_secs(32);
+/// `browser` `open` while the user has not allowed opening pages: how long
+/// the call waits for the Allow, within its own 32 s client wait (the page
+/// then has at least the remaining 12 s to load). Past it the call answers
+/// [`crate::tools::NOT_ALLOWED_YET`]; a later Allow applies to the next
+/// `open`.
+pub const BROWSER_OPEN_ASK_WAIT: Duration = Duration::from_secs(20);
+/// How long the offer to switch a tool switch on stands after a call it
+/// refused (the pet's notice, the chat window's card): 5 min.
+pub const TOOL_OFFER_OPEN: Duration = Duration::from_secs(5 * 60);
+/// A client tool's question the user did not answer in time stays
+/// answerable (for the next call) this long: 5 min.
+pub const TOOL_ASK_LATE_KEPT: Duration = Duration::from_secs(5 * 60);
 /// Text-only tool_result frame size: 256 KiB.
 pub const TEXT_ONLY_TOOL_RESULT_FRAME_SIZE: usize = 256 * 1024;
 /// error.message as shown: one line cut at 200 characters.

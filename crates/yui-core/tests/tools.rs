@@ -201,15 +201,15 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     let perch: Value = serde_json::from_str(&r(call(&mock, &t, "l2", "look", json!({"at": "perch_targets"})).await)).unwrap();
     assert_eq!(perch, serde_json::to_value(windows()).unwrap());
     assert_eq!(perch[0]["app"], "Code", "front to back");
-    // With the switch off she asks first: Deny answers as the switch off, Allow lets this one look.
-    let deny = ApprovalDecision::Deny;
-    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l3", ("look", json!({"at": "screen"})), deny).await), "error: look.screen is switched off");
-    assert!(desk.shots.lock().unwrap().is_empty(), "nothing was captured on a denial");
-    let bowed = sink.events().into_iter().any(|e| matches!(e, UiEvent::Cue { cue, .. } if cue.motion_id.as_deref() == Some("bow")));
-    assert!(bowed, "she gestures while she asks");
-    let allow = ApprovalDecision::Allow;
-    assert_eq!(r(call_answered(&mock, &session, &sink, &t, "l4", ("look", json!({"at": "screen"})), allow).await), "screen of monitor 1 (Fake Right), 1920x1080");
-    assert_eq!(desk.shots.lock().unwrap().len(), 1, "allowed once: one capture");
+    // With the switch off it answers at once and offers the switch; accepted, the next look runs.
+    assert_eq!(r(call(&mock, &t, "l3", "look", json!({"at": "screen"})).await), "error: look.screen is switched off");
+    assert!(desk.shots.lock().unwrap().is_empty(), "nothing was captured with the switch off");
+    assert!(sink.events().iter().any(|e| matches!(e, UiEvent::ToolOffer { switch, until_ms: Some(_) } if switch == "look.screen")), "the switch is offered");
+    assert!(!sink.events().iter().any(|e| matches!(e, UiEvent::Chat { event: ChatEvent::ApprovalRequest { .. } })), "nobody is asked to hold the call");
+    session.send(UserCommand::SwitchOn { switch: "look.screen".into() }).unwrap();
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::ToolOffer { switch, until_ms: None } if switch == "look.screen")).await.expect("the offer is over");
+    assert_eq!(r(call(&mock, &t, "l4", "look", json!({"at": "screen"})).await), "screen of monitor 1 (Fake Right), 1920x1080");
+    assert_eq!(desk.shots.lock().unwrap().len(), 1, "switched on: one capture");
     desk.shots.lock().unwrap().clear();
     assert_eq!(r(call(&mock, &t, "l5", "look", json!({"at": "nowhere"})).await), "error: invalid field at");
     assert_eq!(r(call(&mock, &t, "l6", "look", json!({})).await), "error: missing field at");
@@ -300,25 +300,33 @@ async fn push_one_call_at_a_time_stop_cancels_and_a_repeated_id_is_dropped() {
     settings.browser = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(small_picture()));
     let t = push_turn(&mock, &session).await;
-    // A slow browser call runs; a look waits behind it; the same id again is dropped.
+    // Opening pages is allowed for the session first ("Always"), so the slow open runs without asking.
+    let fast = ("browser", json!({"action": "open", "url": "https://example.com/"}));
+    let opened = call_answered(&mock, &session, &sink, &t, "s0", fast, ApprovalDecision::Always).await;
+    assert_eq!(opened["result"], "opened https://example.com/final: \"A \\\"quoted\\\" title\"");
+    // A slow browser call runs; a read waits behind it; the same id again is dropped.
+    // A look does not wait behind the loading page (the browser has a lane of its own).
     let slow = json!({"type": "tool_call", "id": "s1", "turn_id": t, "name": "browser", "arguments": {"action": "open", "url": "https://example.com/slow"}});
     assert!(mock.push(slow.clone()).await);
-    assert!(mock.push(json!({"type": "tool_call", "id": "q1", "turn_id": t, "name": "look", "arguments": {"at": "body"}})).await);
+    assert!(mock.push(json!({"type": "tool_call", "id": "q1", "turn_id": t, "name": "browser", "arguments": {"action": "read"}})).await);
+    assert!(mock.push(json!({"type": "tool_call", "id": "l1", "turn_id": t, "name": "look", "arguments": {"at": "body"}})).await);
     assert!(mock.push(slow).await);
+    let look = mock.wait_for_frame("tool_result", 1, WAIT).await.unwrap();
+    assert_eq!(look["id"], "l1");
     // Frames still flow while the call runs.
     assert!(mock.push(json!({"type": "speech", "turn_id": t, "segments": [{"speech": "Looking."}]})).await);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { .. })).await.expect("speech while a tool runs");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(mock.received().iter().all(|f| f["type"] != "tool_result"), "the look waits behind the running call");
+    assert!(mock.received().iter().all(|f| f["type"] != "tool_result" || f["id"] == "s0" || f["id"] == "l1"), "the read waits behind the running call");
     session.send(UserCommand::Stop).unwrap();
     mock.wait_for_frame("stop", 0, WAIT).await.expect("stop frame");
-    let r1 = mock.wait_for_frame("tool_result", 0, WAIT).await.unwrap();
-    let r2 = mock.wait_for_frame("tool_result", 1, WAIT).await.unwrap();
+    let r1 = mock.wait_for_frame("tool_result", 2, WAIT).await.unwrap();
+    let r2 = mock.wait_for_frame("tool_result", 3, WAIT).await.unwrap();
     assert_eq!((r1["id"].as_str(), r1["result"].as_str()), (Some("s1"), Some("error: turn stopped")));
     assert_eq!((r2["id"].as_str(), r2["result"].as_str()), (Some("q1"), Some("error: turn stopped")));
     tokio::time::sleep(Duration::from_millis(300)).await;
     let results = mock.received().into_iter().filter(|f| f["type"] == "tool_result").count();
-    assert_eq!(results, 2, "the repeated id got no answer of its own");
+    assert_eq!(results, 4, "the repeated id got no answer of its own");
     session.close().await;
 }
 

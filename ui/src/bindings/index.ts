@@ -164,7 +164,15 @@ motions: Array<string>, } | { "type": "screen_watch",
 /**
  * True while each turn attaches the screen.
  */
-on: boolean, } | { "type": "screen_request_refused" } | { "type": "images_sent", 
+on: boolean, } | { "type": "tool_offer", 
+/**
+ * The switch: `look.screen`, `browser` or `relations`.
+ */
+switch: string, 
+/**
+ * Until when the offer stands (epoch ms); null once it is over.
+ */
+until_ms: number | null, } | { "type": "images_sent", 
 /**
  * The turn they rode on.
  */
@@ -241,7 +249,11 @@ approval_id: string,
 /**
  * The answer.
  */
-decision: ApprovalDecision, } | { "type": "reconnect" } | { "type": "touch", 
+decision: ApprovalDecision, } | { "type": "switch_on", 
+/**
+ * The switch's name.
+ */
+switch: string, } | { "type": "show_offers" } | { "type": "reconnect" } | { "type": "touch", 
 /**
  * What the user did.
  */

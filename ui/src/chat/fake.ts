@@ -246,6 +246,11 @@ export function fakeChatBackend(): ChatBackend {
         if (running !== null) return emit({ type: "notice", code: "unsupported", message: "Stop the reply before deleting the conversations." });
         others.splice(0, others.length);
         return replace(newConversation(`chat-${++turns}`, Date.now()), false);
+      case "show_offers":
+        return;
+      case "switch_on":
+        emit({ type: "tool_offer", switch: c.switch, until_ms: null });
+        return;
       case "reconnect":
       case "set_vocabulary":
       case "touch":

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "./dialog";
 import { byId } from "./dom";
 import { connectionText, deleteQuestion } from "./format";
 import { copyText, type MessageAction } from "./messages";
+import { nextLapse, renderOffers } from "./offers";
 import { SearchOverlay } from "./search";
 import { renderConversations } from "./sidebar";
 import {
@@ -22,6 +23,7 @@ import {
   focused,
   initialState,
   loaded,
+  offerAnswered,
   openConversation,
   openSearch,
   readOnly,
@@ -54,6 +56,8 @@ const openOutputs = new Set<string>();
 let listShown: { list: ConversationSummary[] | null; id: string } = { list: null, id: "" };
 let toastSerial = 0;
 let toastTimer = 0;
+/** Takes an offer card down when it lapses. */
+let offerTimer = 0;
 
 const dialog = new ConfirmDialog();
 const transcript = new TranscriptView(byId("transcript"), {
@@ -105,6 +109,16 @@ function render(): void {
     now,
   );
   composer.update(running, true);
+  renderOffers(byId("offers"), state.offers, now, {
+    accept: (sw) => {
+      dispatch(offerAnswered(state, sw));
+      void command({ type: "switch_on", switch: sw });
+    },
+    dismiss: (sw) => dispatch(offerAnswered(state, sw)),
+  });
+  window.clearTimeout(offerTimer);
+  const lapse = nextLapse(state.offers, now);
+  if (lapse !== null) offerTimer = window.setTimeout(render, lapse - now + 20);
   search.render(state.search.open, state.search.query, state.search.hits, now);
   // The list changes rarely; rebuild it only then (not on every streamed piece).
   if (listShown.list !== conversations || listShown.id !== conv.id) {
@@ -316,6 +330,8 @@ async function start(): Promise<void> {
   const fresh = state.connection.state === "connecting" && state.connection.attempt === 0;
   dispatch(loaded(fresh ? reduce(state, { type: "status", status }, Date.now()) : state, current));
   render();
+  // Offers raised before this window opened come again (dismissed ones stay dismissed).
+  backend.send({ type: "show_offers" }).catch((err) => console.warn("yui: show_offers failed", asCommandError(err).message));
   window.setInterval(() => transcript.tick(Date.now()), 500);
   composer.focus();
 }

@@ -10,6 +10,7 @@ import {
   closeSearch,
   conversationDeleted,
   initialState,
+  offerAnswered,
   openConversation,
   openSearch,
   readOnly,
@@ -268,5 +269,21 @@ describe("chat page state", () => {
     // The core's next current conversation replaces the deleted one.
     s = fold([{ type: "conversation", conversation: { id: "next", title: "Next", created_ms: 1, updated_ms: 1, messages: [] } }], s);
     expect(shown(s).id).toBe("next");
+  });
+});
+
+describe("offers to switch a tool switch on", () => {
+  it("a card per refused switch, over when the core says so or the user answers it here", () => {
+    const s = fold([
+      { type: "tool_offer", switch: "look.screen", until_ms: 300_000 },
+      { type: "tool_offer", switch: "browser", until_ms: 300_000 },
+    ]);
+    expect(s.offers.map((o) => o.switch)).toEqual(["look.screen", "browser"]);
+    expect(reduce(s, { type: "tool_offer", switch: "browser", until_ms: null }, 5).offers.map((o) => o.switch)).toEqual(["look.screen"]);
+    const answered = offerAnswered(s, "look.screen");
+    expect(answered.offers.filter((o) => !o.dismissed).map((o) => o.switch)).toEqual(["browser"]);
+    expect(offerAnswered(answered, "look.screen")).toBe(answered);
+    // The transcript is not touched.
+    expect(s.transcript.current.messages).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 // Tauri, so vitest runs it as is.
 
 import type { ApprovalDecision, Conversation, SearchHit, UiEvent } from "../bindings/index";
+import { NO_OFFERS, reduceOffers, withoutOffer, type OffersSlice } from "../slices/offers";
 import { initialSession, reduceSession, sessionStopped, type SessionSlices } from "../slices/session";
 import {
   answerIn,
@@ -55,6 +56,8 @@ export interface ChatState extends SessionSlices {
   search: SearchSlice;
   /** The last one-off line, or null. */
   notice: Notice | null;
+  /** The standing offers to switch a tool switch on (shown as cards above the composer). */
+  offers: OffersSlice;
 }
 
 /** The state before anything loaded. */
@@ -65,6 +68,7 @@ export function initialState(now = 0): ChatState {
     remaking: null,
     search: { open: false, query: "", hits: [] },
     notice: null,
+    offers: NO_OFFERS,
   };
 }
 
@@ -128,7 +132,10 @@ function reducePage(state: ChatState, event: UiEvent): ChatState {
     case "context_sent":
     case "character_changed":
     case "screen_watch":
-    case "screen_request_refused":
+    case "tool_offer": {
+      const offers = reduceOffers(state.offers, event);
+      return offers === state.offers ? state : { ...state, offers };
+    }
     case "images_sent":
     case "body":
     case "drag_by_system":
@@ -210,6 +217,12 @@ export function showVersion(state: ChatState, msgId: string, n: number): ChatSta
 /** The user answered approval card `id`: show the answer at once. */
 export function approved(state: ChatState, id: string, decision: ApprovalDecision): ChatState {
   return withTranscript(state, answerIn(state.transcript, id, decision));
+}
+
+/** The user accepted or dismissed the offer for switch `sw` here: its card goes. */
+export function offerAnswered(state: ChatState, sw: string): ChatState {
+  const offers = withoutOffer(state.offers, sw);
+  return offers === state.offers ? state : { ...state, offers };
 }
 
 /** Open the search overlay (keeping the last query). */

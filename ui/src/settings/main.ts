@@ -289,6 +289,7 @@ async function mirrorSession(): Promise<void> {
     slices = reduceSession(slices, event);
     strip.render(slices);
     if (event.type === "delegations") session.reloadSoon();
+    if (event.type === "tool_offer" && event.until_ms === null) screenTools.switchedOn(event.switch);
   };
   await subscribeEvents(apply);
   try {

@@ -66,6 +66,13 @@ export class ScreenTools {
     void this.loadDisplays(source.kind === "monitor" ? source.index : null);
   }
 
+  /** A switch was turned on outside this form (the pet's or the chat
+   * window's offer, `tool_offer` over): show it on, so a later Save keeps it. */
+  switchedOn(sw: string): void {
+    const name = { "look.screen": "allow_requests", browser: "browser", relations: "relations" }[sw];
+    if (name) input(this.form, name).checked = true;
+  }
+
   /** The section's part of the settings, as the form shows it now. */
   read(): Pick<Settings, "screenshot" | "browser" | "relations"> {
     return {

@@ -30,7 +30,7 @@ export const SAMPLES: { [K in UiEvent["type"]]: Extract<UiEvent, { type: K }> } 
   context_sent: { type: "context_sent", turn_id: "t1", transport: "push", block: "<client_context/>" },
   character_changed: { type: "character_changed", motions: [] },
   screen_watch: { type: "screen_watch", on: true },
-  screen_request_refused: { type: "screen_request_refused" },
+  tool_offer: { type: "tool_offer", switch: "look.screen", until_ms: 300_000 },
   images_sent: { type: "images_sent", turn_id: "t1", images: [] },
   chat: { type: "chat", event: { type: "delta", msg_id: "t1", text: "Hi" } },
   conversation: { type: "conversation", conversation: { id: "c2", title: "New chat", created_ms: 0, updated_ms: 0, messages: [] } },

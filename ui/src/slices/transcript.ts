@@ -55,7 +55,7 @@ export function reduceTranscript(t: TranscriptSlice, event: UiEvent, nowMs: numb
     case "context_sent":
     case "character_changed":
     case "screen_watch":
-    case "screen_request_refused":
+    case "tool_offer":
     case "images_sent":
     case "notice":
     case "body":

@@ -66,7 +66,7 @@ export function reduceTurn(turn: TurnSlice, event: UiEvent): TurnSlice {
     case "context_sent":
     case "character_changed":
     case "screen_watch":
-    case "screen_request_refused":
+    case "tool_offer":
     case "images_sent":
     case "conversation":
     case "notice":

@@ -13,7 +13,7 @@ use crate::outcome::OutcomeStore;
 use crate::sink::SharedSink;
 use crate::picture::Picture;
 use crate::speech::speaker::{Report, Speaker};
-use crate::tools::{Desk, Executor, Toolbox};
+use crate::tools::{Desk, Executor, Run, Toolbox};
 use crate::transport::{Inbound, Outbound, ToolResult};
 use crate::turn::{Begin, Effect, Effects, Engine, Now};
 use std::collections::VecDeque;
@@ -74,9 +74,10 @@ pub(super) struct Driver {
     pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's events and conversations.
     pub chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
-    /// Approvals the client's own tools wait for: approval id → where the
-    /// answer goes.
-    pub asks: std::collections::HashMap<String, tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>>,
+    /// The client's own tools' questions: approval id → where the answer
+    /// goes (kept a while after the call answered: a late answer applies to
+    /// the next call).
+    pub asks: std::collections::HashMap<String, PendingAsk>,
     /// How many asks this session made (their ids).
     pub asked: u64,
     /// What other programs sent, until it becomes a turn.
@@ -113,6 +114,16 @@ pub(super) struct Driver {
     pub above: bool,
     /// Where each character stood last, and this one's name.
     pub places: (crate::placement::PlaceBook, String),
+}
+
+/// A question a client tool asked the user (`tools/executor.rs`).
+pub(super) struct PendingAsk {
+    /// Where the answer goes while the call waits for it.
+    reply: tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>,
+    /// The call, for an answer that comes after it answered.
+    tool: crate::tools::ToolArgs,
+    /// When it was asked.
+    at: Instant,
 }
 
 /// What the loop listens to besides its own timers and tools.
@@ -271,15 +282,24 @@ impl Driver {
                 return self.end_bed("interrupted", fx);
             }
             UserCommand::SendText { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => self.message_wakes(fx),
+            UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
+            UserCommand::SwitchOn { switch } => {
+                if !self.tools.switch_on(switch) {
+                    self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Settings, message: format!("There is no tool switch named {switch}.") });
+                }
+                return;
+            }
             _ => {}
         }
         if let UserCommand::Approve { approval_id, decision } = &cmd {
             let shown = self.chat_log().approval_answered(approval_id, (*decision).into());
             self.emit_all(shown.into_iter().collect());
             // One of the client's own asks: answered here, not by the backend.
-            if let Some(reply) = self.asks.remove(approval_id) {
-                if reply.send(*decision).is_err() {
-                    tracing::info!(record = "tool_approval_late", approval_id = %approval_id, "the call it was for has ended");
+            // After its call answered, the answer applies to the next call.
+            if let Some(ask) = self.asks.remove(approval_id) {
+                if let Err(decision) = ask.reply.send(*decision) {
+                    tracing::info!(record = "tool_approval_late", approval_id = %approval_id, "the call it was for has answered");
+                    self.tools.answered_late(&ask.tool, decision);
                 }
                 return;
             }
@@ -309,10 +329,10 @@ impl Driver {
     fn ask(&mut self, ask: crate::tools::Ask, fx: &mut Effects) {
         self.asked += 1;
         let approval_id = format!("ask-{}", self.asked);
-        // Answers to calls that ended meanwhile are dropped.
-        self.asks.retain(|_, reply| !reply.is_closed());
+        // Questions whose call ended long ago are forgotten.
+        self.asks.retain(|_, a| !a.reply.is_closed() || a.at.elapsed() < crate::limits::TOOL_ASK_LATE_KEPT);
         let chat = self.chat_log().ask(&ask.turn_id, &approval_id, &ask.call_id, &ask.name, &ask.args, self.clock.now_ms());
-        self.asks.insert(approval_id, ask.reply);
+        self.asks.insert(approval_id, PendingAsk { reply: ask.reply, tool: ask.tool, at: Instant::now() });
         self.announce_approvals(&chat, fx);
         self.emit_all(chat);
     }

@@ -108,6 +108,8 @@ pub struct Session {
     live: LiveSettings,
     sink: SharedSink,
     relations: Arc<crate::relations::RelationStore>,
+    /// The offers to switch a tool switch on (a saved setting ends them).
+    offers: Arc<crate::tools::Offers>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The microphone while voice input is on (the toggle or push-to-talk).
     hearing: std::sync::Mutex<Option<crate::speech::hearing::Hearing>>,
@@ -154,6 +156,7 @@ impl Session {
         )
         .saving_into(config.data_dir.clone())
         .moving_through(body_tx);
+        let offers = tools.offers();
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(crate::delegations::DelegationHistory::open(
             &config.data_dir,
@@ -236,6 +239,7 @@ impl Session {
             live: config.live.clone(),
             sink,
             relations: parts.relations.clone(),
+            offers,
             tasks: vec![task, transport],
             hearing: std::sync::Mutex::new(None),
             voice_state: Arc::default(),
@@ -298,10 +302,12 @@ impl Session {
 
     /// Apply settings that need no new session: the tool switches and the
     /// turn screenshot are read from here when next used. The pet hears
-    /// whether the screen is watched.
+    /// whether the screen is watched; an offer to switch on a switch now on
+    /// is over.
     pub fn update_settings(&self, settings: &Settings) {
         let was = self.live.read(|s| s.screenshot.enabled);
         self.live.set(settings.clone());
+        self.offers.follow(settings);
         if was != settings.screenshot.enabled {
             self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
         }

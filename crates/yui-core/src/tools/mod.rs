@@ -18,11 +18,13 @@
 
 mod args;
 mod executor;
+mod offer;
 mod toolbox;
 
 pub use args::{BrowserAction, LookAt, ToolArgs, ToolError, RELATION_WHY_CHARS};
 pub use executor::Executor;
 pub use crate::body::BodyAction;
+pub use offer::{Offers, Switch};
 pub use toolbox::{Toolbox, SCREEN_SWITCHED_OFF};
 
 use crate::context::ToolSwitch;
@@ -205,22 +207,31 @@ impl From<ToolError> for Answer {
 /// Runs one validated call to its answer. The executor drops the future to
 /// cancel the call (a stop, or a wait that passed), so a tool must leave
 /// nothing half done when dropped at an await.
+///
+/// A call refused by a switch answers at once from [`Run::run`] (and offers
+/// the switch, `tools/offer.rs`); only a call the user must allow each time
+/// is [`Run::gated`], and the executor asks for it without holding the
+/// calls behind it.
 pub trait Run: Send + Sync {
     /// Run `args`, a call of turn `turn_id`, to its answer.
     fn run(&self, args: ToolArgs, turn_id: &str) -> BoxFuture<'static, Answer>;
 
     /// Whether the user must allow this call before it runs (the executor
-    /// asks through its [`Asker`]; the wait for the answer does not count
-    /// against the tool's own wait).
+    /// asks through its [`Asker`] and waits at most
+    /// [`crate::limits::BROWSER_OPEN_ASK_WAIT`], inside the call's own wait).
     fn gated(&self, _args: &ToolArgs) -> bool {
         false
     }
 
-    /// The user answered a gated call: true when it runs now. "Always" may
-    /// turn a switch on for good.
+    /// The user answered a gated call in time: true when it runs now.
+    /// "Always" may stop the asking for this session.
     fn decided(&self, _args: &ToolArgs, decision: crate::transport::agent_chat::ApprovalDecision) -> bool {
         decision != crate::transport::agent_chat::ApprovalDecision::Deny
     }
+
+    /// The user answered a gated call after it had answered
+    /// [`NOT_ALLOWED_YET`] (or ended): the answer applies to the next call.
+    fn answered_late(&self, _args: &ToolArgs, _decision: crate::transport::agent_chat::ApprovalDecision) {}
 
     /// What a gated call answers when the user says no.
     fn denied(&self, _args: &ToolArgs) -> Answer {
@@ -229,7 +240,8 @@ pub trait Run: Send + Sync {
 }
 
 /// A question for the user before a sensitive client tool runs: the chat
-/// window shows it as an approval card, the character says a line.
+/// window shows it as an approval card, the pet as its approval notice, and
+/// the character says a line.
 #[derive(Debug)]
 pub struct Ask {
     /// The call's turn.
@@ -238,9 +250,12 @@ pub struct Ask {
     pub call_id: String,
     /// The tool name.
     pub name: String,
-    /// The call's arguments.
+    /// The call's arguments, as sent.
     pub args: serde_json::Value,
-    /// Where the answer goes; dropped unanswered when the call is stopped.
+    /// The call, read (for an answer that comes after the call answered).
+    pub tool: ToolArgs,
+    /// Where the answer goes; closed once the call has answered (or was
+    /// stopped): a later answer goes to [`Run::answered_late`].
     pub reply: tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>,
 }
 
@@ -249,8 +264,10 @@ pub type Asker = tokio::sync::mpsc::UnboundedSender<Ask>;
 
 /// What a gated call answers when the user says no.
 pub const DENIED_BY_USER: &str = "error: the user did not allow it";
-/// What a gated call answers when nobody answers in time.
-pub const NOT_ANSWERED: &str = "error: the user did not answer in time";
+/// What a gated call answers when the user has not answered within
+/// [`crate::limits::BROWSER_OPEN_ASK_WAIT`]: the question stays up, and an
+/// Allow given later applies to the next call.
+pub const NOT_ALLOWED_YET: &str = "error: the user has not allowed it yet; an Allow given later applies to the next call";
 
 /// A `body_action` call on its way to the body's owner (the driver), and
 /// where its answer (`ok: <posture>` or `error: <reason>`) goes once the

@@ -1,7 +1,7 @@
 //! The tools themselves: each checked call run to its answer, word for word
 //! as `shared/spec/client-tools.md` writes them.
 
-use super::{Answer, BrowserAction, Declared, Desk, LookAt, Run, Shot, ToolArgs, ToolError};
+use super::{Answer, BrowserAction, Declared, Desk, LookAt, Offers, Run, Shot, Switch, ToolArgs, ToolError};
 use crate::clock::SharedClock;
 use crate::context::BodyState;
 use crate::event::UiEvent;
@@ -15,7 +15,8 @@ use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The answer to `look` at `screen` while the switch is off.
+/// The answer to `look` at `screen` while the switch is off
+/// ([`Switch::refusal`]).
 pub const SCREEN_SWITCHED_OFF: &str = "error: look.screen is switched off";
 /// `perch_targets` lists at most this many windows.
 pub const PERCH_TARGETS_MAX: usize = 20;
@@ -36,13 +37,14 @@ struct Inner {
     body: Arc<Mutex<BodyState>>,
     clock: SharedClock,
     sink: SharedSink,
-    /// The first refused `look` at `screen` has shown its notice.
-    refusal_shown: AtomicBool,
-    /// The user allowed one `look` at `screen` while the switch is off.
-    screen_once: AtomicBool,
+    /// The offers to switch a switch on, raised by the calls it refused.
+    offers: Arc<Offers>,
+    /// The user allowed the next `browser` `open` (an Allow that came after
+    /// its call had answered).
+    open_once: AtomicBool,
     /// The user chose "Always allow" for `browser` `open` (this session).
     open_always: AtomicBool,
-    /// Where "Always allow" for the screen is saved.
+    /// Where a switch the user turned on from an offer is saved.
     data_dir: Option<crate::data_dir::DataDir>,
     /// Where `body_action` calls go (the session's driver owns the body).
     body_moves: Option<super::BodyRequests>,
@@ -67,6 +69,7 @@ impl Toolbox {
         sink: SharedSink,
     ) -> Self {
         let declared = Declared::of(&*desk);
+        let offers = Arc::new(Offers::new(sink.clone()));
         let inner = Inner {
             desk,
             declared,
@@ -75,8 +78,8 @@ impl Toolbox {
             body,
             clock,
             sink,
-            refusal_shown: AtomicBool::new(false),
-            screen_once: AtomicBool::new(false),
+            offers,
+            open_once: AtomicBool::new(false),
             open_always: AtomicBool::new(false),
             data_dir: None,
             body_moves: None,
@@ -84,8 +87,8 @@ impl Toolbox {
         Self { inner: Arc::new(inner) }
     }
 
-    /// The same, saving "Always allow" for the screen into `data_dir`'s
-    /// settings.
+    /// The same, saving a switch the user turns on from an offer into
+    /// `data_dir`'s settings.
     pub fn saving_into(mut self, data_dir: crate::data_dir::DataDir) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.data_dir = Some(data_dir);
@@ -105,62 +108,77 @@ impl Toolbox {
     pub fn declared(&self) -> Declared {
         self.inner.declared
     }
+
+    /// The offers the refused calls raise (the session closes those whose
+    /// switch the settings window turned on).
+    pub fn offers(&self) -> Arc<Offers> {
+        self.inner.offers.clone()
+    }
+
+    /// The user accepted the offer for `switch` (by name): it is on for the
+    /// next call, saved into the settings file as the settings window saves
+    /// it, and the offer is over. False for a name that is no switch.
+    pub fn switch_on(&self, switch: &str) -> bool {
+        let Some(switch) = Switch::parse(switch) else {
+            tracing::warn!(record = "switch_on_refused", switch = %switch, "no such tool switch");
+            return false;
+        };
+        let me = &self.inner;
+        me.live.update(|s| switch.turn_on(s));
+        if let Some(dir) = me.data_dir.clone() {
+            // Off the loop: load what is saved, turn the one switch on, save.
+            tokio::task::spawn_blocking(move || {
+                let saved = dir.load_settings().and_then(|mut s| {
+                    switch.turn_on(&mut s);
+                    dir.save_settings(&s)
+                });
+                match saved {
+                    Ok(_) => tracing::info!(record = "switch_on", switch = switch.name(), from = "offer"),
+                    Err(e) => tracing::warn!(record = "settings_save_failed", error = %e),
+                }
+            });
+        }
+        me.offers.close(switch);
+        true
+    }
 }
 
 impl Run for Toolbox {
-    /// Gated: `look` at `screen` while `look.screen` is off (the user may
-    /// allow it once), and every `browser` `open` while `browser` is on
-    /// (until "Always allow").
+    /// Gated: `browser` `open` while `browser` is on, until the user allows
+    /// it for this session ("Always") or allowed the next one. A call a
+    /// switch refuses is not gated: it answers at once ([`Run::run`]).
     fn gated(&self, args: &ToolArgs) -> bool {
         let me = &self.inner;
         match args {
-            ToolArgs::Look { at: LookAt::Screen, .. } => me.declared.look && !me.live.read(|s| s.screenshot.allow_requests),
             ToolArgs::Browser(BrowserAction::Open { .. }) => {
-                me.declared.browser && me.live.read(|s| s.browser) && !me.open_always.load(Ordering::SeqCst)
+                me.declared.browser && me.live.read(|s| s.browser) && !me.open_always.load(Ordering::SeqCst) && !me.open_once.load(Ordering::SeqCst)
             }
             _ => false,
         }
     }
 
-    /// Deny: `look` answers as with the switch off (the spec's words);
-    /// `browser` says the user did not allow it.
-    fn denied(&self, args: &ToolArgs) -> Answer {
-        match args {
-            ToolArgs::Look { .. } => Answer::text(SCREEN_SWITCHED_OFF),
-            _ => Answer::text(super::DENIED_BY_USER),
-        }
-    }
-
     fn decided(&self, args: &ToolArgs, decision: ApprovalDecision) -> bool {
-        let me = &self.inner;
         match (args, decision) {
             (_, ApprovalDecision::Deny) => false,
-            (ToolArgs::Look { .. }, ApprovalDecision::Allow) => {
-                me.screen_once.store(true, Ordering::SeqCst);
-                true
-            }
-            (ToolArgs::Look { .. }, ApprovalDecision::Always) => {
-                me.live.update(|s| s.screenshot.allow_requests = true);
-                if let Some(dir) = me.data_dir.clone() {
-                    // Saved like the settings window would; off the loop.
-                    tokio::task::spawn_blocking(move || {
-                        let saved = dir.load_settings().and_then(|mut s| {
-                            s.screenshot.allow_requests = true;
-                            dir.save_settings(&s)
-                        });
-                        match saved {
-                            Ok(_) => tracing::info!(record = "screen_requests_allowed", from = "approval"),
-                            Err(e) => tracing::warn!(record = "settings_save_failed", error = %e),
-                        }
-                    });
-                }
-                true
-            }
             (ToolArgs::Browser(_), ApprovalDecision::Always) => {
-                me.open_always.store(true, Ordering::SeqCst);
+                self.inner.open_always.store(true, Ordering::SeqCst);
                 true
             }
             _ => true,
+        }
+    }
+
+    /// Allow: the next `open` runs without asking; Always: none asks again
+    /// this session.
+    fn answered_late(&self, args: &ToolArgs, decision: ApprovalDecision) {
+        let me = &self.inner;
+        if let ToolArgs::Browser(BrowserAction::Open { .. }) = args {
+            match decision {
+                ApprovalDecision::Allow => me.open_once.store(true, Ordering::SeqCst),
+                ApprovalDecision::Always => me.open_always.store(true, Ordering::SeqCst),
+                ApprovalDecision::Deny => {}
+            }
+            tracing::info!(record = "tool_approval_late", decision = ?decision, "applies to the next open");
         }
     }
 
@@ -194,6 +212,17 @@ impl Run for Toolbox {
 }
 
 impl Inner {
+    /// The spec's refusal when `switch` is off now, with the offer to
+    /// switch it on raised beside it; none while it is on.
+    fn refused(&self, switch: Switch) -> Option<Answer> {
+        if self.live.read(|s| switch.is_on(s)) {
+            return None;
+        }
+        tracing::info!(record = "tool_switched_off", switch = switch.name());
+        self.offers.raise(switch, self.clock.now_ms());
+        Some(Answer::text(switch.refusal()))
+    }
+
     /// Hand the action to the body's owner and wait for the move to end.
     async fn body_action(&self, action: crate::body::BodyAction) -> Answer {
         let Some(to) = &self.body_moves else { return Answer::text("error: unsupported") };
@@ -205,8 +234,8 @@ impl Inner {
     }
 
     fn rate(&self, target: &str, delta: i32, why: &str, turn_id: &str) -> Answer {
-        if !self.live.read(|s| s.relations) {
-            return Answer::text("error: relations is switched off");
+        if let Some(refused) = self.refused(Switch::Relations) {
+            return refused;
         }
         // `user` is the human; another open character by name, and a
         // character named user as `user (character)`.
@@ -239,12 +268,8 @@ impl Inner {
                 }
             },
             LookAt::Screen => {
-                let allowed_once = self.screen_once.swap(false, Ordering::SeqCst);
-                if !allowed_once && !self.live.read(|s| s.screenshot.allow_requests) {
-                    if !self.refusal_shown.swap(true, Ordering::SeqCst) {
-                        self.sink.emit(UiEvent::ScreenRequestRefused);
-                    }
-                    return Answer::text(SCREEN_SWITCHED_OFF);
+                if let Some(refused) = self.refused(Switch::LookScreen) {
+                    return refused;
                 }
                 let displays = match self.desk.displays() {
                     Ok(d) => d,
@@ -275,8 +300,8 @@ impl Inner {
     }
 
     async fn browse(&self, action: BrowserAction, turn_id: &str) -> Answer {
-        if !self.live.read(|s| s.browser) {
-            return Answer::text("error: browser is switched off");
+        if let Some(refused) = self.refused(Switch::Browser) {
+            return refused;
         }
         let Some(browser) = self.desk.browser() else {
             return ToolError::UnknownTool.into();
@@ -297,7 +322,11 @@ impl Inner {
         let tid = turn_id.to_string();
         let mut guard = Clear(Some(Box::new(move || sink.emit(UiEvent::ToolStatus { turn_id: tid.clone(), state: ToolState::Failed, tool_id: "browser".into() }))));
         let answer = match action {
-            BrowserAction::Open { url } => browser.open(url).await.map(|p| Answer::text(format!("opened {}: {}", p.url, quote(&p.title)))),
+            BrowserAction::Open { url } => {
+                // An Allow for the next open is used up by this one.
+                self.open_once.store(false, Ordering::SeqCst);
+                browser.open(url).await.map(|p| Answer::text(format!("opened {}: {}", p.url, quote(&p.title))))
+            }
             BrowserAction::Read => browser.read().await.map(|(p, text)| Answer::text(readable(&p.title, &text))),
             BrowserAction::Screenshot => browser.screenshot().await.map(|(p, picture)| Answer { result: format!("screenshot of {}", p.url), images: vec![picture] }),
             BrowserAction::Back => browser.back().await.map(|_| Answer::text("ok")),

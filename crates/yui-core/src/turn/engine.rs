@@ -248,6 +248,8 @@ impl Engine {
             | UserCommand::DeleteAllConversations => {}
             // The driver's: the body, not the turns.
             UserCommand::Touch { .. } | UserCommand::GoToBed | UserCommand::Drag { .. } | UserCommand::BodyInterrupted { .. } => {}
+            // The driver's: the tools' switches.
+            UserCommand::SwitchOn { .. } | UserCommand::ShowOffers => {}
             UserCommand::Approve { approval_id, decision } => fx.push(Effect::Send(Outbound::Side(SideRequest::Approve { approval_id, decision }))),
             UserCommand::SetVocabulary { vocabulary } => {
                 if vocabulary != self.vocabulary {
