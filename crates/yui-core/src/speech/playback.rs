@@ -60,7 +60,12 @@
 //!   [`SPOKEN_CUT`] code points of its sentences whose playback started and
 //!   `never_spoken` = the first [`SPOKEN_CUT`] code points of the rest (see
 //!   [`last_spoken`], [`first_owed`]). An utterance that never started
-//!   speaking records nothing.
+//!   speaking records nothing. Text of the reply that streamed but never
+//!   reached the queue (what the transport still held when a stop, a stall
+//!   or a stream error ended it, [`Playback::unsaid`]) is owed too: it joins
+//!   the turn's interrupted record, written again when the record already
+//!   went out, and makes a turn that spoke nothing `interrupted` with only
+//!   its `never_spoken`.
 //! * **Failed synthesis.** An item whose audio could not be made is reported
 //!   with [`Playback::failed`]: its cues already fired, its text still shows,
 //!   it counts as started (the bubble showed it) and playback moves on.
