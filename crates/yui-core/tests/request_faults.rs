@@ -342,7 +342,7 @@ async fn next_request(session: &Session, sink: &CollectingSink, mock: &MockServe
     assert!(session.wait_idle(WAIT).await);
     session.send(UserCommand::SendText { text: "next".into() }).unwrap();
     nth_ended(sink, 1).await;
-    let last = mock.requests().into_iter().filter(|r| r.path == "/v1/responses" || r.path == "/v1/chat/completions").last().expect("a request");
+    let last = mock.requests().into_iter().rfind(|r| r.path == "/v1/responses" || r.path == "/v1/chat/completions").expect("a request");
     last.body.to_string()
 }
 
