@@ -152,6 +152,12 @@ impl ChatMap {
                 }
             }
             UiEvent::Notice { code, .. } => self.last_notice = Some(*code),
+            // A new conversation: what comes late for the old one's turns
+            // (text a stop left unsaid) does not land in it.
+            UiEvent::SessionReset => {
+                self.turns.clear();
+                self.order.clear();
+            }
             UiEvent::TurnEnded { turn_id, outcome, usage, error } if self.turns.get(turn_id).is_some_and(|t| !t.ended) => {
                 self.finish(turn_id, *outcome, *usage, error.clone(), now_ms, &mut out);
             }
@@ -173,7 +179,7 @@ impl ChatMap {
     /// or abandoned after a stall): its text is shown after the end.
     pub fn reply(&mut self, turn_id: &str, part: &ReplyPart, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
-        if matches!(part, ReplyPart::Alive { .. }) && !self.turns.contains_key(turn_id) {
+        if matches!(part, ReplyPart::Alive { .. } | ReplyPart::Unsaid { .. }) && !self.turns.contains_key(turn_id) {
             return out;
         }
         let t = self.turn(turn_id, now_ms);

@@ -145,3 +145,13 @@ fn text_left_unsaid_shows_with_the_turns_mark() {
     assert_eq!(kinds(&out), ["start", "delta", "cancelled"]);
     assert!(m.reply("3", &unsaid(SILENT), 23).is_empty(), "silence left unsaid is nothing");
 }
+
+#[test]
+fn text_left_unsaid_after_a_reset_does_not_land_in_the_new_conversation() {
+    let mut m = ChatMap::new(None);
+    m.ui(&started("1", "stop test"), 0);
+    m.ui(&ended("1", TurnOutcome::Stopped, None), 5);
+    assert!(m.ui(&UiEvent::SessionReset, 5).is_empty());
+    assert!(m.reply("1", &ReplyPart::Unsaid { text: "Before it stopped.".into() }, 6).is_empty());
+    assert!(m.reply("9", &ReplyPart::Unsaid { text: "Never seen.".into() }, 6).is_empty(), "a turn it never knew");
+}
