@@ -351,15 +351,17 @@ async fn errors_follow_the_table() {
     assert_eq!(h.until_end().await, vec![reply("t", ReplyPart::Error { message: "HTTP 429: Rate limit reached.".into() }), reply("t", end(None))]);
     h.script(Answer::Sse(format!("{}data: {}\n\n", chunk(json!({"content":"Hel"})), json!({"error":{"message":"upstream overloaded","code":500}}))));
     h.turn("t", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t", ReplyPart::Error { message: "HTTP 500: upstream overloaded".into() }), reply("t", end(None))]);
+    let unsaid = |t: &str| reply("t", ReplyPart::Unsaid { text: t.into() });
+    assert_eq!(h.until_end().await, vec![unsaid("Hel"), reply("t", ReplyPart::Error { message: "HTTP 500: upstream overloaded".into() }), reply("t", end(None))]);
     h.script(Answer::Broken(chunk(json!({"content":"Hel"}))));
     h.turn("t", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t", end(None))]);
-    // Failed turns record nothing.
+    assert_eq!(h.until_end().await, vec![unsaid("Hel"), reply("t", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t", end(None))]);
+    // Failed turns that streamed nothing record nothing; those that streamed
+    // text keep it.
     h.script(text_reply("fine"));
     h.turn("t9", "ok?");
     h.until_end().await;
-    assert_eq!(h.bodies().last().unwrap()["messages"], json!([sys("CARD"), ctx("t9"), user("ok?")]));
+    assert_eq!(h.bodies().last().unwrap()["messages"], json!([sys("CARD"), user("hi"), said("Hel"), user("hi"), said("Hel"), ctx("t9"), user("ok?")]));
 }
 
 #[tokio::test]
@@ -370,6 +372,7 @@ async fn a_stop_mid_stream_ends_at_once() {
     h.turn("t1", "hi");
     assert_eq!(h.rx.recv().await, Some(reply("t1", ReplyPart::Alive { after_speech: true })));
     h.send(Outbound::Stop { turn_ids: vec!["t1".into()] });
+    assert_eq!(h.rx.recv().await, Some(reply("t1", ReplyPart::Unsaid { text: "Hello there".into() })), "what the segmenter held");
     assert_eq!(h.rx.recv().await, Some(reply("t1", end(None))));
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(h.rx.try_recv().is_err(), "nothing after End");
@@ -560,22 +563,27 @@ async fn failure_logs_carry_the_status_and_kind_never_the_key() {
 }
 
 #[tokio::test]
-async fn a_stream_cut_before_its_finish_is_a_failure_and_records_nothing() {
+async fn a_stream_cut_before_its_finish_is_a_failure_that_keeps_what_streamed() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::start(dir.path(), |_| {}).await;
     // The connection closes mid-reply: no finish_reason, no [DONE].
     h.script(Answer::Sse([chunk(json!({"role":"assistant","content":""})), chunk(json!({"content":"Hello, I was say"}))].concat()));
     h.turn("t1", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
+    let unsaid = |id: &str, t: &str| reply(id, ReplyPart::Unsaid { text: t.into() });
+    assert_eq!(h.until_end().await, vec![unsaid("t1", "Hello, I was say"), reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
     // A [DONE] without any finish_reason is no proper end either.
     h.script(Answer::Sse([chunk(json!({"content":"Partial"})), DONE.into()].concat()));
     h.turn("t2", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t2", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t2", end(None))]);
+    assert_eq!(h.until_end().await, vec![unsaid("t2", "Partial"), reply("t2", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t2", end(None))]);
     // A finished reply followed by its usage chunk is complete.
     h.script(text_reply("fine"));
     h.turn("t9", "ok?");
     assert_eq!(h.until_end().await, vec![reply("t9", speech(None, "fine")), reply("t9", end(Some((10, 2))))]);
-    assert_eq!(h.bodies()[2]["messages"], json!([sys("CARD"), ctx("t9"), user("ok?")]), "the cut turns recorded nothing");
+    assert_eq!(
+        h.bodies()[2]["messages"],
+        json!([sys("CARD"), user("hi"), said("Hello, I was say"), user("hi"), said("Partial"), ctx("t9"), user("ok?")]),
+        "the cut turns keep what streamed"
+    );
 }
 
 #[tokio::test]
@@ -584,10 +592,11 @@ async fn an_error_chunk_with_a_string_error_fails_the_turn() {
     let mut h = Harness::start(dir.path(), |_| {}).await;
     h.script(Answer::Sse(format!("{}data: {}\n\n{}", chunk(json!({"content":"Hel"})), json!({"error":"upstream timeout"}), finish("stop"))));
     h.turn("t1", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
+    let unsaid = |id: &str| reply(id, ReplyPart::Unsaid { text: "Hel".into() });
+    assert_eq!(h.until_end().await, vec![unsaid("t1"), reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
     h.script(Answer::Sse(format!("{}data: {}\n\n", chunk(json!({"content":"Hel"})), json!({"error":{"message":"slow down","code":"429"}}))));
     h.turn("t2", "hi");
-    assert_eq!(h.until_end().await, vec![reply("t2", ReplyPart::Error { message: "HTTP 429: slow down".into() }), reply("t2", end(None))]);
+    assert_eq!(h.until_end().await, vec![unsaid("t2"), reply("t2", ReplyPart::Error { message: "HTTP 429: slow down".into() }), reply("t2", end(None))]);
 }
 
 #[tokio::test]
@@ -684,4 +693,51 @@ async fn the_capped_round_waits_for_its_results() {
     }
     h.send(Outbound::Stop { turn_ids: vec!["t3".into()] });
     assert_eq!(h.until_end().await, vec![reply("t3", end(None))]);
+}
+
+/// A complete sentence held for the next character is not lost when a stop,
+/// an abandon (a stall) or a mid-stream error ends the stream; a proxy's
+/// error envelope shows its status and text.
+#[tokio::test]
+async fn text_held_at_a_stop_an_abandon_or_an_error_is_shown_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::start(dir.path(), |_| {}).await;
+    let held = chunk(json!({"content":"Before it stopped. "}));
+    for (id, out) in [("t1", Outbound::Stop { turn_ids: vec!["t1".into()] }), ("t2", Outbound::Abandon { turn_id: "t2".into() })] {
+        h.script(Answer::Hang(held.clone()));
+        h.turn(id, "stop test");
+        assert_eq!(h.rx.recv().await, Some(reply(id, ReplyPart::Alive { after_speech: true })));
+        h.send(out);
+        assert_eq!(h.until_end().await, vec![reply(id, ReplyPart::Unsaid { text: "Before it stopped. ".into() }), reply(id, end(None))], "{id}");
+    }
+    // LiteLLM's proxy writes the upstream failure as a data line: the
+    // complete sentence is spoken, as the stream's end would have, and the
+    // error shows the status and the server's text.
+    let litellm = json!({"error": {"message": "litellm.InternalServerError: upstream broke", "type": "None", "param": "None", "code": "500"}});
+    h.script(Answer::Sse(format!("{held}data: {litellm}\n\n")));
+    h.turn("t3", "error test");
+    assert_eq!(
+        h.until_end().await,
+        vec![
+            reply("t3", speech(None, "Before it stopped. ")),
+            reply("t3", ReplyPart::Error { message: "HTTP 500: litellm.InternalServerError: upstream broke".into() }),
+            reply("t3", end(None)),
+        ]
+    );
+    // An `event: error` frame with a flat body, after a fragment: the fragment is unsaid.
+    h.script(Answer::Sse(format!("{}event: error\ndata: {}\n\n", chunk(json!({"content":"Half a sen"})), json!({"message": "overloaded", "code": 529}))));
+    h.turn("t4", "again");
+    assert_eq!(
+        h.until_end().await,
+        vec![reply("t4", ReplyPart::Unsaid { text: "Half a sen".into() }), reply("t4", ReplyPart::Error { message: "HTTP 529: overloaded".into() }), reply("t4", end(None))]
+    );
+    // Every one of them is in the transcript, each after its user entry.
+    h.script(text_reply("ok"));
+    h.turn("t5", "next");
+    h.until_end().await;
+    let said_it = said("Before it stopped. ");
+    assert_eq!(
+        h.bodies()[4]["messages"],
+        json!([sys("CARD"), user("stop test"), said_it, user("stop test"), said_it, user("error test"), said_it, user("again"), said("Half a sen"), ctx("t5"), user("next")])
+    );
 }

@@ -135,15 +135,16 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
 }
 
 #[tokio::test]
-async fn a_stop_is_cancelled_only_and_an_empty_reply_is_no_output() {
+async fn a_stop_is_cancelled_only_and_an_empty_reply_shows_nothing() {
+    // An empty reply is deliberate silence: no "No output" card.
     let mock = mock_http(vec![cc_text("")]).await;
     let dir = tempfile::tempdir().unwrap();
     let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
     session.send(UserCommand::SendText { text: "say nothing".into() }).unwrap();
     chat_end(&sink, 0).await;
     let a = &session.conversation(None).unwrap().messages[1].answers[0];
-    assert_eq!(a.state, AnswerState::Failed);
-    assert_eq!(a.error.as_ref().map(|e| e.kind.as_str()), Some("empty"));
+    assert_eq!((a.state, a.text.as_str()), (AnswerState::Done, ""));
+    assert!(a.error.is_none(), "{:?}", a.error);
     session.close().await;
 
     // A stop before any answer: `cancelled`, never also an error.
@@ -218,5 +219,46 @@ async fn attachments_reach_the_model_by_kind_and_a_file_over_the_limit_sends_not
     // The conversation keeps the names and sizes, not the bytes.
     let c = session.conversation(None).unwrap();
     assert_eq!(c.messages[0].files, ["notes.txt · 8 B", format!("dot.png · {}", yui_core::chat::attach::size(png.len() as u64)).as_str(), "d.pdf · 8 B"]);
+    session.close().await;
+}
+
+/// `[SILENT]` shows nothing in the chat on every request transport and on
+/// push, while its cue still plays; a silent backend turn leaves no entry.
+#[tokio::test]
+async fn silence_shows_nothing_and_its_cues_still_play() {
+    use common::sse::{r_call, r_wrap};
+    use yui_mock::openai::{chat, responses as r};
+    let cue = r#"{"emotion_id":"happy"}"#;
+    let silent_cc = cc_wrap([vec![StreamStep::Data(chat::chunk_text("cc", "[SILENT]"))], cc_call(0, "call_1", "generate_express", &[cue])].concat(), "tool_calls");
+    let silent_r = r_wrap("resp_1", [vec![StreamStep::Data(r::text_delta("msg_1", "[SILENT]"))], r_call(1, "call_1", "generate_express", &[cue])].concat());
+    for (api, script) in [(ChatApi::ChatCompletions, silent_cc), (ChatApi::Responses, silent_r)] {
+        let mock = mock_http(vec![script]).await;
+        let dir = tempfile::tempdir().unwrap();
+        let (session, sink) = request_session(api, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
+        session.send(UserCommand::SendText { text: "say nothing".into() }).unwrap();
+        chat_end(&sink, 0).await;
+        let turn = started(&sink, 0);
+        assert_eq!(chat_kinds(&sink, &turn), ["start", "usage", "end"], "{api:?}: {:#?}", sink.events());
+        assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Cue { cue, .. } if cue.emotion_id.as_deref() == Some("happy"))), "{api:?}: the cue plays");
+        assert!(speeches(&sink).is_empty(), "{api:?}");
+        let a = &session.conversation(None).unwrap().messages[1].answers[0];
+        assert_eq!((a.text.as_str(), a.state, a.error.is_none()), ("", AnswerState::Done, true), "{api:?}");
+        session.close().await;
+    }
+
+    // Push: a backend turn that renders `[SILENT]` with a cue leaves no entry.
+    let mock = mock_demo(Some("k")).await;
+    let (session, sink, _dir) = ready_session(&mock).await;
+    let silent = serde_json::json!({"type": "render", "turn_id": "b-9", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "[SILENT]"}]});
+    assert!(mock.push(silent).await);
+    assert!(mock.push(serde_json::json!({"type": "turn_end", "turn_id": "b-9"})).await);
+    let spoken = serde_json::json!({"type": "render", "turn_id": "b-10", "segments": [{"speech": "Back again."}]});
+    assert!(mock.push(spoken).await);
+    assert!(mock.push(serde_json::json!({"type": "turn_end", "turn_id": "b-10"})).await);
+    sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::End { msg_id, .. } } if msg_id == "b-10")).await.expect("b-10 ends");
+    assert!(chat_kinds(&sink, "b-9").is_empty(), "{:#?}", sink.events());
+    let c = session.conversation(None).unwrap();
+    assert!(c.messages.iter().all(|m| m.id != "b-9"), "no stray entry");
+    assert!(c.messages.iter().any(|m| m.id == "b-10"));
     session.close().await;
 }

@@ -210,11 +210,14 @@ async fn a_stall_after_one_unspoken_text_delta_ends_after_45_seconds() {
         assert!(took >= Duration::from_secs(45) && took < Duration::from_secs(240), "{api:?}: {took:?}");
         failed_with(&run);
         assert_eq!(notices(&run.sink, ErrorCode::Stall), 1, "{api:?}");
-        // The delta was held for its cue and never shown: nothing was
-        // spoken (only the failure line), so the record says failed, not
-        // interrupted.
+        // The delta was held for its cue and never spoken (only the failure
+        // line is); the stall ends that wait: the record says interrupted,
+        // with the held text as never spoken.
         assert!(!speeches(&run.sink).iter().any(|s| s.contains("Hello")), "{:?}", speeches(&run.sink));
-        assert_eq!(previous(run.dir.path()).map(|p| p.outcome), Some(Outcome::Failed), "{api:?}");
+        let unsaid = |s: &CollectingSink| s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: yui_core::transport::agent_chat::ChatEvent::Delta { text, .. } } if text == "Hello"));
+        run.sink.wait_for(WAIT, |_| unsaid(&run.sink)).await.expect("the held text shows in the chat");
+        let prev = previous(run.dir.path()).expect("a record");
+        assert_eq!((prev.outcome, prev.never_spoken.as_deref()), (Outcome::Interrupted, Some("Hello")), "{api:?}");
         run.session.close().await;
     }
 }
@@ -286,6 +289,144 @@ async fn stop_mid_stream_ends_the_turn_and_nothing_more_is_spoken() {
         assert!(session.wait_idle(WAIT).await);
         let prev = previous(dir.path()).expect("record");
         assert_eq!(prev.outcome, Outcome::Interrupted, "{api:?}");
+        session.close().await;
+    }
+}
+
+// 11. What streamed stays: a sentence held for the character that proves it
+// complete is shown, recorded and kept when a stop, a stall or an error ends
+// the stream, under paused time against the mock.
+use yui_core::chat::AnswerState;
+use yui_core::transport::agent_chat::ChatEvent;
+
+const HELD: &str = "Before it stopped. ";
+
+/// The stream of a reply that says `HELD` (after `before`, if any), then `tail`.
+fn held_then(api: ChatApi, before: Option<&str>, tail: Vec<StreamStep>) -> HttpScript {
+    let mut s = match api {
+        ChatApi::Responses => vec![data(r::created("resp_1"))],
+        _ => vec![data(chat::chunk_role("cc"))],
+    };
+    for text in before.into_iter().chain([HELD]) {
+        s.push(match api {
+            ChatApi::Responses => data(r::text_delta("msg_1", text)),
+            _ => data(chat::chunk_text("cc", text)),
+        });
+    }
+    s.extend(tail);
+    HttpScript::Events(s)
+}
+
+/// The second reply, and the text of the request that asked for it.
+fn second(api: ChatApi) -> HttpScript {
+    match api {
+        ChatApi::Responses => r_text("resp_2", "Fine."),
+        _ => cc_text("Fine."),
+    }
+}
+
+/// The assistant answer of the conversation's `n`-th message.
+fn answer(session: &Session, n: usize) -> yui_core::chat::Answer {
+    session.conversation(None).unwrap().messages[n].answers[0].clone()
+}
+
+/// Waits until the chat shows `text` as a delta.
+async fn chat_shows(sink: &CollectingSink, text: &str) {
+    let seen = |s: &CollectingSink| s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: ChatEvent::Delta { text: t, .. } } if t.contains(text.trim())));
+    sink.wait_for(WAIT, |_| seen(sink)).await.unwrap_or_else(|| panic!("the chat shows {text:?}: {:#?}", sink.events()));
+}
+
+/// A second turn, once the first is over; the body of its request, as text
+/// (it carries the transcript, or the chain's carried exchange).
+async fn next_request(session: &Session, sink: &CollectingSink, mock: &MockServer) -> String {
+    assert!(session.wait_idle(WAIT).await);
+    session.send(UserCommand::SendText { text: "next".into() }).unwrap();
+    nth_ended(sink, 1).await;
+    let last = mock.requests().into_iter().rfind(|r| r.path == "/v1/responses" || r.path == "/v1/chat/completions").expect("a request");
+    last.body.to_string()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_sentence_held_at_a_stop_is_shown_stopped_recorded_never_spoken_and_kept() {
+    for api in BOTH {
+        let mock = mock_http(vec![held_then(api, Some("Hello. "), vec![StreamStep::Hang]), second(api)]).await;
+        let dir = tempfile::tempdir().unwrap();
+        let (session, sink) = request_session(api, &mock.base_url(), dir.path(), Timeouts::default(), |_| {}).await;
+        session.send(UserCommand::SendText { text: "stop test".into() }).unwrap();
+        sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { text, .. } if text == "Hello.")).await.expect("the first sentence");
+        // Then nothing for seconds: the held sentence waits for its next character.
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        session.send(UserCommand::Stop).unwrap();
+        let end = sink.wait_for(WAIT, |e| matches!(e, UiEvent::TurnEnded { .. })).await.unwrap();
+        assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Stopped, .. }), "{api:?}: {end:?}");
+        chat_shows(&sink, HELD).await;
+        assert_eq!(speeches(&sink), ["Hello."], "{api:?}: a stop means silence now: the held sentence is not spoken");
+        let a = answer(&session, 1);
+        assert_eq!((a.text.as_str(), a.state), ("Hello. Before it stopped. ", AnswerState::Stopped), "{api:?}");
+        let prev = previous(dir.path()).expect("a record");
+        assert_eq!(prev.outcome, Outcome::Interrupted, "{api:?}");
+        assert_eq!(prev.already_spoken.as_deref(), Some("Hello."), "{api:?}");
+        assert_eq!(prev.never_spoken.as_deref(), Some("Before it stopped."), "{api:?}");
+        let body = next_request(&session, &sink, &mock).await;
+        assert!(body.contains("Hello. Before it stopped. "), "{api:?}: the exchange is kept: {body}");
+        assert!(body.contains("never spoken: \\\"Before it stopped.\\\""), "{api:?}: the next block says so: {body}");
+        session.close().await;
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_sentence_held_at_a_stall_is_shown_failed_recorded_never_spoken_and_kept() {
+    for api in BOTH {
+        let mock = mock_http(vec![held_then(api, None, vec![StreamStep::Hang]), second(api)]).await;
+        let dir = tempfile::tempdir().unwrap();
+        let t0 = tokio::time::Instant::now();
+        let (session, sink) = request_session(api, &mock.base_url(), dir.path(), Timeouts::default(), |_| {}).await;
+        session.send(UserCommand::SendText { text: "stall test".into() }).unwrap();
+        let end = sink.wait_for(LONG, |e| matches!(e, UiEvent::TurnEnded { .. })).await.unwrap();
+        assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Failed, .. }), "{api:?}: {end:?}");
+        let took = t0.elapsed();
+        assert!(took >= Duration::from_secs(45) && took < Duration::from_secs(240), "{api:?}: the 45 s after speech: {took:?}");
+        chat_shows(&sink, HELD).await;
+        assert!(!speeches(&sink).iter().any(|s| s.contains("Before")), "{api:?}: stale after the stall, not spoken: {:?}", speeches(&sink));
+        let a = answer(&session, 1);
+        assert_eq!((a.text.as_str(), a.state), (HELD, AnswerState::Failed), "{api:?}");
+        assert!(a.error.is_some(), "{api:?}: the error mark");
+        let prev = previous(dir.path()).expect("a record");
+        assert_eq!((prev.outcome, prev.already_spoken.as_deref(), prev.never_spoken.as_deref()), (Outcome::Interrupted, None, Some("Before it stopped.")), "{api:?}");
+        let body = next_request(&session, &sink, &mock).await;
+        assert!(body.contains(HELD), "{api:?}: the exchange is kept: {body}");
+        session.close().await;
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_mid_stream_proxy_error_shows_its_status_and_keeps_the_sentence_before_it() {
+    // LiteLLM's proxy writes an upstream failure as `data: {"error": {...}}`
+    // with the status as a string in `code`.
+    let envelope = json!({"error": {"message": "litellm.InternalServerError: upstream broke", "type": "None", "param": "None", "code": "500"}});
+    for api in BOTH {
+        let tail = vec![StreamStep::Sleep(3000), StreamStep::Raw(format!("data: {envelope}\n\n"))];
+        let mock = mock_http(vec![held_then(api, None, tail), second(api)]).await;
+        let dir = tempfile::tempdir().unwrap();
+        let (session, sink) = request_session(api, &mock.base_url(), dir.path(), Timeouts::default(), |_| {}).await;
+        session.send(UserCommand::SendText { text: "error test".into() }).unwrap();
+        let end = sink.wait_for(WAIT, |e| matches!(e, UiEvent::TurnEnded { .. })).await.unwrap();
+        let UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error, .. } = &end else { panic!("{api:?}: {end:?}") };
+        assert_eq!(error.as_deref(), Some("HTTP 500: litellm.InternalServerError: upstream broke"), "{api:?}");
+        chat_shows(&sink, HELD).await;
+        assert!(session.wait_idle(WAIT).await);
+        // An error is no stop: the complete sentence is spoken, then the failure line.
+        // (A thinking filler may come first: the sentence was held three seconds.)
+        let said = speeches(&sink);
+        let at = said.iter().position(|s| s == "Before it stopped.").unwrap_or_else(|| panic!("{api:?}: {said:?}"));
+        assert!(sink.events().iter().any(|e| matches!(e, UiEvent::FailureLine { .. })) && at + 1 < said.len(), "{api:?}: then the failure line: {said:?}");
+        let a = answer(&session, 1);
+        assert_eq!((a.text.as_str(), a.state), ("Before it stopped.", AnswerState::Failed), "{api:?}");
+        assert_eq!(a.error.as_ref().map(|e| e.message.as_str()), Some("HTTP 500: litellm.InternalServerError: upstream broke"));
+        let prev = previous(dir.path()).expect("a record");
+        assert_eq!((prev.outcome, prev.already_spoken.as_deref()), (Outcome::Interrupted, Some("Before it stopped.")), "{api:?}");
+        let body = next_request(&session, &sink, &mock).await;
+        assert!(body.contains(HELD), "{api:?}: the exchange is kept: {body}");
         session.close().await;
     }
 }

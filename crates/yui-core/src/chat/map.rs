@@ -6,12 +6,20 @@
 //! The chat's `msg_id` is the turn id (a backend turn's own id for the
 //! backend's turns), and so is `run_id`. Per turn:
 //!
-//! - `start` when the turn starts (`turn_started`), or at the first reply
-//!   part of a turn the backend began on its own;
+//! - `start` when a turn the user started starts (`turn_started` with
+//!   text or files); for a turn nobody typed (her own initiative) or one the
+//!   backend began on its own, at the first thing it shows: a turn that
+//!   stays silent, or is stopped before it showed anything, leaves the chat
+//!   as it was (no message at all);
 //! - `delta` for each piece of reply text as it arrives: push `speech` and
 //!   `render` segments (a render that repeats text already shown adds only
 //!   its new part), the request transports' finished sentences, or
-//!   `agent_chat`'s own deltas;
+//!   `agent_chat`'s own deltas. A segment whose speech is empty or the bare
+//!   `[SILENT]` shows nothing (its cues still play), and neither does an
+//!   `agent_chat` reply that is exactly `[SILENT]` (its deltas are held
+//!   while they could still be it). Text a request transport still held
+//!   when a stop, a stall or an error ended the turn (`unsaid`) is shown
+//!   too, after the `cancelled` or `error` already sent when it comes late;
 //! - `reasoning` for reasoning text (a push render's whole reasoning adds
 //!   only its new part);
 //! - `tool_call` / `tool_result` for the client's own tools (with their
@@ -23,8 +31,10 @@
 //!   mapped again;
 //! - at the end: `cancelled` for a stop (and nothing else); `error` for a
 //!   failure (`auth` after a refused key, `rate_limit` after HTTP 429,
-//!   `internal` otherwise); for a reply that ended with no text, `error`
-//!   `empty` when nothing happened and `no_answer` when tools ran; then
+//!   `internal` otherwise); for a reply that ended with no text, nothing
+//!   when no tool ran (deliberate silence: no "No output" card, also not
+//!   for `agent_chat`'s own `empty` error) and `error` `no_answer` when
+//!   tools ran; then
 //!   `usage` (characters, seconds, time to first token, tokens, the context
 //!   window, the latency breakdown; on `agent_chat` the engine's own
 //!   characters, seconds and time to first token, and no tokens) and `end`.
@@ -33,6 +43,7 @@ use crate::event::{TurnOutcome, UiEvent};
 use crate::model::{ToolState, Usage};
 use crate::transport::agent_chat::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
 use crate::transport::{ReplyPart, ToolCall, ToolResult};
+use crate::turn::speaks;
 use std::collections::HashMap;
 
 /// Turns the map remembers at most (finished ones are forgotten first).
@@ -61,6 +72,14 @@ struct TurnMap {
     /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
     server_usage: Option<(u64, f64, Option<f64>)>,
     ended: bool,
+    /// Its `start` went out: the chat shows the turn.
+    shown: bool,
+    /// `agent_chat` deltas held while the reply could still be exactly
+    /// `[SILENT]`.
+    held: String,
+    /// The end of a turn that ended before it showed anything (silent, or
+    /// stopped): sent after `start` if text comes late (`unsaid`).
+    hidden_end: Vec<ChatEvent>,
 }
 
 /// Maps one session's turns onto chat events. See the module doc.
@@ -81,10 +100,11 @@ impl ChatMap {
         Self { context_window, ..Self::default() }
     }
 
-    fn turn(&mut self, turn_id: &str, now_ms: i64, out: &mut Vec<ChatEvent>) -> &mut TurnMap {
+    /// The turn, remembered from now on (a backend turn's first part): its
+    /// `start` waits for the first thing it shows ([`TurnMap::show`]).
+    fn turn(&mut self, turn_id: &str, now_ms: i64) -> &mut TurnMap {
         if !self.turns.contains_key(turn_id) {
             self.remember(turn_id, TurnMap { started_ms: now_ms, ..TurnMap::default() });
-            out.push(ChatEvent::Start { msg_id: turn_id.into(), run_id: turn_id.into() });
         }
         self.turns.get_mut(turn_id).expect("just inserted")
     }
@@ -104,14 +124,21 @@ impl ChatMap {
     pub fn ui(&mut self, event: &UiEvent, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
         match event {
-            UiEvent::TurnStarted { turn_id, .. } => {
-                self.remember(turn_id, TurnMap { client: true, started_ms: now_ms, ..TurnMap::default() });
-                out.push(ChatEvent::Start { msg_id: turn_id.clone(), run_id: turn_id.clone() });
+            UiEvent::TurnStarted { turn_id, text, files, .. } => {
+                // A turn nobody typed (her own initiative) shows only once
+                // it has something to show.
+                let typed = !text.trim().is_empty() || !files.is_empty();
+                let mut t = TurnMap { client: true, started_ms: now_ms, ..TurnMap::default() };
+                if typed {
+                    t.show(turn_id, &mut out);
+                }
+                self.remember(turn_id, t);
             }
             UiEvent::Speech { turn_id, text } => {
                 if turn_id.starts_with("greeting-") {
                     let fresh = !self.turns.contains_key(turn_id);
-                    let t = self.turn(turn_id, now_ms, &mut out);
+                    let t = self.turn(turn_id, now_ms);
+                    t.show(turn_id, &mut out);
                     if !t.text.is_empty() {
                         t.text.push(' ');
                     }
@@ -125,6 +152,12 @@ impl ChatMap {
                 }
             }
             UiEvent::Notice { code, .. } => self.last_notice = Some(*code),
+            // A new conversation: what comes late for the old one's turns
+            // (text a stop left unsaid) does not land in it.
+            UiEvent::SessionReset => {
+                self.turns.clear();
+                self.order.clear();
+            }
             UiEvent::TurnEnded { turn_id, outcome, usage, error } if self.turns.get(turn_id).is_some_and(|t| !t.ended) => {
                 self.finish(turn_id, *outcome, *usage, error.clone(), now_ms, &mut out);
             }
@@ -141,12 +174,27 @@ impl ChatMap {
     }
 
     /// A reply part the engine accepted (not one of a stopped turn).
+    ///
+    /// [`ReplyPart::Unsaid`] also comes for a turn already ended (stopped,
+    /// or abandoned after a stall): its text is shown after the end.
     pub fn reply(&mut self, turn_id: &str, part: &ReplyPart, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
-        if matches!(part, ReplyPart::Alive { .. }) && !self.turns.contains_key(turn_id) {
+        if matches!(part, ReplyPart::Alive { .. } | ReplyPart::Unsaid { .. }) && !self.turns.contains_key(turn_id) {
             return out;
         }
-        let t = self.turn(turn_id, now_ms, &mut out);
+        let t = self.turn(turn_id, now_ms);
+        if let ReplyPart::Unsaid { text } = part {
+            if !speaks(text) {
+                return out;
+            }
+            let piece = if t.text.is_empty() || text.starts_with(char::is_whitespace) { text.clone() } else { format!(" {text}") };
+            t.show(turn_id, &mut out);
+            t.text.push_str(&piece);
+            out.push(ChatEvent::Delta { msg_id: turn_id.to_string(), text: piece });
+            // A turn that ended before it showed anything gets its end now.
+            out.append(&mut t.hidden_end);
+            return out;
+        }
         if t.ended {
             return out;
         }
@@ -156,29 +204,34 @@ impl ChatMap {
         let msg_id = turn_id.to_string();
         match part {
             ReplyPart::Speech { segments } | ReplyPart::Render { segments, .. } if !t.wire => {
-                let text = joined(segments.iter().map(|s| s.speech.trim()));
+                // A silent segment (empty or the bare `[SILENT]`) shows nothing.
+                let text = joined(segments.iter().map(|s| s.speech.trim()).filter(|s| speaks(s)));
                 if !text.is_empty() {
                     t.latency.first_sentence_ms.get_or_insert(since(t.started_ms, now_ms));
                 }
                 let add = if matches!(part, ReplyPart::Render { .. }) { new_part(&t.text, &text) } else { Some(text) };
                 if let Some(add) = add.filter(|a| !a.is_empty()) {
                     let piece = if t.text.is_empty() || add.starts_with(' ') { add } else { format!(" {add}") };
+                    t.show(turn_id, &mut out);
                     t.text.push_str(&piece);
                     out.push(ChatEvent::Delta { msg_id: msg_id.clone(), text: piece });
                 }
                 if let ReplyPart::Render { reasoning: Some(r), .. } = part {
                     if let Some(add) = new_part(&t.reasoning, r).filter(|a| !a.is_empty()) {
+                        t.show(turn_id, &mut out);
                         t.reasoning.push_str(&add);
                         out.push(ChatEvent::Reasoning { msg_id, text: add });
                     }
                 }
             }
             ReplyPart::Reasoning { delta } if !t.wire => {
+                t.show(turn_id, &mut out);
                 t.reasoning.push_str(delta);
                 out.push(ChatEvent::Reasoning { msg_id, text: delta.clone() });
             }
             ReplyPart::ToolStatus { state, tool_id } if !t.wire => match state {
                 ToolState::Running => {
+                    t.show(turn_id, &mut out);
                     self.tool_seq += 1;
                     let call_id = format!("{tool_id}#{}", self.tool_seq);
                     let t = self.turns.get_mut(turn_id).expect("present");
@@ -199,6 +252,7 @@ impl ChatMap {
                         }
                     };
                     let t = self.turns.get_mut(turn_id).expect("present");
+                    t.show(turn_id, &mut out);
                     t.tools_ok += u32::from(ok);
                     out.push(ChatEvent::ToolResult {
                         msg_id,
@@ -224,11 +278,14 @@ impl ChatMap {
     /// terminal events are the turn's own (the engine's end decides them).
     pub fn wire(&mut self, turn_id: &str, event: &ChatEvent, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
-        let t = self.turn(turn_id, now_ms, &mut out);
+        let t = self.turn(turn_id, now_ms);
         if t.ended {
             return out;
         }
         t.wire = true;
+        if !matches!(event, ChatEvent::End { .. } | ChatEvent::Usage { .. } | ChatEvent::Start { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } | ChatEvent::Delta { .. }) {
+            t.show(turn_id, &mut out);
+        }
         t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
         let msg_id = turn_id.to_string();
         match event.clone() {
@@ -237,9 +294,16 @@ impl ChatMap {
                 out.push(ChatEvent::Reasoning { msg_id, text });
             }
             ChatEvent::Delta { text, .. } => {
+                // Held while the reply so far could still be exactly `[SILENT]`.
+                if t.text.is_empty() && could_be_silent(&format!("{}{text}", t.held)) {
+                    t.held.push_str(&text);
+                    return out;
+                }
+                let text = format!("{}{text}", std::mem::take(&mut t.held));
                 if t.latency.first_sentence_ms.is_none() && text.contains(['.', '!', '?', '。', '！', '？', '\n']) {
                     t.latency.first_sentence_ms = Some(since(t.started_ms, now_ms));
                 }
+                t.show(turn_id, &mut out);
                 t.text.push_str(&text);
                 out.push(ChatEvent::Delta { msg_id, text });
             }
@@ -269,10 +333,11 @@ impl ChatMap {
     /// approval card for the call.
     pub fn ask(&mut self, turn_id: &str, approval_id: &str, call_id: &str, name: &str, args: &serde_json::Value, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
-        let t = self.turn(turn_id, now_ms, &mut out);
+        let t = self.turn(turn_id, now_ms);
         if t.ended {
             return out;
         }
+        t.show(turn_id, &mut out);
         out.push(ChatEvent::ApprovalRequest {
             msg_id: turn_id.to_string(),
             approval_id: approval_id.to_string(),
@@ -286,10 +351,11 @@ impl ChatMap {
     /// A client tool call started.
     pub fn tool_call(&mut self, call: &ToolCall, now_ms: i64) -> Vec<ChatEvent> {
         let mut out = Vec::new();
-        let t = self.turn(&call.turn_id, now_ms, &mut out);
+        let t = self.turn(&call.turn_id, now_ms);
         if t.ended {
             return out;
         }
+        t.show(&call.turn_id, &mut out);
         t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
         t.client_calls.insert(call.id.clone(), (call.name.clone(), now_ms));
         t.tools += 1;
@@ -308,6 +374,7 @@ impl ChatMap {
         let Some(t) = self.turns.get_mut(&result.turn_id) else { return out };
         let Some((name, started)) = t.client_calls.remove(&result.id) else { return out };
         let ok = !result.result.starts_with("error");
+        t.show(&result.turn_id, &mut out);
         t.tools_ok += u32::from(ok);
         out.push(ChatEvent::ToolResult {
             msg_id: result.turn_id.clone(),
@@ -326,8 +393,20 @@ impl ChatMap {
         let Some(t) = self.turns.get_mut(turn_id) else { return };
         t.ended = true;
         let msg_id = turn_id.to_string();
+        // `agent_chat` deltas held as a possible `[SILENT]` that turned out
+        // to be something else (`[SIL`) are shown; the bare token is not.
+        if speaks(&t.held) {
+            let text = std::mem::take(&mut t.held);
+            t.show(turn_id, out);
+            t.text.push_str(&text);
+            out.push(ChatEvent::Delta { msg_id: msg_id.clone(), text });
+        }
+        let silent = t.text.trim().is_empty() && t.tools == 0;
+        // Ends that show nothing wait, unsent, in case text comes late.
+        let mut end = Vec::new();
         if outcome == TurnOutcome::Stopped {
-            out.push(ChatEvent::Cancelled { msg_id, run_id: turn_id.into() });
+            end.push(ChatEvent::Cancelled { msg_id, run_id: turn_id.into() });
+            t.conclude(turn_id, end, false, out);
             return;
         }
         let failure = match outcome {
@@ -338,9 +417,12 @@ impl ChatMap {
                     _ if message.contains("429") || message.to_lowercase().contains("rate limit") => ChatErrorKind::RateLimit,
                     _ => ChatErrorKind::Internal,
                 };
-                Some((kind, message))
+                // `agent_chat`'s engine reports a reply with nothing in it as
+                // its `empty` error: that is silence too.
+                (!(silent && message == NO_OUTPUT)).then_some((kind, message))
             }
-            _ if t.text.trim().is_empty() && t.tools == 0 => Some((ChatErrorKind::Empty, NO_OUTPUT.to_string())),
+            // Deliberate silence: nothing to show, no card.
+            _ if silent => None,
             _ if t.text.trim().is_empty() => Some((ChatErrorKind::NoAnswer, NO_ANSWER.to_string())),
             _ => None,
         };
@@ -351,7 +433,7 @@ impl ChatMap {
             Some((chars, seconds, server_ttft)) if t.wire => (chars, seconds, server_ttft.or(ttft), None),
             _ => (t.text.chars().count() as u64, secs(t.started_ms, now_ms), ttft, tokens),
         };
-        out.push(ChatEvent::Usage {
+        end.push(ChatEvent::Usage {
             msg_id: msg_id.clone(),
             chars,
             seconds,
@@ -369,12 +451,36 @@ impl ChatMap {
             first_audio_ms = ?t.latency.first_audio_ms,
             total_ms = since(t.started_ms, now_ms)
         );
+        let failed = failure.is_some();
         if let Some((kind, message)) = failure {
-            out.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
+            end.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
         }
         let (user_index, assistant_index, versions, active) =
             t.server_end.take().unwrap_or((0, 0, serde_json::Value::Null, serde_json::Value::Null));
-        out.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
+        end.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
+        t.conclude(turn_id, end, failed, out);
+    }
+}
+
+impl TurnMap {
+    /// Send the turn's `start` if it has not gone out yet.
+    fn show(&mut self, turn_id: &str, out: &mut Vec<ChatEvent>) {
+        if !self.shown {
+            self.shown = true;
+            out.push(ChatEvent::Start { msg_id: turn_id.into(), run_id: turn_id.into() });
+        }
+    }
+
+    /// The turn's `end` events: sent when it shows (or `failed`: an error
+    /// card shows it); kept unsent when it never showed anything (a silent
+    /// or stopped turn nobody typed), in case text comes late.
+    fn conclude(&mut self, turn_id: &str, end: Vec<ChatEvent>, failed: bool, out: &mut Vec<ChatEvent>) {
+        if self.shown || failed {
+            self.show(turn_id, out);
+            out.extend(end);
+        } else {
+            self.hidden_end = end;
+        }
     }
 }
 
@@ -387,6 +493,12 @@ fn failure_text(notice: Option<crate::error::ErrorCode>) -> String {
         Some(ErrorCode::Auth) => "The server refused the key.".into(),
         _ => crate::transport::request::GENERIC_FAILURE.into(),
     }
+}
+
+/// True while `text` could still become exactly `[SILENT]` (blank, or a
+/// start of the token after blanks): `agent_chat` deltas wait that long.
+fn could_be_silent(text: &str) -> bool {
+    crate::turn::SILENT.starts_with(text.trim())
 }
 
 fn since(start_ms: i64, now_ms: i64) -> u64 {
@@ -416,3 +528,7 @@ fn new_part(shown: &str, full: &str) -> Option<String> {
     }
     Some(full.to_string())
 }
+
+#[cfg(test)]
+#[path = "map_tests.rs"]
+mod tests;

@@ -96,7 +96,12 @@ impl ChatLog {
     pub fn reply(&mut self, turn_id: &str, part: &ReplyPart, now_ms: i64) -> Vec<UiEvent> {
         let mut out = Vec::new();
         let events = self.map.reply(turn_id, part, now_ms);
+        let late = matches!(part, ReplyPart::Unsaid { .. }) && !events.is_empty();
         self.fold(events, now_ms, &mut out);
+        if late {
+            // Text held when a stop or a stall ended the turn comes after its end.
+            self.store.save();
+        }
         out
     }
 

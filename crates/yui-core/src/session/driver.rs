@@ -397,7 +397,8 @@ impl Driver {
         // The chat sees what the engine will take (not a stopped turn's).
         let wall = self.clock.now_ms();
         let chat = match &event {
-            Inbound::Reply { turn_id, part } if !self.engine.is_stopped(turn_id) => match part {
+            // Text a stop or a stall left unsaid comes after the turn stopped.
+            Inbound::Reply { turn_id, part } if !self.engine.is_stopped(turn_id) || matches!(part, crate::transport::ReplyPart::Unsaid { .. }) => match part {
                 crate::transport::ReplyPart::Chat { event } => self.chat_log().wire(turn_id, event, wall),
                 part => self.chat_log().reply(turn_id, part, wall),
             },

@@ -60,7 +60,12 @@
 //!   [`SPOKEN_CUT`] code points of its sentences whose playback started and
 //!   `never_spoken` = the first [`SPOKEN_CUT`] code points of the rest (see
 //!   [`last_spoken`], [`first_owed`]). An utterance that never started
-//!   speaking records nothing.
+//!   speaking records nothing. Text of the reply that streamed but never
+//!   reached the queue (what the transport still held when a stop, a stall
+//!   or a stream error ended it, [`Playback::unsaid`]) is owed too: it joins
+//!   the turn's interrupted record, written again when the record already
+//!   went out, and makes a turn that spoke nothing `interrupted` with only
+//!   its `never_spoken`.
 //! * **Failed synthesis.** An item whose audio could not be made is reported
 //!   with [`Playback::failed`]: its cues already fired, its text still shows,
 //!   it counts as started (the bubble showed it) and playback moves on.
@@ -280,6 +285,23 @@ pub fn first_owed(s: &str, n: usize) -> String {
     s[..end].trim().to_string()
 }
 
+/// `a` and `b` joined by one space (either may be empty).
+fn joined(a: &str, b: &str) -> String {
+    match (a.trim().is_empty(), b.trim().is_empty()) {
+        (true, _) => b.trim().to_string(),
+        (_, true) => a.trim().to_string(),
+        _ => format!("{} {}", a.trim(), b.trim()),
+    }
+}
+
+/// An `interrupted` record: the last [`SPOKEN_CUT`] code points of what
+/// was spoken and the first of what was owed.
+fn interrupted(event_name: &str, turn_id: &str, now: Now, spoken: &str, owed: &str) -> PreviousTurn {
+    let spoken = last_spoken(spoken, SPOKEN_CUT);
+    let owed = first_owed(owed, SPOKEN_CUT);
+    crate::outcome::record(Outcome::Interrupted, event_name, turn_id, now.wall_ms, &spoken, &owed)
+}
+
 #[derive(Debug)]
 struct Item {
     id: u64,
@@ -309,7 +331,25 @@ struct Utterance {
     /// Cut short (a stall or a stream error after speech): records
     /// `interrupted` instead of `complete` when it drains.
     cut: bool,
+    /// Text of the reply that streamed but never reached the queue
+    /// ([`Playback::unsaid`]): never spoken.
+    unsaid: String,
 }
+
+/// What an `interrupted` record said of a turn, kept until the turn's end
+/// so text the transport still held ([`Playback::unsaid`]) joins it.
+#[derive(Debug, Clone)]
+struct CutOff {
+    turn_id: String,
+    event_name: String,
+    /// The sentences whose playback started, joined.
+    spoken: String,
+    /// What was never spoken, joined.
+    owed: String,
+}
+
+/// How many [`CutOff`]s are kept (a turn's end forgets its own).
+const CUT_OFFS_KEPT: usize = 16;
 
 #[derive(Debug)]
 struct Playing {
@@ -331,6 +371,7 @@ pub struct Playback {
     held: Vec<(String, Cue)>,
     stopped: HashSet<String>,
     labels: HashMap<String, String>,
+    cut_offs: VecDeque<CutOff>,
     next_item: u64,
     next_utt: u64,
 }
@@ -458,6 +499,7 @@ impl Playback {
                     started: Vec::new(),
                     record: true,
                     cut: false,
+                    unsaid: String::new(),
                 };
                 self.utterances.insert(u, fresh);
                 self.open = Some(u);
@@ -488,8 +530,45 @@ impl Playback {
     /// stopped and its label.
     pub fn turn_end(&mut self, turn_id: &str, now: Now, fx: &mut PlayEffects) {
         self.stopped.remove(turn_id);
-        self.labels.remove(turn_id);
         self.close(turn_id, now, fx);
+        self.labels.remove(turn_id);
+        self.cut_offs.retain(|c| c.turn_id != turn_id);
+    }
+
+    /// Text of `turn_id`'s reply that streamed but will never be played:
+    /// what the transport still held when a stop, a stall or a stream error
+    /// ended the turn. It joins the turn's `interrupted` record as never
+    /// spoken: the record a stop or a drained cut already wrote is written
+    /// again with it; an utterance still playing carries it to its own
+    /// record; a turn with nothing queued records it alone.
+    pub fn unsaid(&mut self, turn_id: &str, text: &str, now: Now, fx: &mut PlayEffects) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        if let Some(c) = self.cut_offs.iter_mut().rev().find(|c| c.turn_id == turn_id) {
+            c.owed = joined(&c.owed, text);
+            let record = interrupted(&c.event_name, &c.turn_id, now, &c.spoken, &c.owed);
+            fx.push(PlayEffect::Record(record));
+            return;
+        }
+        let live = self.utterances.values_mut().rev().find(|u| u.turn_id == turn_id && u.record);
+        if let Some(u) = live {
+            u.unsaid = joined(&u.unsaid, text);
+            u.cut = true;
+            return;
+        }
+        let event_name = self.labels.get(turn_id).cloned().unwrap_or_else(|| BACKEND_EVENT.to_string());
+        fx.push(PlayEffect::Record(interrupted(&event_name, turn_id, now, "", text)));
+        self.remember(CutOff { turn_id: turn_id.to_string(), event_name, spoken: String::new(), owed: text.to_string() });
+    }
+
+    fn remember(&mut self, c: CutOff) {
+        self.cut_offs.retain(|x| x.turn_id != c.turn_id);
+        self.cut_offs.push_back(c);
+        while self.cut_offs.len() > CUT_OFFS_KEPT {
+            self.cut_offs.pop_front();
+        }
     }
 
     /// Close the turn's open utterance without ending the turn: the frame
@@ -526,6 +605,7 @@ impl Playback {
                 started: Vec::new(),
                 record: false,
                 cut: false,
+                unsaid: String::new(),
             },
         );
         self.next_item += 1;
@@ -582,7 +662,7 @@ impl Playback {
             self.stopped.insert(p.turn_id.clone());
         }
         for (id, utt) in utterances {
-            if utt.started.is_empty() || !utt.record {
+            if !utt.record {
                 continue;
             }
             let mut owed: Vec<&str> = Vec::new();
@@ -590,16 +670,15 @@ impl Playback {
                 owed.push(&p.text);
             }
             owed.extend(queue.iter().filter(|i| i.utt == id).filter_map(|i| i.text.as_deref()));
-            let spoken = last_spoken(&utt.started.join(" "), SPOKEN_CUT);
-            let owed = first_owed(&owed.join(" "), SPOKEN_CUT);
-            fx.push(PlayEffect::Record(crate::outcome::record(
-                Outcome::Interrupted,
-                &utt.event_name,
-                &utt.turn_id,
-                now.wall_ms,
-                &spoken,
-                &owed,
-            )));
+            owed.push(&utt.unsaid);
+            let spoken = utt.started.join(" ");
+            let owed = owed.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+            // Kept for text the transport still held, which comes after the stop.
+            self.remember(CutOff { turn_id: utt.turn_id.clone(), event_name: utt.event_name.clone(), spoken: spoken.clone(), owed: owed.clone() });
+            if utt.started.is_empty() && utt.unsaid.is_empty() {
+                continue;
+            }
+            fx.push(PlayEffect::Record(interrupted(&utt.event_name, &utt.turn_id, now, &spoken, &owed)));
         }
     }
 
@@ -659,12 +738,13 @@ impl Playback {
             return;
         }
         let utt = self.utterances.remove(&u).expect("checked above");
-        if utt.started.is_empty() || !utt.record {
+        if !utt.record || (utt.started.is_empty() && utt.unsaid.is_empty()) {
             return;
         }
         let record = if utt.cut {
-            let spoken = last_spoken(&utt.started.join(" "), SPOKEN_CUT);
-            crate::outcome::record(Outcome::Interrupted, &utt.event_name, &utt.turn_id, now.wall_ms, &spoken, "")
+            let spoken = utt.started.join(" ");
+            self.remember(CutOff { turn_id: utt.turn_id.clone(), event_name: utt.event_name.clone(), spoken: spoken.clone(), owed: utt.unsaid.clone() });
+            interrupted(&utt.event_name, &utt.turn_id, now, &spoken, &utt.unsaid)
         } else {
             crate::outcome::record(Outcome::Complete, &utt.event_name, &utt.turn_id, now.wall_ms, "", "")
         };

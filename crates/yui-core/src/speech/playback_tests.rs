@@ -385,3 +385,87 @@ fn pcm_duration_comes_from_the_samples() {
     assert_eq!(pcm.duration(), SECOND);
     assert_eq!(Sound::Timed(SECOND).duration(), SECOND);
 }
+
+impl Rig {
+    fn unsaid(&mut self, turn: &str, text: &str) {
+        self.call(|pb, fx| pb.unsaid(turn, text, now(), fx));
+    }
+
+    fn cut(&mut self, turn: &str) {
+        self.call(|pb, fx| pb.cut(turn, now(), fx));
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn text_held_at_a_stop_joins_the_interrupted_record_as_never_spoken() {
+    let mut r = Rig::new();
+    r.pb.label("1", USER_EVENT);
+    r.speech("1", vec![seg(&[], "A.")]);
+    r.speech("1", vec![seg(&[], "B.")]);
+    r.until(500).await;
+    r.take().await;
+    r.stop(Stop::Button);
+    assert_eq!(r.take().await, lines(&["halt", "record Interrupted 1 A.|B."]));
+    // The transport's held sentence comes after the stop: the record is written again with it.
+    r.unsaid("1", "Before it stopped. ");
+    assert_eq!(r.take().await, lines(&["record Interrupted 1 A.|B. Before it stopped."]));
+    assert_eq!(r.records.last().unwrap().event_name.as_deref(), Some(USER_EVENT));
+    r.unsaid("1", "  ");
+    assert!(r.take().await.is_empty(), "blank text is nothing");
+    r.turn_end("1");
+    r.settle().await;
+    assert!(r.take().await.is_empty(), "nothing of it plays");
+}
+
+#[tokio::test(start_paused = true)]
+async fn text_held_at_a_stop_before_any_speech_is_an_interrupted_record_of_its_own() {
+    let mut r = Rig::new();
+    r.pb.label("1", USER_EVENT);
+    r.thinking("1", true);
+    r.stop(Stop::Button);
+    assert_eq!(r.take().await, lines(&["halt"]), "nothing spoken, nothing recorded yet");
+    r.unsaid("1", "Before it stopped. ");
+    assert_eq!(r.take().await, lines(&["record Interrupted 1 |Before it stopped."]));
+    assert_eq!(r.records[0].event_name.as_deref(), Some(USER_EVENT));
+    r.turn_end("1");
+    r.settle().await;
+    assert!(r.take().await.is_empty());
+
+    // Queued but never started at the stop: that too is owed.
+    let mut r = Rig::new();
+    r.speech("2", vec![seg(&[], "A.")]);
+    r.speech("2", vec![seg(&[], "B.")]);
+    r.stop(Stop::Button);
+    r.take().await;
+    r.unsaid("2", "C");
+    assert_eq!(r.take().await, lines(&["record Interrupted 2 |A. B. C"]), "the first had not started");
+}
+
+#[tokio::test(start_paused = true)]
+async fn text_held_at_a_stall_or_an_error_follows_what_still_plays() {
+    // A stall after speech: the cut drains at once, then the held text comes.
+    let mut r = Rig::new();
+    r.speech("1", vec![seg(&[], "Hello there.")]);
+    r.until(1000).await;
+    r.cut("1");
+    assert_eq!(r.take().await, lines(&["play 1 Hello there.", "show 1 Hello there.", "end Hello there.", "record Interrupted 1 Hello there.|"]));
+    r.unsaid("1", " And then");
+    assert_eq!(r.take().await, lines(&["record Interrupted 1 Hello there.|And then"]));
+
+    // An error while a sentence still plays: the held text waits for its record.
+    let mut r = Rig::new();
+    r.speech("2", vec![seg(&[], "One.")]);
+    r.unsaid("2", "Two is cut");
+    r.cut("2");
+    r.turn_end("2");
+    r.settle().await;
+    assert_eq!(r.take().await, lines(&["play 2 One.", "show 2 One.", "end One.", "record Interrupted 2 One.|Two is cut"]));
+
+    // Only cues before the error: the held text alone is the record.
+    let mut r = Rig::new();
+    r.speech("3", vec![seg(&["happy"], "")]);
+    r.unsaid("3", "Never said.");
+    r.turn_end("3");
+    r.settle().await;
+    assert_eq!(r.take().await, lines(&["cue 3 happy", "record Interrupted 3 |Never said."]));
+}

@@ -104,6 +104,15 @@ impl Splitter {
         has_content.then_some(rest)
     }
 
+    /// True when the text held so far ends a sentence by the rules above
+    /// and only waits for the character that proves it (a closer or more
+    /// terminators could still join its tail): its tail holds a terminator,
+    /// or a line break follows it. False for an unfinished fragment, and
+    /// when nothing is held.
+    pub fn holds_sentence(&self) -> bool {
+        self.has_content && (self.tail_term || (self.in_ws && self.ws_break))
+    }
+
     /// Take one character; returns the sentence it proves complete, if any
     /// (`c` itself then starts the next one).
     fn step(&mut self, c: char) -> Option<String> {
@@ -198,6 +207,23 @@ fn is_line_break(c: char) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_held_sentence_is_known_complete_and_a_fragment_is_not() {
+        let held = |text: &str| {
+            let mut s = Splitter::new();
+            let done = s.push(text);
+            (done.len(), s.holds_sentence())
+        };
+        assert_eq!(held(""), (0, false));
+        assert_eq!(held("Before it stopped. "), (0, true));
+        assert_eq!(held("Before it stopped."), (0, true), "the end of the stream would end it");
+        assert_eq!(held("He said \"no.\""), (0, true));
+        assert_eq!(held("Title\n"), (0, true), "a line break ends a sentence");
+        assert_eq!(held("Hi. Before it sto"), (1, false));
+        assert_eq!(held("Wait "), (0, false));
+        assert_eq!(held("元気？"), (0, true));
+    }
 
     /// Table of whole texts and their sentences.
     const CASES: &[(&str, &[&str])] = &[

@@ -138,6 +138,26 @@ impl Segmenter {
         Some(self.spoke_segment(Vec::new(), speech))
     }
 
+    /// A stop or a stall ended the stream: the text still held (a sentence
+    /// waiting for the character that proves it complete, or text a cue
+    /// could still take), never to be spoken. `None` when nothing with
+    /// content is held. The segmenter is empty afterwards.
+    pub fn unsaid(&mut self) -> Option<String> {
+        self.split.finish()
+    }
+
+    /// A stream error ended the stream: a held sentence known complete
+    /// ([`Splitter::holds_sentence`]) is the last segment to speak, as the
+    /// stream's end would have made it; an unfinished fragment is only
+    /// unsaid (shown and recorded, never spoken).
+    pub fn cut_short(&mut self) -> (Option<Segment>, Option<String>) {
+        if self.split.holds_sentence() {
+            (self.finish(), None)
+        } else {
+            (None, self.split.finish())
+        }
+    }
+
     /// True once a segment with speech was closed.
     pub fn spoke(&self) -> bool {
         self.spoken
@@ -209,6 +229,33 @@ mod tests {
         assert!(back.is_empty());
         let out = s.text("Now");
         assert_eq!(out[0].speech, "Wait. ");
+    }
+
+    #[test]
+    fn a_stop_or_an_error_ends_the_wait_for_the_next_character() {
+        // A stop or a stall: whatever is held is unsaid.
+        let mut s = Segmenter::new();
+        assert!(s.text("Before it stopped. ").is_empty(), "held for the next character");
+        assert_eq!(s.unsaid().as_deref(), Some("Before it stopped. "));
+        assert_eq!(s.unsaid(), None, "taken once");
+        assert!(!s.spoke(), "unsaid text is not speech");
+        assert!(s.text("   ").is_empty());
+        assert_eq!(s.unsaid(), None, "blanks are nothing");
+
+        // An error: a held sentence known complete is spoken...
+        assert!(s.text("Before it stopped. ").is_empty());
+        let (last, unsaid) = s.cut_short();
+        assert_eq!(last.map(|l| l.speech).as_deref(), Some("Before it stopped. "));
+        assert_eq!(unsaid, None);
+        assert!(s.spoke());
+        // ...an unfinished fragment is not.
+        let mut s = Segmenter::new();
+        assert_eq!(s.text("One. Two is cut mid").len(), 1);
+        assert_eq!(s.cut_short(), (None, Some("Two is cut mid".to_string())));
+        assert_eq!(s.cut_short(), (None, None));
+        let mut s = Segmenter::new();
+        assert!(s.text("「元気？」").is_empty());
+        assert!(s.cut_short().0.is_some(), "a CJK sentence waiting for a closer is complete");
     }
 
     #[test]

@@ -277,6 +277,18 @@ pub enum ReplyPart {
         /// The tool name as the backend knows it.
         tool_id: String,
     },
+    /// Reply text that streamed but will never be spoken: what a request
+    /// transport's segmenter still held (a sentence waiting for the
+    /// character that proves it complete, or text a cue could still take)
+    /// when a stop, an abandon (a stall) or a stream error ended the turn.
+    /// Reported at most once, right before the turn's `Error` or `End`, also
+    /// for a turn the engine already stopped: the chat window shows it as
+    /// the reply's text and the previous-turn record keeps it as never
+    /// spoken. It is never played.
+    Unsaid {
+        /// The text, as streamed.
+        text: String,
+    },
     /// The turn failed; `message` is the text to show (one line).
     Error {
         /// What to show.

@@ -85,6 +85,7 @@ impl RequestError {
         let text = match self {
             RequestError::Http { status, .. } if *status == 401 || *status == 403 => GENERIC_FAILURE.to_string(),
             RequestError::Http { status, body } => format!("HTTP {status}: {}", server_text(body)),
+            RequestError::Stream { status: Some(status), message, .. } if message.trim().is_empty() => format!("HTTP {status}"),
             RequestError::Stream { status: Some(status), message, .. } => format!("HTTP {status}: {}", one_line(message)),
             RequestError::Stream { status: None, .. } | RequestError::Decode { .. } => GENERIC_FAILURE.to_string(),
             // No status: the generic text (the details are in the log).
@@ -111,6 +112,54 @@ impl RequestError {
             _ => None,
         }
     }
+}
+
+/// An error a server or a proxy wrote into the stream in place of an
+/// event, read into a [`RequestError::Stream`]:
+///
+/// - a data line `{"error": {...}}` or `{"error": "text"}` with no `type`
+///   (LiteLLM's proxy writes `{"error": {"message", "type", "param",
+///   "code": "500"}}` when the upstream call fails mid-stream);
+/// - a typed `{"type": "error", "code", "message"}` event, flat or with the
+///   error nested under `error`;
+/// - any `event: error` frame that is not another typed event (its data
+///   flat `{"message", "code"}`, nested, or plain text).
+///
+/// The status is the error's `code` or `status` when it is a number or a
+/// string of digits from 100 to 599 ([`status_of`]); the message is its
+/// `message` (or the text). `None` for anything else, including a chunk
+/// whose `error` is `null`.
+pub fn error_envelope(event: &str, data: &str) -> Option<RequestError> {
+    let value = serde_json::from_str::<Value>(data).ok();
+    let kind = value.as_ref().and_then(|v| v.get("type")).and_then(Value::as_str);
+    let nested = value.as_ref().and_then(|v| v.get("error")).filter(|e| !e.is_null());
+    let flagged = event.trim() == "error" || kind == Some("error");
+    if kind.is_some_and(|k| k != "error") || (nested.is_none() && !flagged) {
+        return None;
+    }
+    let top = value.clone().unwrap_or_else(|| Value::String(data.trim().to_string()));
+    let text = |v: &Value| -> Option<String> {
+        v.as_str()
+            .or_else(|| v.get("message").and_then(Value::as_str))
+            .or_else(|| v.get("detail").and_then(Value::as_str))
+            .map(str::to_string)
+            .filter(|m| !m.trim().is_empty())
+    };
+    let code = |v: &Value| status_of(v.get("code")).or_else(|| status_of(v.get("status")));
+    let message = text(&top).or_else(|| nested.and_then(text)).unwrap_or_default();
+    let status = code(&top).or_else(|| nested.and_then(code));
+    Some(RequestError::Stream { status, message, raw: data.to_string() })
+}
+
+/// The HTTP status an error's `code` or `status` field carries, when it is
+/// one: a number, or a string of digits, from 100 to 599.
+pub fn status_of(code: Option<&Value>) -> Option<u16> {
+    let n = match code? {
+        Value::Number(n) => n.as_u64()?,
+        Value::String(s) => s.trim().parse::<u64>().ok()?,
+        _ => return None,
+    };
+    (100..=599).contains(&n).then_some(n as u16)
 }
 
 /// The server's own words in an error body: `error.message`, `error` (a
@@ -274,6 +323,29 @@ mod tests {
         assert!(out.iter().any(|r| matches!(r, Err(RequestError::Stream { .. }))), "the oversize event ends the stream as an error");
         let fine = parse(&["data: x\r\n\r\n", "data: y\n", "\n"]);
         assert_eq!(fine.len(), 2, "CRLF and split boundaries still count");
+    }
+
+    #[test]
+    fn error_envelopes_a_proxy_writes_keep_their_status_and_text() {
+        let shown = |event: &str, data: &str| error_envelope(event, data).map(|e| e.shown());
+        // LiteLLM's proxy: a data line with the error nested and the status as a string.
+        let litellm = r#"{"error": {"message": "litellm.APIError: upstream broke", "type": "None", "param": "None", "code": "500"}}"#;
+        assert_eq!(shown("message", litellm).as_deref(), Some("HTTP 500: litellm.APIError: upstream broke"));
+        assert_eq!(shown("error", litellm).as_deref(), Some("HTTP 500: litellm.APIError: upstream broke"));
+        assert_eq!(shown("message", r#"{"error": {"message": "boom", "code": 503}}"#).as_deref(), Some("HTTP 503: boom"));
+        assert_eq!(shown("message", r#"{"error": {"message": "boom", "code": "server_error", "status": 502}}"#).as_deref(), Some("HTTP 502: boom"));
+        // An `event: error` frame, flat, typed, or plain text.
+        assert_eq!(shown("error", r#"{"message": "overloaded", "code": 529}"#).as_deref(), Some("HTTP 529: overloaded"));
+        assert_eq!(shown("error", r#"{"type": "error", "code": "500", "message": "upstream", "sequence_number": 3}"#).as_deref(), Some("HTTP 500: upstream"));
+        assert_eq!(shown("message", r#"{"type": "error", "error": {"code": "429", "message": "slow"}}"#).as_deref(), Some("HTTP 429: slow"));
+        assert_eq!(shown("error", "upstream timeout").as_deref(), Some(GENERIC_FAILURE));
+        assert_eq!(shown("message", r#"{"error": "upstream timeout"}"#).as_deref(), Some(GENERIC_FAILURE));
+        assert_eq!(shown("message", r#"{"error": {"code": 500}}"#).as_deref(), Some("HTTP 500"));
+        // Not errors: ordinary chunks and events, a null error.
+        assert!(error_envelope("message", r#"{"choices": [], "error": null}"#).is_none());
+        assert!(error_envelope("message", r#"{"choices": [{"delta": {"content": "hi"}}]}"#).is_none());
+        assert!(error_envelope("response.output_text.delta", r#"{"type": "response.output_text.delta", "delta": "x"}"#).is_none());
+        assert!(error_envelope("message", "not json").is_none());
     }
 
     #[test]

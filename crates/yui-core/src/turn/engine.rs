@@ -129,6 +129,9 @@ pub(super) struct Turn {
     /// Filler lines said so far (at most
     /// [`FILLER_GAPS`](crate::speech::filler::FILLER_GAPS)`.len()`).
     pub(super) fillers: usize,
+    /// Text of the reply streamed and was never spoken
+    /// ([`ReplyPart::Unsaid`]): the turn is `interrupted`, not `failed`.
+    pub(super) unsaid: bool,
 }
 
 /// The book of outstanding turns on one chat. See the module doc.
@@ -567,6 +570,21 @@ impl Engine {
                     t.error = Some(crate::transport::push::frames::cut_chars(&one_line, ERROR_MESSAGE_SHOWN));
                 }
             }
+            ReplyPart::Unsaid { text } => {
+                // Also for a stopped or abandoned turn: a stop, a stall or a
+                // stream error ended the wait for the character that proves
+                // the text complete. It joins the turn's interrupted record
+                // as never spoken; it is not played.
+                tracing::info!(record = "unsaid", transport = self.cfg.transport, turn_id = %turn_id, chars = text.chars().count(), "text streamed and never spoken");
+                if let Some(t) = self.turns.iter_mut().find(|t| t.id == turn_id) {
+                    t.unsaid |= speaks(&text);
+                }
+                if speaks(&text) {
+                    let mut pfx = PlayEffects::new();
+                    self.playback.unsaid(&turn_id, &text, now, &mut pfx);
+                    self.played(pfx, fx);
+                }
+            }
             ReplyPart::Alive { after_speech } => {
                 if !self.stopped.contains(&turn_id) {
                     self.touch(&turn_id, now, false, after_speech);
@@ -608,7 +626,7 @@ impl Engine {
             return;
         }
         self.running = None;
-        if turn.error.is_some() && turn.spoken.is_empty() {
+        if turn.error.is_some() && turn.spoken.is_empty() && !turn.unsaid {
             self.write_outcome(Outcome::Failed, &turn.event_name, &turn_id, "", now, fx);
         }
         match turn.error {

@@ -114,6 +114,7 @@ impl Engine {
             error: None,
             filler_at: self.cfg.filler.as_ref().filter(|_| !self.on_bed).map(|_| now.at + FILLER_GAPS[0]),
             fillers: 0,
+            unsaid: false,
         });
         self.running = Some(turn_id);
     }

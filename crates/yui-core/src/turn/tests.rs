@@ -630,3 +630,66 @@ fn a_fired_turn_waits_for_a_connection() {
     assert!(!e.fire(signal_trigger(), Now { at: t0, wall_ms: 0 }, &mut fx));
     assert!(fx.is_empty(), "not ready: nothing fails, nothing is said");
 }
+
+fn unsaid(text: &str) -> ReplyPart {
+    ReplyPart::Unsaid { text: text.into() }
+}
+
+#[test]
+fn text_held_at_a_stop_is_recorded_as_never_spoken_and_never_played() {
+    let mut r = Rig::new("responses");
+    let id = r.send("stop test", 0);
+    let fx = r.cmd(UserCommand::Stop, 5);
+    assert!(matches!(ui(&fx).last(), Some(UiEvent::TurnEnded { outcome: TurnOutcome::Stopped, .. })));
+    assert!(saves(&fx).is_empty(), "nothing had been spoken");
+    // The transport answers the stop with what its segmenter held, then the end.
+    let fx = r.reply(&id, unsaid("Before it stopped. "), 5);
+    assert!(spoken(&fx).is_empty() && !fx.iter().any(|f| matches!(f, Effect::Synth { .. })), "not played: {fx:?}");
+    let rec = saves(&fx).pop().expect("a record");
+    assert_eq!(rec.outcome, Outcome::Interrupted);
+    assert_eq!(rec.already_spoken, None);
+    assert_eq!(rec.never_spoken.as_deref(), Some("Before it stopped."));
+    assert_eq!(rec.event_name.as_deref(), Some(crate::turn::USER_EVENT));
+    assert_eq!(r.e.previous(), Some(&rec), "the next turn's block carries it");
+    assert!(ui(&r.reply(&id, END, 5)).is_empty());
+    assert_eq!(r.e.stopped_count(), 0);
+}
+
+#[test]
+fn text_held_at_a_stall_turns_the_failed_record_into_interrupted() {
+    let mut r = Rig::new("chat_completions");
+    let id = r.send("hi", 0);
+    r.reply(&id, ReplyPart::Alive { after_speech: true }, 1);
+    let fx = r.tick(46);
+    assert!(sent(&fx).contains(&Outbound::Abandon { turn_id: id.clone() }));
+    assert_eq!(saves(&fx).pop().map(|s| s.outcome), Some(Outcome::Failed), "nothing was shown yet");
+    let fx = r.reply(&id, unsaid("Before it stopped. "), 46);
+    let rec = saves(&fx).pop().expect("a record");
+    assert_eq!((rec.outcome, rec.never_spoken.as_deref()), (Outcome::Interrupted, Some("Before it stopped.")));
+    assert!(spoken(&fx).is_empty());
+    r.reply(&id, END, 46);
+}
+
+#[test]
+fn an_error_after_held_text_is_interrupted_not_failed() {
+    let mut r = Rig::new("responses");
+    let id = r.send("hi", 0);
+    r.reply(&id, speech("Hello."), 1);
+    r.reply(&id, unsaid("And then"), 2);
+    r.reply(&id, ReplyPart::Error { message: "HTTP 500: upstream".into() }, 2);
+    let fx = r.reply(&id, END, 2);
+    assert!(matches!(ui(&fx).last(), Some(UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error: Some(e), .. }) if e == "HTTP 500: upstream"));
+    let recs = saves(&fx);
+    assert!(recs.iter().all(|r| r.outcome == Outcome::Interrupted), "{recs:?}");
+    let rec = recs.last().expect("a record");
+    assert_eq!((rec.already_spoken.as_deref(), rec.never_spoken.as_deref()), (Some("Hello."), Some("And then")));
+
+    // Nothing spoken before the error: the held text alone, still interrupted.
+    let id = r.send("again", 3);
+    r.reply(&id, unsaid("Only this"), 4);
+    r.reply(&id, ReplyPart::Error { message: "HTTP 500: upstream".into() }, 4);
+    let fx = r.reply(&id, END, 4);
+    assert!(saves(&fx).iter().all(|r| r.outcome != Outcome::Failed), "{fx:?}");
+    assert_eq!(r.e.previous().map(|p| (p.outcome, p.never_spoken.clone())), Some((Outcome::Interrupted, Some("Only this".into()))));
+    assert!(!sent(&fx).contains(&Outbound::Playback { turn_id: id }), "not a failed record");
+}

@@ -89,6 +89,13 @@ impl Calls {
         })
     }
 
+    /// The text the open `generate_express` call took from the segmenter,
+    /// taken back (the stream ended before the call did: its cue is never
+    /// placed).
+    pub fn take_back(&mut self) -> Option<String> {
+        self.open.as_mut().and_then(|o| o.taken.take()).filter(|t| !t.is_empty())
+    }
+
     /// True while a call is being assembled.
     pub fn is_open(&self) -> bool {
         self.open.is_some()

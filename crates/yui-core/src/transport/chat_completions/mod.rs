@@ -234,23 +234,33 @@ impl Session {
     }
 
     /// Stop, abandon or a newer turn: drop the request, keep the user entry
-    /// and the text said so far, report the end.
+    /// and the text said so far, report what the segmenter still held as
+    /// unsaid (shown, recorded as never spoken, not played), then the end.
     fn abort(&mut self, link: &Link) {
-        let Some(f) = self.flight.take() else { return };
+        let Some(mut f) = self.flight.take() else { return };
         let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
         let said = f.said();
         if !said.is_empty() {
             entries.push(Entry::Assistant { content: said, tool_calls: Vec::new() });
         }
         self.transcript.commit(entries);
+        let held: String = f.calls.take_back().into_iter().chain(f.seg.unsaid()).collect();
+        tracing::info!(record = "chat_completions.interrupted", turn_id = %f.turn.turn_id, unsaid = held.chars().count());
+        if !held.trim().is_empty() {
+            link.reply(&f.turn.turn_id, ReplyPart::Unsaid { text: held });
+        }
         link.reply(&f.turn.turn_id, ReplyPart::End { usage: None });
     }
 
-    /// The request or its stream failed: nothing is recorded. The log line
-    /// names the status and the kind of failure only: an error's text can
-    /// carry the server's body, and a 401 body often repeats the key.
+    /// The request or its stream failed. What the segmenter held is
+    /// reported: a complete sentence as the last speech (as the stream's end
+    /// would have made it), an unfinished fragment as unsaid. A turn that
+    /// streamed text keeps its user entry and that text in the transcript;
+    /// one that streamed none records nothing. The log line names the status
+    /// and the kind of failure only: an error's text can carry the server's
+    /// body, and a 401 body often repeats the key.
     fn fail(&mut self, e: RequestError, kind: &'static str, link: &Link) {
-        let Some(f) = self.flight.take() else { return };
+        let Some(mut f) = self.flight.take() else { return };
         tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn.turn_id, status = ?e.status(), kind);
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
             link.report(Inbound::Notice {
@@ -258,11 +268,38 @@ impl Session {
                 message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
             });
         }
+        let mut parts = Vec::new();
+        if let Some(taken) = f.calls.take_back() {
+            for seg in f.seg.put_back(taken) {
+                parts.push(ReplyPart::Speech { segments: vec![seg] });
+            }
+        }
+        let (last, unsaid) = f.seg.cut_short();
+        parts.extend(last.map(|seg| ReplyPart::Speech { segments: vec![seg] }));
+        parts.extend(unsaid.map(|text| ReplyPart::Unsaid { text }));
+        let said = f.said();
+        if !said.trim().is_empty() {
+            let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
+            for r in &f.done {
+                entries.extend(r.entries());
+            }
+            entries.push(Entry::Assistant { content: f.round.text.clone(), tool_calls: Vec::new() });
+            entries.retain(|e| !matches!(e, Entry::Assistant { content, tool_calls } if content.is_empty() && tool_calls.is_empty()));
+            self.transcript.commit(entries);
+        }
+        for p in parts {
+            link.reply(&f.turn.turn_id, p);
+        }
         link.reply(&f.turn.turn_id, ReplyPart::Error { message: e.shown() });
         link.reply(&f.turn.turn_id, ReplyPart::End { usage: None });
     }
 
     fn event(&mut self, ev: &SseEvent, link: &Link) {
+        // An error written into the stream: a chunk's `error`, an `event:
+        // error` frame or a typed error event (`sse::error_envelope`).
+        if let Some(err) = sse::error_envelope(&ev.event, &ev.data) {
+            return self.fail(err, "stream_error", link);
+        }
         let chunk = match wire::parse(&ev.data) {
             Ok(c) => c,
             Err(e) => {

@@ -120,6 +120,59 @@ pub fn assistant_message(content: &str, calls: &[CallRecord]) -> Value {
     json!({ "role": "assistant", "content": content, "tool_calls": calls })
 }
 
+/// Make the file at `path` end on a line boundary before an append, so
+/// the appended lines never join a torn last line (a write a kill cut
+/// short). A last line without its newline that still reads as an entry
+/// is kept and closed; one that does not is cut off, with a log line. A
+/// missing or empty file needs nothing.
+fn repair_tail(path: &Path) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = match std::fs::OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1))?;
+    f.read_exact(&mut last)?;
+    if last[0] == b'\n' {
+        return Ok(());
+    }
+    // Find where the torn line starts: after the last newline before it.
+    let mut start = len;
+    let mut buf = vec![0u8; 64 * 1024];
+    while start > 0 {
+        let from = start.saturating_sub(buf.len() as u64);
+        let n = (start - from) as usize;
+        f.seek(SeekFrom::Start(from))?;
+        f.read_exact(&mut buf[..n])?;
+        match buf[..n].iter().rposition(|&b| b == b'\n') {
+            Some(i) => {
+                start = from + i as u64 + 1;
+                break;
+            }
+            None => start = from,
+        }
+    }
+    f.seek(SeekFrom::Start(start))?;
+    let mut fragment = Vec::new();
+    f.read_to_end(&mut fragment)?;
+    let whole = std::str::from_utf8(&fragment).ok().is_some_and(|t| serde_json::from_str::<Entry>(t).is_ok());
+    if whole {
+        tracing::info!(record = "transcript_tail_closed", bytes = fragment.len(), "the last line had no newline; closed before appending");
+        f.seek(SeekFrom::End(0))?;
+        f.write_all(b"\n")?;
+    } else {
+        tracing::warn!(record = "transcript_torn_tail", bytes = fragment.len(), "a torn last line was cut off before appending");
+        f.set_len(start)?;
+    }
+    f.flush()
+}
+
 /// The transcript of one character: the entries since the last boundary
 /// and the trim cursor.
 #[derive(Debug)]
@@ -197,6 +250,7 @@ impl Transcript {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
+            repair_tail(&self.path)?;
             let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
             f.write_all(text.as_bytes())?;
             f.flush()
@@ -256,6 +310,35 @@ mod tests {
         assert_eq!(again.entries(), t.entries());
         assert_eq!(again.entries().len(), 4);
         assert_eq!(again.entries()[0], user("hi"));
+    }
+
+    #[test]
+    fn an_append_after_a_torn_last_line_starts_on_a_line_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("transcripts").join("yui.jsonl");
+        let mut t = Transcript::load(&path);
+        t.commit(vec![user("one"), said("first reply")]);
+        // A kill cut the next turn's write short: a torn line with no newline.
+        let full = serde_json::to_string(&user("two")).unwrap();
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(&full.as_bytes()[..full.len() / 2]).unwrap();
+        let mut t = Transcript::load(&path);
+        assert_eq!(t.entries(), &[user("one"), said("first reply")], "the fragment is skipped on load");
+        t.commit(vec![user("three"), said("third reply")]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.ends_with('\n'));
+        for line in text.lines() {
+            serde_json::from_str::<Entry>(line).unwrap_or_else(|e| panic!("every line reads: {line:?}: {e}"));
+        }
+        assert_eq!(Transcript::load(&path).entries(), &[user("one"), said("first reply"), user("three"), said("third reply")]);
+
+        // A last line cut just before its newline is whole: it is kept.
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(full.as_bytes()).unwrap();
+        let mut t = Transcript::load(&path);
+        t.commit(vec![said("after")]);
+        let again = Transcript::load(&path);
+        assert_eq!(again.entries().len(), 6);
+        assert_eq!(again.entries()[4], user("two"));
+        assert_eq!(again.entries()[5], said("after"));
     }
 
     #[test]

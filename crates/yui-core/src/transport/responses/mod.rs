@@ -274,33 +274,47 @@ impl Task {
         self.results.clear();
         let turn_id = turn.turn_id.clone();
         tracing::info!(record = "turn", transport = NAME, turn_id = %turn_id, spoke_text = false);
-        let result = self.turn_rounds(&turn).await;
+        let mut text = TurnText::default();
+        let result = self.turn_rounds(&turn, &mut text).await;
         self.results.clear();
         match result {
             Ok(()) => Ok(()),
-            Err(Interrupt::Stopped) => {
-                self.reply(&turn_id, ReplyPart::End { usage: None });
-                Ok(())
-            }
-            Err(Interrupt::Abandoned) => {
-                // The engine forgets an abandoned turn on its End, as a stopped one.
-                self.reply(&turn_id, ReplyPart::End { usage: None });
-                Ok(())
-            }
-            Err(Interrupt::Superseded) => {
-                // Aborted as a stopped turn: the chain stays as it was.
-                self.reply(&turn_id, ReplyPart::End { usage: None });
-                Ok(())
-            }
             Err(Interrupt::Closed) => Err(Closed),
+            // Stopped, abandoned (the engine gave up on it: a stall) or
+            // aborted by a newer turn: the request is dropped. What the
+            // segmenter still held is reported unsaid (shown, recorded as
+            // never spoken, not played); the exchange rides into the next
+            // request, since no completed response holds it; then the end
+            // (the engine forgets a stopped or abandoned turn on it).
+            Err(why) => {
+                tracing::info!(record = "responses.interrupted", turn_id = %turn_id, why = ?why, streamed = text.streamed.chars().count());
+                if let Some(unsaid) = text.segmenter.unsaid() {
+                    self.reply(&turn_id, ReplyPart::Unsaid { text: unsaid });
+                }
+                self.carry(&turn, &text);
+                self.reply(&turn_id, ReplyPart::End { usage: None });
+                Ok(())
+            }
         }
     }
 
-    async fn turn_rounds(&mut self, turn: &TurnRequest) -> Result<(), Interrupt> {
+    /// Keep a turn no completed response holds (cut short after its request
+    /// left) for the next request: its user item as text and what streamed
+    /// of the reply ([`Chain::carry`]).
+    fn carry(&mut self, turn: &TurnRequest, text: &TurnText) {
+        let user = serde_json::json!({ "role": "user", "content": body::user_text(self.cfg.post_history.as_deref(), turn) });
+        let mut items = vec![user];
+        if !text.streamed.trim().is_empty() {
+            items.push(serde_json::json!({ "role": "assistant", "content": text.streamed }));
+        }
+        self.chain.carry(items);
+    }
+
+    async fn turn_rounds(&mut self, turn: &TurnRequest, text: &mut TurnText) -> Result<(), Interrupt> {
         let turn_id = turn.turn_id.as_str();
         let mut retried = false;
         'fresh: loop {
-            let mut text = TurnText::default();
+            *text = TurnText::default();
             let mut previous = self.chain.previous_id().map(str::to_string);
             let mut input = self.chain.leading_items();
             input.push(body::user_item(self.cfg.post_history.as_deref(), turn));
@@ -314,7 +328,7 @@ impl Task {
                 }
                 tracing::info!(record = "responses.request", turn_id, round, chained);
                 let request = body::request(&self.cfg, &self.vocab, previous.as_deref(), std::mem::take(&mut input));
-                let (id, usage, calls) = match self.round(turn_id, &request, &mut text).await? {
+                let (id, usage, calls) = match self.round(turn_id, &request, text).await? {
                     RoundEnd::Completed { id, usage, calls } => (id, usage, calls),
                     RoundEnd::Failed(e) => {
                         if e.status() == Some(404) && chained && round == 1 && !retried {
@@ -324,7 +338,7 @@ impl Task {
                             retried = true;
                             continue 'fresh;
                         }
-                        self.fail(turn_id, &e);
+                        self.fail(turn, &e, text);
                         return Ok(());
                     }
                 };
@@ -384,6 +398,12 @@ impl Task {
                 Some(Err(e)) => return Ok(RoundEnd::Failed(e)),
                 Some(Ok(ev)) => ev,
             };
+            // An error a proxy writes into the stream (`{"error": {...}}`
+            // with no type, an `event: error` frame) ends the round with its
+            // status and text.
+            if let Some(e) = sse::error_envelope(&next.event, &next.data) {
+                return Ok(RoundEnd::Failed(e));
+            }
             let event = match serde_json::from_str::<StreamEvent>(&next.data) {
                 Ok(ev) => ev,
                 Err(e) => {
@@ -412,9 +432,13 @@ impl Task {
         }
     }
 
-    /// End the turn on a failure: the notice for a refused key, the shown
-    /// text, then the end.
-    fn fail(&self, turn_id: &str, e: &RequestError) {
+    /// End the turn on a failure: the notice for a refused key; what the
+    /// segmenter held (a complete sentence is spoken, as the stream's end
+    /// would have made it; an unfinished fragment is only unsaid); the
+    /// shown text, then the end. A turn that streamed text is carried into
+    /// the next request; one that streamed none leaves the chain as it was.
+    fn fail(&mut self, turn: &TurnRequest, e: &RequestError, text: &mut TurnText) {
+        let turn_id = turn.turn_id.as_str();
         let status = e.status();
         let kind = error_kind(e);
         if matches!(status, Some(401 | 403)) {
@@ -426,6 +450,16 @@ impl Task {
         }
         if e.code() == ErrorCode::Auth {
             self.link.report(Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into() });
+        }
+        let (last, unsaid) = text.segmenter.cut_short();
+        if let Some(segment) = last {
+            self.reply(turn_id, ReplyPart::Speech { segments: vec![segment] });
+        }
+        if let Some(unsaid) = unsaid {
+            self.reply(turn_id, ReplyPart::Unsaid { text: unsaid });
+        }
+        if !text.streamed.trim().is_empty() {
+            self.carry(turn, text);
         }
         self.reply(turn_id, ReplyPart::Error { message: e.shown() });
         self.reply(turn_id, ReplyPart::End { usage: None });

@@ -21,6 +21,9 @@ pub struct TurnText {
     pub segmenter: Segmenter,
     /// All reasoning of the turn so far.
     pub reasoning: String,
+    /// All assistant text streamed in the turn so far, as it came (what
+    /// the chain keeps of a turn cut short).
+    pub streamed: String,
     /// The reasoning summary part written last (item id, summary index).
     summary_part: Option<(Option<String>, u64)>,
 }
@@ -97,6 +100,7 @@ impl Reader {
     pub fn on_event(&mut self, event: StreamEvent, text: &mut TurnText) -> Step {
         match event {
             StreamEvent::OutputTextDelta { delta } => {
+                text.streamed.push_str(&delta);
                 for segment in text.segmenter.text(&delta) {
                     self.part(ReplyPart::Speech { segments: vec![segment] });
                 }

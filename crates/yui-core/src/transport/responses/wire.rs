@@ -239,12 +239,7 @@ impl OutputItem {
 /// The HTTP status an `error` event carries, when its code is one: a number,
 /// or a string of digits, from 100 to 599.
 pub fn error_status(code: Option<&Value>) -> Option<u16> {
-    let n = match code? {
-        Value::Number(n) => n.as_u64()?,
-        Value::String(s) => s.trim().parse::<u64>().ok()?,
-        _ => return None,
-    };
-    (100..=599).contains(&n).then_some(n as u16)
+    crate::transport::sse::status_of(code)
 }
 
 #[cfg(test)]
