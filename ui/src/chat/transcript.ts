@@ -68,12 +68,12 @@ export function apply(conv: Conversation, event: ChatEvent, nowMs: number): Conv
   const messages = [...next.messages];
   const m: ChatMessage = { ...messages[pos] };
   messages[pos] = m;
-  if (event.type === "end" && (event.user_index !== 0 || event.assistant_index !== 0)) {
-    // Indices both 0 are the client's own end (no server conversation).
+  // The server's indices file the exchange; null indices (not saved) or both 0 (the client's own end) file none.
+  if (event.type === "end" && event.user_index != null && event.assistant_index != null && (event.user_index !== 0 || event.assistant_index !== 0)) {
     m.server_index = event.assistant_index;
     for (let i = pos - 1; i >= 0; i--) {
       if (messages[i].role !== "user") continue;
-      if (messages[i].server_index === undefined) messages[i] = { ...messages[i], server_index: event.user_index };
+      messages[i] = { ...messages[i], server_index: event.user_index };
       break;
     }
   }
@@ -183,6 +183,11 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
         if (c.state === "drafting") c.state = "running";
       } else {
         a.tools.push(newTool(event.call_id, event.name, event.args, "running"));
+        i = a.tools.length - 1;
+      }
+      if (a.tools[i].approval_id === undefined) {
+        const gate = gateOf(a, event.name, event.args);
+        if (gate !== undefined) a.tools[i].approval_id = gate;
       }
       break;
     }
@@ -191,11 +196,14 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
       let c = a.tools.find((t) => t.call_id === event.call_id);
       if (!c) {
         c = newTool(event.call_id, event.name, null, state);
+        const gate = gateOf(a, event.name, null);
+        if (gate !== undefined) c.approval_id = gate;
         a.tools.push(c);
       }
       c.state = state;
       c.output = event.output;
-      c.seconds = event.seconds;
+      if (event.seconds != null) c.seconds = event.seconds;
+      else delete c.seconds;
       break;
     }
     case "approval_request":
@@ -256,6 +264,17 @@ function latency(l: Latency): Latency {
   if (l.first_sentence_ms != null) out.first_sentence_ms = l.first_sentence_ms;
   if (l.first_audio_ms != null) out.first_audio_ms = l.first_audio_ms;
   return out;
+}
+
+/**
+ * The approval card that gated a call of `name` with `args` (the engine reports the call under another id):
+ * the first card of the answer not yet paired with a tool card, with the same name, preferring equal arguments.
+ */
+function gateOf(a: Answer, name: string, args: unknown): string | undefined {
+  const taken = new Set(a.tools.map((t) => t.approval_id).filter((x) => x !== undefined));
+  const free = a.approvals.filter((c) => c.name === name && !taken.has(c.approval_id));
+  const same = free.find((c) => JSON.stringify(c.args) === JSON.stringify(args));
+  return (same ?? free[0])?.approval_id;
 }
 
 /** The reasoning clock stops at the first non-reasoning event. */

@@ -57,7 +57,7 @@ struct TurnMap {
     error: Option<String>,
     latency: Latency,
     /// `agent_chat`'s own `end`: the server's indices and versions.
-    server_end: Option<(u64, u64, serde_json::Value, serde_json::Value)>,
+    server_end: Option<(Option<u64>, Option<u64>, Option<u64>, Option<u64>)>,
     /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
     server_usage: Option<(u64, f64, Option<f64>)>,
     ended: bool,
@@ -206,7 +206,7 @@ impl ChatMap {
                         name: tool_id.clone(),
                         ok,
                         output: String::new(),
-                        seconds: secs(started, now_ms),
+                        seconds: Some(secs(started, now_ms)),
                     });
                 }
             },
@@ -315,7 +315,7 @@ impl ChatMap {
             name,
             ok,
             output: result.result.clone(),
-            seconds: secs(started, now_ms),
+            seconds: Some(secs(started, now_ms)),
         });
         out
     }
@@ -373,7 +373,7 @@ impl ChatMap {
             out.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
         }
         let (user_index, assistant_index, versions, active) =
-            t.server_end.take().unwrap_or((0, 0, serde_json::Value::Null, serde_json::Value::Null));
+            t.server_end.take().unwrap_or((None, None, None, None));
         out.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
     }
 }

@@ -140,8 +140,9 @@ impl ChatLog {
     /// A user command about the conversation. `busy`: a turn runs or
     /// messages wait. Regenerate becomes the user message sent again (its
     /// answer filed as another version); version, fork and delete change the
-    /// store and tell the `agent_chat` server; anything else passes to the
-    /// engine unchanged.
+    /// store and tell the `agent_chat` server, addressing each exchange by
+    /// its user message's server index (an exchange the server did not file
+    /// stays local); anything else passes to the engine unchanged.
     pub fn command(&mut self, cmd: UserCommand, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
         let conv = self.store.current();
@@ -153,7 +154,7 @@ impl ChatLog {
                 match (pos, asked) {
                     _ if busy => h.events.push(notice("Wait for the reply to finish before regenerating.")),
                     (Some(p), Some(user)) => {
-                        self.regenerating = Some((msg_id, conv.messages[p].server_index));
+                        self.regenerating = Some((msg_id, exchange_index(&conv.messages, p)));
                         h.engine = Some(UserCommand::SendText { text: user.text.clone() });
                     }
                     (Some(_), None) => h.events.push(notice("Nothing to regenerate: no message of yours came before this one.")),
@@ -161,23 +162,38 @@ impl ChatLog {
                 }
             }
             UserCommand::PickVersion { msg_id, n } => {
-                let Some(m) = self.store.current_mut().assistant_mut(&msg_id) else { return h };
+                let c = self.store.current_mut();
+                let Some(pos) = c.messages.iter().position(|m| m.role == Role::Assistant && m.id == msg_id) else { return h };
+                let index = exchange_index(&c.messages, pos);
+                let m = &mut c.messages[pos];
                 if (n as usize) < m.answers.len() && m.active != n {
                     m.active = n;
-                    if let Some(index) = m.server_index {
+                    if let Some(index) = index {
                         h.outbound.push(Outbound::Side(SideRequest::PickVersion { conversation_id: wire_id, index, n }));
                     }
                     self.saved_snapshot(&mut h);
                 }
             }
             UserCommand::Fork { msg_id } => {
-                let index = conv.messages.iter().find(|m| m.id == msg_id).and_then(|m| m.server_index);
-                match self.store.fork(&msg_id, now_ms) {
+                // A fork keeps whole exchanges, as the server does: from a
+                // user message, its answer comes along.
+                let Some(pos) = conv.messages.iter().position(|m| m.id == msg_id) else {
+                    h.events.push(notice("That message is not in this conversation."));
+                    return h;
+                };
+                let last = match conv.messages.get(pos + 1) {
+                    Some(next) if conv.messages[pos].role == Role::User && next.role == Role::Assistant => pos + 1,
+                    _ => pos,
+                };
+                let index = exchange_index(&conv.messages, last);
+                let last_id = conv.messages[last].id.clone();
+                match self.store.fork(&last_id, now_ms) {
                     Some(fork) => {
                         let local_id = fork.id.clone();
                         h.events.push(UiEvent::Conversation { conversation: fork.clone() });
-                        if let Some(index) = index {
-                            h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id }));
+                        match index {
+                            Some(index) => h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id })),
+                            None => tracing::info!(record = "chat_fork_local", msg_id = %msg_id, "the server filed no index for it; the fork stays local"),
                         }
                     }
                     None => h.events.push(notice("That message is not in this conversation.")),
@@ -186,13 +202,22 @@ impl ChatLog {
             UserCommand::DeleteMessage { msg_id } => {
                 let c = self.store.current_mut();
                 let Some(pos) = c.messages.iter().position(|m| m.id == msg_id) else { return h };
-                if c.messages[pos].answers.last().is_some_and(|a| a.state == AnswerState::Streaming) {
+                // The exchange: the user message and the answer to it.
+                let (first, last) = exchange_of(&c.messages, pos);
+                if c.messages[first..=last].iter().any(|m| m.answers.last().is_some_and(|a| a.state == AnswerState::Streaming)) {
                     h.events.push(notice("Stop the reply before deleting it."));
                     return h;
                 }
-                let removed = c.messages.remove(pos);
+                let index = exchange_index(&c.messages, last);
+                c.messages.drain(first..=last);
                 c.updated_ms = now_ms;
-                if let Some(index) = removed.server_index {
+                if let Some(index) = index {
+                    // The server drops two messages: later ones move up by two.
+                    for m in &mut c.messages[first..] {
+                        if let Some(i) = m.server_index.as_mut().filter(|i| **i > index) {
+                            *i = i.saturating_sub(2);
+                        }
+                    }
                     h.outbound.push(Outbound::Side(SideRequest::DeleteMessage { conversation_id: wire_id, index }));
                 }
                 self.saved_snapshot(&mut h);
@@ -202,8 +227,33 @@ impl ChatLog {
         h
     }
 
+    /// The engine said what became of a stopped turn (`agent_chat`): the
+    /// answer's Stopped mark says whether it confirmed; the conversation,
+    /// whole, tells every window. `None` when the turn is not in the
+    /// current conversation (logged).
+    pub fn stop_confirmed(&mut self, turn_id: &str, confirmed: bool) -> Option<UiEvent> {
+        let msg_id = self.remakes.get(turn_id).map(|(m, _)| m.clone()).unwrap_or_else(|| turn_id.to_string());
+        if !self.store.current_mut().stop_confirmed(&msg_id, confirmed) {
+            tracing::info!(record = "chat_stop_mark", turn_id = %turn_id, confirmed, "the stopped answer is not in the current conversation");
+            return None;
+        }
+        self.store.save();
+        Some(UiEvent::Conversation { conversation: self.store.current().clone() })
+    }
+
+    /// The engine no longer waited for an approval the user answered: the
+    /// card says it is no longer pending.
+    pub fn approval_gone(&mut self, approval_id: &str) -> Option<UiEvent> {
+        if !self.store.current_mut().approval_gone(approval_id) {
+            return None;
+        }
+        self.store.save();
+        Some(UiEvent::Conversation { conversation: self.store.current().clone() })
+    }
+
     /// The route of a turn's request: the conversation as the backend
-    /// knows it, and the server index a Regenerate remakes.
+    /// knows it, and the server index of the user message whose answer a
+    /// Regenerate remakes.
     pub fn route(&self, turn_id: &str) -> (String, Option<u64>) {
         let regenerate_of = self.remakes.get(turn_id).and_then(|(_, index)| *index);
         (self.store.current().wire_id().to_string(), regenerate_of)
@@ -243,6 +293,30 @@ impl ChatLog {
         if ended {
             self.store.save();
         }
+    }
+}
+
+/// The first and last positions of the exchange holding `pos`: a user
+/// message and the assistant message right after it (either alone when
+/// the other is missing).
+fn exchange_of(messages: &[ChatMessage], pos: usize) -> (usize, usize) {
+    match messages[pos].role {
+        Role::User if messages.get(pos + 1).is_some_and(|m| m.role == Role::Assistant) => (pos, pos + 1),
+        Role::Assistant if pos > 0 && messages[pos - 1].role == Role::User => (pos - 1, pos),
+        _ => (pos, pos),
+    }
+}
+
+/// The server index of the user message of the exchange holding `pos`
+/// (what fork, version, delete and regenerate address), when the server
+/// filed the exchange.
+fn exchange_index(messages: &[ChatMessage], pos: usize) -> Option<u64> {
+    let (first, last) = exchange_of(messages, pos);
+    match (messages[first].role, messages[last].server_index) {
+        // The answer's index is the authority (user_index + 1).
+        (_, Some(a)) if messages[last].role == Role::Assistant => a.checked_sub(1),
+        (Role::User, _) => messages[first].server_index,
+        _ => None,
     }
 }
 
