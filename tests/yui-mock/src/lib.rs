@@ -18,7 +18,7 @@
 //! * `POST /chat`, `POST /approve/{aid}`, `POST /cancel/{run_id}`,
 //!   `POST /fork/{cid}/{idx}`, `POST /version/{cid}/{u}/{n}`,
 //!   `POST /messages/{cid}/{u}`, `GET`/`DELETE /chats/{cid}`, `GET /chats`,
-//!   `POST /reset` and `GET /health` — the `agent_chat` engine, on the real
+//!   and `POST /reset` — the `agent_chat` engine, on the real
 //!   engine's wire ([`agent_chat`]): scripted streams of its eleven events
 //!   that block on approvals and honour cancels between chunks, over
 //!   conversations it stores per `chat_id` (with versions, forks and

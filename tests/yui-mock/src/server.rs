@@ -191,7 +191,6 @@ impl MockServer {
             get(crate::agent_chat::get_chat).delete(crate::agent_chat::delete_chat).with_state(shared.clone()),
         )
         .route("/reset", axum::routing::post(crate::agent_chat::reset).with_state(shared.clone()))
-        .route("/health", get(crate::agent_chat::health))
         .route(REQUESTS_PATH, {
             let shared = shared.clone();
             get(move || {

@@ -55,8 +55,9 @@
 //!   `u + 1` → `{ok, remaining}`; `DELETE /chats/{cid}` → `{ok: true}`;
 //!   `GET /chats/{cid}` the stored chat (versioned answers shown as their
 //!   active text with `version_count` and `version_active`); `GET /chats`;
-//!   `POST /reset {session}` drops a session's history; `GET /health` →
-//!   `{ok: true, version: 2}`. Unknown conversations and messages → 404.
+//!   `POST /reset {session}` drops a session's history (`GET /health` is
+//!   the shared one of every mock route: `ok`). Unknown conversations and
+//!   messages → 404.
 //!
 //! Every request is recorded first ([`MockServer::requests`](crate::MockServer::requests)).
 
@@ -81,7 +82,7 @@ use yui_demo::http::check_bearer;
 
 pub use store::Conversations;
 
-/// The engine's protocol version (`GET /health`).
+/// The engine's protocol version this fake follows.
 pub const PROTOCOL_VERSION: u64 = 2;
 
 /// Base delay before each chunk, in milliseconds (scaled by the pace).
@@ -428,10 +429,6 @@ pub(crate) async fn reset(State(shared): State<Arc<Shared>>, headers: HeaderMap,
     let session = payload.get("session").and_then(Value::as_str).unwrap_or(DEFAULT_CONVERSATION);
     shared.agent.lock().sessions.remove(session);
     answer(StatusCode::OK, json!({"ok": true}))
-}
-
-pub(crate) async fn health() -> Response {
-    answer(StatusCode::OK, json!({"ok": true, "version": PROTOCOL_VERSION}))
 }
 
 #[cfg(test)]
