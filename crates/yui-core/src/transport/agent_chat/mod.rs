@@ -534,25 +534,25 @@ impl Stopping {
             Wire::Connecting(fut) => fut.await.map_err(|e| format!("the request failed: {}", e.shown()))?,
             Wire::Streaming(s) => s,
         };
-        for aid in &self.denials {
-            let body = serde_json::json!({"choice": "deny"});
-            match send(&self.client, reqwest::Method::POST, &self.endpoints.approve(aid), &self.key, Some(&body)).await {
-                Ok((status, _)) => tracing::info!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", status, reason = "stop"),
-                Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", error = %e, reason = "stop"),
-            }
-        }
-        let mut cancelled_sent = false;
+        // The cancel first: a denied call runs on at once, and the engine
+        // must already know the run is cancelled at its next chunk.
+        let mut cancel_sent = false;
         if self.started {
             self.cancel().await?;
-            cancelled_sent = true;
+            cancel_sent = true;
+        }
+        for aid in &self.denials {
+            self.deny(aid).await;
         }
         while let Some(item) = stream.next().await {
             let ev = item.map_err(|e| format!("the stream failed: {}", e.shown()))?;
             match ChatEvent::from_sse(&ev) {
-                Ok(ChatEvent::Start { .. }) if !cancelled_sent => {
+                Ok(ChatEvent::Start { .. }) if !cancel_sent => {
                     self.cancel().await?;
-                    cancelled_sent = true;
+                    cancel_sent = true;
                 }
+                // Asked after the stop: nobody will answer it.
+                Ok(ChatEvent::ApprovalRequest { approval_id, .. }) => self.deny(&approval_id).await,
                 Ok(ChatEvent::Cancelled { .. }) => return Ok(()),
                 Ok(e) if e.is_terminal() => return Err(format!("the run ended with {} instead of cancelled", e.kind())),
                 Ok(_) => {}
@@ -560,6 +560,14 @@ impl Stopping {
             }
         }
         Err("the stream ended without cancelled".into())
+    }
+
+    async fn deny(&self, aid: &str) {
+        let body = serde_json::json!({"choice": "deny"});
+        match send(&self.client, reqwest::Method::POST, &self.endpoints.approve(aid), &self.key, Some(&body)).await {
+            Ok((status, _)) => tracing::info!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", status, reason = "stop"),
+            Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", error = %e, reason = "stop"),
+        }
     }
 
     async fn cancel(&self) -> Result<(), String> {
