@@ -217,6 +217,8 @@ async fn two_conversations_keep_separate_histories() {
             cli.say(line);
             if !line.starts_with('/') {
                 lines.extend(cli.until("turn_ended", |v| v["type"] == "turn_ended"));
+                // The chat window's end follows the turn's end.
+                lines.extend(cli.until("the chat end", |v| is_chat(v, "end")));
             }
         }
         let (code, stderr) = cli.finish();
