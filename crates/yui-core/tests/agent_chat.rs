@@ -687,8 +687,13 @@ async fn the_engines_exact_bytes_read_with_nulls_and_a_bad_event_is_skipped() {
     assert!(matches!(&events[7], ChatEvent::End { user_index: None, assistant_index: None, versions: Some(1), active: Some(0), .. }));
     assert_eq!(parts.last(), Some(&ReplyPart::End { usage: Some(Usage { input_tokens: 0, output_tokens: 9, total_tokens: 9 }) }));
     let body = f.bodies.lock().unwrap()[0].clone();
-    assert_eq!(body["prompt"], "<client_context>\ntrigger: user message\n</client_context>\n\nhow are you");
-    assert_eq!((body["chat_id"].clone(), body["session"].clone()), (json!("c1"), json!("c1")));
+    let run_id = body["run_id"].as_str().expect("a run id").to_string();
+    assert_eq!(
+        body,
+        json!({"prompt": "<client_context>\ntrigger: user message\n</client_context>\n\nhow are you", "chat_id": "c1", "session": "c1",
+               "run_id": run_id, "regenerate_of": null, "tools": true, "attachments": []}),
+        "the exact request"
+    );
     w.turn("t2", "again", Some("c1"));
     let parts = w.until_end().await;
     assert_eq!(parts[parts.len() - 2..], [ReplyPart::Error { message: NO_OUTPUT.into() }, ReplyPart::End { usage: None }]);

@@ -40,10 +40,11 @@
 //!   whole as [`ReplyPart::Chat`], for the chat window (`crate::chat`).
 //! * `Outbound::Stop` / `Abandon` of the turn in flight (or a newer turn)
 //!   end the turn at once (`End`), and the old stream goes on being read in
-//!   the background: pending approvals of the run are denied (a run blocked
-//!   on one would never reach the point where the engine checks cancels),
-//!   `POST /cancel/{run_id}` goes once the engine has started the run
-//!   (`start` seen), and the engine's `cancelled` within
+//!   the background: `POST /cancel/{run_id}` goes once the engine has
+//!   started the run (`start` seen), then the approvals the run waits for
+//!   are denied (a run blocked on one would never reach the point between
+//!   chunks where the engine checks cancels; denied after the cancel, the
+//!   run stops at its next chunk), and the engine's `cancelled` within
 //!   [`AgentChatConfig::stop_wait`] is reported as
 //!   [`Inbound::StopConfirmed`] `confirmed: true`; a 404 from `/cancel`, a
 //!   stream that ends otherwise, or the wait passing is `confirmed: false`.
