@@ -35,6 +35,10 @@ use crate::transport::agent_chat::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER,
 use crate::transport::{ReplyPart, ToolCall, ToolResult};
 use std::collections::HashMap;
 
+/// `agent_chat`'s `end` as sent: user index, assistant index, versions,
+/// active version (each may be absent).
+type ServerEnd = (Option<u64>, Option<u64>, Option<u64>, Option<u64>);
+
 /// Turns the map remembers at most (finished ones are forgotten first).
 const TURNS_KEPT: usize = 64;
 
@@ -57,7 +61,7 @@ struct TurnMap {
     error: Option<String>,
     latency: Latency,
     /// `agent_chat`'s own `end`: the server's indices and versions.
-    server_end: Option<(Option<u64>, Option<u64>, Option<u64>, Option<u64>)>,
+    server_end: Option<ServerEnd>,
     /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
     server_usage: Option<(u64, f64, Option<f64>)>,
     ended: bool,

@@ -289,7 +289,7 @@ pub(crate) async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, 
             st.runs.insert(run_id.clone(), cancel.clone());
         }
         let prior = st.sessions.get(&session).map_or(0, Vec::len);
-        (format!("m_{:x}", 0x18c0_0000_000u64 + n), cancel, prior)
+        (format!("m_{:x}", 0x018c_0000_0000_u64 + n), cancel, prior)
     };
     tracing::info!(event = "agent_chat_request", msg_id = %msg_id, run_id = %run_id, chat_id = %chat_id, session = %session, plan = ?plan);
     let (tx, rx) = mpsc::channel::<String>(64);
