@@ -344,3 +344,80 @@ fn host_of(url: &str) -> Option<String> {
     let host = rest.split(['/', '?', '#']).next()?.trim();
     (!host.is_empty()).then(|| host.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::TurnOutcome;
+
+    /// A log with the turns `texts` answered by the engine (its `end` with
+    /// the indices `2k`, `2k + 1`), except `unsaved` (null indices).
+    fn log(dir: &std::path::Path, texts: &[&str], unsaved: Option<usize>) -> ChatLog {
+        let mut log = ChatLog::new(ChatStore::open_at(dir.to_path_buf(), 0), None);
+        for (k, text) in texts.iter().enumerate() {
+            let t = format!("t{k}");
+            log.ui(&UiEvent::TurnStarted { turn_id: t.clone(), text: text.to_string(), remakes: None, files: Vec::new() }, 1);
+            log.wire(&t, &ChatEvent::Delta { msg_id: "m".into(), text: "Hi.".into() }, 2);
+            let (u, a) = if unsaved == Some(k) { (None, None) } else { (Some(2 * k as u64), Some(2 * k as u64 + 1)) };
+            log.wire(&t, &ChatEvent::End { msg_id: "m".into(), user_index: u, assistant_index: a, versions: Some(1), active: Some(0) }, 3);
+            log.ui(&UiEvent::TurnEnded { turn_id: t, outcome: TurnOutcome::Complete, usage: None, error: None }, 4);
+        }
+        log
+    }
+
+    fn side(h: &Handled) -> Vec<SideRequest> {
+        h.outbound.iter().filter_map(|o| if let Outbound::Side(s) = o { Some(s.clone()) } else { None }).collect()
+    }
+
+    #[test]
+    fn deleting_either_message_deletes_the_exchange_and_later_indices_move_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two", "three"], None);
+        let cid = log.store().current().wire_id().to_string();
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "ut1".into() }, false, 9);
+        assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid.clone(), index: 2 }]);
+        let c = log.store().current();
+        assert_eq!(c.messages.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(), [("ut0", Some(0)), ("t0", Some(1)), ("ut2", Some(2)), ("t2", Some(3))]);
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t2".into() }, false, 9);
+        assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid, index: 2 }]);
+        assert_eq!(log.store().current().messages.len(), 2);
+    }
+
+    #[test]
+    fn an_exchange_the_engine_did_not_save_stays_local() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two"], Some(1));
+        let h = log.command(UserCommand::PickVersion { msg_id: "t1".into(), n: 0 }, false, 9);
+        assert!(side(&h).is_empty());
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t1".into() }, false, 9);
+        assert!(side(&h).is_empty(), "nothing to address on the engine");
+        assert_eq!(log.store().current().messages.len(), 2, "deleted here all the same");
+        let h = log.command(UserCommand::Regenerate { msg_id: "t0".into() }, false, 9);
+        assert!(h.engine.is_some());
+        assert_eq!(log.regenerating.as_ref().map(|(m, i)| (m.as_str(), *i)), Some(("t0", Some(0))), "the user message's index");
+    }
+
+    #[test]
+    fn a_fork_from_a_user_message_keeps_its_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two"], None);
+        let cid = log.store().current().wire_id().to_string();
+        let h = log.command(UserCommand::Fork { msg_id: "ut1".into() }, false, 9);
+        let fork = log.store().current().clone();
+        assert_eq!(fork.messages.len(), 4);
+        assert_eq!(side(&h), [SideRequest::Fork { conversation_id: cid, index: 2, local_id: fork.id }]);
+    }
+
+    #[test]
+    fn a_stop_the_engine_did_not_confirm_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = ChatLog::new(ChatStore::open_at(dir.path().to_path_buf(), 0), None);
+        log.ui(&UiEvent::TurnStarted { turn_id: "t".into(), text: "hi".into(), remakes: None, files: Vec::new() }, 1);
+        log.wire("t", &ChatEvent::Delta { msg_id: "m".into(), text: "Before it stopped. ".into() }, 2);
+        assert!(log.stop_confirmed("t", false).is_none(), "not stopped yet");
+        log.ui(&UiEvent::TurnEnded { turn_id: "t".into(), outcome: TurnOutcome::Stopped, usage: None, error: None }, 3);
+        assert!(log.stop_confirmed("t", false).is_some());
+        let a = &log.store().current().messages[1].answers[0];
+        assert_eq!((a.state, a.stop_confirmed, a.text.as_str()), (AnswerState::Stopped, Some(false), "Before it stopped. "));
+    }
+}
