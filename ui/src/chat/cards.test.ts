@@ -78,3 +78,16 @@ describe("the stopped marker", () => {
     expect(stoppedText({ ...base, stop_confirmed: false })).toBe("Stopped — the engine did not confirm the stop");
   });
 });
+
+describe("the client's own tools", () => {
+  it("pair an ask with the card of the same call id, never with a later call", () => {
+    const a = fold([
+      { type: "start", msg_id: "m", run_id: "r" },
+      { type: "tool_call", msg_id: "m", call_id: "c1", name: "look", args: { target: "screen" } },
+      { type: "approval_request", msg_id: "m", approval_id: "ask-1", call_id: "c1", name: "look", args: { target: "screen" } },
+      { type: "tool_call", msg_id: "m", call_id: "c2", name: "look", args: { target: "screen" } },
+    ]);
+    expect(a.tools.map((t) => t.approval_id)).toEqual(["ask-1", undefined]);
+    expect(pairCards(a).approvals).toEqual([]);
+  });
+});

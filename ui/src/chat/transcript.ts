@@ -186,7 +186,7 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
         i = a.tools.length - 1;
       }
       if (a.tools[i].approval_id === undefined) {
-        const gate = gateOf(a, event.name, event.args);
+        const gate = gateOf(a, event.call_id, event.name, event.args);
         if (gate !== undefined) a.tools[i].approval_id = gate;
       }
       break;
@@ -196,7 +196,7 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
       let c = a.tools.find((t) => t.call_id === event.call_id);
       if (!c) {
         c = newTool(event.call_id, event.name, null, state);
-        const gate = gateOf(a, event.name, null);
+        const gate = gateOf(a, event.call_id, event.name, null);
         if (gate !== undefined) c.approval_id = gate;
         a.tools.push(c);
       }
@@ -208,6 +208,9 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
     }
     case "approval_request":
       if (!a.approvals.some((c) => c.approval_id === event.approval_id)) {
+        // The client's own tools ask under the call's own id, after its card.
+        const own = a.tools.find((t) => event.call_id !== "" && t.call_id === event.call_id && t.approval_id === undefined);
+        if (own) own.approval_id = event.approval_id;
         const card: ApprovalCard = {
           approval_id: event.approval_id,
           call_id: event.call_id,
@@ -267,12 +270,15 @@ function latency(l: Latency): Latency {
 }
 
 /**
- * The approval card that gated a call of `name` with `args` (the engine reports the call under another id):
- * the first card of the answer not yet paired with a tool card, with the same name, preferring equal arguments.
+ * The approval card that gated call `callId` of `name` with `args`: the one asked under the same call id (the
+ * client's own tools), else the first one not yet paired and asked for no other card's call, with the same name,
+ * preferring equal arguments (the engine reports the call under an id of its own).
  */
-function gateOf(a: Answer, name: string, args: unknown): string | undefined {
-  const taken = new Set(a.tools.map((t) => t.approval_id).filter((x) => x !== undefined));
-  const free = a.approvals.filter((c) => c.name === name && !taken.has(c.approval_id));
+function gateOf(a: Answer, callId: string, name: string, args: unknown): string | undefined {
+  const own = a.approvals.find((c) => callId !== "" && c.call_id === callId);
+  if (own) return own.approval_id;
+  const taken = (c: ApprovalCard) => a.tools.some((t) => t.approval_id === c.approval_id || (t.call_id !== "" && t.call_id === c.call_id));
+  const free = a.approvals.filter((c) => c.name === name && !taken(c));
   const same = free.find((c) => JSON.stringify(c.args) === JSON.stringify(args));
   return (same ?? free[0])?.approval_id;
 }

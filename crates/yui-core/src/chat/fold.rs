@@ -242,7 +242,7 @@ impl Answer {
                     }
                 };
                 if self.tools[i].approval_id.is_none() {
-                    self.tools[i].approval_id = self.gate_of(name, args);
+                    self.tools[i].approval_id = self.gate_of(call_id, name, args);
                 }
             }
             ChatEvent::ToolResult { call_id, name, ok, output, seconds, .. } => {
@@ -257,13 +257,17 @@ impl Answer {
                         let mut c = ToolCard::new(call_id, name, serde_json::Value::Null, state);
                         c.output = output.clone();
                         c.seconds = *seconds;
-                        c.approval_id = self.gate_of(name, &serde_json::Value::Null);
+                        c.approval_id = self.gate_of(call_id, name, &serde_json::Value::Null);
                         self.tools.push(c);
                     }
                 }
             }
             ChatEvent::ApprovalRequest { approval_id, call_id, name, args, .. } => {
                 if !self.approvals.iter().any(|c| &c.approval_id == approval_id) {
+                    // The client's own tools ask under the call's own id, after its card.
+                    if let Some(t) = self.tools.iter_mut().find(|t| !call_id.is_empty() && &t.call_id == call_id && t.approval_id.is_none()) {
+                        t.approval_id = Some(approval_id.clone());
+                    }
                     self.approvals.push(ApprovalCard {
                         approval_id: approval_id.clone(),
                         call_id: call_id.clone(),
@@ -306,11 +310,19 @@ impl Answer {
         }
     }
 
-    /// The approval card that gated a call of `name` with `args`: the first
-    /// one not yet paired with a tool card, with the same name, preferring
-    /// equal arguments.
-    fn gate_of(&self, name: &str, args: &serde_json::Value) -> Option<String> {
-        let free = |c: &&ApprovalCard| c.name == name && !self.tools.iter().any(|t| t.approval_id.as_deref() == Some(c.approval_id.as_str()));
+    /// The approval card that gated call `call_id` of `name` with `args`:
+    /// the one asked under the same call id (the client's own tools), else
+    /// the first one not yet paired and asked for no other card's call,
+    /// with the same name, preferring equal arguments (the engine reports
+    /// the call under an id of its own).
+    fn gate_of(&self, call_id: &str, name: &str, args: &serde_json::Value) -> Option<String> {
+        if let Some(c) = self.approvals.iter().find(|c| !call_id.is_empty() && c.call_id == call_id) {
+            return Some(c.approval_id.clone());
+        }
+        let free = |c: &&ApprovalCard| {
+            c.name == name
+                && !self.tools.iter().any(|t| t.approval_id.as_deref() == Some(c.approval_id.as_str()) || (!t.call_id.is_empty() && t.call_id == c.call_id))
+        };
         let card = self.approvals.iter().filter(free).find(|c| c.args == *args).or_else(|| self.approvals.iter().find(free))?;
         Some(card.approval_id.clone())
     }
