@@ -77,6 +77,6 @@ async fn agent_chat_turn_prints_speech_and_turn_ended() {
     assert_eq!(said, [yui_mock::agent_chat::SCRIPT_REPLY], "{kinds:?}");
     let requests = mock.requests();
     assert_eq!(requests.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), ["/chat"]);
-    assert!(requests[0].body["message"].as_str().unwrap().ends_with("hello"));
+    assert!(requests[0].body["prompt"].as_str().unwrap().ends_with("hello"));
     assert!(!stderr.contains("Bearer k"), "the key is never printed");
 }

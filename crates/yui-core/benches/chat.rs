@@ -29,7 +29,7 @@ fn exchange(log: &mut ChatLog, turn: &str, words: usize, now: i64) {
     for i in 0..words {
         log.wire(turn, &wire(serde_json::json!({"type": "delta", "msg_id": turn, "text": format!("word{i} ")})), now);
     }
-    let end = serde_json::json!({"type": "end", "msg_id": turn, "user_index": 0, "assistant_index": 0, "versions": [], "active": 0});
+    let end = serde_json::json!({"type": "end", "msg_id": turn, "user_index": 0, "assistant_index": 0, "versions": 1, "active": 0});
     log.wire(turn, &wire(end), now);
 }
 

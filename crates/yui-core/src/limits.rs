@@ -204,6 +204,11 @@ pub const MIC_OPEN_WAIT: Duration = Duration::from_secs(5);
 /// engine gives up on it: 300 s.
 pub const AGENT_CHAT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// agent_chat: after a Stop, how long the transport keeps reading the
+/// stopped run's stream for the engine's `cancelled` before the chat window
+/// says the engine did not confirm the stop: 10 s.
+pub const AGENT_CHAT_STOP_CONFIRM_WAIT: Duration = Duration::from_secs(10);
+
 // --- The chat window (issue 10; seed `004` names the attachment limits) ---
 
 /// Search results shown at most (Ctrl/⌘K across every conversation).

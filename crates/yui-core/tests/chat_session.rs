@@ -123,7 +123,8 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
     session.send(UserCommand::Fork { msg_id: format!("u{msg}") }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.title.ends_with("(fork)"))).await.expect("the fork");
     let fork = session.conversation(None).unwrap();
-    assert_eq!(fork.messages.len(), 1);
+    // A fork keeps whole exchanges (as the agent_chat engine does): the question and its answer.
+    assert_eq!(fork.messages.len(), 2);
     assert_eq!(session.conversations().len(), 2);
 
     session.send(UserCommand::DeleteMessage { msg_id: format!("u{msg}") }).unwrap();

@@ -15,12 +15,14 @@
 //! * `POST /v1/audio/speech` and `POST /v1/audio/transcriptions` — the
 //!   OpenAI-compatible audio endpoints ([`audio`]): a tone per sentence,
 //!   a fixed transcript; both recorded.
-//! * `POST /chat`, `POST /approve/{aid}`, `POST /cancel`,
-//!   `POST /fork/{cid}/{idx}`, `POST /version/{cid}/{idx}/{n}` and
-//!   `DELETE /messages/{cid}/{idx}` — the `agent_chat` engine of seed `004`
-//!   ([`agent_chat`]): scripted streams of its eleven events that wait for
-//!   approvals and honour cancels, over conversations it keeps (with
-//!   versions, forks and deletes); every request recorded.
+//! * `POST /chat`, `POST /approve/{aid}`, `POST /cancel/{run_id}`,
+//!   `POST /fork/{cid}/{idx}`, `POST /version/{cid}/{u}/{n}`,
+//!   `POST /messages/{cid}/{u}`, `GET`/`DELETE /chats/{cid}`, `GET /chats`,
+//!   and `POST /reset` — the `agent_chat` engine, on the real
+//!   engine's wire ([`agent_chat`]): scripted streams of its eleven events
+//!   that block on approvals and honour cancels between chunks, over
+//!   conversations it stores per `chat_id` (with versions, forks and
+//!   deletes) and one agent history per `session`; every request recorded.
 //! * `POST /__mock/push` ([`PUSH_PATH`]) — push a frame to the connected
 //!   clients (what [`MockServer::push`] does), for out-of-process tests.
 //! * `GET /__mock/requests` ([`REQUESTS_PATH`]) — every HTTP request

@@ -181,10 +181,16 @@ impl MockServer {
         .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
         .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
         .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))
-        .route("/cancel", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
+        .route("/cancel/{run_id}", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
         .route("/fork/{cid}/{idx}", axum::routing::post(crate::agent_chat::fork).with_state(shared.clone()))
         .route("/version/{cid}/{idx}/{n}", axum::routing::post(crate::agent_chat::version).with_state(shared.clone()))
-        .route("/messages/{cid}/{idx}", axum::routing::delete(crate::agent_chat::delete_message).with_state(shared.clone()))
+        .route("/messages/{cid}/{idx}", axum::routing::post(crate::agent_chat::delete_exchange).with_state(shared.clone()))
+        .route("/chats", get(crate::agent_chat::list_chats).with_state(shared.clone()))
+        .route(
+            "/chats/{cid}",
+            get(crate::agent_chat::get_chat).delete(crate::agent_chat::delete_chat).with_state(shared.clone()),
+        )
+        .route("/reset", axum::routing::post(crate::agent_chat::reset).with_state(shared.clone()))
         .route(REQUESTS_PATH, {
             let shared = shared.clone();
             get(move || {
@@ -247,10 +253,10 @@ impl MockServer {
     }
 
     /// Every request sent to the HTTP endpoints (`/v1/…`, and the
-    /// `agent_chat` ones: `/chat`, `/approve/{aid}`, `/cancel`,
-    /// `/fork/{cid}/{idx}`, `/version/{cid}/{idx}/{n}`,
-    /// `/messages/{cid}/{idx}`), in arrival order (recorded before the key
-    /// check and the answer).
+    /// `agent_chat` ones: `/chat`, `/approve/{aid}`, `/cancel/{run_id}`,
+    /// `/fork/{cid}/{idx}`, `/version/{cid}/{u}/{n}`, `/messages/{cid}/{u}`,
+    /// `/chats/{cid}`, `/chats`, `/reset`), in arrival order (recorded
+    /// before the key check and the answer).
     pub fn requests(&self) -> Vec<RecordedRequest> {
         lock(&self.shared.requests).clone()
     }
@@ -274,12 +280,24 @@ impl MockServer {
             .await
     }
 
-    /// The `agent_chat` conversation `cid` (`agent_chat::DEFAULT_CONVERSATION`
-    /// for requests without `conversation_id`) as one JSON object per
-    /// message, `{role, text, versions, active, deleted}`; `None` when the
+    /// The `agent_chat` conversation stored as `chat_id` `cid`, one JSON
+    /// object per message as the engine stores it: `{role, content}`, plus
+    /// `versions` and `active` (0-based) once regenerated; `None` when the
     /// engine has no such conversation.
     pub fn conversation(&self, cid: &str) -> Option<Vec<Value>> {
         self.shared.agent.conversation(cid)
+    }
+
+    /// How many messages the `agent_chat` agent of `session` has in its
+    /// history (a prompt and a reply per finished run).
+    pub fn agent_history(&self, session: &str) -> usize {
+        self.shared.agent.history(session)
+    }
+
+    /// The `data:` URL attachments of every `/chat` request so far, one
+    /// list per request, in arrival order.
+    pub fn media(&self) -> Vec<Vec<String>> {
+        self.shared.agent.media()
     }
 
     /// How many `/ws` connections were accepted so far (closed ones included).

@@ -1199,12 +1199,14 @@ name: string,
 ok: boolean, 
 /**
  * What the tool answered (the client tail-truncates it for show).
+ * A JSON-quoted string (`"\"text\""`) is read as its text.
  */
 output: string, 
 /**
- * How long the call took, in seconds.
+ * How long the call took, in seconds; `None` when the engine did
+ * not time it (`null` or absent).
  */
-seconds: number, } | { "type": "approval_request", 
+seconds: number | null, } | { "type": "approval_request", 
 /**
  * The assistant message.
  */
@@ -1282,21 +1284,24 @@ kind: string, } | { "type": "end",
  */
 msg_id: string, 
 /**
- * The user message's index in the conversation.
+ * The user message's index in the engine's stored conversation;
+ * `None` when the engine could not save the exchange (then the
+ * client never addresses it on the engine).
  */
-user_index: number, 
+user_index: number | null, 
 /**
- * The assistant message's index in the conversation.
+ * The assistant message's index (`user_index + 1`); `None` as above.
  */
-assistant_index: number, 
+assistant_index: number | null, 
 /**
- * The message's versions, as sent (the seed gives no shape).
+ * How many versions the assistant message has (1 when never
+ * regenerated); `None` when not sent.
  */
-versions: unknown, 
+versions: number | null, 
 /**
- * The version shown, as sent (the seed gives no shape).
+ * The version shown, 0-based; `None` when not sent.
  */
-active: unknown, };
+active: number | null, };
 
 /**
  * The per-turn latency breakdown (not in the seed): milliseconds from the
@@ -1497,7 +1502,14 @@ usage?: UsageLine,
 /**
  * The error card, once `error` came.
  */
-error?: ErrorCard, };
+error?: ErrorCard, 
+/**
+ * A stopped answer on an engine that confirms stops (`agent_chat`):
+ * `true` once the engine said `cancelled`, `false` when it did not
+ * confirm the stop (the chat window says so); `None` while waiting or
+ * where the wire has no confirmation.
+ */
+stop_confirmed?: boolean, };
 
 /**
  * How an answer stands.
@@ -1529,9 +1541,15 @@ state: ToolCardState,
  */
 output: string, 
 /**
- * How long the call took, in seconds, once it finished.
+ * How long the call took, in seconds, once it finished (when timed).
  */
-seconds?: number, };
+seconds?: number, 
+/**
+ * The approval card that gated this call (paired by order, name and
+ * arguments, `fold.rs`): the card shows its answer, and the approval
+ * card is not shown again on its own.
+ */
+approval_id?: string, };
 
 /**
  * How a tool card stands.
@@ -1570,7 +1588,7 @@ asked_ms: number, };
 /**
  * How an approval card stands.
  */
-export type ApprovalState = "pending" | "allowed" | "always" | "denied" | "timed_out" | "ended";
+export type ApprovalState = "pending" | "allowed" | "always" | "denied" | "timed_out" | "ended" | "gone";
 
 /**
  * The usage line under an answer.

@@ -53,8 +53,46 @@ export function reasoningPanel(a: Answer, key: string, hooks: CardHooks, now: nu
   return details;
 }
 
-/** One tool card: name, arguments, state, output tail. */
-export function toolCard(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
+/** A tool card and the approval card that gated its call, when there was one. */
+export interface PairedTool {
+  /** The tool card. */
+  tool: ToolCard;
+  /** The approval card it answers to (paired by the fold: order, name, arguments). */
+  gate?: ApprovalCard;
+}
+
+/**
+ * An answer's cards as shown: every tool card with the approval that gated it, and the approval cards
+ * no tool card has taken yet (pending, or answered and waiting for the call), so one call shows as one card.
+ */
+export function pairCards(a: Answer): { tools: PairedTool[]; approvals: ApprovalCard[] } {
+  const byId = new Map(a.approvals.map((c) => [c.approval_id, c]));
+  const tools = a.tools.map((tool) => {
+    const gate = tool.approval_id !== undefined ? byId.get(tool.approval_id) : undefined;
+    return gate ? { tool, gate } : { tool };
+  });
+  const taken = new Set(tools.flatMap((t) => (t.gate ? [t.gate.approval_id] : [])));
+  return { tools, approvals: a.approvals.filter((c) => !taken.has(c.approval_id)) };
+}
+
+/** The tool cards and the approval cards still on their own, in that order. */
+export function answerCards(a: Answer, key: string, hooks: CardHooks, now: number, readOnly: boolean): HTMLElement[] {
+  const { tools, approvals } = pairCards(a);
+  return [
+    ...tools.map((t, i) => toolCard(t.tool, `${key}/${t.tool.call_id || i}`, hooks, t.gate)),
+    ...approvals.map((c) => approvalCard(c, hooks, now, readOnly)),
+  ];
+}
+
+/** What a stopped answer's marker says: the engine's confirmation, where the wire has one. */
+export function stoppedText(a: Answer): string {
+  if (a.stop_confirmed === true) return "Stopped";
+  if (a.stop_confirmed === false) return "Stopped — the engine did not confirm the stop";
+  return "Stopped";
+}
+
+/** One tool card: name, arguments, state, output tail; with `gate`, what the user answered before it ran. */
+export function toolCard(c: ToolCard, key: string, hooks: CardHooks, gate?: ApprovalCard): HTMLElement {
   const args = prettyArgs(c.args);
   const head = h(
     "div",
@@ -62,13 +100,14 @@ export function toolCard(c: ToolCard, key: string, hooks: CardHooks): HTMLElemen
     h("span", { class: `tool-dot ${c.state}`, "aria-hidden": "true" }),
     h("span", { class: "tool-name" }, c.name),
     h("span", { class: "tool-state" }, toolStateWord(c)),
+    gate ? h("span", { class: "tool-approval", "data-approval": gate.state, "data-approval-id": gate.approval_id }, approvalWord(gate.state)) : null,
   );
   const body: (HTMLElement | null)[] = [];
   if (c.state === "drafting") body.push(h("div", { class: "tool-note" }, "Preparing tool…"));
   else if (args) body.push(h("pre", { class: "tool-args" }, args));
   if (c.state === "unresolved") body.push(h("div", { class: "tool-note" }, "no result"));
   if (c.state === "done" || c.state === "failed") body.push(outputPane(c, key, hooks));
-  return h("div", { class: "tool-card", "data-state": c.state, "data-call-id": c.call_id }, head, ...body);
+  return h("div", { class: "tool-card", "data-state": c.state, "data-call-id": c.call_id, "data-approval": gate?.state ?? null }, head, ...body);
 }
 
 function toolStateWord(c: ToolCard): string {
@@ -147,7 +186,10 @@ export function usageLine(u: UsageLine): HTMLElement {
 export function outcomeMark(a: Answer): HTMLElement | null {
   const o = outcome(a);
   if (o === null) return null;
-  if (o.kind === "stopped") return h("div", { class: "stopped-marker" }, "Stopped");
+  if (o.kind === "stopped") {
+    const confirmed = a.stop_confirmed === undefined ? null : String(a.stop_confirmed);
+    return h("div", { class: "stopped-marker", "data-confirmed": confirmed, role: a.stop_confirmed === false ? "alert" : null }, stoppedText(a));
+  }
   return h(
     "div",
     { class: "error-card", "data-kind": o.errorKind, role: "alert" },

@@ -34,7 +34,7 @@ const SETTINGS: ChatSettings = {
 /** A long build log: more than the card shows before "Show all". */
 const BUILD_LOG = Array.from({ length: 60 }, (_, i) => `[${String(i).padStart(2, "0")}] Compiling crate-${i} v0.${i}.0 (${i % 7 === 0 ? "warning: unused import" : "ok"})`).join("\n");
 
-const end = (msg_id: string, versions: unknown = null): ChatEvent => ({ type: "end", msg_id, user_index: 0, assistant_index: 0, versions, active: null });
+const end = (msg_id: string, versions: number | null = null): ChatEvent => ({ type: "end", msg_id, user_index: null, assistant_index: null, versions, active: null });
 
 /** One past turn of the demo: the user's text and the events of its reply. */
 type DemoTurn = [id: string, text: string, events: ChatEvent[]];
@@ -51,7 +51,7 @@ function demoTurns(): DemoTurn[] {
       { type: "reasoning", msg_id: "1", text: "Again: the time, with a bit more charm." },
       { type: "delta", msg_id: "1", text: "A quarter past two — **tea time**, if you ask me." },
       { type: "usage", msg_id: "1", chars: 47, seconds: 2.1, ttft: 0.35, tokens: { input_tokens: 1830, output_tokens: 42, total_tokens: 1872 }, context_window: 32768, latency: { request_sent_ms: 12, first_token_ms: 350, first_sentence_ms: 900, first_audio_ms: 1400 } },
-      end("1", [0, 1]),
+      end("1", 2),
     ]],
     ["2", "Summarize the build log", [
       { type: "start", msg_id: "2", run_id: "r2" },

@@ -104,6 +104,8 @@ export function approvalWord(state: ApprovalCard["state"]): string {
       return "Timed out — denied";
     case "ended":
       return "The run ended";
+    case "gone":
+      return "No longer pending";
     default: {
       const unknown: never = state;
       return String(unknown);

@@ -3,7 +3,7 @@
 // hover and keyboard focus.
 
 import type { ChatMessage, ChatSettings } from "../bindings/index";
-import { approvalCard, outcomeMark, reasoningPanel, toolCard, usageLine, type CardHooks } from "./cards";
+import { answerCards, outcomeMark, reasoningPanel, usageLine, type CardHooks } from "./cards";
 import { h } from "./dom";
 import { shownAnswer, shownText } from "./transcript";
 
@@ -54,8 +54,7 @@ function answerBody(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLEleme
     "div",
     { class: "answer", "data-state": a.state, "data-run-id": a.run_id },
     ctx.settings.show_reasoning ? reasoningPanel(a, key, hooks, ctx.now) : null,
-    ...a.tools.map((c, i) => toolCard(c, `${key}/${c.call_id || i}`, hooks)),
-    ...a.approvals.map((c) => approvalCard(c, hooks, ctx.now, ctx.readOnly)),
+    ...answerCards(a, key, hooks, ctx.now, ctx.readOnly),
     text,
     outcomeMark(a),
     a.usage ? usageLine(a.usage) : null,

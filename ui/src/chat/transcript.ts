@@ -68,12 +68,12 @@ export function apply(conv: Conversation, event: ChatEvent, nowMs: number): Conv
   const messages = [...next.messages];
   const m: ChatMessage = { ...messages[pos] };
   messages[pos] = m;
-  if (event.type === "end" && (event.user_index !== 0 || event.assistant_index !== 0)) {
-    // Indices both 0 are the client's own end (no server conversation).
+  // The server's indices file the exchange; null indices (not saved) or both 0 (the client's own end) file none.
+  if (event.type === "end" && event.user_index != null && event.assistant_index != null && (event.user_index !== 0 || event.assistant_index !== 0)) {
     m.server_index = event.assistant_index;
     for (let i = pos - 1; i >= 0; i--) {
       if (messages[i].role !== "user") continue;
-      if (messages[i].server_index === undefined) messages[i] = { ...messages[i], server_index: event.user_index };
+      messages[i] = { ...messages[i], server_index: event.user_index };
       break;
     }
   }
@@ -183,6 +183,11 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
         if (c.state === "drafting") c.state = "running";
       } else {
         a.tools.push(newTool(event.call_id, event.name, event.args, "running"));
+        i = a.tools.length - 1;
+      }
+      if (a.tools[i].approval_id === undefined) {
+        const gate = gateOf(a, event.call_id, event.name, event.args);
+        if (gate !== undefined) a.tools[i].approval_id = gate;
       }
       break;
     }
@@ -191,15 +196,21 @@ function applyAnswer(prev: Answer, event: ChatEvent, nowMs: number): Answer {
       let c = a.tools.find((t) => t.call_id === event.call_id);
       if (!c) {
         c = newTool(event.call_id, event.name, null, state);
+        const gate = gateOf(a, event.call_id, event.name, null);
+        if (gate !== undefined) c.approval_id = gate;
         a.tools.push(c);
       }
       c.state = state;
       c.output = event.output;
-      c.seconds = event.seconds;
+      if (event.seconds != null) c.seconds = event.seconds;
+      else delete c.seconds;
       break;
     }
     case "approval_request":
       if (!a.approvals.some((c) => c.approval_id === event.approval_id)) {
+        // The client's own tools ask under the call's own id, after its card.
+        const own = a.tools.find((t) => event.call_id !== "" && t.call_id === event.call_id && t.approval_id === undefined);
+        if (own) own.approval_id = event.approval_id;
         const card: ApprovalCard = {
           approval_id: event.approval_id,
           call_id: event.call_id,
@@ -256,6 +267,20 @@ function latency(l: Latency): Latency {
   if (l.first_sentence_ms != null) out.first_sentence_ms = l.first_sentence_ms;
   if (l.first_audio_ms != null) out.first_audio_ms = l.first_audio_ms;
   return out;
+}
+
+/**
+ * The approval card that gated call `callId` of `name` with `args`: the one asked under the same call id (the
+ * client's own tools), else the first one not yet paired and asked for no other card's call, with the same name,
+ * preferring equal arguments (the engine reports the call under an id of its own).
+ */
+function gateOf(a: Answer, callId: string, name: string, args: unknown): string | undefined {
+  const own = a.approvals.find((c) => callId !== "" && c.call_id === callId);
+  if (own) return own.approval_id;
+  const taken = (c: ApprovalCard) => a.tools.some((t) => t.approval_id === c.approval_id || (t.call_id !== "" && t.call_id === c.call_id));
+  const free = a.approvals.filter((c) => c.name === name && !taken(c));
+  const same = free.find((c) => JSON.stringify(c.args) === JSON.stringify(args));
+  return (same ?? free[0])?.approval_id;
 }
 
 /** The reasoning clock stops at the first non-reasoning event. */

@@ -9,8 +9,9 @@
 //!   on push the message is refused with a clear line.
 //! - Anything else that is UTF-8 text is clipped to
 //!   [`CHAT_TEXT_ATTACHMENT_BYTES`] and folded into the prompt after the
-//!   message, each file in a `<file name="…">` block. Other bytes are
-//!   refused.
+//!   message, each file in a `<file name="…">` block (`agent_chat` takes
+//!   them as `{name, text}` attachments instead, [`Prepared::texts`]).
+//!   Other bytes are refused.
 //!
 //! Over a limit (more files than `max_attachments`, a file over
 //! `max_attachment_bytes`) the whole message is refused with a line that
@@ -50,6 +51,10 @@ pub struct Prepared {
     pub pictures: Vec<Picture>,
     /// PDFs, for the transports that carry files.
     pub files: Vec<FileBytes>,
+    /// The same text files as `folded`, each clipped, as `text/plain`
+    /// bytes: `agent_chat` sends them as `{name, text}` attachments instead
+    /// of folding them into the prompt.
+    pub texts: Vec<FileBytes>,
 }
 
 /// Check `attachments` against `limits` and split them by kind.
@@ -82,6 +87,8 @@ pub fn prepare(attachments: &[Attachment], limits: &ChatSettings, carries_files:
             let (clipped, cut) = clip(text, CHAT_TEXT_ATTACHMENT_BYTES);
             let note = if cut { " clipped=\"100 kB\"" } else { "" };
             out.folded.push_str(&format!("\n\n<file name=\"{}\"{note}>\n{clipped}\n</file>", a.name.replace('"', "'")));
+            let data_base64 = base64::engine::general_purpose::STANDARD.encode(clipped.as_bytes());
+            out.texts.push(FileBytes { name: a.name.clone(), mime: "text/plain".into(), data_base64 });
         }
     }
     Ok(out)
@@ -137,6 +144,7 @@ mod tests {
         assert_eq!(p.pictures.len(), 1);
         assert_eq!(p.files.len(), 1);
         assert_eq!(p.folded, "\n\n<file name=\"n.txt\">\nhello\n</file>");
+        assert_eq!(p.texts, [FileBytes { name: "n.txt".into(), mime: "text/plain".into(), data_base64: "aGVsbG8=".into() }]);
         assert!(p.files[0].data_url().starts_with("data:application/pdf;base64,"));
     }
 

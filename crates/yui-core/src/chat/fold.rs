@@ -12,6 +12,14 @@
 //! - `delta` ends the reasoning clock ("Thought for Ns").
 //! - `tool_result` is paired with its `tool_call` by `call_id`; a call with
 //!   no result when the answer ends is `unresolved`, never a success.
+//! - an approval card and the tool card of the call it gated carry different
+//!   call ids (the engine asks inside the tool, then reports the call under
+//!   its own id): a new tool card takes the first approval card of the
+//!   answer not yet paired with the same name, preferring equal arguments
+//!   (`ToolCard::approval_id`), so the chat window shows one card that says
+//!   it was allowed or denied.
+//! - `end` files the server's indices (`user_index`, `assistant_index`)
+//!   on the exchange; `null` indices (the engine did not save it) file none.
 //! - `cancelled` shows "Stopped" and nothing else; `error` shows its card
 //!   with how many tool calls succeeded; pending approvals end with the run.
 
@@ -89,22 +97,20 @@ impl Conversation {
             self.apply(&ChatEvent::Start { msg_id: msg_id.clone(), run_id: String::new() }, now_ms);
         }
         let Some(m) = self.assistant_mut(&msg_id) else { return };
-        // Indices both 0 are the client's own end (no server conversation).
-        if let ChatEvent::End { user_index, assistant_index, .. } = event {
-            if *user_index != 0 || *assistant_index != 0 {
-                m.server_index = Some(*assistant_index);
-            }
+        let indices = match event {
+            ChatEvent::End { user_index, assistant_index, .. } => server_indices(*user_index, *assistant_index),
+            _ => None,
+        };
+        if let Some((_, assistant_index)) = indices {
+            m.server_index = Some(assistant_index);
         }
         let Some(a) = m.answers.last_mut() else { return };
         a.apply(event, now_ms);
-        if let ChatEvent::End { user_index, assistant_index, .. } = event {
-            if *user_index == 0 && *assistant_index == 0 {
-                return;
-            }
+        if let Some((user_index, _)) = indices {
             // The user message just before it gets the server's index too.
             if let Some(pos) = self.messages.iter().position(|m| m.id == msg_id) {
                 if let Some(u) = self.messages[..pos].iter_mut().rev().find(|m| m.role == Role::User) {
-                    u.server_index.get_or_insert(*user_index);
+                    u.server_index = Some(user_index);
                 }
             }
         }
@@ -122,6 +128,32 @@ impl Conversation {
             }
         }
         false
+    }
+
+    /// The engine no longer waited for approval `approval_id` (its answer
+    /// came too late): the card says so. False when no card has that id.
+    pub fn approval_gone(&mut self, approval_id: &str) -> bool {
+        for m in &mut self.messages {
+            for a in &mut m.answers {
+                if let Some(c) = a.approvals.iter_mut().find(|c| c.approval_id == approval_id) {
+                    c.state = ApprovalState::Gone;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// What the engine made of the stop of assistant message `msg_id`'s
+    /// shown-last answer (`confirmed`: it said `cancelled`). False when the
+    /// message is not here or its answer was not stopped.
+    pub fn stop_confirmed(&mut self, msg_id: &str, confirmed: bool) -> bool {
+        let Some(a) = self.assistant_mut(msg_id).and_then(|m| m.answers.last_mut()) else { return false };
+        if a.state != AnswerState::Stopped {
+            return false;
+        }
+        a.stop_confirmed = Some(confirmed);
+        true
     }
 
     /// The conversation's id as the backend knows it.
@@ -170,6 +202,7 @@ impl Answer {
             approvals: Vec::new(),
             usage: None,
             error: None,
+            stop_confirmed: None,
         }
     }
 
@@ -193,7 +226,7 @@ impl Answer {
                 let pos = self.tools.iter().position(|c| &c.call_id == call_id).or_else(|| {
                     self.tools.iter().position(|c| c.state == ToolCardState::Drafting && &c.name == name)
                 });
-                match pos {
+                let i = match pos {
                     Some(i) => {
                         let c = &mut self.tools[i];
                         c.call_id = call_id.clone();
@@ -201,8 +234,15 @@ impl Answer {
                         if c.state == ToolCardState::Drafting {
                             c.state = ToolCardState::Running;
                         }
+                        i
                     }
-                    None => self.tools.push(ToolCard::new(call_id, name, args.clone(), ToolCardState::Running)),
+                    None => {
+                        self.tools.push(ToolCard::new(call_id, name, args.clone(), ToolCardState::Running));
+                        self.tools.len() - 1
+                    }
+                };
+                if self.tools[i].approval_id.is_none() {
+                    self.tools[i].approval_id = self.gate_of(call_id, name, args);
                 }
             }
             ChatEvent::ToolResult { call_id, name, ok, output, seconds, .. } => {
@@ -211,18 +251,23 @@ impl Answer {
                     Some(c) => {
                         c.state = state;
                         c.output = output.clone();
-                        c.seconds = Some(*seconds);
+                        c.seconds = *seconds;
                     }
                     None => {
                         let mut c = ToolCard::new(call_id, name, serde_json::Value::Null, state);
                         c.output = output.clone();
-                        c.seconds = Some(*seconds);
+                        c.seconds = *seconds;
+                        c.approval_id = self.gate_of(call_id, name, &serde_json::Value::Null);
                         self.tools.push(c);
                     }
                 }
             }
             ChatEvent::ApprovalRequest { approval_id, call_id, name, args, .. } => {
                 if !self.approvals.iter().any(|c| &c.approval_id == approval_id) {
+                    // The client's own tools ask under the call's own id, after its card.
+                    if let Some(t) = self.tools.iter_mut().find(|t| !call_id.is_empty() && &t.call_id == call_id && t.approval_id.is_none()) {
+                        t.approval_id = Some(approval_id.clone());
+                    }
                     self.approvals.push(ApprovalCard {
                         approval_id: approval_id.clone(),
                         call_id: call_id.clone(),
@@ -265,6 +310,23 @@ impl Answer {
         }
     }
 
+    /// The approval card that gated call `call_id` of `name` with `args`:
+    /// the one asked under the same call id (the client's own tools), else
+    /// the first one not yet paired and asked for no other card's call,
+    /// with the same name, preferring equal arguments (the engine reports
+    /// the call under an id of its own).
+    fn gate_of(&self, call_id: &str, name: &str, args: &serde_json::Value) -> Option<String> {
+        if let Some(c) = self.approvals.iter().find(|c| !call_id.is_empty() && c.call_id == call_id) {
+            return Some(c.approval_id.clone());
+        }
+        let free = |c: &&ApprovalCard| {
+            c.name == name
+                && !self.tools.iter().any(|t| t.approval_id.as_deref() == Some(c.approval_id.as_str()) || (!t.call_id.is_empty() && t.call_id == c.call_id))
+        };
+        let card = self.approvals.iter().filter(free).find(|c| c.args == *args).or_else(|| self.approvals.iter().find(free))?;
+        Some(card.approval_id.clone())
+    }
+
     fn reasoning_over(&mut self, now_ms: i64) {
         if !self.reasoning.is_empty() && self.reasoning_ms.is_none() {
             self.reasoning_ms = Some((now_ms - self.started_ms).max(0) as u64);
@@ -290,7 +352,18 @@ impl Answer {
 
 impl ToolCard {
     fn new(call_id: &str, name: &str, args: serde_json::Value, state: ToolCardState) -> Self {
-        Self { call_id: call_id.to_string(), name: name.to_string(), args, state, output: String::new(), seconds: None }
+        Self { call_id: call_id.to_string(), name: name.to_string(), args, state, output: String::new(), seconds: None, approval_id: None }
+    }
+}
+
+/// The server's indices of an `end` (user, assistant), when it filed the
+/// exchange: both present, and not both 0 (the client's own end in older
+/// records).
+fn server_indices(user_index: Option<u64>, assistant_index: Option<u64>) -> Option<(u64, u64)> {
+    match (user_index, assistant_index) {
+        (Some(0), Some(0)) => None,
+        (Some(u), Some(a)) => Some((u, a)),
+        _ => None,
     }
 }
 

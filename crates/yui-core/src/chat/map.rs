@@ -46,6 +46,10 @@ use crate::transport::{ReplyPart, ToolCall, ToolResult};
 use crate::turn::speaks;
 use std::collections::HashMap;
 
+/// `agent_chat`'s `end` as sent: user index, assistant index, versions,
+/// active version (each may be absent).
+type ServerEnd = (Option<u64>, Option<u64>, Option<u64>, Option<u64>);
+
 /// Turns the map remembers at most (finished ones are forgotten first).
 const TURNS_KEPT: usize = 64;
 
@@ -68,7 +72,7 @@ struct TurnMap {
     error: Option<String>,
     latency: Latency,
     /// `agent_chat`'s own `end`: the server's indices and versions.
-    server_end: Option<(u64, u64, serde_json::Value, serde_json::Value)>,
+    server_end: Option<ServerEnd>,
     /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
     server_usage: Option<(u64, f64, Option<f64>)>,
     ended: bool,
@@ -260,7 +264,7 @@ impl ChatMap {
                         name: tool_id.clone(),
                         ok,
                         output: String::new(),
-                        seconds: secs(started, now_ms),
+                        seconds: Some(secs(started, now_ms)),
                     });
                 }
             },
@@ -382,7 +386,7 @@ impl ChatMap {
             name,
             ok,
             output: result.result.clone(),
-            seconds: secs(started, now_ms),
+            seconds: Some(secs(started, now_ms)),
         });
         out
     }
@@ -456,7 +460,7 @@ impl ChatMap {
             end.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
         }
         let (user_index, assistant_index, versions, active) =
-            t.server_end.take().unwrap_or((0, 0, serde_json::Value::Null, serde_json::Value::Null));
+            t.server_end.take().unwrap_or((None, None, None, None));
         end.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
         t.conclude(turn_id, end, failed, out);
     }

@@ -145,8 +145,9 @@ impl ChatLog {
     /// A user command about the conversation. `busy`: a turn runs or
     /// messages wait. Regenerate becomes the user message sent again (its
     /// answer filed as another version); version, fork and delete change the
-    /// store and tell the `agent_chat` server; anything else passes to the
-    /// engine unchanged.
+    /// store and tell the `agent_chat` server, addressing each exchange by
+    /// its user message's server index (an exchange the server did not file
+    /// stays local); anything else passes to the engine unchanged.
     pub fn command(&mut self, cmd: UserCommand, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
         let conv = self.store.current();
@@ -158,7 +159,7 @@ impl ChatLog {
                 match (pos, asked) {
                     _ if busy => h.events.push(notice("Wait for the reply to finish before regenerating.")),
                     (Some(p), Some(user)) => {
-                        self.regenerating = Some((msg_id, conv.messages[p].server_index));
+                        self.regenerating = Some((msg_id, exchange_index(&conv.messages, p)));
                         h.engine = Some(UserCommand::SendText { text: user.text.clone() });
                     }
                     (Some(_), None) => h.events.push(notice("Nothing to regenerate: no message of yours came before this one.")),
@@ -166,23 +167,38 @@ impl ChatLog {
                 }
             }
             UserCommand::PickVersion { msg_id, n } => {
-                let Some(m) = self.store.current_mut().assistant_mut(&msg_id) else { return h };
+                let c = self.store.current_mut();
+                let Some(pos) = c.messages.iter().position(|m| m.role == Role::Assistant && m.id == msg_id) else { return h };
+                let index = exchange_index(&c.messages, pos);
+                let m = &mut c.messages[pos];
                 if (n as usize) < m.answers.len() && m.active != n {
                     m.active = n;
-                    if let Some(index) = m.server_index {
+                    if let Some(index) = index {
                         h.outbound.push(Outbound::Side(SideRequest::PickVersion { conversation_id: wire_id, index, n }));
                     }
                     self.saved_snapshot(&mut h);
                 }
             }
             UserCommand::Fork { msg_id } => {
-                let index = conv.messages.iter().find(|m| m.id == msg_id).and_then(|m| m.server_index);
-                match self.store.fork(&msg_id, now_ms) {
+                // A fork keeps whole exchanges, as the server does: from a
+                // user message, its answer comes along.
+                let Some(pos) = conv.messages.iter().position(|m| m.id == msg_id) else {
+                    h.events.push(notice("That message is not in this conversation."));
+                    return h;
+                };
+                let last = match conv.messages.get(pos + 1) {
+                    Some(next) if conv.messages[pos].role == Role::User && next.role == Role::Assistant => pos + 1,
+                    _ => pos,
+                };
+                let index = exchange_index(&conv.messages, last);
+                let last_id = conv.messages[last].id.clone();
+                match self.store.fork(&last_id, now_ms) {
                     Some(fork) => {
                         let local_id = fork.id.clone();
                         h.events.push(UiEvent::Conversation { conversation: fork.clone() });
-                        if let Some(index) = index {
-                            h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id }));
+                        match index {
+                            Some(index) => h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id })),
+                            None => tracing::info!(record = "chat_fork_local", msg_id = %msg_id, "the server filed no index for it; the fork stays local"),
                         }
                     }
                     None => h.events.push(notice("That message is not in this conversation.")),
@@ -191,13 +207,22 @@ impl ChatLog {
             UserCommand::DeleteMessage { msg_id } => {
                 let c = self.store.current_mut();
                 let Some(pos) = c.messages.iter().position(|m| m.id == msg_id) else { return h };
-                if c.messages[pos].answers.last().is_some_and(|a| a.state == AnswerState::Streaming) {
+                // The exchange: the user message and the answer to it.
+                let (first, last) = exchange_of(&c.messages, pos);
+                if c.messages[first..=last].iter().any(|m| m.answers.last().is_some_and(|a| a.state == AnswerState::Streaming)) {
                     h.events.push(notice("Stop the reply before deleting it."));
                     return h;
                 }
-                let removed = c.messages.remove(pos);
+                let index = exchange_index(&c.messages, last);
+                c.messages.drain(first..=last);
                 c.updated_ms = now_ms;
-                if let Some(index) = removed.server_index {
+                if let Some(index) = index {
+                    // The server drops two messages: later ones move up by two.
+                    for m in &mut c.messages[first..] {
+                        if let Some(i) = m.server_index.as_mut().filter(|i| **i > index) {
+                            *i = i.saturating_sub(2);
+                        }
+                    }
                     h.outbound.push(Outbound::Side(SideRequest::DeleteMessage { conversation_id: wire_id, index }));
                 }
                 self.saved_snapshot(&mut h);
@@ -245,8 +270,33 @@ impl ChatLog {
         h
     }
 
+    /// The engine said what became of a stopped turn (`agent_chat`): the
+    /// answer's Stopped mark says whether it confirmed; the conversation,
+    /// whole, tells every window. `None` when the turn is not in the
+    /// current conversation (logged).
+    pub fn stop_confirmed(&mut self, turn_id: &str, confirmed: bool) -> Option<UiEvent> {
+        let msg_id = self.remakes.get(turn_id).map(|(m, _)| m.clone()).unwrap_or_else(|| turn_id.to_string());
+        if !self.store.current_mut().stop_confirmed(&msg_id, confirmed) {
+            tracing::info!(record = "chat_stop_mark", turn_id = %turn_id, confirmed, "the stopped answer is not in the current conversation");
+            return None;
+        }
+        self.store.save();
+        Some(UiEvent::Conversation { conversation: self.store.current().clone() })
+    }
+
+    /// The engine no longer waited for an approval the user answered: the
+    /// card says it is no longer pending.
+    pub fn approval_gone(&mut self, approval_id: &str) -> Option<UiEvent> {
+        if !self.store.current_mut().approval_gone(approval_id) {
+            return None;
+        }
+        self.store.save();
+        Some(UiEvent::Conversation { conversation: self.store.current().clone() })
+    }
+
     /// The route of a turn's request: the conversation as the backend
-    /// knows it, and the server index a Regenerate remakes.
+    /// knows it, and the server index of the user message whose answer a
+    /// Regenerate remakes.
     pub fn route(&self, turn_id: &str) -> (String, Option<u64>) {
         let regenerate_of = self.remakes.get(turn_id).and_then(|(_, index)| *index);
         (self.store.current().wire_id().to_string(), regenerate_of)
@@ -297,6 +347,30 @@ fn forget_on_server(c: &Conversation) -> Option<Outbound> {
     known.then(|| Outbound::Side(SideRequest::DeleteConversation { conversation_id: c.wire_id().to_string() }))
 }
 
+/// The first and last positions of the exchange holding `pos`: a user
+/// message and the assistant message right after it (either alone when
+/// the other is missing).
+fn exchange_of(messages: &[ChatMessage], pos: usize) -> (usize, usize) {
+    match messages[pos].role {
+        Role::User if messages.get(pos + 1).is_some_and(|m| m.role == Role::Assistant) => (pos, pos + 1),
+        Role::Assistant if pos > 0 && messages[pos - 1].role == Role::User => (pos - 1, pos),
+        _ => (pos, pos),
+    }
+}
+
+/// The server index of the user message of the exchange holding `pos`
+/// (what fork, version, delete and regenerate address), when the server
+/// filed the exchange.
+fn exchange_index(messages: &[ChatMessage], pos: usize) -> Option<u64> {
+    let (first, last) = exchange_of(messages, pos);
+    match (messages[first].role, messages[last].server_index) {
+        // The answer's index is the authority (user_index + 1).
+        (_, Some(a)) if messages[last].role == Role::Assistant => a.checked_sub(1),
+        (Role::User, _) => messages[first].server_index,
+        _ => None,
+    }
+}
+
 fn notice(message: &str) -> UiEvent {
     UiEvent::Notice { code: ErrorCode::Unsupported, message: message.into() }
 }
@@ -320,4 +394,81 @@ fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
     let host = rest.split(['/', '?', '#']).next()?.trim();
     (!host.is_empty()).then(|| host.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::TurnOutcome;
+
+    /// A log with the turns `texts` answered by the engine (its `end` with
+    /// the indices `2k`, `2k + 1`), except `unsaved` (null indices).
+    fn log(dir: &std::path::Path, texts: &[&str], unsaved: Option<usize>) -> ChatLog {
+        let mut log = ChatLog::new(ChatStore::open_at(dir.to_path_buf(), 0), None);
+        for (k, text) in texts.iter().enumerate() {
+            let t = format!("t{k}");
+            log.ui(&UiEvent::TurnStarted { turn_id: t.clone(), text: text.to_string(), remakes: None, files: Vec::new() }, 1);
+            log.wire(&t, &ChatEvent::Delta { msg_id: "m".into(), text: "Hi.".into() }, 2);
+            let (u, a) = if unsaved == Some(k) { (None, None) } else { (Some(2 * k as u64), Some(2 * k as u64 + 1)) };
+            log.wire(&t, &ChatEvent::End { msg_id: "m".into(), user_index: u, assistant_index: a, versions: Some(1), active: Some(0) }, 3);
+            log.ui(&UiEvent::TurnEnded { turn_id: t, outcome: TurnOutcome::Complete, usage: None, error: None }, 4);
+        }
+        log
+    }
+
+    fn side(h: &Handled) -> Vec<SideRequest> {
+        h.outbound.iter().filter_map(|o| if let Outbound::Side(s) = o { Some(s.clone()) } else { None }).collect()
+    }
+
+    #[test]
+    fn deleting_either_message_deletes_the_exchange_and_later_indices_move_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two", "three"], None);
+        let cid = log.store().current().wire_id().to_string();
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "ut1".into() }, false, 9);
+        assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid.clone(), index: 2 }]);
+        let c = log.store().current();
+        assert_eq!(c.messages.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(), [("ut0", Some(0)), ("t0", Some(1)), ("ut2", Some(2)), ("t2", Some(3))]);
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t2".into() }, false, 9);
+        assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid, index: 2 }]);
+        assert_eq!(log.store().current().messages.len(), 2);
+    }
+
+    #[test]
+    fn an_exchange_the_engine_did_not_save_stays_local() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two"], Some(1));
+        let h = log.command(UserCommand::PickVersion { msg_id: "t1".into(), n: 0 }, false, 9);
+        assert!(side(&h).is_empty());
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t1".into() }, false, 9);
+        assert!(side(&h).is_empty(), "nothing to address on the engine");
+        assert_eq!(log.store().current().messages.len(), 2, "deleted here all the same");
+        let h = log.command(UserCommand::Regenerate { msg_id: "t0".into() }, false, 9);
+        assert!(h.engine.is_some());
+        assert_eq!(log.regenerating.as_ref().map(|(m, i)| (m.as_str(), *i)), Some(("t0", Some(0))), "the user message's index");
+    }
+
+    #[test]
+    fn a_fork_from_a_user_message_keeps_its_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two"], None);
+        let cid = log.store().current().wire_id().to_string();
+        let h = log.command(UserCommand::Fork { msg_id: "ut1".into() }, false, 9);
+        let fork = log.store().current().clone();
+        assert_eq!(fork.messages.len(), 4);
+        assert_eq!(side(&h), [SideRequest::Fork { conversation_id: cid, index: 2, local_id: fork.id }]);
+    }
+
+    #[test]
+    fn a_stop_the_engine_did_not_confirm_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = ChatLog::new(ChatStore::open_at(dir.path().to_path_buf(), 0), None);
+        log.ui(&UiEvent::TurnStarted { turn_id: "t".into(), text: "hi".into(), remakes: None, files: Vec::new() }, 1);
+        log.wire("t", &ChatEvent::Delta { msg_id: "m".into(), text: "Before it stopped. ".into() }, 2);
+        assert!(log.stop_confirmed("t", false).is_none(), "not stopped yet");
+        log.ui(&UiEvent::TurnEnded { turn_id: "t".into(), outcome: TurnOutcome::Stopped, usage: None, error: None }, 3);
+        assert!(log.stop_confirmed("t", false).is_some());
+        let a = &log.store().current().messages[1].answers[0];
+        assert_eq!((a.state, a.stop_confirmed, a.text.as_str()), (AnswerState::Stopped, Some(false), "Before it stopped. "));
+    }
 }

@@ -100,6 +100,13 @@ pub struct Answer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<ErrorCard>,
+    /// A stopped answer on an engine that confirms stops (`agent_chat`):
+    /// `true` once the engine said `cancelled`, `false` when it did not
+    /// confirm the stop (the chat window says so); `None` while waiting or
+    /// where the wire has no confirmation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stop_confirmed: Option<bool>,
 }
 
 /// How a tool card stands.
@@ -133,10 +140,16 @@ pub struct ToolCard {
     /// What the tool answered (whole; the card tail-truncates it).
     #[serde(default)]
     pub output: String,
-    /// How long the call took, in seconds, once it finished.
+    /// How long the call took, in seconds, once it finished (when timed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub seconds: Option<f64>,
+    /// The approval card that gated this call (paired by order, name and
+    /// arguments, `fold.rs`): the card shows its answer, and the approval
+    /// card is not shown again on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub approval_id: Option<String>,
 }
 
 /// How an approval card stands.
@@ -155,6 +168,9 @@ pub enum ApprovalState {
     TimedOut,
     /// The run ended before an answer.
     Ended,
+    /// The answer reached the engine after it stopped waiting (its 404):
+    /// no longer pending.
+    Gone,
 }
 
 /// One approval card.

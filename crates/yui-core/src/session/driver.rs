@@ -377,6 +377,14 @@ impl Driver {
         if let Inbound::Forked { local_id, server_id } = &event {
             self.chat_log().forked(local_id, server_id);
         }
+        if let Inbound::StopConfirmed { turn_id, confirmed } = &event {
+            let shown = self.chat_log().stop_confirmed(turn_id, *confirmed);
+            self.emit_all(shown.into_iter().collect());
+        }
+        if let Inbound::ApprovalGone { approval_id } = &event {
+            let shown = self.chat_log().approval_gone(approval_id);
+            self.emit_all(shown.into_iter().collect());
+        }
         if let Inbound::Delegations(items) = &event {
             let now = self.clock.now_ms();
             self.delegations.lock().unwrap_or_else(|p| p.into_inner()).apply(items, now);
@@ -579,9 +587,14 @@ impl Driver {
             let limits = self.live.read(|s| s.chat.clone());
             match crate::chat::attach::prepare(&begin.attachments, &limits, self.carries_files()) {
                 Ok(prepared) => {
-                    turn.input.push_str(&prepared.folded);
                     turn.images.extend(prepared.pictures);
                     turn.files = prepared.files;
+                    // agent_chat's engine takes text files as attachments of their own.
+                    if self.transport_name == crate::transport::agent_chat::NAME {
+                        turn.files.extend(prepared.texts);
+                    } else {
+                        turn.input.push_str(&prepared.folded);
+                    }
                 }
                 Err(e) => tracing::warn!(record = "attachment_refused", turn_id = %turn.turn_id, reason = %e),
             }

@@ -156,6 +156,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
                 base_url: settings.chat_base_url.clone(),
                 key: settings.key.clone(),
                 conversation_id: Some(data_dir.chat_id()?),
+                stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT,
             };
             (Box::pin(crate::transport::agent_chat::run(cfg, link)), ChatApi::AgentChat.as_str(), Vec::new())
         }

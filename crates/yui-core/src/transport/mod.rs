@@ -134,32 +134,34 @@ pub enum Outbound {
 /// sent in the background beside the turns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SideRequest {
-    /// Fork the server's conversation after message `index` (`agent_chat`:
-    /// `POST /fork/{cid}/{idx}`); the answer's conversation id comes back as
-    /// [`Inbound::Forked`] for the local conversation `local_id`.
+    /// Fork the server's conversation after the exchange of user message
+    /// `index` (`agent_chat`: `POST /fork/{cid}/{index + 1}`); the answer's
+    /// `id` comes back as [`Inbound::Forked`] for the local conversation
+    /// `local_id`.
     Fork {
         /// The server's conversation.
         conversation_id: String,
-        /// The last message the fork keeps (server index).
+        /// The user message of the last exchange the fork keeps (server index).
         index: u64,
         /// The local conversation the fork became.
         local_id: String,
     },
-    /// Show version `n` of message `index` (`agent_chat`:
-    /// `POST /version/{cid}/{idx}/{n}`).
+    /// Show version `n` of the answer to user message `index`
+    /// (`agent_chat`: `POST /version/{cid}/{index}/{n}`).
     PickVersion {
         /// The server's conversation.
         conversation_id: String,
-        /// The message (server index).
+        /// The user message whose answer it is (server index).
         index: u64,
-        /// The version.
+        /// The version (0-based).
         n: u32,
     },
-    /// Delete message `index` (`agent_chat`: `DELETE /messages/{cid}/{idx}`).
+    /// Delete the exchange of user message `index`: it and its answer
+    /// (`agent_chat`: `POST /messages/{cid}/{index}`).
     DeleteMessage {
         /// The server's conversation.
         conversation_id: String,
-        /// The message (server index).
+        /// The exchange's user message (server index).
         index: u64,
     },
     /// Delete a whole conversation the server keeps (`agent_chat`:
@@ -169,7 +171,7 @@ pub enum SideRequest {
         conversation_id: String,
     },
     /// The user answered an approval card (`agent_chat`:
-    /// `POST /approve/{aid}` with the run it belongs to).
+    /// `POST /approve/{aid}` `{"choice": ...}`).
     Approve {
         /// The approval id.
         approval_id: String,
@@ -216,6 +218,21 @@ pub enum Inbound {
         local_id: String,
         /// The server's id for it.
         server_id: String,
+    },
+    /// What became of a stopped `agent_chat` run on the engine: `confirmed`
+    /// when its stream said `cancelled`; false when `/cancel` found no such
+    /// run, or the stream ended or the wait passed without it.
+    StopConfirmed {
+        /// The stopped turn.
+        turn_id: String,
+        /// The engine confirmed the stop.
+        confirmed: bool,
+    },
+    /// An answer to an approval reached the engine too late: it no longer
+    /// waited for it (`agent_chat`: 404 from `/approve/{aid}`).
+    ApprovalGone {
+        /// The approval.
+        approval_id: String,
     },
     /// A turn could not be sent: its frame is over the limit, or the
     /// transport is not connected. The turn fails at once.

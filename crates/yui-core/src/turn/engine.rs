@@ -279,7 +279,7 @@ impl Engine {
             Inbound::Delegations(items) => fx.push(Effect::Ui(UiEvent::Delegations { items })),
             Inbound::Rejected { turn_id, code, reason } => self.abort_unsent(&turn_id, code, &reason, now, fx),
             // The driver keeps these (the inspector, the chat log); they change no turn.
-            Inbound::ImagesSent { .. } | Inbound::Forked { .. } => {}
+            Inbound::ImagesSent { .. } | Inbound::Forked { .. } | Inbound::StopConfirmed { .. } | Inbound::ApprovalGone { .. } => {}
         }
     }
 

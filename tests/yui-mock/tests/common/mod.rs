@@ -87,7 +87,9 @@ impl LiveStream {
                 }
                 let data: Value = serde_json::from_str(&data).expect("data is JSON");
                 let name = name.expect("every event is named");
-                assert_eq!(data["type"], Value::String(name.clone()), "the event name and the data type agree");
+                // The agent_chat engine's wire: the name rides in `event:`, the data has no "type".
+                assert!(data.get("type").is_none(), "no type key: {data}");
+                assert!(data["msg_id"].is_string(), "every event has its msg_id: {data}");
                 return Ok(Some((name, data)));
             } else if let Some(v) = line.strip_prefix("event: ") {
                 name = Some(v.to_string());

@@ -1,57 +1,60 @@
 //! The `agent_chat` transport (`chat_api: "agent_chat"`, seed `004`): a
-//! local agent engine that streams one assistant turn per `POST <base>/chat`
-//! as server-sent events, eleven event types scoped by `msg_id` (and
-//! `run_id` on `start`), with side endpoints to answer an approval, cancel a
-//! run, fork a conversation, pick a message version and delete a message.
+//! local agent engine (the PraisonAI desktop engine, protocol version 2, is
+//! the reference; `docs/transports.md`) that streams one assistant turn per
+//! `POST <base>/chat` as server-sent events, eleven event types scoped by
+//! `msg_id`, with side endpoints to answer an approval, cancel a run, fork a
+//! conversation, pick a version, delete an exchange or a conversation.
 //! [`wire`] holds the events, the request bodies and the endpoint URLs.
 //!
 //! [`run`] is a request transport (`CONTRACT.md` beside the parent module),
 //! with these differences, all because the engine owns the agent:
 //!
 //! * one `POST /chat` per turn, never a follow-up: the engine runs its own
-//!   tools and loops itself. The client declares no tools (neither
-//!   `generate_express` nor the client tools) and keeps no transcript; the
-//!   engine keeps the conversation. The card's instructions are not sent.
-//! * the body is [`ChatRequest`]: `message` is the rendered
-//!   `<client_context>` block, a blank line and the user's input (as the
-//!   Responses user item, without the post-history block);
-//!   `conversation_id` is the chat window's conversation (its server id
-//!   after a fork), else the client's chat id; `regenerate_of` is the
-//!   server index of the message a Regenerate makes again; `attachments`
-//!   carries the turn's pictures (the screenshot, attached images) and files
-//!   as `{name, mime, data}` with base64 data (the seed names the field,
-//!   not its items).
-//! * [`SideRequest::Fork`], [`SideRequest::PickVersion`] and
-//!   [`SideRequest::DeleteMessage`] go as `POST /fork/{cid}/{idx}`,
-//!   `POST /version/{cid}/{idx}/{n}` and `DELETE /messages/{cid}/{idx}` in
-//!   the background (logged, never awaited). A fork's answer that names a
-//!   `conversation_id` is reported as [`Inbound::Forked`].
-//! * events map onto [`ReplyPart`]s: `start` keeps the run id (for
-//!   `/cancel`); `reasoning` → `Reasoning`; `delta` → one `Speech` per
-//!   finished sentence, then `Alive { after_speech: true }`; `tool_drafting`
-//!   and `tool_call` → `ToolStatus Running`, `tool_result` → `Done` or
-//!   `Failed` (its `ok`); `usage` is kept for `End`; `error` → `Error` then
-//!   `End`; `cancelled` → `End`; `end` → the last sentence, then
-//!   `End { usage }`. Every event reports something (an `Alive` when it has
-//!   nothing else), so the engine's stream deadlines reset on each.
-//! * every event is also reported whole as [`ReplyPart::Chat`], for the
-//!   chat window (`crate::chat`).
-//! * `approval_request` shows as an approval card; [`SideRequest::Approve`]
-//!   answers it with `POST /approve/{aid}` `{decision, run_id}`, the run id
-//!   of the `start` of the turn that asked (kept per approval, so an answer
-//!   after a newer turn started still names the right run). Unanswered, the
-//!   engine's own timeout ([`crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT`],
-//!   300 s) denies the call; the card counts down to it.
-//! * `Outbound::Stop` / `Abandon` of the turn in flight drop the stream,
-//!   end the turn, and send `POST /cancel {run_id}` in the background
-//!   (logged, never awaited; no run id yet: nothing is sent).
+//!   tools and loops itself. The client declares no tools and keeps no
+//!   transcript; the engine keeps the conversation. The card's instructions
+//!   are not sent.
+//! * the body is [`ChatRequest`]: `prompt` is the rendered
+//!   `<client_context>` block, a blank line and the user's input (the one
+//!   field the engine gives the model, so the block rides in it);
+//!   `chat_id` and `session` are both the chat window's conversation (its
+//!   server id after a fork), else the client's chat id, so each
+//!   conversation keeps its own agent history; `run_id` is made here, fresh
+//!   for every run; `regenerate_of` is the user message's index on a
+//!   Regenerate; `tools` is true; `attachments` carries the turn's pictures
+//!   and PDFs as `{name, url: "data:..."}` and its text files (the turn's
+//!   files with a `text/*` MIME type) as `{name, text}`.
+//! * [`SideRequest`]s go in the background (logged with their status, never
+//!   awaited): `POST /fork/{cid}/{user_index + 1}` (its `{ok, id}` answer is
+//!   reported as [`Inbound::Forked`]), `POST /version/{cid}/{user_index}/{n}`,
+//!   `POST /messages/{cid}/{user_index}`, `DELETE /chats/{cid}`, and
+//!   `POST /approve/{aid}` `{"choice"}` (a 404 is reported as
+//!   [`Inbound::ApprovalGone`]: the engine no longer waited).
+//! * events map onto [`ReplyPart`]s: `reasoning` → `Reasoning`; `delta` →
+//!   one `Speech` per finished sentence, then `Alive { after_speech: true }`;
+//!   `tool_drafting` and `tool_call` → `ToolStatus Running`, `tool_result`
+//!   → `Done` or `Failed` (its `ok`); `usage` is kept for `End`; `error` →
+//!   `Error` then `End`; `cancelled` → `End`; `end` → the last sentence,
+//!   then `End { usage }`. Every event reports something (an `Alive` when
+//!   it has nothing else), so the engine's stream deadlines reset on each;
+//!   a malformed event is logged and skipped. Every event is also reported
+//!   whole as [`ReplyPart::Chat`], for the chat window (`crate::chat`).
+//! * `Outbound::Stop` / `Abandon` of the turn in flight (or a newer turn)
+//!   end the turn at once (`End`), and the old stream goes on being read in
+//!   the background: `POST /cancel/{run_id}` goes once the engine has
+//!   started the run (`start` seen), then the approvals the run waits for
+//!   are denied (a run blocked on one would never reach the point between
+//!   chunks where the engine checks cancels; denied after the cancel, the
+//!   run stops at its next chunk), and the engine's `cancelled` within
+//!   [`AgentChatConfig::stop_wait`] is reported as
+//!   [`Inbound::StopConfirmed`] `confirmed: true`; a 404 from `/cancel`, a
+//!   stream that ends otherwise, or the wait passing is `confirmed: false`.
 //! * `usage` carries characters and seconds, not tokens: [`usage`] estimates
 //!   output tokens as a quarter of the characters, input as 0.
 
 pub mod wire;
 
 pub use wire::{
-    parse_event, ApprovalDecision, ApproveRequest, CancelRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, Latency,
+    parse_event, ApprovalDecision, ApproveRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, Latency, WireAttachment,
     EVENT_TYPES,
 };
 
@@ -81,8 +84,12 @@ pub struct AgentChatConfig {
     pub base_url: String,
     /// Sent as `Authorization: Bearer` when not empty. Never logged.
     pub key: String,
-    /// The client's chat id, sent as `conversation_id`; `None` sends none.
+    /// The client's chat id, the `chat_id` and `session` of a turn that
+    /// names no conversation of its own.
     pub conversation_id: Option<String>,
+    /// After a Stop, how long the stopped run's stream is read for the
+    /// engine's `cancelled` ([`crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT`]).
+    pub stop_wait: std::time::Duration,
 }
 
 impl std::fmt::Debug for AgentChatConfig {
@@ -91,24 +98,48 @@ impl std::fmt::Debug for AgentChatConfig {
             .field("base_url", &self.base_url)
             .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
             .field("conversation_id", &self.conversation_id)
+            .field("stop_wait", &self.stop_wait)
             .finish()
     }
 }
 
-/// The `message` of a turn's `POST /chat`: the block, a blank line, the input.
-pub fn message(turn: &TurnRequest) -> String {
+/// The `prompt` of a turn's `POST /chat`: the block, a blank line, the input.
+pub fn prompt(turn: &TurnRequest) -> String {
     format!("{}\n\n{}", turn.block, turn.input)
 }
 
-/// The turn's pictures (as encoded) and files as `attachments` items.
-pub fn attachments(turn: &TurnRequest) -> Vec<wire::WireAttachment> {
-    let pictures = crate::transport::request::urls(&turn.images).into_iter().filter_map(|url| {
-        let rest = url.strip_prefix("data:")?;
-        let (mime, data) = rest.split_once(";base64,")?;
-        Some(wire::WireAttachment { name: format!("image.{}", mime.trim_start_matches("image/")), mime: mime.to_string(), data: data.to_string() })
+/// The turn's pictures (as encoded) and PDFs as `{name, url}` data URLs, and
+/// its text files (`text/*`) as `{name, text}`.
+pub fn attachments(turn: &TurnRequest) -> Vec<WireAttachment> {
+    use base64::Engine as _;
+    let pictures = crate::transport::request::urls(&turn.images).into_iter().enumerate().map(|(i, url)| {
+        let ext = url.strip_prefix("data:image/").and_then(|r| r.split([';', ','].as_ref()).next()).unwrap_or("png").to_string();
+        let name = if i == 0 && turn.images.len() == 1 { format!("image.{ext}") } else { format!("image-{}.{ext}", i + 1) };
+        WireAttachment::Media { name, url }
     });
-    let files = turn.files.iter().map(|f| wire::WireAttachment { name: f.name.clone(), mime: f.mime.clone(), data: f.data_base64.clone() });
+    let files = turn.files.iter().filter_map(|f| {
+        if f.mime.starts_with("text/") {
+            match base64::engine::general_purpose::STANDARD.decode(f.data_base64.trim()).map(String::from_utf8) {
+                Ok(Ok(text)) => Some(WireAttachment::Text { name: f.name.clone(), text }),
+                _ => {
+                    tracing::warn!(record = "attachment_refused", transport = NAME, name = %f.name, "a text file that is not UTF-8 base64 was left out");
+                    None
+                }
+            }
+        } else {
+            Some(WireAttachment::Media { name: f.name.clone(), url: f.data_url() })
+        }
+    });
     pictures.chain(files).collect()
+}
+
+/// A fresh run id: unique in this process and across restarts.
+pub fn new_run_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    format!("yui-{t:x}-{}-{n}", std::process::id())
 }
 
 /// A `usage` event as [`Usage`]: the seed gives characters, not tokens, so
@@ -143,7 +174,10 @@ enum Wire {
 
 struct Flight {
     turn_id: String,
-    run_id: Option<String>,
+    /// The run id this client made for the request.
+    run_id: String,
+    /// The engine's `start` came: the run is live on the engine.
+    started: bool,
     seg: Segmenter,
     usage: Option<Usage>,
     wire: Wire,
@@ -168,8 +202,11 @@ struct Session {
     endpoints: Endpoints,
     client: reqwest::Client,
     flight: Option<Flight>,
-    /// Approvals asked and not yet answered: approval id → run id.
-    approvals: std::collections::HashMap<String, Option<String>>,
+    /// Approvals asked and not yet answered: approval id → turn id.
+    approvals: std::collections::HashMap<String, String>,
+    /// Approvals already answered (a second answer is not sent: its 404
+    /// would mark a card whose first answer landed).
+    answered: std::collections::VecDeque<String>,
 }
 
 /// Run the transport until the link's token fires or its outbound channel
@@ -177,7 +214,7 @@ struct Session {
 pub async fn run(cfg: AgentChatConfig, mut link: Link) {
     link.report(Inbound::Status(Status::Stateless));
     let endpoints = Endpoints::new(&cfg.base_url);
-    let mut s = Session { cfg, endpoints, client: sse::client(), flight: None, approvals: Default::default() };
+    let mut s = Session { cfg, endpoints, client: sse::client(), flight: None, approvals: Default::default(), answered: Default::default() };
     loop {
         let step = tokio::select! {
             _ = link.cancel.cancelled() => return,
@@ -208,14 +245,32 @@ impl Session {
             Outbound::Turn(turn) => {
                 self.abort(link);
                 tracing::info!(record = "turn", transport = NAME, turn_id = %turn.turn_id, spoke_text = false);
-                let conversation_id = turn.conversation_id.clone().or_else(|| self.cfg.conversation_id.clone());
-                let body = ChatRequest { message: message(&turn), conversation_id, regenerate_of: turn.regenerate_of, attachments: attachments(&turn) };
-                tracing::info!(record = "agent_chat.request", turn_id = %turn.turn_id, round = 1, chars = body.message.chars().count());
+                let chat_id = turn.conversation_id.clone().or_else(|| self.cfg.conversation_id.clone()).unwrap_or_else(|| "default".into());
+                let run_id = new_run_id();
+                let body = ChatRequest {
+                    prompt: prompt(&turn),
+                    session: chat_id.clone(),
+                    chat_id,
+                    run_id: run_id.clone(),
+                    regenerate_of: turn.regenerate_of,
+                    tools: true,
+                    attachments: attachments(&turn),
+                };
+                tracing::info!(
+                    record = "agent_chat.request",
+                    turn_id = %turn.turn_id,
+                    run_id = %run_id,
+                    chat_id = %body.chat_id,
+                    regenerate_of = ?body.regenerate_of,
+                    attachments = body.attachments.len(),
+                    chars = body.prompt.chars().count()
+                );
                 let body = serde_json::to_value(&body).unwrap_or_default();
                 let (client, url, key) = (self.client.clone(), self.endpoints.chat(), self.cfg.key.clone());
                 self.flight = Some(Flight {
                     turn_id: turn.turn_id,
-                    run_id: None,
+                    run_id,
+                    started: false,
                     seg: Segmenter::new(),
                     usage: None,
                     wire: Wire::Connecting(Box::pin(async move { sse::post_stream(&client, &url, &key, &body).await })),
@@ -231,16 +286,15 @@ impl Session {
                     self.abort(link);
                 }
             }
-            Outbound::Side(SideRequest::Approve { approval_id, decision }) => self.approve(approval_id, decision),
+            Outbound::Side(SideRequest::Approve { approval_id, decision }) => self.approve(approval_id, decision, link),
             Outbound::Side(SideRequest::Fork { conversation_id, index, local_id }) => {
                 let url = self.endpoints.fork(&conversation_id, index);
                 let inbound = link.inbound.clone();
-                self.side(reqwest::Method::POST, url, "agent_chat_fork", move |answer| {
-                    // The seed gives no answer shape: a `conversation_id` in it
-                    // names the fork on the server.
-                    if let Some(server_id) = answer.get("conversation_id").and_then(|v| v.as_str()) {
+                self.side(reqwest::Method::POST, url, "agent_chat_fork", move |answer| match answer.get("id").and_then(|v| v.as_str()) {
+                    Some(server_id) => {
                         let _ = inbound.send(Inbound::Forked { local_id, server_id: server_id.to_string() });
                     }
+                    None => tracing::warn!(record = "agent_chat_fork", local_id = %local_id, "the answer named no id; the fork stays local"),
                 });
             }
             Outbound::Side(SideRequest::PickVersion { conversation_id, index, n }) => {
@@ -248,11 +302,12 @@ impl Session {
                 self.side(reqwest::Method::POST, url, "agent_chat_version", |_| {});
             }
             Outbound::Side(SideRequest::DeleteMessage { conversation_id, index }) => {
-                let url = self.endpoints.delete_message(&conversation_id, index);
-                self.side(reqwest::Method::DELETE, url, "agent_chat_delete", |_| {});
+                let url = self.endpoints.delete_exchange(&conversation_id, index);
+                self.side(reqwest::Method::POST, url, "agent_chat_delete", |_| {});
             }
             Outbound::Side(SideRequest::DeleteConversation { conversation_id }) => {
-                tracing::info!(record = "agent_chat_delete_conversation_skipped", conversation_id = %conversation_id, "not sent yet");
+                let url = self.endpoints.conversation(&conversation_id);
+                self.side(reqwest::Method::DELETE, url, "agent_chat_delete_conversation", |_| {});
             }
             // The engine keeps the conversation and runs its own tools.
             Outbound::ToolResult(_)
@@ -264,75 +319,75 @@ impl Session {
         }
     }
 
-    /// A side request (fork, version, delete) in the background: logged,
-    /// never awaited; `then` gets the answer's JSON body (or `null`) when
-    /// the status is a success.
+    /// A side request in the background: logged with its status, never
+    /// awaited; `then` gets the answer's JSON body (or `null`) when the
+    /// status is a success.
     fn side(&self, method: reqwest::Method, url: String, record: &'static str, then: impl FnOnce(serde_json::Value) + Send + 'static) {
         let (client, key) = (self.client.clone(), self.cfg.key.clone());
         tokio::spawn(async move {
-            let mut req = client.request(method.clone(), &url);
-            if !key.is_empty() {
-                req = req.bearer_auth(&key);
-            }
-            match req.send().await {
-                Ok(r) => {
-                    let status = r.status().as_u16();
+            match send(&client, method.clone(), &url, &key, None).await {
+                Ok((status, body)) if (200..300).contains(&status) => {
                     tracing::info!(record, method = %method, url = %url, status);
-                    if r.status().is_success() {
-                        let body = r.bytes().await.ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
-                        then(body);
-                    }
+                    then(body);
                 }
-                Err(e) => tracing::warn!(record, method = %method, url = %url, error = %crate::error::error_chain(&e)),
+                Ok((status, body)) => tracing::warn!(record, method = %method, url = %url, status, answer = %body, "the engine refused"),
+                Err(e) => tracing::warn!(record, method = %method, url = %url, error = %e, "the engine could not be reached"),
             }
         });
     }
 
-    /// Answer an approval in the background (logged, never awaited).
-    fn approve(&mut self, approval_id: String, decision: ApprovalDecision) {
-        let run_id = match self.approvals.remove(&approval_id) {
-            Some(run_id) => run_id,
-            None => {
-                tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, sent = false, "no such approval pending");
-                return;
-            }
-        };
+    /// Answer an approval in the background: `POST /approve/{aid}`
+    /// `{"choice"}`; a 404 (the engine no longer waits) is reported.
+    fn approve(&mut self, approval_id: String, decision: ApprovalDecision, link: &Link) {
+        if self.answered.contains(&approval_id) {
+            tracing::info!(record = "agent_chat_approve", approval_id = %approval_id, sent = false, "already answered");
+            return;
+        }
+        self.answered.push_back(approval_id.clone());
+        if self.answered.len() > 256 {
+            self.answered.pop_front();
+        }
+        if self.approvals.remove(&approval_id).is_none() {
+            tracing::info!(record = "agent_chat_approve", approval_id = %approval_id, "not asked on this stream (or already answered); sent anyway");
+        }
         let url = self.endpoints.approve(&approval_id);
-        let body = ApproveRequest { decision, run_id: run_id.clone() };
-        let (client, key) = (self.client.clone(), self.cfg.key.clone());
+        let body = serde_json::to_value(ApproveRequest { choice: decision }).unwrap_or_default();
+        let (client, key, inbound) = (self.client.clone(), self.cfg.key.clone(), link.inbound.clone());
         tokio::spawn(async move {
-            let mut req = client.post(&url).json(&body);
-            if !key.is_empty() {
-                req = req.bearer_auth(&key);
-            }
-            let decision = format!("{decision:?}").to_lowercase();
-            match req.send().await {
-                Ok(r) => tracing::info!(record = "agent_chat_approve", approval_id = %approval_id, run_id = ?run_id, decision, status = r.status().as_u16()),
-                Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, decision, error = %crate::error::error_chain(&e)),
+            let choice = body["choice"].as_str().unwrap_or("").to_string();
+            match send(&client, reqwest::Method::POST, &url, &key, Some(&body)).await {
+                Ok((404, answer)) => {
+                    tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, choice, status = 404, answer = %answer, "the engine no longer waited for this approval");
+                    let _ = inbound.send(Inbound::ApprovalGone { approval_id });
+                }
+                Ok((status, _)) => tracing::info!(record = "agent_chat_approve", approval_id = %approval_id, choice, status),
+                Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %approval_id, choice, error = %e),
             }
         });
     }
 
-    /// Stop, abandon or a newer turn: drop the stream, end the turn, and ask
-    /// the engine to cancel the run in the background.
+    /// Stop, abandon or a newer turn: the turn ends now; the stopped run's
+    /// stream is read on in the background until the engine confirms.
     fn abort(&mut self, link: &Link) {
         let Some(f) = self.flight.take() else { return };
-        match f.run_id {
-            Some(run_id) => {
-                let (client, url, key) = (self.client.clone(), self.endpoints.cancel(), self.cfg.key.clone());
-                let turn_id = f.turn_id.clone();
-                tokio::spawn(async move {
-                    let mut req = client.post(&url).json(&CancelRequest { run_id: run_id.clone() });
-                    if !key.is_empty() {
-                        req = req.bearer_auth(&key);
-                    }
-                    match req.send().await {
-                        Ok(r) => tracing::info!(record = "agent_chat_cancel", turn_id = %turn_id, run_id = %run_id, status = r.status().as_u16()),
-                        Err(e) => tracing::warn!(record = "agent_chat_cancel", turn_id = %turn_id, run_id = %run_id, error = %crate::error::error_chain(&e)),
-                    }
-                });
-            }
-            None => tracing::info!(record = "agent_chat_cancel", turn_id = %f.turn_id, sent = false, "no run id yet; the request was dropped"),
+        let denials: Vec<String> = self.approvals.iter().filter(|(_, t)| **t == f.turn_id).map(|(a, _)| a.clone()).collect();
+        self.approvals.retain(|_, t| *t != f.turn_id);
+        self.answered.extend(denials.iter().cloned());
+        if f.run_id.is_empty() {
+            tracing::warn!(record = "agent_chat_cancel", turn_id = %f.turn_id, sent = false, "no run id; no cancel was sent");
+        } else {
+            let stopping = Stopping {
+                client: self.client.clone(),
+                endpoints: self.endpoints.clone(),
+                key: self.cfg.key.clone(),
+                inbound: link.inbound.clone(),
+                turn_id: f.turn_id.clone(),
+                run_id: f.run_id.clone(),
+                started: f.started,
+                denials,
+                wait: self.cfg.stop_wait,
+            };
+            tokio::spawn(stopping.run(f.wire));
         }
         link.reply(&f.turn_id, ReplyPart::End { usage: None });
     }
@@ -364,8 +419,11 @@ impl Session {
         let mut over = false;
         match event {
             ChatEvent::Start { msg_id, run_id } => {
-                tracing::info!(record = "agent_chat_start", turn_id = %f.turn_id, msg_id = %msg_id, run_id = %run_id);
-                f.run_id = Some(run_id);
+                tracing::info!(record = "agent_chat_start", turn_id = %f.turn_id, msg_id = %msg_id, run_id = %run_id, sent_run_id = %f.run_id);
+                if !run_id.is_empty() && run_id != f.run_id {
+                    tracing::warn!(record = "agent_chat_start", turn_id = %f.turn_id, "the engine echoed another run id; cancels use the one sent");
+                }
+                f.started = true;
             }
             ChatEvent::Reasoning { text, .. } => {
                 if !text.is_empty() {
@@ -387,7 +445,7 @@ impl Session {
             }
             ChatEvent::ApprovalRequest { approval_id, call_id, name, .. } => {
                 tracing::info!(record = "agent_chat_approval", turn_id = %f.turn_id, approval_id = %approval_id, call_id = %call_id, tool = %name);
-                self.approvals.insert(approval_id, f.run_id.clone());
+                self.approvals.insert(approval_id, f.turn_id.clone());
             }
             ChatEvent::Usage { chars, .. } => f.usage = Some(usage(chars)),
             ChatEvent::Cancelled { run_id, .. } => {
@@ -414,8 +472,117 @@ impl Session {
         }
         if over {
             // Its run's approvals can no longer be answered.
-            let run = self.flight.take().and_then(|f| f.run_id);
-            self.approvals.retain(|_, r| *r != run);
+            if let Some(f) = self.flight.take() {
+                self.approvals.retain(|_, t| *t != f.turn_id);
+            }
+        }
+    }
+}
+
+/// One side request: `(status, JSON body or null)`, or why it never got
+/// an answer (one line).
+async fn send(client: &reqwest::Client, method: reqwest::Method, url: &str, key: &str, body: Option<&serde_json::Value>) -> Result<(u16, serde_json::Value), String> {
+    let mut req = client.request(method, url).timeout(crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT);
+    if !key.is_empty() {
+        req = req.bearer_auth(key);
+    }
+    if let Some(body) = body {
+        req = req.json(body);
+    }
+    let r = req.send().await.map_err(|e| crate::error::error_chain(&e))?;
+    let status = r.status().as_u16();
+    let body = r.bytes().await.ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    Ok((status, body))
+}
+
+/// A stopped run, confirmed in the background.
+struct Stopping {
+    client: reqwest::Client,
+    endpoints: Endpoints,
+    key: String,
+    inbound: tokio::sync::mpsc::UnboundedSender<Inbound>,
+    turn_id: String,
+    run_id: String,
+    started: bool,
+    /// Approvals the run still waits for: denied first.
+    denials: Vec<String>,
+    wait: std::time::Duration,
+}
+
+impl Stopping {
+    async fn run(self, wire: Wire) {
+        let confirmed = match tokio::time::timeout(self.wait, self.confirm(wire)).await {
+            Ok(Ok(())) => true,
+            Ok(Err(why)) => {
+                tracing::warn!(record = "agent_chat_stop_unconfirmed", turn_id = %self.turn_id, run_id = %self.run_id, reason = %why);
+                false
+            }
+            Err(_) => {
+                tracing::warn!(record = "agent_chat_stop_unconfirmed", turn_id = %self.turn_id, run_id = %self.run_id, wait_ms = self.wait.as_millis() as u64, reason = "no cancelled within the wait");
+                false
+            }
+        };
+        if confirmed {
+            tracing::info!(record = "agent_chat_stop_confirmed", turn_id = %self.turn_id, run_id = %self.run_id);
+        }
+        let _ = self.inbound.send(Inbound::StopConfirmed { turn_id: self.turn_id.clone(), confirmed });
+    }
+
+    /// Deny what the run waits for, cancel it once it is live on the
+    /// engine, and read its stream to `cancelled`.
+    async fn confirm(&self, wire: Wire) -> Result<(), String> {
+        let mut stream = match wire {
+            Wire::Connecting(fut) => fut.await.map_err(|e| format!("the request failed: {}", e.shown()))?,
+            Wire::Streaming(s) => s,
+        };
+        // The cancel first: a denied call runs on at once, and the engine
+        // must already know the run is cancelled at its next chunk.
+        let mut cancel_sent = false;
+        if self.started {
+            self.cancel().await?;
+            cancel_sent = true;
+        }
+        for aid in &self.denials {
+            self.deny(aid).await;
+        }
+        while let Some(item) = stream.next().await {
+            let ev = item.map_err(|e| format!("the stream failed: {}", e.shown()))?;
+            match ChatEvent::from_sse(&ev) {
+                Ok(ChatEvent::Start { .. }) if !cancel_sent => {
+                    self.cancel().await?;
+                    cancel_sent = true;
+                }
+                // Asked after the stop: nobody will answer it.
+                Ok(ChatEvent::ApprovalRequest { approval_id, .. }) => self.deny(&approval_id).await,
+                Ok(ChatEvent::Cancelled { .. }) => return Ok(()),
+                Ok(e) if e.is_terminal() => return Err(format!("the run ended with {} instead of cancelled", e.kind())),
+                Ok(_) => {}
+                Err(e) => e.log(),
+            }
+        }
+        Err("the stream ended without cancelled".into())
+    }
+
+    async fn deny(&self, aid: &str) {
+        let body = serde_json::json!({"choice": "deny"});
+        match send(&self.client, reqwest::Method::POST, &self.endpoints.approve(aid), &self.key, Some(&body)).await {
+            Ok((status, _)) => tracing::info!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", status, reason = "stop"),
+            Err(e) => tracing::warn!(record = "agent_chat_approve", approval_id = %aid, choice = "deny", error = %e, reason = "stop"),
+        }
+    }
+
+    async fn cancel(&self) -> Result<(), String> {
+        let url = self.endpoints.cancel(&self.run_id);
+        match send(&self.client, reqwest::Method::POST, &url, &self.key, None).await {
+            Ok((status, _)) if (200..300).contains(&status) => {
+                tracing::info!(record = "agent_chat_cancel", turn_id = %self.turn_id, run_id = %self.run_id, status);
+                Ok(())
+            }
+            Ok((status, answer)) => {
+                tracing::warn!(record = "agent_chat_cancel", turn_id = %self.turn_id, run_id = %self.run_id, status, answer = %answer);
+                Err(format!("POST /cancel answered {status}"))
+            }
+            Err(e) => Err(format!("POST /cancel failed: {e}")),
         }
     }
 }
@@ -440,7 +607,7 @@ mod tests {
 
     #[test]
     fn the_key_is_redacted() {
-        let cfg = AgentChatConfig { base_url: "http://h".into(), key: "sk-secret".into(), conversation_id: None };
+        let cfg = AgentChatConfig { base_url: "http://h".into(), key: "sk-secret".into(), conversation_id: None, stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT };
         assert!(!format!("{cfg:?}").contains("sk-secret"));
     }
 }

@@ -2,16 +2,22 @@
 //! `#[serde(tag = "type")]` enum with the seed's names, the bodies the client
 //! sends, and the endpoint URLs.
 //!
-//! The seed (`004`) names every event and every field of its payload but
-//! gives no JSON types and no request bodies beyond `regenerate_of`. Where
-//! this file had to choose, the doc comment says so ("not in the seed"):
+//! The seed (`004`) names every event and its fields; the bodies, the
+//! side endpoints and the JSON types are the real engine's (the PraisonAI
+//! desktop engine, protocol version 2; `docs/transports.md` lists where it
+//! and the seed disagree: the engine wins):
 //!
+//! * the engine writes `event: <name>` and `data: <json>` with no `"type"`
+//!   key: the type is the SSE event name (a `"type"` key, when a server
+//!   sends one, wins);
 //! * ids (`msg_id`, `run_id`, `call_id`, `approval_id`) are strings; a number
 //!   sent in their place is read as its decimal text;
-//! * `seconds` and `ttft` are seconds as numbers, `ttft` may be `null`;
-//! * `versions` and `active` of `end` are kept as sent ([`Value`]);
-//! * the event type is read from the JSON's `"type"` key, or from the SSE
-//!   `event:` field when the JSON has none.
+//! * `tool_result.seconds` and `usage.ttft` may be `null` or absent;
+//!   `tool_result.output` may be a JSON-quoted string (the unquoted text is
+//!   kept);
+//! * `end.user_index` and `end.assistant_index` are `null` when the engine
+//!   could not save the exchange; `end.versions` is a count and `active` a
+//!   0-based index (read leniently: a number written as text, or absent).
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -110,9 +116,14 @@ pub enum ChatEvent {
         /// Whether the call succeeded.
         ok: bool,
         /// What the tool answered (the client tail-truncates it for show).
+        /// A JSON-quoted string (`"\"text\""`) is read as its text.
+        #[serde(deserialize_with = "output")]
         output: String,
-        /// How long the call took, in seconds.
-        seconds: f64,
+        /// How long the call took, in seconds; `None` when the engine did
+        /// not time it (`null` or absent).
+        #[serde(default)]
+        #[ts(type = "number | null")]
+        seconds: Option<f64>,
     },
     /// A tool call waits for the user's Allow / Always allow / Deny; the run
     /// blocks until it is answered (`POST /approve/{aid}`) or until
@@ -188,17 +199,59 @@ pub enum ChatEvent {
         /// The assistant message.
         #[serde(deserialize_with = "id")]
         msg_id: String,
-        /// The user message's index in the conversation.
-        user_index: u64,
-        /// The assistant message's index in the conversation.
-        assistant_index: u64,
-        /// The message's versions, as sent (the seed gives no shape).
-        #[ts(type = "unknown")]
-        versions: Value,
-        /// The version shown, as sent (the seed gives no shape).
-        #[ts(type = "unknown")]
-        active: Value,
+        /// The user message's index in the engine's stored conversation;
+        /// `None` when the engine could not save the exchange (then the
+        /// client never addresses it on the engine).
+        #[serde(default, deserialize_with = "index")]
+        #[ts(type = "number | null")]
+        user_index: Option<u64>,
+        /// The assistant message's index (`user_index + 1`); `None` as above.
+        #[serde(default, deserialize_with = "index")]
+        #[ts(type = "number | null")]
+        assistant_index: Option<u64>,
+        /// How many versions the assistant message has (1 when never
+        /// regenerated); `None` when not sent.
+        #[serde(default, deserialize_with = "index")]
+        #[ts(type = "number | null")]
+        versions: Option<u64>,
+        /// The version shown, 0-based; `None` when not sent.
+        #[serde(default, deserialize_with = "index")]
+        #[ts(type = "number | null")]
+        active: Option<u64>,
     },
+}
+
+/// Reads a count or an index leniently: a number, a number written as
+/// text, or `null`.
+fn index<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)).map(Some).ok_or_else(|| serde::de::Error::custom(format!("{n} is not an index"))),
+        Value::String(s) => s.trim().parse().map(Some).map_err(|_| serde::de::Error::custom(format!("{s:?} is not an index"))),
+        other => Err(serde::de::Error::custom(format!("{other} is not an index"))),
+    }
+}
+
+/// Reads `tool_result.output`: a string, unquoted when it is itself a
+/// JSON-quoted string; anything else (an object, a number) as its JSON text.
+fn output<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => unquote(s),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    })
+}
+
+/// `"\"text\""` → `text`: a string that is one JSON string literal is
+/// read as that literal's text; anything else is kept as is.
+pub fn unquote(s: String) -> String {
+    let t = s.trim();
+    if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+        if let Ok(inner) = serde_json::from_str::<String>(t) {
+            return inner;
+        }
+    }
+    s
 }
 
 /// The `msg_id` field of a [`ChatEvent`] (every variant has one), borrowed
@@ -373,37 +426,48 @@ impl ChatEvent {
     }
 }
 
-/// The body of `POST <base>/chat`. Only `regenerate_of` is named by the
-/// seed; `message` and `conversation_id` are this client's names until the
-/// engine's own are confirmed.
+/// The body of `POST <base>/chat`, as the engine reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatRequest {
-    /// What the user wrote (not in the seed).
-    pub message: String,
-    /// The conversation, the `{cid}` of the other endpoints; absent for a
-    /// new one (not in the seed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conversation_id: Option<String>,
-    /// On Regenerate: the index of the message whose answer is regenerated,
-    /// so the new answer is filed as another version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The one text the engine gives the model: the rendered
+    /// `<client_context>` block, a blank line and the user's input.
+    pub prompt: String,
+    /// The stored conversation the exchange is filed under.
+    pub chat_id: String,
+    /// The engine's in-memory agent and history; the same id as
+    /// `chat_id`, so each conversation keeps its own history.
+    pub session: String,
+    /// Made by the client, fresh for every run; `start` echoes it and
+    /// `POST /cancel/{run_id}` addresses it.
+    pub run_id: String,
+    /// On Regenerate: the USER message's index whose answer is made again
+    /// (`null` for a new exchange).
     pub regenerate_of: Option<u64>,
-    /// Images and PDFs of the message, as bytes (seed: "passed to the agent
-    /// as attachments=[...]"; the item shape is not in the seed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Whether the engine's agent may use its tools (always true).
+    pub tools: bool,
+    /// Pictures and PDFs as `{name, url}` data URLs, text files as
+    /// `{name, text}`.
     pub attachments: Vec<WireAttachment>,
 }
 
-/// One item of [`ChatRequest::attachments`] (not in the seed): the file
-/// name, its MIME type and its bytes as base64.
+/// One item of [`ChatRequest::attachments`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireAttachment {
-    /// The file name.
-    pub name: String,
-    /// Its MIME type.
-    pub mime: String,
-    /// Its bytes, base64.
-    pub data: String,
+#[serde(untagged)]
+pub enum WireAttachment {
+    /// A picture or a PDF: `{name, url: "data:<mime>;base64,..."}`.
+    Media {
+        /// The file name.
+        name: String,
+        /// The bytes as a `data:` URL.
+        url: String,
+    },
+    /// A text file: `{name, text}` (the engine appends it to the prompt).
+    Text {
+        /// The file name.
+        name: String,
+        /// Its text (already clipped to 100 kB by the client).
+        text: String,
+    },
 }
 
 /// The per-turn latency breakdown (not in the seed): milliseconds from the
@@ -452,22 +516,12 @@ impl From<ApprovalDecision> for crate::chat::ApprovalState {
     }
 }
 
-/// The body of `POST <base>/approve/{aid}` (field names not in the seed).
+/// The body of `POST <base>/approve/{aid}`: `{"choice": ...}` (a missing
+/// choice is a deny on the engine).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApproveRequest {
     /// The answer.
-    pub decision: ApprovalDecision,
-    /// The run the approval belongs to (the `run_id` of its `start`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
-}
-
-/// The body of `POST <base>/cancel`: the run to stop (field name from the
-/// seed's `run_id`; the body itself is not in the seed).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CancelRequest {
-    /// The run to stop (the `run_id` of its `start`).
-    pub run_id: String,
+    pub choice: ApprovalDecision,
 }
 
 /// The engine's endpoint URLs from one base (`http://127.0.0.1:PORT` or
@@ -507,24 +561,32 @@ impl Endpoints {
         format!("{}/approve/{}", self.base, segment(approval_id))
     }
 
-    /// `POST <base>/cancel`: stop a run.
-    pub fn cancel(&self) -> String {
-        format!("{}/cancel", self.base)
+    /// `POST <base>/cancel/{run_id}` (no body): stop a run.
+    pub fn cancel(&self, run_id: &str) -> String {
+        format!("{}/cancel/{}", self.base, segment(run_id))
     }
 
-    /// `POST <base>/fork/{cid}/{idx}`: fork the conversation at a message.
-    pub fn fork(&self, conversation_id: &str, index: u64) -> String {
-        format!("{}/fork/{}/{index}", self.base, segment(conversation_id))
+    /// `POST <base>/fork/{cid}/{user_index + 1}`: a new conversation with
+    /// the messages up to and including the exchange of `user_index`.
+    pub fn fork(&self, conversation_id: &str, user_index: u64) -> String {
+        format!("{}/fork/{}/{}", self.base, segment(conversation_id), user_index + 1)
     }
 
-    /// `POST <base>/version/{cid}/{idx}/{n}`: show version `n` of a message.
-    pub fn version(&self, conversation_id: &str, index: u64, n: u64) -> String {
-        format!("{}/version/{}/{index}/{n}", self.base, segment(conversation_id))
+    /// `POST <base>/version/{cid}/{user_index}/{n}`: show version `n` of the
+    /// answer to the user message `user_index`.
+    pub fn version(&self, conversation_id: &str, user_index: u64, n: u64) -> String {
+        format!("{}/version/{}/{user_index}/{n}", self.base, segment(conversation_id))
     }
 
-    /// `DELETE <base>/messages/{cid}/{idx}`: delete a message.
-    pub fn delete_message(&self, conversation_id: &str, index: u64) -> String {
-        format!("{}/messages/{}/{index}", self.base, segment(conversation_id))
+    /// `POST <base>/messages/{cid}/{user_index}`: delete one exchange (the
+    /// user message and its answer).
+    pub fn delete_exchange(&self, conversation_id: &str, user_index: u64) -> String {
+        format!("{}/messages/{}/{user_index}", self.base, segment(conversation_id))
+    }
+
+    /// `DELETE <base>/chats/{cid}` (and `GET`): a whole conversation.
+    pub fn conversation(&self, conversation_id: &str) -> String {
+        format!("{}/chats/{}", self.base, segment(conversation_id))
     }
 }
 
@@ -612,16 +674,53 @@ mod tests {
     }
 
     #[test]
-    fn agent_chat_bodies_use_the_seed_names() {
-        let fresh = ChatRequest { message: "hi".into(), conversation_id: None, regenerate_of: None, attachments: Vec::new() };
-        assert_eq!(serde_json::to_value(&fresh).unwrap(), json!({"message": "hi"}));
-        let regen = ChatRequest { message: "hi".into(), conversation_id: Some("c1".into()), regenerate_of: Some(3), attachments: Vec::new() };
-        assert_eq!(serde_json::to_value(&regen).unwrap(), json!({"message": "hi", "conversation_id": "c1", "regenerate_of": 3}));
+    fn agent_chat_bodies_are_the_engines() {
+        let body = ChatRequest {
+            prompt: "<client_context>\n</client_context>\n\nhi".into(),
+            chat_id: "c1".into(),
+            session: "c1".into(),
+            run_id: "r1".into(),
+            regenerate_of: None,
+            tools: true,
+            attachments: vec![
+                WireAttachment::Media { name: "a.png".into(), url: "data:image/png;base64,AAAA".into() },
+                WireAttachment::Text { name: "n.txt".into(), text: "hello".into() },
+            ],
+        };
+        assert_eq!(
+            serde_json::to_value(&body).unwrap(),
+            json!({"prompt": "<client_context>\n</client_context>\n\nhi", "chat_id": "c1", "session": "c1", "run_id": "r1",
+                   "regenerate_of": null, "tools": true,
+                   "attachments": [{"name": "a.png", "url": "data:image/png;base64,AAAA"}, {"name": "n.txt", "text": "hello"}]})
+        );
+        let regen = ChatRequest { regenerate_of: Some(2), attachments: Vec::new(), ..body };
+        assert_eq!(serde_json::to_value(&regen).unwrap()["regenerate_of"], 2);
         for (d, s) in [(ApprovalDecision::Allow, "allow"), (ApprovalDecision::Always, "always"), (ApprovalDecision::Deny, "deny")] {
-            let body = ApproveRequest { decision: d, run_id: Some("r1".into()) };
-            assert_eq!(serde_json::to_value(&body).unwrap(), json!({"decision": s, "run_id": "r1"}));
+            assert_eq!(serde_json::to_value(ApproveRequest { choice: d }).unwrap(), json!({"choice": s}));
         }
-        assert_eq!(serde_json::to_value(CancelRequest { run_id: "r1".into() }).unwrap(), json!({"run_id": "r1"}));
+    }
+
+    #[test]
+    fn agent_chat_reads_the_exact_bytes_the_engine_writes() {
+        // `event: <name>` + `data: <json>` with no "type" key, as the engine writes them.
+        let e = parse_event("start", r#"{"msg_id": "m_18c2f", "run_id": ""}"#).unwrap();
+        assert_eq!(e, ChatEvent::Start { msg_id: "m_18c2f".into(), run_id: String::new() });
+        let e = parse_event("tool_result", r#"{"msg_id": "m_1", "call_id": "c_1_get_time", "name": "get_time", "ok": true, "output": "\"21:00\"", "seconds": null}"#).unwrap();
+        assert_eq!(e, ChatEvent::ToolResult { msg_id: "m_1".into(), call_id: "c_1_get_time".into(), name: "get_time".into(), ok: true, output: "21:00".into(), seconds: None });
+        let e = parse_event("tool_result", r#"{"msg_id": "m_1", "call_id": "c", "name": "n", "ok": false, "output": "plain \"quoted\" text"}"#).unwrap();
+        assert!(matches!(e, ChatEvent::ToolResult { ref output, seconds: None, .. } if output == "plain \"quoted\" text"), "{e:?}");
+        let e = parse_event("end", r#"{"msg_id": "m_1", "user_index": null, "assistant_index": null, "versions": 1, "active": 0}"#).unwrap();
+        assert_eq!(e, ChatEvent::End { msg_id: "m_1".into(), user_index: None, assistant_index: None, versions: Some(1), active: Some(0) });
+        let e = parse_event("end", r#"{"msg_id": "m_1", "user_index": 2, "assistant_index": 3, "versions": "2", "active": 1}"#).unwrap();
+        assert_eq!(e, ChatEvent::End { msg_id: "m_1".into(), user_index: Some(2), assistant_index: Some(3), versions: Some(2), active: Some(1) });
+        let e = parse_event("end", r#"{"msg_id": "m_1"}"#).unwrap();
+        assert!(matches!(e, ChatEvent::End { user_index: None, versions: None, .. }));
+        let err = parse_event("end", r#"{"msg_id": "m_1", "user_index": -1}"#).unwrap_err();
+        assert!(err.to_string().contains("not an index"), "{err}");
+        let e = parse_event("usage", r#"{"msg_id": "m_1", "chars": 5, "seconds": 0.4, "ttft": null}"#).unwrap();
+        assert!(matches!(e, ChatEvent::Usage { ttft: None, chars: 5, .. }));
+        assert_eq!(unquote("\"a\\nb\"".into()), "a\nb");
+        assert_eq!(unquote("\"half".into()), "\"half");
     }
 
     #[test]
@@ -630,10 +729,11 @@ mod tests {
             let e = Endpoints::new(base);
             assert_eq!(e.chat(), "http://127.0.0.1:8765/chat");
             assert_eq!(e.approve("a1"), "http://127.0.0.1:8765/approve/a1");
-            assert_eq!(e.cancel(), "http://127.0.0.1:8765/cancel");
-            assert_eq!(e.fork("c1", 4), "http://127.0.0.1:8765/fork/c1/4");
+            assert_eq!(e.cancel("r1"), "http://127.0.0.1:8765/cancel/r1");
+            assert_eq!(e.fork("c1", 4), "http://127.0.0.1:8765/fork/c1/5");
             assert_eq!(e.version("c1", 4, 2), "http://127.0.0.1:8765/version/c1/4/2");
-            assert_eq!(e.delete_message("c1", 4), "http://127.0.0.1:8765/messages/c1/4");
+            assert_eq!(e.delete_exchange("c1", 4), "http://127.0.0.1:8765/messages/c1/4");
+            assert_eq!(e.conversation("c1"), "http://127.0.0.1:8765/chats/c1");
         }
         let e = Endpoints::new("http://h/engine/");
         assert_eq!(e.chat(), "http://h/engine/chat");
