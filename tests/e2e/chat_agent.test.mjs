@@ -107,6 +107,17 @@ test("agent_chat in the chat window: approvals, versions, fork, delete, attachme
     const allowed = await requestTo(baseUrl, /^\/approve\//);
     assert.deepEqual(allowed.body, { choice: "allow" });
     assert.match((await lastAssistant(browser)).text, /The sea is calm tonight\./);
+    // The allowed call ran: one tool card (not a second card for the approval), done, marked allowed, with the tool's output.
+    const ran = await browser.execute(() => {
+      const cards = [...document.querySelectorAll(".msg")].at(-1).querySelectorAll(".tool-card");
+      return cards.length === 1 ? { state: cards[0].dataset.state, approval: cards[0].dataset.approval, text: cards[0].textContent } : null;
+    });
+    assert.ok(ran, "one tool card for the allowed call");
+    assert.equal(ran.state, "done");
+    assert.equal(ran.approval, "allowed");
+    assert.match(ran.text, /execute_command/);
+    assert.match(ran.text, /notes\.txt/, "the tool's output is shown");
+    assert.equal(await browser.execute(() => [...document.querySelectorAll(".msg")].at(-1).querySelectorAll(".approval-card").length), 0, "the approval shows on the tool card, not as a card of its own");
 
     // Deny: the tool does not run and the agent says so.
     await say(browser, "approve this one too");

@@ -42,7 +42,6 @@
 pub mod chats;
 pub mod events;
 mod run;
-pub mod store;
 
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;

@@ -453,6 +453,13 @@ impl Session {
                 parts.push(ReplyPart::End { usage: None });
                 over = true;
             }
+            ChatEvent::Error { kind: ChatErrorKind::Empty, .. } => {
+                // The engine's word for a reply with no text: deliberate
+                // silence shows and says nothing (`docs/transports.md`).
+                tracing::warn!(record = "agent_chat_error", turn_id = %f.turn_id, kind = "empty", "a reply with no text ends quietly");
+                parts.push(ReplyPart::End { usage: None });
+                over = true;
+            }
             ChatEvent::Error { message, kind, .. } => {
                 tracing::warn!(record = "agent_chat_error", turn_id = %f.turn_id, kind = %String::from(kind.clone()));
                 parts.push(ReplyPart::Error { message: shown(&kind, &message) });
