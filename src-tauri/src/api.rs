@@ -251,12 +251,6 @@ pub const COMMANDS: &[Spec] = &[
     ),
     spec!("set_relation", "Set a relation by hand.", ["target": ts::<String>, "value": ts::<i32>], ts::<yui_core::relations::RelationRecord>),
     spec!(
-        "allow_screen_requests",
-        "Turn the look.screen switch on (saved and applied).",
-        [],
-        void
-    ),
-    spec!(
         "body_now",
         "The window's body now (posture and bed scene), as a body event.",
         [],

@@ -86,7 +86,6 @@ pub fn run() {
             screen_settings::list_displays,
             screen_settings::list_relations,
             screen_settings::set_relation,
-            screen_settings::allow_screen_requests,
             screen_settings::screen_watched,
             voice_commands::lip_channel,
             voice_commands::mic_enabled,

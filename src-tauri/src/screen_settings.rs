@@ -1,14 +1,13 @@
 //! The "Screen & tools" commands: the displays the turn screenshot may show,
-//! the pet's relations (listed, and set by hand from the settings window),
-//! and the pet's "Allow" on the screen notice. The core decides what a value
+//! and the pet's relations (listed, and set by hand from the settings
+//! window). The core decides what a value
 //! means (`RelationStore::set_by_user`, `Session::update_settings`); this
 //! only forwards.
 
 use crate::commands::{caller, CommandError};
-use crate::settings_window::{apply, blocking, settings_only};
-use crate::startup::Background;
+use crate::settings_window::settings_only;
 use crate::window::{WindowId, Windows};
-use tauri::{AppHandle, State, WebviewWindow};
+use tauri::{State, WebviewWindow};
 use yui_core::picture::capture::{self, Display};
 use yui_core::relations::RelationRecord;
 use yui_core::ErrorCode;
@@ -83,28 +82,6 @@ pub fn screen_watched(
     windows.with_session(caller(&window)?, |s| {
         Ok(s.live_settings().read(|x| x.screenshot.enabled))
     })
-}
-
-/// The screen notice's "Allow": turn `look.screen` (`screenshot.allowRequests`)
-/// on, save it, and let the pet's live session read it. Only the pet window
-/// calls this.
-#[tauri::command]
-pub async fn allow_screen_requests(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<(), CommandError> {
-    if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window answers the screen notice",
-        ));
-    }
-    let dir = background.data_dir()?;
-    let mut settings = blocking(move || dir.load_settings()).await?;
-    settings.screenshot.allow_requests = true;
-    tracing::info!(record = "screen_requests_allowed");
-    apply(&app, &background, settings).await
 }
 
 #[cfg(test)]

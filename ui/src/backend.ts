@@ -55,8 +55,6 @@ export interface Backend {
   onInteractive(handler: (seconds: number) => void): Promise<Unsubscribe>;
   /** Whether each turn attaches the screen now (the first `screen_watch` event may predate the page). */
   screenWatched(): Promise<boolean>;
-  /** Turn the `look.screen` switch on (the screen notice's Allow): saved and applied to the session. */
-  allowScreenRequests(): Promise<void>;
   /** Receive the mouth level (0..1, ~30 a second) while real sound plays; call once. */
   lipChannel(handler: (level: number) => void): Promise<void>;
   /** Whether the mic toggle is on (saved). */
@@ -109,7 +107,6 @@ export function tauriBackend(): Backend {
     onInteractive: (handler) =>
       win.listen<ShellEventPayloads[typeof shellEvents.interactive]>(shellEvents.interactive, (e) => handler(Number(e.payload?.seconds) || 0)),
     screenWatched: () => call(commands.screenWatched),
-    allowScreenRequests: () => call(commands.allowScreenRequests).then(done),
     lipChannel: (handler) => {
       const channel = new Channel<number>();
       channel.onmessage = (level) => handler(Number(level) || 0);

@@ -250,9 +250,6 @@ export function fakeBackend(): Backend {
       return () => interactiveListeners.delete(handler);
     },
     screenWatched: async () => false,
-    allowScreenRequests: async () => {
-      controls.screenAllowed = true;
-    },
     lipChannel: async (handler) => {
       controls.level = handler;
     },

@@ -81,8 +81,6 @@ export const commands = {
   listRelations: (): Promise<Array<RelationRecord>> => invoke<Array<RelationRecord>>("list_relations"),
   /** Set a relation by hand. */
   setRelation: (target: string, value: number): Promise<RelationRecord> => invoke<RelationRecord>("set_relation", { target, value }),
-  /** Turn the look.screen switch on (saved and applied). */
-  allowScreenRequests: (): Promise<null> => invoke<null>("allow_screen_requests"),
   /** The window's body now (posture and bed scene), as a body event. */
   bodyNow: (): Promise<UiEvent> => invoke<UiEvent>("body_now"),
   /** Whether each turn attaches the screen now. */
