@@ -267,6 +267,9 @@ async fn deleting_either_message_deletes_the_exchange_on_both_sides() {
     assert_eq!(after.messages[2].text, "three");
     assert_eq!((after.messages[2].server_index, after.messages[3].server_index), (Some(2), Some(3)), "later indices moved up");
     mock.wait_for_request(&format!("/messages/{cid}/2"), 0, WAIT).await.expect("POST /messages/<cid>/2");
+    // The engine's in-memory agent forgets it too: its session is reset, to be seeded again from what is stored.
+    let reset = mock.wait_for_request("/reset", 0, WAIT).await.expect("POST /reset after the delete");
+    assert_eq!(reset.body, json!({ "session": cid }), "{reset:?}");
     // The user message of "three" (now at 2).
     session.send(UserCommand::DeleteMessage { msg_id: after.messages[2].id.clone() }).unwrap();
     conversation_where(&sink, |c| c.messages.len() == 2).await;

@@ -75,6 +75,8 @@ struct TurnMap {
     server_end: Option<ServerEnd>,
     /// `agent_chat`'s own `usage`: characters, seconds, time to first token.
     server_usage: Option<(u64, f64, Option<f64>)>,
+    /// `agent_chat`'s own `error` kind: the card's kind when the turn fails.
+    server_error: Option<ChatErrorKind>,
     ended: bool,
     /// Its `start` went out: the chat shows the turn.
     shown: bool,
@@ -328,7 +330,8 @@ impl ChatMap {
                 t.server_end = Some((user_index, assistant_index, versions, active));
             }
             ChatEvent::Usage { chars, seconds, ttft, .. } => t.server_usage = Some((chars, seconds, ttft)),
-            ChatEvent::Start { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } => {}
+            ChatEvent::Error { kind, .. } => t.server_error = Some(kind),
+            ChatEvent::Start { .. } | ChatEvent::Cancelled { .. } => {}
         }
         out
     }
@@ -417,6 +420,8 @@ impl ChatMap {
             TurnOutcome::Failed => {
                 let message = error.or(t.error.take()).unwrap_or_else(|| failure_text(notice));
                 let kind = match notice {
+                    // The engine said what kind of failure it was.
+                    _ if t.server_error.is_some() => t.server_error.take().unwrap_or(ChatErrorKind::Internal),
                     Some(crate::error::ErrorCode::Auth) => ChatErrorKind::Auth,
                     _ if message.contains("429") || message.to_lowercase().contains("rate limit") => ChatErrorKind::RateLimit,
                     _ => ChatErrorKind::Internal,

@@ -155,3 +155,15 @@ fn text_left_unsaid_after_a_reset_does_not_land_in_the_new_conversation() {
     assert!(m.reply("1", &ReplyPart::Unsaid { text: "Before it stopped.".into() }, 6).is_empty());
     assert!(m.reply("9", &ReplyPart::Unsaid { text: "Never seen.".into() }, 6).is_empty(), "a turn it never knew");
 }
+
+#[test]
+fn the_engines_own_error_kind_is_the_cards_kind() {
+    let mut m = ChatMap::new(None);
+    let mut out = m.ui(&started("1", "hello"), 0);
+    let message = "The provider rejected the API key. Check it in Settings \u{2192} Models. 401";
+    out.extend(m.wire("1", &ChatEvent::Start { msg_id: "m".into(), run_id: "r".into() }, 5));
+    out.extend(m.wire("1", &ChatEvent::Error { msg_id: "m".into(), message: message.into(), kind: ChatErrorKind::Auth }, 10));
+    out.extend(m.ui(&ended("1", TurnOutcome::Failed, Some(message)), 11));
+    let kinds: Vec<_> = out.iter().filter_map(|e| if let ChatEvent::Error { kind, .. } = e { Some(kind.clone()) } else { None }).collect();
+    assert_eq!(kinds, [ChatErrorKind::Auth], "{out:?}");
+}

@@ -45,12 +45,17 @@ pub struct ChatLog {
     regenerating: Option<(String, Option<u64>)>,
     /// Turns that remake a message: turn id → (message id, server index).
     remakes: HashMap<String, (String, Option<u64>)>,
+    /// Forks asked of the server and not named yet: local id → the server
+    /// indices of the messages it copied. Until the server names a fork its
+    /// copies have no index (they are not on the server under the fork's
+    /// id), so nothing addresses them there by a parent's index.
+    pending_forks: HashMap<String, Vec<Option<u64>>>,
 }
 
 impl ChatLog {
     /// A log over `store`, showing `context_window` beside token counts.
     pub fn new(store: ChatStore, context_window: Option<u64>) -> Self {
-        Self { map: ChatMap::new(context_window), store, regenerating: None, remakes: HashMap::new() }
+        Self { map: ChatMap::new(context_window), store, regenerating: None, remakes: HashMap::new(), pending_forks: HashMap::new() }
     }
 
     /// The store (the session's queries read it).
@@ -192,17 +197,20 @@ impl ChatLog {
                 };
                 let index = exchange_index(&conv.messages, last);
                 let last_id = conv.messages[last].id.clone();
-                match self.store.fork(&last_id, now_ms) {
-                    Some(fork) => {
-                        let local_id = fork.id.clone();
-                        h.events.push(UiEvent::Conversation { conversation: fork.clone() });
-                        match index {
-                            Some(index) => h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id })),
-                            None => tracing::info!(record = "chat_fork_local", msg_id = %msg_id, "the server filed no index for it; the fork stays local"),
-                        }
+                let Some(local_id) = self.store.fork(&last_id, now_ms).map(|f| f.id.clone()) else {
+                    h.events.push(notice("That message is not in this conversation."));
+                    return h;
+                };
+                // The copies have no place on the server until it names the fork.
+                let indices: Vec<Option<u64>> = self.store.current_mut().messages.iter_mut().map(|m| m.server_index.take()).collect();
+                match index {
+                    Some(index) => {
+                        self.pending_forks.insert(local_id.clone(), indices);
+                        h.outbound.push(Outbound::Side(SideRequest::Fork { conversation_id: wire_id, index, local_id }));
                     }
-                    None => h.events.push(notice("That message is not in this conversation.")),
+                    None => tracing::info!(record = "chat_fork_local", msg_id = %msg_id, "the server filed no index for it; the fork stays local"),
                 }
+                self.saved_snapshot(&mut h);
             }
             UserCommand::DeleteMessage { msg_id } => {
                 let c = self.store.current_mut();
@@ -302,9 +310,12 @@ impl ChatLog {
         (self.store.current().wire_id().to_string(), regenerate_of)
     }
 
-    /// The server named a forked conversation.
+    /// The server named a forked conversation: its copies take back the
+    /// server indices they had in the parent (the server's fork keeps them
+    /// at the same places). A fork the server never names keeps none.
     pub fn forked(&mut self, local_id: &str, server_id: &str) {
-        self.store.set_server_id(local_id, server_id);
+        let indices = self.pending_forks.remove(local_id).unwrap_or_default();
+        self.store.set_server_id(local_id, server_id, &indices);
     }
 
     /// Save the current conversation and add it whole to `h`'s events.
@@ -457,6 +468,38 @@ mod tests {
         let fork = log.store().current().clone();
         assert_eq!(fork.messages.len(), 4);
         assert_eq!(side(&h), [SideRequest::Fork { conversation_id: cid, index: 2, local_id: fork.id }]);
+    }
+
+    #[test]
+    fn a_fork_the_engine_never_named_addresses_nothing_there_by_its_parents_indices() {
+        let dir = tempfile::tempdir().unwrap();
+        // "two" was stopped: the engine filed no index for it.
+        let mut log = log(dir.path(), &["one", "two"], Some(1));
+        let h = log.command(UserCommand::Fork { msg_id: "t1".into() }, false, 9);
+        assert!(side(&h).is_empty(), "nothing to fork on the engine");
+        let local = log.store().current().clone();
+        assert!(local.messages.iter().all(|m| m.server_index.is_none()), "the copies are not on the engine under the fork's id: {:?}", local.messages);
+        // Deleting a copied exchange there, or forking again, sends nothing the engine would misread.
+        let h = log.command(UserCommand::Fork { msg_id: "t0".into() }, false, 10);
+        assert!(side(&h).is_empty(), "{:?}", side(&h));
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t0".into() }, false, 11);
+        assert!(side(&h).is_empty(), "no delete by a parent's index: {:?}", side(&h));
+    }
+
+    #[test]
+    fn a_named_fork_takes_back_its_copies_indices() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = log(dir.path(), &["one", "two"], None);
+        let h = log.command(UserCommand::Fork { msg_id: "t0".into() }, false, 9);
+        let local_id = log.store().current().id.clone();
+        assert_eq!(side(&h).len(), 1);
+        assert!(log.store().current().messages.iter().all(|m| m.server_index.is_none()), "none until the engine names it");
+        log.forked(&local_id, "srv-fork");
+        let c = log.store().current();
+        assert_eq!(c.wire_id(), "srv-fork");
+        assert_eq!(c.messages.iter().map(|m| m.server_index).collect::<Vec<_>>(), [Some(0), Some(1)]);
+        let h = log.command(UserCommand::DeleteMessage { msg_id: "t0".into() }, false, 10);
+        assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: "srv-fork".into(), index: 0 }]);
     }
 
     #[test]

@@ -185,10 +185,15 @@ impl ChatStore {
         }
     }
 
-    /// The server named the local conversation `local_id` `server_id`.
-    pub fn set_server_id(&mut self, local_id: &str, server_id: &str) {
+    /// The server named the local conversation `local_id` `server_id`; its
+    /// first messages take the server indices in `indices` (a fork's copies,
+    /// at the places the server's fork keeps them), where they have none.
+    pub fn set_server_id(&mut self, local_id: &str, server_id: &str, indices: &[Option<u64>]) {
         let Some(i) = self.conversations.iter().position(|c| c.id == local_id) else { return };
         self.conversations[i].server_id = Some(server_id.to_string());
+        for (m, index) in self.conversations[i].messages.iter_mut().zip(indices) {
+            m.server_index = m.server_index.or(*index);
+        }
         let c = &self.conversations[i];
         let path = self.dir.join(format!("{}.json", c.id));
         if let Err(e) = serde_json::to_vec(c).map_err(std::io::Error::other).and_then(|b| write_whole(&path, &b)) {

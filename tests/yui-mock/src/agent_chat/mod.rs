@@ -55,7 +55,8 @@
 //!   `u + 1` → `{ok, remaining}`; `DELETE /chats/{cid}` → `{ok: true}`;
 //!   `GET /chats/{cid}` the stored chat (versioned answers shown as their
 //!   active text with `version_count` and `version_active`); `GET /chats`;
-//!   `POST /reset {session}` drops a session's history (`GET /health` is
+//!   `POST /reset {session}` drops a session's history, which its next turn
+//!   seeds again from the stored conversation, as the engine does (`GET /health` is
 //!   the shared one of every mock route: `ok`). Unknown conversations and
 //!   messages → 404.
 //!
@@ -287,6 +288,12 @@ pub(crate) async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, 
         let cancel = Arc::new(AtomicBool::new(false));
         if !run_id.is_empty() {
             st.runs.insert(run_id.clone(), cancel.clone());
+        }
+        // As the engine: a session with no agent yet (new, or reset) is
+        // seeded from the stored conversation's non-empty messages.
+        if !st.sessions.contains_key(&session) {
+            let seeded = st.conversations.get(&chat_id).map(|c| c.messages.iter().map(|m| m.content.clone()).filter(|t| !t.trim().is_empty()).collect()).unwrap_or_default();
+            st.sessions.insert(session.clone(), seeded);
         }
         let prior = st.sessions.get(&session).map_or(0, Vec::len);
         (format!("m_{:x}", 0x018c_0000_0000_u64 + n), cancel, prior)

@@ -303,7 +303,19 @@ impl Session {
             }
             Outbound::Side(SideRequest::DeleteMessage { conversation_id, index }) => {
                 let url = self.endpoints.delete_exchange(&conversation_id, index);
-                self.side(reqwest::Method::POST, url, "agent_chat_delete", |_| {});
+                // The engine's in-memory agent still holds the deleted
+                // exchange; a reset of its session makes the next turn seed
+                // it again from the stored conversation, without it.
+                let (client, key, reset) = (self.client.clone(), self.cfg.key.clone(), self.endpoints.reset());
+                self.side(reqwest::Method::POST, url, "agent_chat_delete", move |_| {
+                    tokio::spawn(async move {
+                        let body = serde_json::json!({ "session": conversation_id });
+                        match send(&client, reqwest::Method::POST, &reset, &key, Some(&body)).await {
+                            Ok((status, _)) => tracing::info!(record = "agent_chat_reset", session = %conversation_id, status),
+                            Err(e) => tracing::warn!(record = "agent_chat_reset", session = %conversation_id, error = %e),
+                        }
+                    });
+                });
             }
             Outbound::Side(SideRequest::DeleteConversation { conversation_id }) => {
                 let url = self.endpoints.conversation(&conversation_id);

@@ -588,6 +588,13 @@ impl Endpoints {
     pub fn conversation(&self, conversation_id: &str) -> String {
         format!("{}/chats/{}", self.base, segment(conversation_id))
     }
+
+    /// `POST <base>/reset` `{session}`: the engine drops a session's
+    /// in-memory agent, which its next turn seeds again from the stored
+    /// conversation.
+    pub fn reset(&self) -> String {
+        format!("{}/reset", self.base)
+    }
 }
 
 #[cfg(test)]
