@@ -130,10 +130,17 @@ impl RequestError {
 /// `message` (or the text). `None` for anything else, including a chunk
 /// whose `error` is `null`.
 pub fn error_envelope(event: &str, data: &str) -> Option<RequestError> {
+    let flagged_event = event.trim() == "error";
+    // Every event passes here before its typed parse: one that is not an
+    // `error` frame and never spells `"error"` (no such key, no such type)
+    // is not one, and is not parsed a second time.
+    if !flagged_event && !data.contains("\"error\"") {
+        return None;
+    }
     let value = serde_json::from_str::<Value>(data).ok();
     let kind = value.as_ref().and_then(|v| v.get("type")).and_then(Value::as_str);
     let nested = value.as_ref().and_then(|v| v.get("error")).filter(|e| !e.is_null());
-    let flagged = event.trim() == "error" || kind == Some("error");
+    let flagged = flagged_event || kind == Some("error");
     if kind.is_some_and(|k| k != "error") || (nested.is_none() && !flagged) {
         return None;
     }
