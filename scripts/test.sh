@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
+# One build, used once: incremental state would only cost disk and time here.
+export CARGO_INCREMENTAL=0
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
@@ -40,7 +42,7 @@ step "Sound through a real sound server (PulseAudio null sink)"
 (
   eval "$(scripts/sound-server.sh)"
   trap 'pulseaudio --kill 2>/dev/null || true' EXIT
-  cargo test --workspace --features yui/custom-protocol --test audio --test listen --test voice_turn --test cli_voice -- --ignored
+  cargo test --workspace --features yui/custom-protocol --test it -- --ignored audio:: listen:: voice_turn:: cli_voice::
 )
 
 step "Wayland idle time against a real headless sway (its idle protocol, a virtual pointer as the hand)"

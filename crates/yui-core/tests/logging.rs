@@ -1,5 +1,6 @@
 //! The daily log file carries the seed's records, and never the key.
 
+#[path = "it/common/mod.rs"]
 mod common;
 use common::*;
 use yui_core::{UiEvent, UserCommand};

@@ -4,7 +4,7 @@
 //!
 //! Every function returns a `serde_json::Value` equal to what the OpenAI API
 //! sends for that event (the `async-openai` SDK types deserialize them; see
-//! `tests/yui-mock/tests/drift.rs`). Responses events carry no
+//! `tests/yui-mock/tests/it/drift.rs`). Responses events carry no
 //! `sequence_number`: the sender numbers them in stream order.
 
 pub mod chat;

@@ -1,0 +1,35 @@
+//! yui-core's integration tests:
+//! one test binary, linked once; each module is one former test file.
+
+mod common;
+mod voice;
+
+mod agent_chat;
+mod audio;
+mod bed_session;
+mod body_action;
+mod card;
+mod chat_completions;
+mod chat_delete;
+mod chat_fold;
+mod chat_session;
+mod context_golden;
+mod context_props;
+mod delegations;
+mod ingress;
+mod listen;
+mod outcome;
+mod push_faults;
+mod push_happy;
+mod request_faults;
+mod request_mock;
+mod request_session;
+mod responses;
+mod stt;
+mod tool_asks;
+mod tools;
+mod tts;
+mod vad;
+mod voice_turn;
+mod world_sway;
+mod x11_world;
