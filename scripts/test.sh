@@ -42,7 +42,8 @@ step "Sound through a real sound server (PulseAudio null sink)"
 (
   eval "$(scripts/sound-server.sh)"
   trap 'pulseaudio --kill 2>/dev/null || true' EXIT
-  cargo test --workspace --features yui/custom-protocol --test it -- --ignored audio:: listen:: voice_turn:: cli_voice::
+  # One at a time: the speaker and the virtual microphone are one sound server.
+  cargo test --workspace --features yui/custom-protocol --test it -- --ignored --test-threads=1 audio:: listen:: voice_turn:: cli_voice::
 )
 
 step "Wayland idle time against a real headless sway (its idle protocol, a virtual pointer as the hand)"
