@@ -93,7 +93,7 @@ macro_rules! spec {
     };
 }
 
-use yui_core::chat::{Conversation, ConversationSummary, SearchHit};
+use yui_core::chat::{ChatPage, Conversation, ConversationSummary, SearchHit};
 use yui_core::settings::ChatSettings;
 use yui_core::{Settings, Status, UserCommand};
 
@@ -120,7 +120,8 @@ pub const COMMANDS: &[Spec] = &[
         [],
         ts::<Vec<ConversationSummary>>
     ),
-    spec!("chat_conversation", "Conversation `id`, or the current one for null.", ["id": ts::<Option<String>>], ts::<Option<Conversation>>),
+    spec!("chat_conversation", "Conversation `id` (its newest page, or the page around message `at`), or the current one for null.", ["id": ts::<Option<String>>, "at": ts::<Option<String>>], ts::<Option<Conversation>>),
+    spec!("chat_page", "The messages of conversation `id` right before message `before` or right after message `after`.", ["id": ts::<String>, "before": ts::<Option<String>>, "after": ts::<Option<String>>], ts::<Option<ChatPage>>),
     spec!("chat_search", "Messages of every conversation that contain `query`.", ["query": ts::<String>], ts::<Vec<SearchHit>>),
     spec!("chat_delete_conversation", "Delete conversation `id` (the window asked first).", ["id": ts::<String>], void),
     spec!("chat_delete_all_conversations", "Delete every conversation (the window asked first).", [], void),

@@ -6,7 +6,7 @@
 use crate::commands::{caller, CommandError};
 use crate::window::{WindowId, Windows};
 use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
-use yui_core::chat::{Conversation, ConversationSummary, SearchHit};
+use yui_core::chat::{ChatPage, Conversation, ConversationSummary, SearchHit};
 use yui_core::settings::ChatSettings;
 use yui_core::UserCommand;
 
@@ -51,7 +51,8 @@ pub fn chat_conversations(
     windows.with_session(caller(&window)?.session(), |s| Ok(s.conversations()))
 }
 
-/// Conversation `id`, or the current one when `id` is null; null when
+/// Conversation `id` as the window opens it (its newest page, or the page
+/// around message `at`), or the current one when `id` is null; null when
 /// there is no such conversation.
 ///
 /// Errors: as [`chat_conversations`].
@@ -60,9 +61,28 @@ pub fn chat_conversation(
     window: WebviewWindow,
     windows: State<'_, Windows>,
     id: Option<String>,
+    at: Option<String>,
 ) -> Result<Option<Conversation>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| {
-        Ok(s.conversation(id.as_deref()))
+        Ok(s.conversation(id.as_deref(), at.as_deref()))
+    })
+}
+
+/// The messages of conversation `id` right before message `before` or
+/// right after message `after` (the window scrolled); null when there is
+/// no such conversation.
+///
+/// Errors: as [`chat_conversations`].
+#[tauri::command]
+pub fn chat_page(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    id: String,
+    before: Option<String>,
+    after: Option<String>,
+) -> Result<Option<ChatPage>, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| {
+        Ok(s.chat_page(&id, before.as_deref(), after.as_deref()))
     })
 }
 

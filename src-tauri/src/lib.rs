@@ -57,6 +57,7 @@ pub fn run() {
             chat_window::open_chat,
             chat_window::chat_conversations,
             chat_window::chat_conversation,
+            chat_window::chat_page,
             chat_window::chat_search,
             chat_window::chat_settings,
             chat_window::chat_delete_conversation,

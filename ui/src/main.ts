@@ -43,7 +43,7 @@ function characterSource(backend: Backend, bundledOnly: boolean): CharacterSourc
  * it the same way); the browser fake has none. */
 async function currentConversation(backend: Backend): Promise<Conversation | null> {
   if (backend.kind !== "tauri") return null;
-  return commands.chatConversation(null);
+  return commands.chatConversation(null, null);
 }
 
 /** Wire the page to `backend`. */

@@ -299,7 +299,7 @@ describe("the approval notice on the pet", () => {
   });
   const end = (msg: string): UiEvent => ({ type: "chat", event: { type: "end", msg_id: msg, user_index: 0, assistant_index: 0, versions: null, active: null } });
   const conversation = (state: "pending" | "allowed") => ({
-    id: "c", title: "t", created_ms: 0, updated_ms: 0,
+    id: "c", title: "t", created_ms: 0, updated_ms: 0, more_before: false, more_after: false,
     messages: [{ id: "t1", role: "assistant" as const, at_ms: 0, text: "", active: 0, answers: [{ run_id: "t1", state: "streaming" as const, started_ms: 0, text: "", reasoning: "", tools: [], approvals: [{ approval_id: "a1", call_id: "c", name: "look", args: {}, state, asked_ms: 0 }] }] }],
   });
 

@@ -215,6 +215,14 @@ pub const AGENT_CHAT_STOP_CONFIRM_WAIT: Duration = Duration::from_secs(10);
 pub const CHAT_SEARCH_HITS: usize = 50;
 /// Characters of a search result's snippet.
 pub const CHAT_SNIPPET_CHARS: usize = 120;
+/// Messages a chat window loads at a time as it scrolls (older or newer),
+/// and the messages of a conversation opened from the list.
+pub const CHAT_PAGE_MESSAGES: usize = 50;
+/// Newest messages of the current conversation the session keeps in memory
+/// and sends in a `conversation` event; past twice as many (an edit far back
+/// loads the messages between it and the newest) it trims back to this at
+/// the next turn's end. The rest is in the history database only.
+pub const CHAT_TAIL_MESSAGES: usize = 100;
 /// Attachments per message, by default (seed `004`: "up to 5 files").
 pub const CHAT_ATTACHMENTS: usize = 5;
 /// Size of one attachment, by default (seed `004`: "2 MB max").

@@ -64,6 +64,7 @@ fn generate() -> String {
         decl::<yui_core::transport::agent_chat::ApprovalDecision>(&cfg),
         decl::<yui_core::chat::Conversation>(&cfg),
         decl::<yui_core::chat::ConversationSummary>(&cfg),
+        decl::<yui_core::chat::ChatPage>(&cfg),
         decl::<yui_core::chat::SearchHit>(&cfg),
         decl::<yui_core::chat::ChatMessage>(&cfg),
         decl::<yui_core::chat::Role>(&cfg),

@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -21,8 +21,10 @@ export const commands = {
   openChat: (): Promise<null> => invoke<null>("open_chat"),
   /** The character's conversations, newest change first. */
   chatConversations: (): Promise<Array<ConversationSummary>> => invoke<Array<ConversationSummary>>("chat_conversations"),
-  /** Conversation `id`, or the current one for null. */
-  chatConversation: (id: string | null): Promise<Conversation | null> => invoke<Conversation | null>("chat_conversation", { id }),
+  /** Conversation `id` (its newest page, or the page around message `at`), or the current one for null. */
+  chatConversation: (id: string | null, at: string | null): Promise<Conversation | null> => invoke<Conversation | null>("chat_conversation", { at, id }),
+  /** The messages of conversation `id` right before message `before` or right after message `after`. */
+  chatPage: (id: string, before: string | null, after: string | null): Promise<ChatPage | null> => invoke<ChatPage | null>("chat_page", { after, before, id }),
   /** Messages of every conversation that contain `query`. */
   chatSearch: (query: string): Promise<Array<SearchHit>> => invoke<Array<SearchHit>>("chat_search", { query }),
   /** Delete conversation `id` (the window asked first). */

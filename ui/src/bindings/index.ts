@@ -1353,9 +1353,20 @@ created_ms: number,
  */
 updated_ms: number, 
 /**
- * Its messages, oldest first.
+ * Its messages, oldest first: the newest ones only (a window, see
+ * `more_before` and `more_after`); a chat window loads the rest page by
+ * page ([`ChatPage`]).
  */
 messages: Array<ChatMessage>, 
+/**
+ * Messages older than the first of `messages` exist.
+ */
+more_before: boolean, 
+/**
+ * Messages newer than the last of `messages` exist (a window opened
+ * at an older message, a search hit).
+ */
+more_after: boolean, 
 /**
  * Its id on an `agent_chat` server when that differs from `id` (a
  * fork the server named).
@@ -1386,6 +1397,28 @@ messages: number,
  * True for the conversation new turns go to.
  */
 current: boolean, };
+
+/**
+ * A page of a conversation's messages, loaded as the chat window
+ * scrolls.
+ */
+export type ChatPage = { 
+/**
+ * The conversation.
+ */
+conversation_id: string, 
+/**
+ * The messages, oldest first.
+ */
+messages: Array<ChatMessage>, 
+/**
+ * Messages older than the first of `messages` exist.
+ */
+more_before: boolean, 
+/**
+ * Messages newer than the last of `messages` exist.
+ */
+more_after: boolean, };
 
 /**
  * One search result.

@@ -2,7 +2,7 @@
 // implementations: the Tauri shell (`tauriChatBackend`) and a browser fake
 // that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
 
-import type { ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
+import type { ChatPage, ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
 import { asCommandError, inTauri } from "../backend";
 import { subscribeEvents, type Unsubscribe } from "../events";
 import { commands } from "../bindings/commands";
@@ -19,8 +19,10 @@ export interface ChatBackend {
   settings(): Promise<ChatSettings>;
   /** The conversation list, newest first. */
   conversations(): Promise<ConversationSummary[]>;
-  /** Conversation `id` whole (null: the current one). */
-  conversation(id: string | null): Promise<Conversation | null>;
+  /** Conversation `id` as a window opens it: its newest page, or the page around message `at` (null id: the current one). */
+  conversation(id: string | null, at?: string | null): Promise<Conversation | null>;
+  /** The messages of conversation `id` right before message `before` or right after message `after`. */
+  page(id: string, before: string | null, after: string | null): Promise<ChatPage | null>;
   /** Messages matching `query`. */
   search(query: string): Promise<SearchHit[]>;
   /** Delete conversation `id` (the user confirmed); the core sends the current conversation after. */
@@ -49,7 +51,8 @@ export function tauriChatBackend(): ChatBackend {
     currentStatus: () => call(commands.currentStatus),
     settings: () => call(commands.chatSettings),
     conversations: () => call(commands.chatConversations),
-    conversation: (id) => call(() => commands.chatConversation(id)),
+    conversation: (id, at = null) => call(() => commands.chatConversation(id, at)),
+    page: (id, before, after) => call(() => commands.chatPage(id, before, after)),
     search: (query) => call(() => commands.chatSearch(query)),
     deleteConversation: (id) => call(() => commands.chatDeleteConversation(id)).then(() => undefined),
     deleteAllConversations: () => call(commands.chatDeleteAllConversations).then(() => undefined),

@@ -8,7 +8,7 @@ import type { Answer, ChatEvent, Conversation } from "../bindings/index";
 import { pairCards, stoppedText } from "./cards";
 import { answerApproval, apply } from "./transcript";
 
-const conv = (): Conversation => ({ id: "c", title: "New chat", created_ms: 0, updated_ms: 0, messages: [] });
+const conv = (): Conversation => ({ id: "c", title: "New chat", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false });
 
 function fold(events: ChatEvent[], answer?: [string, "allowed" | "denied"]): Answer {
   let c = conv();

@@ -4,6 +4,7 @@
 // with two versions, a queued message), and a tiny agent that answers what
 // is typed. Used only when `window.__TAURI_INTERNALS__` is absent.
 
+import { pageOf, windowOf } from "./paging";
 import type { ChatEvent, ChatSettings, Conversation, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
 import type { ChatBackend } from "./backend";
 import { apply, newConversation, pickVersion, shownText, user } from "./transcript";
@@ -283,7 +284,15 @@ export function fakeChatBackend(): ChatBackend {
     currentStatus: async () => ({ state: "connecting", attempt: 1 }),
     settings: async () => ({ ...SETTINGS }),
     conversations: async () => all().map((c) => summary(c, c === current)),
-    conversation: async (id) => (id === null ? current : (all().find((c) => c.id === id) ?? null)),
+    conversation: async (id, at = null) => {
+      if (id === null) return current;
+      const conv = all().find((c) => c.id === id);
+      return conv ? windowOf(conv, at) : null;
+    },
+    page: async (id, before, after) => {
+      const conv = all().find((c) => c.id === id);
+      return conv ? pageOf(conv, before, after) : null;
+    },
     search: async (query) => {
       const q = query.trim().toLowerCase();
       if (!q) return [];

@@ -25,6 +25,7 @@ import {
   loaded,
   offerAnswered,
   openConversation,
+  pageArrived,
   openSearch,
   readOnly,
   reduce,
@@ -70,6 +71,8 @@ const transcript = new TranscriptView(byId("transcript"), {
   act: (action, m) => void act(action, m),
   pick,
   backToCurrent: () => dispatch(backToCurrent(state)),
+  loadOlder: () => void loadPage(true),
+  loadNewer: () => void loadPage(false),
 });
 const composer = new Composer(
   {
@@ -260,11 +263,30 @@ async function runSearch(query: string): Promise<void> {
   }
 }
 
+/** A page load in flight (one at a time). */
+let paging = false;
+
+/** The view reached the top (`older`) or the bottom of what is loaded: load the next page there. */
+async function loadPage(older: boolean): Promise<void> {
+  const conv = shown(state);
+  const edge = older ? conv.messages[0] : conv.messages.at(-1);
+  if (paging || edge === undefined || !(older ? conv.more_before : conv.more_after)) return;
+  paging = true;
+  try {
+    const page = await backend.page(conv.id, older ? edge.id : null, older ? null : edge.id);
+    if (page) dispatch(pageArrived(state, page, older));
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+  } finally {
+    paging = false;
+  }
+}
+
 /** A search hit: open its conversation and show the message. */
 async function openHit(hit: SearchHit): Promise<void> {
   try {
-    const isCurrent = hit.conversation_id === state.transcript.current.id;
-    const conv = isCurrent ? state.transcript.current : await backend.conversation(hit.conversation_id);
+    const loaded = hit.conversation_id === state.transcript.current.id && state.transcript.current.messages.some((m) => m.id === hit.message_id);
+    const conv = loaded ? state.transcript.current : await backend.conversation(hit.conversation_id, hit.message_id);
     if (!conv) return dispatch(say(closeSearch(state), "That conversation is gone."));
     dispatch(openConversation(closeSearch(state), conv, hit.message_id));
   } catch (err) {

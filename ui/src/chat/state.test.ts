@@ -164,8 +164,8 @@ describe("chat page state", () => {
   });
 
   it("an older conversation is read-only and gets no live events", () => {
-    const older: Conversation = { id: "old", title: "Old", created_ms: 0, updated_ms: 0, messages: [] };
-    let s = fold([{ type: "conversation", conversation: { id: "cur", title: "Cur", created_ms: 0, updated_ms: 0, messages: [] } }]);
+    const older: Conversation = { id: "old", title: "Old", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false };
+    let s = fold([{ type: "conversation", conversation: { id: "cur", title: "Cur", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false } }]);
     s = openConversation(s, older, "m1");
     expect(readOnly(s)).toBe(true);
     expect(s.transcript.focus).toBe("m1");
@@ -179,7 +179,7 @@ describe("chat page state", () => {
 
   it("a replaced conversation (New chat) shows whole, and session_reset drops the turn", () => {
     let s = fold([{ type: "turn_started", turn_id: "1", text: "hi" }, { type: "turn_queued", text: "x", queued: 1 }]);
-    s = fold([{ type: "session_reset" }, { type: "conversation", conversation: { id: "n", title: "New chat", created_ms: 5, updated_ms: 5, messages: [] } }], s);
+    s = fold([{ type: "session_reset" }, { type: "conversation", conversation: { id: "n", title: "New chat", created_ms: 5, updated_ms: 5, messages: [], more_before: false, more_after: false } }], s);
     expect([s.turn.running, s.turn.queued, s.remaking]).toEqual([null, [], null]);
     expect(shown(s).id).toBe("n");
     expect(shown(s).messages).toEqual([]);
@@ -256,8 +256,8 @@ describe("chat page state", () => {
   });
 
   it("deleting the older conversation on screen goes back to the current one; deleting another keeps the view", () => {
-    const cur: Conversation = { id: "cur", title: "Cur", created_ms: 0, updated_ms: 0, messages: [] };
-    const older: Conversation = { id: "old", title: "Old", created_ms: 0, updated_ms: 0, messages: [] };
+    const cur: Conversation = { id: "cur", title: "Cur", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false };
+    const older: Conversation = { id: "old", title: "Old", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false };
     let s = openConversation(fold([{ type: "conversation", conversation: cur }]), older);
     expect(conversationDeleted(s, "other")).toBe(s);
     s = conversationDeleted(s, "old");
@@ -267,7 +267,7 @@ describe("chat page state", () => {
     s = conversationDeleted(openConversation(s, older), null);
     expect(readOnly(s)).toBe(false);
     // The core's next current conversation replaces the deleted one.
-    s = fold([{ type: "conversation", conversation: { id: "next", title: "Next", created_ms: 1, updated_ms: 1, messages: [] } }], s);
+    s = fold([{ type: "conversation", conversation: { id: "next", title: "Next", created_ms: 1, updated_ms: 1, messages: [], more_before: false, more_after: false } }], s);
     expect(shown(s).id).toBe("next");
   });
 });

@@ -5,7 +5,7 @@
 // folded the same way by the pet and the settings window. Pure: no DOM, no
 // Tauri, so vitest runs it as is.
 
-import type { ApprovalDecision, Conversation, SearchHit, UiEvent } from "../bindings/index";
+import type { ApprovalDecision, ChatPage, Conversation, SearchHit, UiEvent } from "../bindings/index";
 import { NO_OFFERS, reduceOffers, withoutOffer, type OffersSlice } from "../slices/offers";
 import { initialSession, reduceSession, sessionStopped, type SessionSlices } from "../slices/session";
 import {
@@ -15,6 +15,7 @@ import {
   initialTranscript,
   loadedTranscript,
   openOlder,
+  pageLoaded,
   reduceTranscript,
   showVersionIn,
   type TranscriptSlice,
@@ -186,6 +187,11 @@ export function stopPressed(state: ChatState): ChatState {
 /** Show conversation `conv` (from the list or a search hit), focusing message `focus`. */
 export function openConversation(state: ChatState, conv: Conversation, focus: string | null = null): ChatState {
   return withTranscript(state, openOlder(state.transcript, conv, focus));
+}
+
+/** A page of the conversation on screen came: older messages in front, newer ones behind. */
+export function pageArrived(state: ChatState, page: ChatPage, older: boolean): ChatState {
+  return withTranscript(state, pageLoaded(state.transcript, page, older));
 }
 
 /** Back to the current conversation. */

@@ -30,7 +30,7 @@ export function userMessageId(turnId: string): string {
 
 /** An empty conversation. */
 export function newConversation(id: string, nowMs: number): Conversation {
-  return { id, title: NEW_CHAT_TITLE, created_ms: nowMs, updated_ms: nowMs, messages: [] };
+  return { id, title: NEW_CHAT_TITLE, created_ms: nowMs, updated_ms: nowMs, messages: [], more_before: false, more_after: false };
 }
 
 /** A conversation title from its first user message: one line, at most `TITLE_CHARS` characters. */

@@ -27,10 +27,16 @@ export interface TranscriptProps {
 export interface TranscriptHooks extends RowHooks {
   /** "Back to the current chat". */
   backToCurrent(): void;
+  /** The view reached the top of what is loaded and older messages exist. */
+  loadOlder(): void;
+  /** The view reached the bottom of a window with newer messages after it. */
+  loadNewer(): void;
 }
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
 const STICK_PX = 48;
+/** How close to the top (or a window's bottom) loads the next page, in pixels. */
+const LOAD_PX = 400;
 
 /** The transcript column, mounted into `scroller`. */
 export class TranscriptView {
@@ -42,6 +48,7 @@ export class TranscriptView {
   private rows = new Map<string, { m: ChatMessage; stamp: string; el: HTMLElement }>();
   private stick = true;
   private shownId: string | null = null;
+  private more = { before: false, after: false };
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -55,7 +62,10 @@ export class TranscriptView {
     this.queue = h("div", { class: "queued" });
     scroller.append(this.banner, this.empty, this.list, this.queue);
     scroller.addEventListener("scroll", () => {
-      this.stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < STICK_PX;
+      const below = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+      this.stick = below < STICK_PX;
+      if (this.more.before && scroller.scrollTop < LOAD_PX) hooks.loadOlder();
+      if (this.more.after && below < LOAD_PX) hooks.loadNewer();
     });
   }
 
@@ -63,6 +73,10 @@ export class TranscriptView {
   render(p: TranscriptProps, now: number): boolean {
     const switched = this.shownId !== p.conversation.id;
     this.shownId = p.conversation.id;
+    this.more = { before: p.conversation.more_before, after: p.conversation.more_after };
+    // Older messages put in front must not move what the user is reading.
+    const anchor = switched ? undefined : (this.list.firstElementChild as HTMLElement | null) ?? undefined;
+    const anchorTop = anchor?.offsetTop ?? 0;
     this.banner.hidden = !p.readOnly;
     this.empty.hidden = p.conversation.messages.length > 0 || p.queued.length > 0;
     const ctx: RowContext = { settings: p.settings, running: p.running, readOnly: p.readOnly, now };
@@ -95,6 +109,9 @@ export class TranscriptView {
       ),
     );
     tick(this.list, now);
+    if (anchor && anchor.isConnected && anchor !== this.list.firstElementChild) {
+      this.scroller.scrollTop += anchor.offsetTop - anchorTop;
+    }
     if (p.focus !== null) return this.focus(p.focus);
     if (switched || this.stick) this.scroller.scrollTop = this.scroller.scrollHeight;
     return false;

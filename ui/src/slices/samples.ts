@@ -33,7 +33,7 @@ export const SAMPLES: { [K in UiEvent["type"]]: Extract<UiEvent, { type: K }> } 
   tool_offer: { type: "tool_offer", switch: "look.screen", until_ms: 300_000 },
   images_sent: { type: "images_sent", turn_id: "t1", images: [] },
   chat: { type: "chat", event: { type: "delta", msg_id: "t1", text: "Hi" } },
-  conversation: { type: "conversation", conversation: { id: "c2", title: "New chat", created_ms: 0, updated_ms: 0, messages: [] } },
+  conversation: { type: "conversation", conversation: { id: "c2", title: "New chat", created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false } },
   notice: { type: "notice", code: "network", message: "lost it" },
 };
 

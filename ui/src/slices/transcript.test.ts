@@ -19,7 +19,7 @@ function fold(events: UiEvent[], from: TranscriptSlice = initialTranscript()): T
   return events.reduce((t, e, i) => reduceTranscript(t, e, i + 1), from);
 }
 
-const conv = (id: string): Conversation => ({ id, title: id, created_ms: 0, updated_ms: 0, messages: [] });
+const conv = (id: string): Conversation => ({ id, title: id, created_ms: 0, updated_ms: 0, messages: [], more_before: false, more_after: false });
 const ask = (msg_id: string, approval_id: string): UiEvent => chat({ type: "approval_request", msg_id, approval_id, call_id: `c${approval_id}`, name: "look", args: {} });
 
 describe("the transcript slice", () => {

@@ -4,7 +4,7 @@
 // older one opened read-only, and a message to focus. Pure: a function
 // returns the slice it got when nothing changed.
 
-import type { ApprovalCard, ApprovalDecision, ApprovalState, Conversation, UiEvent } from "../bindings/index";
+import type { ApprovalCard, ApprovalDecision, ApprovalState, ChatPage, Conversation, UiEvent } from "../bindings/index";
 import { answerApproval, apply, newConversation, pickVersion, user } from "../chat/transcript";
 
 /** The conversation on screen. */
@@ -36,7 +36,7 @@ export function reduceTranscript(t: TranscriptSlice, event: UiEvent, nowMs: numb
       return withCurrent(t, apply(t.current, event.event, nowMs));
     case "conversation": {
       const older = t.older?.id === event.conversation.id ? null : t.older;
-      return { ...t, current: event.conversation, older };
+      return { ...t, current: keepLoaded(t.current, event.conversation), older };
     }
     case "status":
     case "turn_queued":
@@ -76,8 +76,50 @@ export function loadedTranscript(t: TranscriptSlice, current: Conversation | nul
 
 /** Show conversation `conv` (the current one, or an older one read-only), focusing message `focus`. */
 export function openOlder(t: TranscriptSlice, conv: Conversation, focus: string | null = null): TranscriptSlice {
-  const older = conv.id === t.current.id ? null : conv;
+  // The current conversation shows in place when the message is loaded;
+  // else its window around the message opens read-only, like an older one.
+  const inPlace = conv.id === t.current.id && (focus === null || t.current.messages.some((m) => m.id === focus));
+  const older = inPlace ? null : conv;
   return { ...t, older, focus };
+}
+
+/**
+ * A snapshot of the current conversation carries its newest messages only:
+ * the older ones this window already loaded (scrolling up) stay in front of
+ * them when the snapshot starts inside what is loaded.
+ */
+export function keepLoaded(loaded: Conversation, snapshot: Conversation): Conversation {
+  if (loaded.id !== snapshot.id || !snapshot.more_before || snapshot.messages.length === 0) return snapshot;
+  const first = loaded.messages.findIndex((m) => m.id === snapshot.messages[0].id);
+  if (first <= 0) return snapshot;
+  return { ...snapshot, messages: [...loaded.messages.slice(0, first), ...snapshot.messages], more_before: loaded.more_before };
+}
+
+/**
+ * A page came for the conversation on screen: older messages go in front,
+ * newer ones behind (each only when it joins what is shown; a late page for
+ * another conversation, or one that no longer joins, changes nothing).
+ */
+export function pageLoaded(t: TranscriptSlice, page: ChatPage, older: boolean): TranscriptSlice {
+  const conv = t.older ?? t.current;
+  if (conv.id !== page.conversation_id) return t;
+  const joined = older ? prepend(conv, page) : append(conv, page);
+  if (joined === conv) return t;
+  return t.older ? { ...t, older: joined } : { ...t, current: joined };
+}
+
+function prepend(conv: Conversation, page: ChatPage): Conversation {
+  const known = new Set(conv.messages.map((m) => m.id));
+  const fresh = page.messages.filter((m) => !known.has(m.id));
+  if (fresh.length === 0 && page.more_before === conv.more_before) return conv;
+  return { ...conv, messages: [...fresh, ...conv.messages], more_before: page.more_before };
+}
+
+function append(conv: Conversation, page: ChatPage): Conversation {
+  const known = new Set(conv.messages.map((m) => m.id));
+  const fresh = page.messages.filter((m) => !known.has(m.id));
+  if (fresh.length === 0 && page.more_after === conv.more_after) return conv;
+  return { ...conv, messages: [...conv.messages, ...fresh], more_after: page.more_after };
 }
 
 /** Back to the current conversation. */

@@ -40,7 +40,7 @@ pub fn user_message_id(turn_id: &str) -> String {
 impl Conversation {
     /// An empty conversation.
     pub fn new(id: impl Into<String>, now_ms: i64) -> Self {
-        Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new(), server_id: None }
+        Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new(), more_before: false, more_after: false, server_id: None }
     }
 
     /// The user's message of turn `turn_id` with its `files` (no text and

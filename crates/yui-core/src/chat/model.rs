@@ -244,13 +244,36 @@ pub struct Conversation {
     /// When it last changed, epoch milliseconds.
     #[ts(type = "number")]
     pub updated_ms: i64,
-    /// Its messages, oldest first.
+    /// Its messages, oldest first: the newest ones only (a window, see
+    /// `more_before` and `more_after`); a chat window loads the rest page by
+    /// page ([`ChatPage`]).
     pub messages: Vec<ChatMessage>,
+    /// Messages older than the first of `messages` exist.
+    #[serde(default)]
+    pub more_before: bool,
+    /// Messages newer than the last of `messages` exist (a window opened
+    /// at an older message, a search hit).
+    #[serde(default)]
+    pub more_after: bool,
     /// Its id on an `agent_chat` server when that differs from `id` (a
     /// fork the server named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub server_id: Option<String>,
+}
+
+/// A page of a conversation's messages, loaded as the chat window
+/// scrolls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ChatPage {
+    /// The conversation.
+    pub conversation_id: String,
+    /// The messages, oldest first.
+    pub messages: Vec<ChatMessage>,
+    /// Messages older than the first of `messages` exist.
+    pub more_before: bool,
+    /// Messages newer than the last of `messages` exist.
+    pub more_after: bool,
 }
 
 /// One line of the conversation list.

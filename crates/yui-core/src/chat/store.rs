@@ -15,9 +15,9 @@
 //!   newest conversation when the store opens).
 
 use super::fold::title_of;
-use super::model::{Conversation, ConversationSummary, Role, SearchHit};
+use super::model::{ChatPage, Conversation, ConversationSummary, Role, SearchHit};
 use crate::data_dir::{write_whole, DataDir};
-use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS};
+use crate::limits::{CHAT_PAGE_MESSAGES, CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS};
 use std::path::PathBuf;
 
 const DIR: &str = "chats";
@@ -204,6 +204,52 @@ impl ChatStore {
     /// The conversation `id`.
     pub fn get(&self, id: &str) -> Option<&Conversation> {
         self.conversations.iter().find(|c| c.id == id)
+    }
+
+    /// Conversation `id` as a chat window opens it: its newest
+    /// [`CHAT_PAGE_MESSAGES`] messages, or, with `at`, the messages around
+    /// message `at` (a search hit). `None`: no such conversation.
+    pub fn window(&self, id: &str, at: Option<&str>) -> Option<Conversation> {
+        let c = self.get(id)?;
+        let n = c.messages.len();
+        let (from, to) = match at.and_then(|at| c.messages.iter().position(|m| m.id == at)) {
+            Some(pos) => {
+                let from = pos.saturating_sub(CHAT_PAGE_MESSAGES / 2);
+                (from, (from + CHAT_PAGE_MESSAGES).min(n))
+            }
+            None => (n.saturating_sub(CHAT_PAGE_MESSAGES), n),
+        };
+        Some(Conversation {
+            id: c.id.clone(),
+            title: c.title.clone(),
+            created_ms: c.created_ms,
+            updated_ms: c.updated_ms,
+            messages: c.messages[from..to].to_vec(),
+            more_before: from > 0,
+            more_after: to < n,
+            server_id: c.server_id.clone(),
+        })
+    }
+
+    /// The page of conversation `id` right before message `before` or
+    /// right after message `after` (at most [`CHAT_PAGE_MESSAGES`]); an
+    /// empty page when there is no such message, `None` when there is no
+    /// such conversation.
+    pub fn page(&self, id: &str, before: Option<&str>, after: Option<&str>) -> Option<ChatPage> {
+        let c = self.get(id)?;
+        let n = c.messages.len();
+        let at = |m: &str| c.messages.iter().position(|x| x.id == m);
+        let (from, to) = match (before.map(at), after.map(at)) {
+            (Some(Some(pos)), _) => (pos.saturating_sub(CHAT_PAGE_MESSAGES), pos),
+            (None, Some(Some(pos))) => (pos + 1, (pos + 1 + CHAT_PAGE_MESSAGES).min(n)),
+            _ => (0, 0),
+        };
+        Some(ChatPage {
+            conversation_id: c.id.clone(),
+            messages: c.messages[from..to].to_vec(),
+            more_before: from > 0,
+            more_after: to < n && to > 0,
+        })
     }
 
     /// Every conversation that has a message, newest change first, and the

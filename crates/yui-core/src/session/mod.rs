@@ -345,13 +345,21 @@ impl Session {
         self.chat_log().store().list()
     }
 
-    /// The conversation `id`, or the current one when `id` is `None`.
-    pub fn conversation(&self, id: Option<&str>) -> Option<crate::chat::Conversation> {
+    /// The conversation `id` as a chat window opens it (its newest page, or
+    /// the page around message `at`), or the current one when `id` is
+    /// `None` (its newest messages, as `conversation` events carry them).
+    pub fn conversation(&self, id: Option<&str>, at: Option<&str>) -> Option<crate::chat::Conversation> {
         let log = self.chat_log();
         match id {
-            Some(id) => log.store().get(id).cloned(),
+            Some(id) => log.store().window(id, at),
             None => Some(log.store().current().clone()),
         }
+    }
+
+    /// The messages of conversation `id` right before message `before` or
+    /// right after message `after` (the chat window scrolled).
+    pub fn chat_page(&self, id: &str, before: Option<&str>, after: Option<&str>) -> Option<crate::chat::ChatPage> {
+        self.chat_log().store().page(id, before, after)
     }
 
     /// Messages of every conversation that contain `query` (Ctrl/⌘K).

@@ -95,13 +95,13 @@ async fn a_turn_sends_the_engines_body_and_speaks_reasons_shows_tools() {
     let chat_id = body["chat_id"].as_str().unwrap();
     assert!(!chat_id.is_empty());
     assert_eq!(body["session"], chat_id, "one agent history per conversation");
-    assert_eq!(session.conversation(None).unwrap().wire_id(), chat_id, "the chat window's conversation");
+    assert_eq!(session.conversation(None, None).unwrap().wire_id(), chat_id, "the chat window's conversation");
     assert!(body["run_id"].as_str().is_some_and(|r| r.len() > 8), "{body:?}");
     assert_eq!((body["regenerate_of"].clone(), body["tools"].clone(), body["attachments"].clone()), (Value::Null, json!(true), json!([])));
     // The engine filed the exchange; the chat window knows its indices.
     let stored = mock.conversation(chat_id).unwrap();
     assert_eq!(stored.len(), 2);
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     assert_eq!((c.messages[0].server_index, c.messages[1].server_index), (Some(0), Some(1)));
     session.close().await;
 }
@@ -220,7 +220,7 @@ async fn regenerate_sends_the_user_index_and_the_engine_files_version_2_then_a_v
         nth_ended(&sink, i).await;
         session.wait_idle(WAIT).await;
     }
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     let answer = c.messages[3].id.clone();
     session.send(UserCommand::Regenerate { msg_id: answer.clone() }).unwrap();
     chat_end(&sink, 2).await;
@@ -232,7 +232,7 @@ async fn regenerate_sends_the_user_index_and_the_engine_files_version_2_then_a_v
     let stored = mock.conversation(&cid).unwrap();
     assert_eq!(stored.len(), 4, "no new exchange: {stored:?}");
     assert_eq!((stored[3]["versions"].as_array().map(Vec::len), stored[3]["active"].clone()), (Some(2), json!(1)));
-    let m = &session.conversation(None).unwrap().messages[3];
+    let m = &session.conversation(None, None).unwrap().messages[3];
     assert_eq!((m.answers.len(), m.active, m.server_index), (2, 1, Some(3)));
 
     session.send(UserCommand::PickVersion { msg_id: answer, n: 0 }).unwrap();
@@ -258,7 +258,7 @@ async fn deleting_either_message_deletes_the_exchange_on_both_sides() {
         nth_ended(&sink, i).await;
         session.wait_idle(WAIT).await;
     }
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     let cid = c.wire_id().to_string();
     // The answer of "two": the engine drops messages 2 and 3.
     session.send(UserCommand::DeleteMessage { msg_id: c.messages[3].id.clone() }).unwrap();
@@ -297,19 +297,19 @@ async fn fork_is_filed_under_the_engines_new_id_and_later_turns_go_there() {
         nth_ended(&sink, i).await;
         session.wait_idle(WAIT).await;
     }
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     let cid = c.wire_id().to_string();
     // Fork at the first user message: its answer comes along, as on the engine.
     session.send(UserCommand::Fork { msg_id: c.messages[0].id.clone() }).unwrap();
     mock.wait_for_request(&format!("/fork/{cid}/1"), 0, WAIT).await.expect("POST /fork/<cid>/<user index + 1>");
     let fork_id = format!("{cid}-f1");
     for _ in 0..100 {
-        if session.conversation(None).unwrap().server_id.is_some() {
+        if session.conversation(None, None).unwrap().server_id.is_some() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let fork = session.conversation(None).unwrap();
+    let fork = session.conversation(None, None).unwrap();
     assert_eq!((fork.messages.len(), fork.server_id.as_deref()), (2, Some(fork_id.as_str())));
     assert_eq!(mock.conversation(&fork_id).unwrap().len(), 2);
     session.send(UserCommand::SendText { text: "three".into() }).unwrap();
@@ -332,7 +332,7 @@ async fn an_approval_card_pairs_with_its_tool_card_and_a_late_answer_says_no_lon
     // Nobody answers within the engine's wait: it denies, and the run goes on.
     ended(&sink).await;
     session.wait_idle(WAIT).await;
-    let a = session.conversation(None).unwrap().messages[1].answers[0].clone();
+    let a = session.conversation(None, None).unwrap().messages[1].answers[0].clone();
     assert_eq!(a.tools.len(), 1);
     assert_ne!(a.tools[0].call_id, a.approvals[0].call_id, "the engine's two ids");
     assert_eq!(a.tools[0].approval_id.as_deref(), Some(approval_id.as_str()), "paired by order, name and arguments");

@@ -211,13 +211,13 @@ async fn a_live_session_deletes_one_conversation_and_then_all() {
     session.send(UserCommand::SendText { text: "first chat".into() }).unwrap();
     sink.wait_for(WAIT, |_| turns(&sink) >= 1).await.expect("a turn");
     session.wait_idle(WAIT).await;
-    let first = session.conversation(None).unwrap().id;
+    let first = session.conversation(None, None).unwrap().id;
     session.send(UserCommand::Reset).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.id != first)).await.expect("a new chat");
     session.send(UserCommand::SendText { text: "second chat".into() }).unwrap();
     sink.wait_for(WAIT, |_| turns(&sink) >= 2).await.expect("a second turn");
     session.wait_idle(WAIT).await;
-    let second = session.conversation(None).unwrap().id;
+    let second = session.conversation(None, None).unwrap().id;
     assert_eq!(session.conversations().len(), 2);
 
     // The window is told the current conversation after each delete.
@@ -238,7 +238,7 @@ async fn a_live_session_deletes_one_conversation_and_then_all() {
     session.send(UserCommand::DeleteAllConversations).unwrap();
     sink.wait_for(WAIT, |_| shown_after(before, &|c| c.id != first && c.messages.is_empty())).await.expect("a fresh chat");
     assert_eq!(session.conversations().len(), 1);
-    assert!(session.conversation(Some(&first)).is_none());
+    assert!(session.conversation(Some(&first), None).is_none());
     assert!(walk(&chats).is_empty());
     session.close().await;
 }

@@ -57,7 +57,7 @@ async fn a_push_turn_is_a_chat_turn_and_the_conversation_survives_a_restart() {
     assert!(mock.push(serde_json::json!({"type": "turn_end", "turn_id": "b-1"})).await);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::End { msg_id, .. } } if msg_id == "b-1")).await.expect("b-1 ends");
 
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     assert_eq!(c.title, "hello there");
     // The demo mock also reports on its own (another backend turn).
     let roles: Vec<Role> = c.messages.iter().map(|m| m.role).collect();
@@ -83,7 +83,7 @@ async fn a_push_turn_is_a_chat_turn_and_the_conversation_survives_a_restart() {
     assert!(again.wait_ready(WAIT).await);
     again.send(UserCommand::Reset).unwrap();
     _sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { .. })).await.expect("the new conversation");
-    assert_eq!(again.conversation(None).unwrap().messages.len(), 0);
+    assert_eq!(again.conversation(None, None).unwrap().messages.len(), 0);
     assert_eq!(again.conversations().len(), 2);
     again.close().await;
 }
@@ -106,7 +106,7 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
     });
     assert_eq!(remade.as_deref(), Some(msg.as_str()), "the window is told the turn remakes the message");
     session.wait_idle(WAIT).await;
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     assert_eq!(c.messages.len(), 2, "no second user row: {:?}", c.messages);
     let m = &c.messages[1];
     assert_eq!(m.id, msg);
@@ -122,7 +122,7 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
 
     session.send(UserCommand::Fork { msg_id: format!("u{msg}") }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.title.ends_with("(fork)"))).await.expect("the fork");
-    let fork = session.conversation(None).unwrap();
+    let fork = session.conversation(None, None).unwrap();
     // A fork keeps whole exchanges (as the agent_chat engine does): the question and its answer.
     assert_eq!(fork.messages.len(), 2);
     assert_eq!(session.conversations().len(), 2);
@@ -131,7 +131,7 @@ async fn regenerate_versions_fork_and_delete_on_chat_completions() {
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Conversation { conversation } if conversation.messages.is_empty())).await.expect("deleted");
     // The original conversation is untouched by the fork's delete.
     let original = session.conversations().into_iter().find(|c| !c.current).unwrap();
-    assert_eq!(session.conversation(Some(&original.id)).unwrap().messages.len(), 2);
+    assert_eq!(session.conversation(Some(&original.id), None).unwrap().messages.len(), 2);
     session.close().await;
 }
 
@@ -143,7 +143,7 @@ async fn a_stop_is_cancelled_only_and_an_empty_reply_shows_nothing() {
     let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
     session.send(UserCommand::SendText { text: "say nothing".into() }).unwrap();
     chat_end(&sink, 0).await;
-    let a = &session.conversation(None).unwrap().messages[1].answers[0];
+    let a = &session.conversation(None, None).unwrap().messages[1].answers[0];
     assert_eq!((a.state, a.text.as_str()), (AnswerState::Done, ""));
     assert!(a.error.is_none(), "{:?}", a.error);
     session.close().await;
@@ -158,7 +158,7 @@ async fn a_stop_is_cancelled_only_and_an_empty_reply_shows_nothing() {
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::Cancelled { .. } })).await.expect("cancelled");
     let kinds = chat_kinds(&sink, &started(&sink, 0));
     assert_eq!(kinds, ["start", "cancelled"]);
-    let a = &session.conversation(None).unwrap().messages[1].answers[0];
+    let a = &session.conversation(None, None).unwrap().messages[1].answers[0];
     assert_eq!((a.state, a.error.is_none()), (AnswerState::Stopped, true));
     session.close().await;
 }
@@ -171,7 +171,7 @@ async fn client_tool_calls_are_tool_cards_with_their_output() {
     let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |_| {}).await;
     session.send(UserCommand::SendText { text: "wave".into() }).unwrap();
     chat_end(&sink, 0).await;
-    let a = session.conversation(None).unwrap().messages[1].answers[0].clone();
+    let a = session.conversation(None, None).unwrap().messages[1].answers[0].clone();
     assert_eq!(a.tools.len(), 1, "{a:?}");
     assert_eq!(a.tools[0].name, "look");
     assert_eq!(a.tools[0].call_id, "call_1");
@@ -218,7 +218,7 @@ async fn attachments_reach_the_model_by_kind_and_a_file_over_the_limit_sends_not
     assert!(parts.iter().any(|p| p["type"] == "image_url"), "{parts:?}");
     assert!(parts.iter().any(|p| p["type"] == "file" && p["file"]["filename"] == "d.pdf"), "{parts:?}");
     // The conversation keeps the names and sizes, not the bytes.
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     assert_eq!(c.messages[0].files, ["notes.txt · 8 B", format!("dot.png · {}", yui_core::chat::attach::size(png.len() as u64)).as_str(), "d.pdf · 8 B"]);
     session.close().await;
 }
@@ -242,7 +242,7 @@ async fn silence_shows_nothing_and_its_cues_still_play() {
         assert_eq!(chat_kinds(&sink, &turn), ["start", "usage", "end"], "{api:?}: {:#?}", sink.events());
         assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Cue { cue, .. } if cue.emotion_id.as_deref() == Some("happy"))), "{api:?}: the cue plays");
         assert!(speeches(&sink).is_empty(), "{api:?}");
-        let a = &session.conversation(None).unwrap().messages[1].answers[0];
+        let a = &session.conversation(None, None).unwrap().messages[1].answers[0];
         assert_eq!((a.text.as_str(), a.state, a.error.is_none()), ("", AnswerState::Done, true), "{api:?}");
         session.close().await;
     }
@@ -258,7 +258,7 @@ async fn silence_shows_nothing_and_its_cues_still_play() {
     assert!(mock.push(serde_json::json!({"type": "turn_end", "turn_id": "b-10"})).await);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::End { msg_id, .. } } if msg_id == "b-10")).await.expect("b-10 ends");
     assert!(chat_kinds(&sink, "b-9").is_empty(), "{:#?}", sink.events());
-    let c = session.conversation(None).unwrap();
+    let c = session.conversation(None, None).unwrap();
     assert!(c.messages.iter().all(|m| m.id != "b-9"), "no stray entry");
     assert!(c.messages.iter().any(|m| m.id == "b-10"));
     session.close().await;

@@ -327,7 +327,7 @@ fn second(api: ChatApi) -> HttpScript {
 
 /// The assistant answer of the conversation's `n`-th message.
 fn answer(session: &Session, n: usize) -> yui_core::chat::Answer {
-    session.conversation(None).unwrap().messages[n].answers[0].clone()
+    session.conversation(None, None).unwrap().messages[n].answers[0].clone()
 }
 
 /// Waits until the chat shows `text` as a delta.
