@@ -375,3 +375,21 @@ pub const PAGE_POINTER_SETTLE_MS: i64 = 40;
 /// has been still this long, then counts up from it: 2 s, far finer than
 /// the minutes presence works in.
 pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);
+
+// --- The conversation history (`docs/history.md`) ---
+
+/// History writer: the most queued writes carried out in one transaction
+/// (one commit for a burst of writes; a flush commits at once): 256.
+pub const HISTORY_WRITE_BATCH: usize = 256;
+/// History: how long a statement waits for a lock another connection holds
+/// (the writer behind a checkpoint, a reader behind a migration): 5 s.
+pub const HISTORY_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// History: SQLite's page cache per connection, in KiB (the writer and the
+/// reader each keep one; memory stays flat whatever the history's length): 2 MiB.
+pub const HISTORY_CACHE_KIB: u32 = 2 * 1024;
+/// History: the messages one page of the chat window holds (the newest on
+/// opening, then older ones on scroll): 50.
+pub const HISTORY_PAGE_MESSAGES: usize = 50;
+/// History search: queries shorter than this many characters cannot use the
+/// trigram index (a trigram is three characters) and scan the text instead.
+pub const HISTORY_TRIGRAM_CHARS: usize = 3;

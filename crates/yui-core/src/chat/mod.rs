@@ -9,6 +9,7 @@
 
 pub mod attach;
 pub mod fold;
+pub mod history;
 pub mod map;
 pub mod model;
 pub mod store;

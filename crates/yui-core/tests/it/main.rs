@@ -16,6 +16,7 @@ mod chat_session;
 mod context_golden;
 mod context_props;
 mod delegations;
+mod history;
 mod ingress;
 mod listen;
 mod outcome;

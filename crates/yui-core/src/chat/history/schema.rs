@@ -1,0 +1,142 @@
+//! The history's schema, versioned by SQLite's `PRAGMA user_version`: one
+//! migration function per version, each run in its own transaction that
+//! also sets the version, so a kill mid-migration leaves the version before
+//! it. A database newer than this build knows is refused before anything is
+//! written to it. The tables are described in `docs/history.md`.
+
+use super::HistoryError;
+use crate::limits::{HISTORY_BUSY_TIMEOUT, HISTORY_CACHE_KIB};
+use rusqlite::{Connection, OpenFlags, Transaction};
+use std::path::Path;
+
+/// The schema version this build writes.
+pub const VERSION: u32 = 2;
+
+/// Version 1: conversations, their messages (one row per message, ordered
+/// by `pos`), each assistant message's answers (one row per version) and
+/// the store's own facts (`meta`: the current conversation, the JSON import).
+fn v1(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE meta (
+             key TEXT PRIMARY KEY,
+             value TEXT NOT NULL
+         ) WITHOUT ROWID;
+         CREATE TABLE conversations (
+             id TEXT PRIMARY KEY,
+             title TEXT NOT NULL,
+             created_ms INTEGER NOT NULL,
+             updated_ms INTEGER NOT NULL,
+             server_id TEXT
+         ) WITHOUT ROWID;
+         CREATE TABLE messages (
+             seq INTEGER PRIMARY KEY,
+             conversation_id TEXT NOT NULL,
+             pos INTEGER NOT NULL,
+             id TEXT NOT NULL,
+             role TEXT NOT NULL,
+             at_ms INTEGER NOT NULL,
+             text TEXT NOT NULL,
+             files TEXT,
+             active INTEGER NOT NULL,
+             server_index INTEGER,
+             parent_index INTEGER
+         );
+         CREATE UNIQUE INDEX messages_pos ON messages(conversation_id, pos);
+         CREATE UNIQUE INDEX messages_id ON messages(conversation_id, id);
+         CREATE TABLE answers (
+             seq INTEGER PRIMARY KEY,
+             message_seq INTEGER NOT NULL,
+             n INTEGER NOT NULL,
+             run_id TEXT NOT NULL,
+             state TEXT NOT NULL,
+             started_ms INTEGER NOT NULL,
+             text TEXT NOT NULL,
+             reasoning TEXT NOT NULL,
+             cards TEXT NOT NULL
+         );
+         CREATE UNIQUE INDEX answers_n ON answers(message_seq, n);",
+    )
+}
+
+/// Version 2: the search index. Two external-content FTS5 tables with the
+/// `trigram` tokenizer (user text, answer text), kept by triggers, filled
+/// from the rows already there; and the index search orders by.
+fn v2(tx: &Transaction) -> rusqlite::Result<()> {
+    let mut sql = String::new();
+    for (table, fts) in [("messages", "messages_fts"), ("answers", "answers_fts")] {
+        sql.push_str(&format!(
+            "CREATE VIRTUAL TABLE {fts} USING fts5(text, content='{table}', content_rowid='seq', tokenize='trigram');
+             CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
+                 INSERT INTO {fts}(rowid, text) VALUES (new.seq, new.text);
+             END;
+             CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table} BEGIN
+                 INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.seq, old.text);
+             END;
+             CREATE TRIGGER {table}_fts_update AFTER UPDATE OF text ON {table} BEGIN
+                 INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.seq, old.text);
+                 INSERT INTO {fts}(rowid, text) VALUES (new.seq, new.text);
+             END;
+             INSERT INTO {fts}({fts}) VALUES ('rebuild');"
+        ));
+    }
+    sql.push_str("CREATE INDEX messages_at ON messages(at_ms);");
+    tx.execute_batch(&sql)
+}
+
+/// The migrations: `MIGRATIONS[k]` takes a database from version `k` to `k + 1`.
+const MIGRATIONS: [fn(&Transaction) -> rusqlite::Result<()>; VERSION as usize] = [v1, v2];
+
+/// The schema version of `conn`'s database (0: a new, empty file).
+pub fn version(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Bring `conn`'s database from its version up to `to` (at most
+/// [`VERSION`]), one transaction per version. Returns the version it had.
+/// [`super::History::open`] runs it to [`VERSION`]; tests run it to an
+/// older one to make an old database.
+pub fn migrate(conn: &mut Connection, path: &Path, to: u32) -> Result<u32, HistoryError> {
+    let sql = |source| HistoryError::Sqlite { path: path.to_path_buf(), source };
+    let from = version(conn).map_err(sql)?;
+    if from > VERSION {
+        return Err(HistoryError::TooNew { path: path.to_path_buf(), found: from, supported: VERSION });
+    }
+    for v in from..to.min(VERSION) {
+        let tx = conn.transaction().map_err(sql)?;
+        MIGRATIONS[v as usize](&tx).map_err(sql)?;
+        tx.pragma_update(None, "user_version", v + 1).map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        tracing::info!(record = "history_migrated", path = %path.display(), version = v + 1);
+    }
+    Ok(from)
+}
+
+/// Open `path` for writing: refuse a newer schema before writing anything,
+/// then WAL with `synchronous=NORMAL` (a killed process loses no committed
+/// transaction; only a power cut can take the last ones), then migrate.
+pub fn open_writer(path: &Path) -> Result<Connection, HistoryError> {
+    let sql = |source| HistoryError::Sqlite { path: path.to_path_buf(), source };
+    let mut conn = Connection::open(path).map_err(sql)?;
+    conn.busy_timeout(HISTORY_BUSY_TIMEOUT).map_err(sql)?;
+    let found = version(&conn).map_err(sql)?;
+    if found > VERSION {
+        return Err(HistoryError::TooNew { path: path.to_path_buf(), found, supported: VERSION });
+    }
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(sql)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        tracing::warn!(record = "history_no_wal", path = %path.display(), mode = %mode);
+    }
+    conn.execute_batch(&format!("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-{HISTORY_CACHE_KIB};")).map_err(sql)?;
+    migrate(&mut conn, path, VERSION)?;
+    Ok(conn)
+}
+
+/// Open `path` for reading (after [`open_writer`] made it current): a
+/// second connection that never writes.
+pub fn open_reader(path: &Path) -> Result<Connection, HistoryError> {
+    let sql = |source| HistoryError::Sqlite { path: path.to_path_buf(), source };
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(sql)?;
+    conn.busy_timeout(HISTORY_BUSY_TIMEOUT).map_err(sql)?;
+    conn.execute_batch(&format!("PRAGMA query_only=1; PRAGMA cache_size=-{HISTORY_CACHE_KIB};")).map_err(sql)?;
+    Ok(conn)
+}

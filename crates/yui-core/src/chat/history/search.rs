@@ -1,0 +1,141 @@
+//! Search across every conversation: the trigram FTS5 index over user text
+//! and every answer's text (a substring match, case-insensitive, any
+//! script), with a scan (`LIKE`) for queries too short for a trigram. The
+//! result is what the chat window had before the history: newest first, at
+//! most [`CHAT_SEARCH_HITS`], one line of snippet around the match, and a
+//! conversation whose title matches (and no message of it) found by its
+//! first user message.
+
+use super::rows::read_answers;
+use crate::chat::fold::title_of;
+use crate::chat::model::SearchHit;
+use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_TRIGRAM_CHARS};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// The messages (`seq`) the query matches, as a subquery over `?1`.
+fn matches(short: bool) -> &'static str {
+    if short {
+        "SELECT seq FROM messages WHERE text LIKE ?1 ESCAPE '\\'
+         UNION SELECT message_seq FROM answers WHERE text LIKE ?1 ESCAPE '\\'"
+    } else {
+        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
+         UNION SELECT a.message_seq FROM answers a WHERE a.seq IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?1)"
+    }
+}
+
+/// The query as the index takes it: one FTS5 string (a phrase: with the
+/// trigram tokenizer, the text as a substring), or a `LIKE` pattern.
+fn pattern(needle: &str, short: bool) -> String {
+    if short {
+        let escaped: String = needle.chars().flat_map(|c| if matches!(c, '%' | '_' | '\\') { vec!['\\', c] } else { vec![c] }).collect();
+        format!("%{escaped}%")
+    } else {
+        format!("\"{}\"", needle.replace('"', "\"\""))
+    }
+}
+
+/// See [`super::History::search`].
+pub fn search(conn: &Connection, query: &str) -> rusqlite::Result<Vec<SearchHit>> {
+    let needle = query.trim();
+    if needle.is_empty() {
+        return Ok(Vec::new());
+    }
+    let lower = needle.to_lowercase();
+    let short = needle.chars().count() < HISTORY_TRIGRAM_CHARS;
+    let pat = pattern(needle, short);
+    let sql = format!(
+        "SELECT m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active
+         FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id
+         WHERE m.seq IN ({}) ORDER BY m.at_ms DESC, m.seq DESC LIMIT ?2",
+        matches(short)
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![pat, CHAT_SEARCH_HITS as i64], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, i64>(5)?, r.get::<_, String>(6)?, r.get::<_, u32>(7)?))
+    })?;
+    let mut hits = Vec::new();
+    for row in rows {
+        let (seq, conversation_id, title, message_id, role, at_ms, text, active) = row?;
+        let snippet = if role == "user" {
+            snippet_of(&text, &lower)
+        } else {
+            // The shown answer when it matches, else the first that does.
+            let answers = read_answers(conn, seq)?;
+            let shown = answers.get(active as usize).into_iter().chain(answers.iter());
+            let texts: Vec<&str> = shown.map(|a| a.text.as_str()).collect();
+            let found = texts.iter().find(|t| find_folded(t, &lower).is_some()).or(texts.first());
+            snippet_of(found.copied().unwrap_or(""), &lower)
+        };
+        hits.push(SearchHit { conversation_id, title, message_id, snippet, at_ms });
+    }
+    hits.extend(title_hits(conn, &lower, &pat, short)?);
+    hits.sort_by_key(|h| std::cmp::Reverse(h.at_ms));
+    hits.truncate(CHAT_SEARCH_HITS);
+    Ok(hits)
+}
+
+/// Conversations whose title holds `lower` and none of whose messages
+/// match: each found by its first user message.
+fn title_hits(conn: &Connection, lower: &str, pat: &str, short: bool) -> rusqlite::Result<Vec<SearchHit>> {
+    let mut stmt = conn.prepare_cached("SELECT id, title FROM conversations")?;
+    let titled: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .filter_map(Result::ok)
+        .filter(|(_, title): &(String, String)| title.to_lowercase().contains(lower))
+        .collect();
+    let mut out = Vec::new();
+    for (id, title) in titled {
+        let sql = format!("SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?2 AND seq IN ({}))", matches(short));
+        let any: bool = conn.prepare_cached(&sql)?.query_row(params![pat, id], |r| r.get(0))?;
+        if any {
+            continue;
+        }
+        let first = conn
+            .prepare_cached("SELECT id, text, at_ms FROM messages WHERE conversation_id = ?1 AND role = 'user' ORDER BY pos LIMIT 1")?
+            .query_row([&id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))
+            .optional()?;
+        if let Some((message_id, text, at_ms)) = first {
+            out.push(SearchHit { conversation_id: id, title, message_id, snippet: title_of(&text), at_ms });
+        }
+    }
+    Ok(out)
+}
+
+/// The byte offset in `text` where `lower` (lowercase) starts, compared
+/// case-insensitively.
+fn find_folded(text: &str, lower: &str) -> Option<usize> {
+    // Each lowercase char with the byte offset of the char it came from.
+    let mut folded = String::with_capacity(text.len());
+    let mut origin = Vec::with_capacity(text.len());
+    for (at, c) in text.char_indices() {
+        for l in c.to_lowercase() {
+            let start = folded.len();
+            folded.push(l);
+            origin.extend(std::iter::repeat_n(at, folded.len() - start));
+        }
+    }
+    folded.find(lower).map(|i| origin[i])
+}
+
+/// One line around the match of `lower` in `text` (its start when the
+/// match is not found as such), at most [`CHAT_SNIPPET_CHARS`] characters.
+pub fn snippet_of(text: &str, lower: &str) -> String {
+    let at = find_folded(text, lower).unwrap_or(0);
+    let lead = CHAT_SNIPPET_CHARS / 3;
+    let mut back: Vec<char> = text[..at].chars().rev().take(lead + 1).collect();
+    let cut = back.len() > lead;
+    back.truncate(lead);
+    back.reverse();
+    // The rest is cut long before the whitespace is folded: an answer can be long.
+    let rest: String = text[at..].chars().take(CHAT_SNIPPET_CHARS * 4).collect();
+    let s: String = back.into_iter().collect::<String>() + &rest;
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = s.chars().take(CHAT_SNIPPET_CHARS).collect();
+    if cut {
+        out.insert(0, '…');
+    }
+    if s.chars().count() > CHAT_SNIPPET_CHARS {
+        out.push('…');
+    }
+    out
+}

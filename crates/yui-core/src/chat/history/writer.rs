@@ -1,0 +1,319 @@
+//! The writer thread: the only connection that writes. It takes the queued
+//! writes in the order they were asked, carries out each burst (up to
+//! [`HISTORY_WRITE_BATCH`]) in one transaction, each write in a savepoint of
+//! its own (a write that fails is rolled back alone, logged as
+//! `chat_save_failed`, and reported by the next flush), and says how far it
+//! got so that reads can wait for the writes asked before them.
+
+use super::import::ImportBatch;
+use super::rows::{insert_message, locate, update_message};
+use super::{ConversationMeta, HistoryError, ImportReport};
+use crate::chat::model::ChatMessage;
+use crate::limits::HISTORY_WRITE_BATCH;
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// One write, as asked.
+pub enum Op {
+    PutConversation(ConversationMeta),
+    PutMessage { conversation_id: String, message: Box<ChatMessage> },
+    DeleteMessages { conversation_id: String, ids: Vec<String>, renumber: Option<(u64, u64)> },
+    Fork { from: String, upto_msg_id: String, new: ConversationMeta },
+    NameFork { id: String, server_id: String },
+    DeleteConversation(String),
+    SetCurrent(String),
+    Import(Box<ImportBatch>, SyncSender<Result<ImportReport, HistoryError>>),
+    /// Answered once every write before it is committed: the failures since
+    /// the last flush.
+    Flush(SyncSender<Vec<String>>),
+}
+
+impl Op {
+    /// The write's name, for the log.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::PutConversation(_) => "put_conversation",
+            Op::PutMessage { .. } => "put_message",
+            Op::DeleteMessages { .. } => "delete_messages",
+            Op::Fork { .. } => "fork",
+            Op::NameFork { .. } => "name_fork",
+            Op::DeleteConversation(_) => "delete_conversation",
+            Op::SetCurrent(_) => "set_current",
+            Op::Import(..) => "import_json",
+            Op::Flush(_) => "flush",
+        }
+    }
+}
+
+/// How far the writer got: writes are counted as they are asked
+/// (`History::send`) and as they are done (committed, or failed and
+/// logged); a read waits until `done` reaches the count it saw.
+#[derive(Default)]
+pub struct Progress {
+    /// Writes carried out (committed or failed).
+    pub done: u64,
+    /// False once the writer thread ended (readers stop waiting).
+    pub stopped: bool,
+}
+
+/// What the handle and the writer share.
+#[derive(Default)]
+pub struct Shared {
+    /// Writes asked so far (incremented under the sender's lock, so in
+    /// queue order).
+    pub asked: AtomicU64,
+    /// See [`Progress`].
+    pub progress: Mutex<Progress>,
+    /// Signalled when `progress` moves.
+    pub moved: Condvar,
+    /// Rows inserted, updated or deleted by the writer's statements (the
+    /// search index's rows not counted).
+    pub rows: AtomicU64,
+}
+
+impl Shared {
+    /// Wait until every write asked before this call is done (or the
+    /// writer stopped).
+    pub fn settle(&self) {
+        let target = self.asked.load(Ordering::SeqCst);
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        while p.done < target && !p.stopped {
+            p = self.moved.wait(p).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Marks the writer stopped however its thread ends.
+struct StopGuard(Arc<Shared>);
+
+impl Drop for StopGuard {
+    fn drop(&mut self) {
+        let mut p = self.0.progress.lock().unwrap_or_else(|e| e.into_inner());
+        p.stopped = true;
+        self.0.moved.notify_all();
+    }
+}
+
+/// The writer thread's body: until every sender is gone and the queue is empty.
+pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Shared>) {
+    let _guard = StopGuard(shared.clone());
+    let mut failures: Vec<String> = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < HISTORY_WRITE_BATCH {
+            match rx.try_recv() {
+                Ok(op) => batch.push(op),
+                Err(_) => break,
+            }
+        }
+        let count = batch.len() as u64;
+        let mut replies = Vec::new();
+        let mut imports = Vec::new();
+        match conn.transaction() {
+            Ok(mut tx) => {
+                for op in batch {
+                    match op {
+                        Op::Flush(reply) => replies.push(reply),
+                        Op::Import(batch, reply) => match import(&mut tx, &batch) {
+                            Ok(report) => imports.push((reply, Ok(report))),
+                            Err(e) => {
+                                let failure = failed(&path, "import_json", &e, &mut failures);
+                                imports.push((reply, Err(HistoryError::WriteFailed { path: path.clone(), failures: vec![failure] })));
+                            }
+                        },
+                        op => {
+                            let name = op.name();
+                            if let Err(e) = apply_one(&mut tx, op, &shared) {
+                                failed(&path, name, &e, &mut failures);
+                            }
+                        }
+                    }
+                }
+                if let Err(e) = tx.commit() {
+                    failed(&path, "commit", &e, &mut failures);
+                    for (_, result) in &mut imports {
+                        if result.is_ok() {
+                            *result = Err(HistoryError::WriteFailed { path: path.clone(), failures: vec![format!("commit: {e}")] });
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                failed(&path, "begin", &e, &mut failures);
+                for op in batch {
+                    match op {
+                        Op::Flush(reply) => replies.push(reply),
+                        Op::Import(_, reply) => imports.push((reply, Err(HistoryError::WriteFailed { path: path.clone(), failures: vec![format!("begin: {e}")] }))),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        {
+            let mut p = shared.progress.lock().unwrap_or_else(|e| e.into_inner());
+            p.done += count;
+            shared.moved.notify_all();
+        }
+        for (reply, result) in imports {
+            let _ = reply.send(result);
+        }
+        for reply in replies {
+            let _ = reply.send(std::mem::take(&mut failures));
+        }
+    }
+}
+
+/// Log a failed write and keep it for the next flush; returns what was kept.
+fn failed(path: &Path, what: &str, e: &rusqlite::Error, failures: &mut Vec<String>) -> String {
+    tracing::warn!(record = "chat_save_failed", path = %path.display(), write = what, error = %e);
+    let failure = format!("{what}: {e}");
+    failures.push(failure.clone());
+    failure
+}
+
+/// Carry out one write in a savepoint of its own.
+fn apply_one(tx: &mut Transaction, op: Op, shared: &Shared) -> rusqlite::Result<()> {
+    let sp = tx.savepoint()?;
+    let rows = apply(&sp, op)?;
+    sp.commit()?;
+    shared.rows.fetch_add(rows as u64, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The JSON import in a savepoint of its own.
+fn import(tx: &mut Transaction, batch: &ImportBatch) -> rusqlite::Result<ImportReport> {
+    let sp = tx.savepoint()?;
+    let report = super::import::apply(&sp, batch)?;
+    sp.commit()?;
+    Ok(report)
+}
+
+/// Carry out `op` on `conn`; returns the rows it wrote.
+fn apply(conn: &Connection, op: Op) -> rusqlite::Result<usize> {
+    match op {
+        Op::PutConversation(meta) => put_conversation(conn, &meta),
+        Op::PutMessage { conversation_id, message } => put_message(conn, &conversation_id, &message),
+        Op::DeleteMessages { conversation_id, ids, renumber } => delete_messages(conn, &conversation_id, &ids, renumber),
+        Op::Fork { from, upto_msg_id, new } => fork(conn, &from, &upto_msg_id, &new),
+        Op::NameFork { id, server_id } => name_fork(conn, &id, &server_id),
+        Op::DeleteConversation(id) => delete_conversation(conn, &id),
+        Op::SetCurrent(id) => set_meta(conn, "current", &id),
+        Op::Import(..) | Op::Flush(_) => Ok(0),
+    }
+}
+
+/// Insert or update a conversation's row; a server id, once given, stays.
+pub fn put_conversation(conn: &Connection, meta: &ConversationMeta) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO conversations (id, title, created_ms, updated_ms, server_id) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET title = excluded.title, created_ms = excluded.created_ms,
+             updated_ms = excluded.updated_ms, server_id = coalesce(excluded.server_id, server_id)",
+    )?
+    .execute(params![meta.id, meta.title, meta.created_ms, meta.updated_ms, meta.server_id])
+}
+
+/// A conversation row for `id` when it has none yet (a message written
+/// before its conversation's row is kept all the same).
+fn ensure_conversation(conn: &Connection, id: &str, now_ms: i64) -> rusqlite::Result<usize> {
+    conn.prepare_cached("INSERT OR IGNORE INTO conversations (id, title, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?3)")?
+        .execute(params![id, crate::chat::fold::NEW_CHAT_TITLE, now_ms])
+}
+
+/// The position after the last message of `conversation_id`.
+fn next_pos(conn: &Connection, conversation_id: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT coalesce(max(pos) + 1, 0) FROM messages WHERE conversation_id = ?1")?.query_row([conversation_id], |r| r.get(0))
+}
+
+fn put_message(conn: &Connection, conversation_id: &str, m: &ChatMessage) -> rusqlite::Result<usize> {
+    match locate(conn, conversation_id, &m.id)? {
+        Some((seq, _)) => update_message(conn, seq, m),
+        None => {
+            let rows = ensure_conversation(conn, conversation_id, m.at_ms)?;
+            let pos = next_pos(conn, conversation_id)?;
+            Ok(rows + insert_message(conn, conversation_id, pos, m, m.server_index)?.1)
+        }
+    }
+}
+
+fn delete_messages(conn: &Connection, conversation_id: &str, ids: &[String], renumber: Option<(u64, u64)>) -> rusqlite::Result<usize> {
+    let mut rows = 0;
+    let mut first: Option<i64> = None;
+    for id in ids {
+        let Some((seq, pos)) = locate(conn, conversation_id, id)? else { continue };
+        rows += conn.prepare_cached("DELETE FROM answers WHERE message_seq = ?1")?.execute([seq])?;
+        rows += conn.prepare_cached("DELETE FROM messages WHERE seq = ?1")?.execute([seq])?;
+        first = Some(first.map_or(pos, |f| f.min(pos)));
+    }
+    if let (Some(first), Some((above, by))) = (first, renumber) {
+        rows += conn
+            .prepare_cached(
+                "UPDATE messages SET server_index = max(server_index - ?4, 0)
+                 WHERE conversation_id = ?1 AND pos > ?2 AND server_index > ?3",
+            )?
+            .execute(params![conversation_id, first, above as i64, by as i64])?;
+    }
+    Ok(rows)
+}
+
+fn fork(conn: &Connection, from: &str, upto_msg_id: &str, new: &ConversationMeta) -> rusqlite::Result<usize> {
+    let mut rows = put_conversation(conn, new)?;
+    let Some((_, upto)) = locate(conn, from, upto_msg_id)? else {
+        tracing::warn!(record = "chat_fork_unknown", from = %from, msg_id = %upto_msg_id, new = %new.id, "the fork's conversation is kept empty");
+        return Ok(rows);
+    };
+    // The copies keep their parent's server index aside (`parent_index`)
+    // until the server names the fork.
+    rows += conn
+        .prepare_cached(
+            "INSERT INTO messages (conversation_id, pos, id, role, at_ms, text, files, active, server_index, parent_index)
+             SELECT ?1, pos, id, role, at_ms, text, files, active, NULL, server_index
+             FROM messages WHERE conversation_id = ?2 AND pos <= ?3 ORDER BY pos",
+        )?
+        .execute(params![new.id, from, upto])?;
+    rows += conn
+        .prepare_cached(
+            "INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
+             SELECT copy.seq, a.n, a.run_id, a.state, a.started_ms, a.text, a.reasoning, a.cards
+             FROM messages parent
+             JOIN answers a ON a.message_seq = parent.seq
+             JOIN messages copy ON copy.conversation_id = ?1 AND copy.id = parent.id
+             WHERE parent.conversation_id = ?2 AND parent.pos <= ?3
+             ORDER BY parent.pos, a.n",
+        )?
+        .execute(params![new.id, from, upto])?;
+    Ok(rows)
+}
+
+fn name_fork(conn: &Connection, id: &str, server_id: &str) -> rusqlite::Result<usize> {
+    let mut rows = conn.prepare_cached("UPDATE conversations SET server_id = ?2 WHERE id = ?1")?.execute(params![id, server_id])?;
+    rows += conn
+        .prepare_cached(
+            "UPDATE messages SET server_index = coalesce(server_index, parent_index), parent_index = NULL
+             WHERE conversation_id = ?1 AND parent_index IS NOT NULL",
+        )?
+        .execute([id])?;
+    Ok(rows)
+}
+
+fn delete_conversation(conn: &Connection, id: &str) -> rusqlite::Result<usize> {
+    let mut rows = conn
+        .prepare_cached("DELETE FROM answers WHERE message_seq IN (SELECT seq FROM messages WHERE conversation_id = ?1)")?
+        .execute([id])?;
+    rows += conn.prepare_cached("DELETE FROM messages WHERE conversation_id = ?1")?.execute([id])?;
+    rows += conn.prepare_cached("DELETE FROM conversations WHERE id = ?1")?.execute([id])?;
+    Ok(rows)
+}
+
+/// Set one of the store's own facts.
+pub fn set_meta(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<usize> {
+    conn.prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")?
+        .execute(params![key, value])
+}
+
+/// One of the store's own facts.
+pub fn meta(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?.query_row([key], |r| r.get(0)).optional()
+}
