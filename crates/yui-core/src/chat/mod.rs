@@ -156,6 +156,10 @@ impl ChatLog {
     /// stays local); anything else passes to the engine unchanged.
     pub fn command(&mut self, cmd: UserCommand, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
+        // An edit of a message no longer in memory loads it (and what follows) first.
+        if let UserCommand::Regenerate { msg_id } | UserCommand::PickVersion { msg_id, .. } | UserCommand::Fork { msg_id } | UserCommand::DeleteMessage { msg_id } = &cmd {
+            self.store.ensure_loaded(msg_id);
+        }
         let conv = self.store.current();
         let wire_id = conv.wire_id().to_string();
         match cmd {
@@ -198,12 +202,11 @@ impl ChatLog {
                 };
                 let index = exchange_index(&conv.messages, last);
                 let last_id = conv.messages[last].id.clone();
-                let Some(local_id) = self.store.fork(&last_id, now_ms).map(|f| f.id.clone()) else {
+                // The copies have no place on the server until it names the fork.
+                let Some((local_id, indices)) = self.store.fork(&last_id, now_ms).map(|(f, indices)| (f.id.clone(), indices)) else {
                     h.events.push(notice("That message is not in this conversation."));
                     return h;
                 };
-                // The copies have no place on the server until it names the fork.
-                let indices: Vec<Option<u64>> = self.store.current_mut().messages.iter_mut().map(|m| m.server_index.take()).collect();
                 match index {
                     Some(index) => {
                         self.pending_forks.insert(local_id.clone(), indices);
@@ -223,15 +226,9 @@ impl ChatLog {
                     return h;
                 }
                 let index = exchange_index(&c.messages, last);
-                c.messages.drain(first..=last);
-                c.updated_ms = now_ms;
+                // The server drops two messages: later ones move up by two.
+                self.store.delete_messages(first, last, index.map(|i| (i, 2)), now_ms);
                 if let Some(index) = index {
-                    // The server drops two messages: later ones move up by two.
-                    for m in &mut c.messages[first..] {
-                        if let Some(i) = m.server_index.as_mut().filter(|i| **i > index) {
-                            *i = i.saturating_sub(2);
-                        }
-                    }
                     h.outbound.push(Outbound::Side(SideRequest::DeleteMessage { conversation_id: wire_id, index }));
                 }
                 self.saved_snapshot(&mut h);

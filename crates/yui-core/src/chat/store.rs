@@ -1,354 +1,401 @@
-//! [`ChatStore`]: one character's conversations, kept in the data dir.
+//! [`ChatStore`]: one character's conversations, kept in its history
+//! database ([`History`], `docs/history.md`).
 //!
-//! - One file per conversation, `<data>/chats/<character>/<id>.json` (the
-//!   key of [`crate::data_dir::character_key`]), written whole after each
-//!   turn; `current` beside them names the conversation new turns go to.
-//! - All of a character's conversations are read when the session starts;
-//!   a damaged file is logged (`chat_unreadable`) and skipped, never
-//!   overwritten.
-//! - The current conversation is the one the backend continues (push keeps
-//!   history under the chat id, the request transports keep a transcript):
-//!   New chat (the reset) starts another; an older one opens to read.
-//! - A conversation, or all of them, can be deleted: each file goes in one
-//!   unlink, then `current` is rewritten, so a kill at any point leaves a
-//!   readable store (a `current` naming a deleted file falls back to the
-//!   newest conversation when the store opens).
+//! - The database is `<data>/chats/<character>/history.db` (the key of
+//!   [`crate::data_dir::character_key`]); the JSON files that directory held
+//!   before are imported into it once, the first time it opens.
+//! - In memory: the current conversation's newest messages only (at most
+//!   twice [`CHAT_TAIL_MESSAGES`], trimmed back to it at a save), the one
+//!   conversation new turns go to. Everything else is read from the
+//!   database when asked (a page, a window around a search hit, the list, a
+//!   search), never held.
+//! - [`ChatStore::save`] hands the database what changed since the last
+//!   save (a new message, an answer that grew, a version picked): the
+//!   writes queue to the history's writer thread and return at once; the
+//!   session loop never waits for the disk or serializes a conversation.
+//! - An edit of a message no longer in memory first loads the messages
+//!   from it to the newest ([`ChatStore::ensure_loaded`]), so the edit and
+//!   the snapshot that shows it are made as for a recent one.
+//! - A conversation, or all of them, can be deleted; when the current one
+//!   goes, the newest remaining one becomes current, or a fresh empty one.
 
-use super::fold::title_of;
-use super::model::{ChatPage, Conversation, ConversationSummary, Role, SearchHit};
-use crate::data_dir::{write_whole, DataDir};
-use crate::limits::{CHAT_PAGE_MESSAGES, CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS};
-use std::path::PathBuf;
+use super::history::{Anchor, ConversationMeta, History};
+use super::model::{ChatMessage, ChatPage, Conversation, ConversationSummary, SearchHit};
+use crate::data_dir::DataDir;
+use crate::limits::{CHAT_PAGE_MESSAGES, CHAT_TAIL_MESSAGES};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 const DIR: &str = "chats";
-const CURRENT: &str = "current";
+/// The database's file name in a character's chat directory.
+pub const HISTORY_FILE: &str = "history.db";
 
 /// One character's conversations. See the module doc.
 #[derive(Debug)]
 pub struct ChatStore {
-    dir: PathBuf,
-    conversations: Vec<Conversation>,
-    current: usize,
+    history: History,
+    /// The current conversation: its newest messages.
+    current: Conversation,
+    /// The current conversation's row as last handed to the database.
+    saved_meta: Option<ConversationMeta>,
+    /// Each message of `current` as last handed to the database.
+    saved: HashMap<String, ChatMessage>,
 }
 
 impl ChatStore {
-    /// The conversations of the character keyed `character`, read now; an
-    /// empty current conversation when there are none.
+    /// The conversations of the character keyed `character`; an empty
+    /// current conversation when there are none.
     pub fn open(data_dir: &DataDir, character: &str, now_ms: i64) -> Self {
         let key = crate::data_dir::character_key(character);
         Self::open_at(data_dir.root().join(DIR).join(key), now_ms)
     }
 
-    /// The same, in `dir`.
+    /// The same, in `dir` (its `history.db`, importing the JSON files there
+    /// the first time).
     pub fn open_at(dir: PathBuf, now_ms: i64) -> Self {
-        let mut conversations = Vec::new();
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().and_then(|e| e.to_str()) != Some("json") {
-                    continue;
-                }
-                match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|raw| {
-                    serde_json::from_str::<Conversation>(&raw).map_err(|e| e.to_string())
-                }) {
-                    Ok(c) => conversations.push(c),
-                    Err(e) => tracing::warn!(record = "chat_unreadable", path = %path.display(), error = %e),
-                }
+        let history = open_history(&dir);
+        match history.import_json(&dir) {
+            Ok(r) if !r.already_imported && (r.conversations > 0 || !r.skipped.is_empty()) => {
+                tracing::info!(record = "chat_imported", conversations = r.conversations, messages = r.messages, skipped = r.skipped.len(), dir = %dir.display());
             }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(record = "chat_import_failed", dir = %dir.display(), error = %e),
         }
-        conversations.sort_by_key(|c| c.created_ms);
-        let named = std::fs::read_to_string(dir.join(CURRENT)).ok().map(|s| s.trim().to_string());
-        let current = named.and_then(|id| conversations.iter().position(|c| c.id == id));
-        let mut store = Self { dir, current: current.unwrap_or(0), conversations };
-        if current.is_none() {
-            match store.conversations.len() {
-                0 => {
-                    store.conversations.push(Conversation::new(new_id(now_ms, &[]), now_ms));
-                }
-                n => store.current = n - 1,
-            }
+        let named = history.current_id().filter(|id| history.conversation(id).is_some());
+        let current = named.or_else(|| newest(&history, None));
+        let mut store = Self { history, current: Conversation::new("", now_ms), saved_meta: None, saved: HashMap::new() };
+        match current {
+            Some(id) => store.load_current(&id, now_ms),
+            None => store.start_new(now_ms),
         }
         store
     }
 
-    /// The conversation new turns go to.
+    /// The history database (the session's queries read it directly).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The conversation new turns go to (its newest messages).
     pub fn current(&self) -> &Conversation {
-        &self.conversations[self.current]
+        &self.current
     }
 
     /// The same, to change (call [`ChatStore::save`] after).
     pub fn current_mut(&mut self) -> &mut Conversation {
-        &mut self.conversations[self.current]
+        &mut self.current
     }
 
     /// Start a new current conversation (an empty current one is kept as
     /// the new one) and return it.
     pub fn new_conversation(&mut self, now_ms: i64) -> &Conversation {
-        if !self.current().messages.is_empty() {
-            let id = new_id(now_ms, &self.conversations);
-            self.conversations.push(Conversation::new(id, now_ms));
-            self.current = self.conversations.len() - 1;
+        if !self.current.messages.is_empty() || self.current.more_before {
+            self.save();
+            self.start_new(now_ms);
         }
-        self.write_current_name();
-        self.current()
+        &self.current
+    }
+
+    /// Make message `msg_id` of the current conversation (and the one
+    /// before its exchange) loaded, with every message after it: an edit far
+    /// back loads the messages between it and the newest. False when the
+    /// conversation has no such message.
+    pub fn ensure_loaded(&mut self, msg_id: &str) -> bool {
+        loop {
+            if let Some(pos) = self.current.messages.iter().position(|m| m.id == msg_id) {
+                // One message before it, so a snapshot starts inside what a window loaded.
+                if pos > 1 || !self.current.more_before {
+                    return true;
+                }
+            }
+            let Some(first) = self.current.messages.first().map(|m| m.id.clone()) else { return false };
+            if !self.current.more_before {
+                return false;
+            }
+            let page = self.history.page(&self.current.id, Anchor::Before(first), CHAT_PAGE_MESSAGES * 10);
+            if page.messages.is_empty() {
+                self.current.more_before = false;
+                continue;
+            }
+            for m in &page.messages {
+                self.saved.insert(m.id.clone(), m.clone());
+            }
+            self.current.more_before = page.more_before;
+            self.current.messages.splice(0..0, page.messages);
+        }
     }
 
     /// Make a new current conversation from the current one's messages up
-    /// to and including `msg_id`, titled after it with " (fork)". `None`
-    /// when the current conversation has no such message.
-    pub fn fork(&mut self, msg_id: &str, now_ms: i64) -> Option<&Conversation> {
-        let from = self.current();
-        let pos = from.messages.iter().position(|m| m.id == msg_id)?;
-        let mut fork = Conversation::new(new_id(now_ms, &self.conversations), now_ms);
-        fork.title = format!("{} (fork)", from.title);
-        fork.messages = from.messages[..=pos].to_vec();
-        self.conversations.push(fork);
-        self.current = self.conversations.len() - 1;
+    /// to and including `msg_id` (which must be loaded: see
+    /// [`ChatStore::ensure_loaded`]), titled after it with " (fork)"; its
+    /// copies carry no server index (the returned list has the ones they
+    /// had, in order, for [`ChatStore::set_server_id`]). `None` when the
+    /// current conversation has no such message.
+    pub fn fork(&mut self, msg_id: &str, now_ms: i64) -> Option<(&Conversation, Vec<Option<u64>>)> {
+        let pos = self.current.messages.iter().position(|m| m.id == msg_id)?;
         self.save();
-        Some(self.current())
+        let id = self.new_id(now_ms);
+        let mut fork = Conversation::new(id, now_ms);
+        fork.title = format!("{} (fork)", self.current.title);
+        fork.more_before = self.current.more_before;
+        fork.messages = self.current.messages[..=pos].to_vec();
+        let indices = fork.messages.iter_mut().map(|m| m.server_index.take()).collect();
+        self.history.fork(&self.current.id, msg_id, meta_of(&fork));
+        self.history.set_current(&fork.id);
+        self.saved = fork.messages.iter().map(|m| (m.id.clone(), m.clone())).collect();
+        self.saved_meta = Some(meta_of(&fork));
+        self.current = fork;
+        Some((&self.current, indices))
     }
 
-    /// Delete conversation `id`: its file goes first (one unlink, so a kill
-    /// leaves it either whole or gone), then `current` is rewritten. When it
-    /// was the current one, the newest remaining conversation becomes
-    /// current, or a fresh empty one when none remains. Returns what was
-    /// deleted; `Err` (a sentence for the user) when there is no such
-    /// conversation or its file could not be removed (then nothing changed).
-    pub fn delete(&mut self, id: &str, now_ms: i64) -> Result<Conversation, String> {
-        let Some(i) = self.conversations.iter().position(|c| c.id == id) else {
-            return Err("That conversation is gone already.".into());
-        };
-        self.remove_file(id)?;
-        let was_current = i == self.current;
-        let removed = self.conversations.remove(i);
-        if i < self.current {
-            self.current -= 1;
+    /// Delete messages `first..=last` of the current conversation (loaded);
+    /// with `renumber` `(above, by)`, every later message whose server index
+    /// is above `above` has it lowered by `by`, here and in the database.
+    pub fn delete_messages(&mut self, first: usize, last: usize, renumber: Option<(u64, u64)>, now_ms: i64) {
+        let gone: Vec<ChatMessage> = self.current.messages.drain(first..=last).collect();
+        for m in &gone {
+            self.saved.remove(&m.id);
         }
-        if was_current || self.conversations.is_empty() {
-            self.current_to_newest(now_ms);
-        }
-        self.write_current_name();
-        tracing::info!(record = "chat_deleted", id = %removed.id);
-        Ok(removed)
-    }
-
-    /// Delete every conversation (file by file, as [`ChatStore::delete`]);
-    /// a fresh empty one becomes current. Returns what was deleted, and the
-    /// first failure: a conversation whose file could not be removed stays
-    /// (and stays listed).
-    pub fn delete_all(&mut self, now_ms: i64) -> (Vec<Conversation>, Option<String>) {
-        let mut deleted = Vec::new();
-        let mut kept = Vec::new();
-        let mut failure = None;
-        for c in std::mem::take(&mut self.conversations) {
-            match self.remove_file(&c.id) {
-                Ok(()) => deleted.push(c),
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    kept.push(c);
+        if let Some((above, by)) = renumber {
+            for m in &mut self.current.messages[first..] {
+                if let Some(i) = m.server_index.as_mut().filter(|i| **i > above) {
+                    *i = i.saturating_sub(by);
+                }
+                if let (Some(saved), Some(i)) = (self.saved.get_mut(&m.id), m.server_index) {
+                    saved.server_index = Some(i);
                 }
             }
         }
-        self.conversations = kept;
-        let id = new_id(now_ms, &self.conversations);
-        self.conversations.push(Conversation::new(id, now_ms));
-        self.current = self.conversations.len() - 1;
-        self.write_current_name();
-        tracing::info!(record = "chat_deleted_all", deleted = deleted.len(), kept = self.conversations.len() - 1);
+        self.current.updated_ms = now_ms;
+        self.history.delete_messages(&self.current.id, gone.into_iter().map(|m| m.id).collect(), renumber);
+    }
+
+    /// Delete conversation `id`; when it was the current one, the newest
+    /// remaining conversation becomes current, or a fresh empty one.
+    /// Returns what was deleted (its newest messages: enough to tell
+    /// whether a server knew it); `Err` (a sentence for the user) when there
+    /// is no such conversation or the database refused (then nothing changed).
+    pub fn delete(&mut self, id: &str, now_ms: i64) -> Result<Conversation, String> {
+        let gone = if id == self.current.id {
+            self.save();
+            self.current.clone()
+        } else {
+            self.window(id, None).ok_or_else(|| "That conversation is gone already.".to_string())?
+        };
+        self.history.delete_conversation(id);
+        if let Err(e) = self.history.flush() {
+            tracing::warn!(record = "chat_delete_failed", id = %id, error = %e);
+            return Err(format!("Could not delete the conversation: {e}"));
+        }
+        if id == self.current.id {
+            match newest(&self.history, Some(id)) {
+                Some(next) => self.load_current(&next, now_ms),
+                None => self.start_new(now_ms),
+            }
+        }
+        tracing::info!(record = "chat_deleted", id = %id);
+        Ok(gone)
+    }
+
+    /// Delete every conversation; a fresh empty one becomes current.
+    /// Returns what was deleted, and the first failure (a conversation the
+    /// database could not delete stays, and stays listed).
+    pub fn delete_all(&mut self, now_ms: i64) -> (Vec<Conversation>, Option<String>) {
+        self.save();
+        let mut deleted = Vec::new();
+        for summary in self.history.list(&self.current.id) {
+            let c = if summary.id == self.current.id { Some(self.current.clone()) } else { self.window(&summary.id, None) };
+            self.history.delete_conversation(&summary.id);
+            deleted.extend(c);
+        }
+        let failure = self.history.flush().err().map(|e| format!("Could not delete every conversation: {e}"));
+        self.start_new(now_ms);
+        tracing::info!(record = "chat_deleted_all", deleted = deleted.len(), failed = failure.is_some());
         (deleted, failure)
     }
 
-    /// Remove conversation `id`'s file (a missing file is fine: an empty
-    /// conversation was never written).
-    fn remove_file(&self, id: &str) -> Result<(), String> {
-        let path = self.dir.join(format!("{id}.json"));
-        match std::fs::remove_file(&path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => {
-                tracing::warn!(record = "chat_delete_failed", path = %path.display(), error = %e);
-                Err(format!("Could not delete the conversation: {e}"))
-            }
-        }
-    }
-
-    /// The newest remaining conversation (by last change) becomes current,
-    /// or a fresh empty one when there is none.
-    fn current_to_newest(&mut self, now_ms: i64) {
-        let newest = self.conversations.iter().enumerate().max_by_key(|(i, c)| (c.updated_ms, *i)).map(|(i, _)| i);
-        match newest {
-            Some(i) => self.current = i,
-            None => {
-                self.conversations.push(Conversation::new(new_id(now_ms, &[]), now_ms));
-                self.current = 0;
-            }
-        }
-    }
-
     /// The server named the local conversation `local_id` `server_id`; its
-    /// first messages take the server indices in `indices` (a fork's copies,
-    /// at the places the server's fork keeps them), where they have none.
+    /// loaded first messages take the server indices in `indices` (a fork's
+    /// copies, at the places the server's fork keeps them), where they have
+    /// none, as the database gives back to every copy.
     pub fn set_server_id(&mut self, local_id: &str, server_id: &str, indices: &[Option<u64>]) {
-        let Some(i) = self.conversations.iter().position(|c| c.id == local_id) else { return };
-        self.conversations[i].server_id = Some(server_id.to_string());
-        for (m, index) in self.conversations[i].messages.iter_mut().zip(indices) {
+        self.history.name_fork(local_id, server_id);
+        if self.current.id != local_id {
+            return;
+        }
+        self.current.server_id = Some(server_id.to_string());
+        for (m, index) in self.current.messages.iter_mut().zip(indices) {
             m.server_index = m.server_index.or(*index);
+            if let Some(saved) = self.saved.get_mut(&m.id) {
+                saved.server_index = m.server_index;
+            }
         }
-        let c = &self.conversations[i];
-        let path = self.dir.join(format!("{}.json", c.id));
-        if let Err(e) = serde_json::to_vec(c).map_err(std::io::Error::other).and_then(|b| write_whole(&path, &b)) {
-            tracing::warn!(record = "chat_save_failed", path = %path.display(), error = %e);
+        if let Some(meta) = self.saved_meta.as_mut() {
+            meta.server_id = Some(server_id.to_string());
         }
-    }
-
-    /// The conversation `id`.
-    pub fn get(&self, id: &str) -> Option<&Conversation> {
-        self.conversations.iter().find(|c| c.id == id)
     }
 
     /// Conversation `id` as a chat window opens it: its newest
     /// [`CHAT_PAGE_MESSAGES`] messages, or, with `at`, the messages around
     /// message `at` (a search hit). `None`: no such conversation.
     pub fn window(&self, id: &str, at: Option<&str>) -> Option<Conversation> {
-        let c = self.get(id)?;
-        let n = c.messages.len();
-        let (from, to) = match at.and_then(|at| c.messages.iter().position(|m| m.id == at)) {
-            Some(pos) => {
-                let from = pos.saturating_sub(CHAT_PAGE_MESSAGES / 2);
-                (from, (from + CHAT_PAGE_MESSAGES).min(n))
-            }
-            None => (n.saturating_sub(CHAT_PAGE_MESSAGES), n),
-        };
-        Some(Conversation {
-            id: c.id.clone(),
-            title: c.title.clone(),
-            created_ms: c.created_ms,
-            updated_ms: c.updated_ms,
-            messages: c.messages[from..to].to_vec(),
-            more_before: from > 0,
-            more_after: to < n,
-            server_id: c.server_id.clone(),
-        })
+        window(&self.history, id, at)
     }
 
     /// The page of conversation `id` right before message `before` or
-    /// right after message `after` (at most [`CHAT_PAGE_MESSAGES`]); an
-    /// empty page when there is no such message, `None` when there is no
-    /// such conversation.
+    /// right after message `after` (at most [`CHAT_PAGE_MESSAGES`]). See
+    /// [`page`].
     pub fn page(&self, id: &str, before: Option<&str>, after: Option<&str>) -> Option<ChatPage> {
-        let c = self.get(id)?;
-        let n = c.messages.len();
-        let at = |m: &str| c.messages.iter().position(|x| x.id == m);
-        let (from, to) = match (before.map(at), after.map(at)) {
-            (Some(Some(pos)), _) => (pos.saturating_sub(CHAT_PAGE_MESSAGES), pos),
-            (None, Some(Some(pos))) => (pos + 1, (pos + 1 + CHAT_PAGE_MESSAGES).min(n)),
-            _ => (0, 0),
-        };
-        Some(ChatPage {
-            conversation_id: c.id.clone(),
-            messages: c.messages[from..to].to_vec(),
-            more_before: from > 0,
-            more_after: to < n && to > 0,
-        })
+        page(&self.history, id, before, after)
     }
 
     /// Every conversation that has a message, newest change first, and the
     /// current one even when empty.
     pub fn list(&self) -> Vec<ConversationSummary> {
-        let mut out: Vec<ConversationSummary> = self
-            .conversations
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| *i == self.current || !c.messages.is_empty())
-            .map(|(i, c)| c.summary(i == self.current))
-            .collect();
-        out.sort_by_key(|c| std::cmp::Reverse(c.updated_ms));
-        out
+        self.history.list(&self.current.id)
     }
 
     /// Messages in every conversation whose shown text contains `query`
-    /// (case-insensitive; blank finds nothing), newest first, at most
-    /// [`CHAT_SEARCH_HITS`].
+    /// (case-insensitive; blank finds nothing), newest first.
     pub fn search(&self, query: &str) -> Vec<SearchHit> {
-        let needle = query.trim().to_lowercase();
-        if needle.is_empty() {
-            return Vec::new();
-        }
-        let mut hits = Vec::new();
-        for c in &self.conversations {
-            for m in &c.messages {
-                let text = m.shown_text();
-                let Some(at) = text.to_lowercase().find(&needle) else { continue };
-                hits.push(SearchHit {
-                    conversation_id: c.id.clone(),
-                    title: c.title.clone(),
-                    message_id: m.id.clone(),
-                    snippet: snippet(text, at),
-                    at_ms: m.at_ms,
-                });
-            }
-            if c.title.to_lowercase().contains(&needle) && !hits.iter().any(|h| h.conversation_id == c.id) {
-                if let Some(m) = c.messages.iter().find(|m| m.role == Role::User) {
-                    hits.push(SearchHit {
-                        conversation_id: c.id.clone(),
-                        title: c.title.clone(),
-                        message_id: m.id.clone(),
-                        snippet: title_of(&m.text),
-                        at_ms: m.at_ms,
-                    });
-                }
-            }
-        }
-        hits.sort_by_key(|h| std::cmp::Reverse(h.at_ms));
-        hits.truncate(CHAT_SEARCH_HITS);
-        hits
+        self.history.search(query)
     }
 
-    /// Write the current conversation (and which one is current). A
-    /// failure is logged (`chat_save_failed`); the conversation stays in
-    /// memory and the next save tries again.
-    pub fn save(&self) {
-        let c = self.current();
-        if c.messages.is_empty() {
-            return;
+    /// Hand the database what changed in the current conversation since the
+    /// last save (queued: returns at once), then trim what is kept in
+    /// memory. A failed write is logged by the history (`chat_save_failed`)
+    /// and the conversation stays in memory.
+    pub fn save(&mut self) {
+        let c = &self.current;
+        let meta = meta_of(c);
+        if self.saved_meta.as_ref() != Some(&meta) && (!c.messages.is_empty() || self.saved_meta.is_some()) {
+            self.history.put_conversation(meta.clone());
+            self.history.set_current(&c.id);
+            self.saved_meta = Some(meta);
         }
-        let path = self.dir.join(format!("{}.json", c.id));
-        let result = serde_json::to_vec(c).map_err(std::io::Error::other).and_then(|bytes| write_whole(&path, &bytes));
-        match result {
-            Ok(()) => self.write_current_name(),
-            Err(e) => tracing::warn!(record = "chat_save_failed", path = %path.display(), error = %e),
+        for m in &c.messages {
+            if self.saved.get(&m.id) != Some(m) {
+                self.history.put_message(&c.id, m.clone());
+                self.saved.insert(m.id.clone(), m.clone());
+            }
+        }
+        if c.messages.len() > 2 * CHAT_TAIL_MESSAGES {
+            let cut = c.messages.len() - CHAT_TAIL_MESSAGES;
+            for m in self.current.messages.drain(..cut) {
+                self.saved.remove(&m.id);
+            }
+            self.current.more_before = true;
         }
     }
 
-    fn write_current_name(&self) {
-        if let Err(e) = write_whole(&self.dir.join(CURRENT), self.current().id.as_bytes()) {
-            tracing::warn!(record = "chat_save_failed", path = %self.dir.display(), error = %e);
+    /// Wait until everything handed to the database is on disk (the
+    /// session's close, and tests).
+    pub fn flush(&self) {
+        if let Err(e) = self.history.flush() {
+            tracing::warn!(record = "chat_save_failed", error = %e);
         }
+    }
+
+    /// Conversation `id` becomes current: its row and newest messages.
+    fn load_current(&mut self, id: &str, now_ms: i64) {
+        let Some(meta) = self.history.conversation(id) else { return self.start_new(now_ms) };
+        let page = self.history.page(id, Anchor::Newest, CHAT_TAIL_MESSAGES);
+        self.saved = page.messages.iter().map(|m| (m.id.clone(), m.clone())).collect();
+        self.current = Conversation {
+            id: meta.id.clone(),
+            title: meta.title.clone(),
+            created_ms: meta.created_ms,
+            updated_ms: meta.updated_ms,
+            messages: page.messages,
+            more_before: page.more_before,
+            more_after: false,
+            server_id: meta.server_id.clone(),
+        };
+        self.saved_meta = Some(meta);
+        self.history.set_current(id);
+    }
+
+    /// A fresh empty conversation becomes current (its row is written, so
+    /// the list shows it).
+    fn start_new(&mut self, now_ms: i64) {
+        let c = Conversation::new(self.new_id(now_ms), now_ms);
+        self.history.put_conversation(meta_of(&c));
+        self.history.set_current(&c.id);
+        self.saved_meta = Some(meta_of(&c));
+        self.saved.clear();
+        self.current = c;
+    }
+
+    /// A conversation id from the time, unique in the database.
+    fn new_id(&self, now_ms: i64) -> String {
+        let mut n = now_ms.max(0);
+        while format!("c{n}") == self.current.id || self.history.conversation(&format!("c{n}")).is_some() {
+            n += 1;
+        }
+        format!("c{n}")
     }
 }
 
-/// A conversation id from the time, unique among `existing`.
-fn new_id(now_ms: i64, existing: &[Conversation]) -> String {
-    let mut n = now_ms.max(0);
-    while existing.iter().any(|c| c.id == format!("c{n}")) {
-        n += 1;
+/// Conversation `id` of `history` as a chat window opens it: its newest
+/// [`CHAT_PAGE_MESSAGES`] messages, or the ones around message `at`.
+pub fn window(history: &History, id: &str, at: Option<&str>) -> Option<Conversation> {
+    let meta = history.conversation(id)?;
+    let anchor = at.map_or(Anchor::Newest, |at| Anchor::Around(at.to_string()));
+    let mut page = history.page(id, anchor, CHAT_PAGE_MESSAGES);
+    if page.messages.is_empty() && at.is_some() {
+        page = history.page(id, Anchor::Newest, CHAT_PAGE_MESSAGES);
     }
-    format!("c{n}")
+    Some(Conversation {
+        id: meta.id,
+        title: meta.title,
+        created_ms: meta.created_ms,
+        updated_ms: meta.updated_ms,
+        messages: page.messages,
+        more_before: page.more_before,
+        more_after: page.more_after,
+        server_id: meta.server_id,
+    })
 }
 
-/// One line around byte `at` of `text`, at most [`CHAT_SNIPPET_CHARS`].
-fn snippet(text: &str, at: usize) -> String {
-    let before: Vec<char> = text[..at].chars().collect();
-    let lead = CHAT_SNIPPET_CHARS / 3;
-    let start = before.len().saturating_sub(lead);
-    let mut s: String = before[start..].iter().collect::<String>() + &text[at..];
-    s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out: String = s.chars().take(CHAT_SNIPPET_CHARS).collect();
-    if start > 0 {
-        out.insert(0, '…');
+/// The page of conversation `id` of `history` right before message
+/// `before` or right after message `after`; an empty page for an unknown
+/// message, `None` for an unknown conversation.
+pub fn page(history: &History, id: &str, before: Option<&str>, after: Option<&str>) -> Option<ChatPage> {
+    history.conversation(id)?;
+    let anchor = match (before, after) {
+        (Some(b), _) => Anchor::Before(b.to_string()),
+        (None, Some(a)) => Anchor::After(a.to_string()),
+        (None, None) => Anchor::Newest,
+    };
+    let p = history.page(id, anchor, CHAT_PAGE_MESSAGES);
+    Some(ChatPage { conversation_id: id.to_string(), messages: p.messages, more_before: p.more_before, more_after: p.more_after })
+}
+
+/// The newest conversation of `history` with a message, but `except`.
+fn newest(history: &History, except: Option<&str>) -> Option<String> {
+    history.list("").into_iter().map(|s| s.id).find(|id| Some(id.as_str()) != except)
+}
+
+/// `c`'s own row.
+fn meta_of(c: &Conversation) -> ConversationMeta {
+    ConversationMeta { id: c.id.clone(), title: c.title.clone(), created_ms: c.created_ms, updated_ms: c.updated_ms, server_id: c.server_id.clone() }
+}
+
+/// The history in `dir`; when it cannot be opened (a newer build's file, a
+/// disk that refuses), one in a fresh file beside it, named for the time,
+/// so the session runs and keeps this run's conversations (logged).
+fn open_history(dir: &Path) -> History {
+    let path = dir.join(HISTORY_FILE);
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        tracing::warn!(record = "chat_save_failed", path = %dir.display(), error = %e);
     }
-    if s.chars().count() > CHAT_SNIPPET_CHARS {
-        out.push('…');
+    match History::open(&path) {
+        Ok(h) => h,
+        Err(e) => {
+            tracing::error!(record = "chat_history_unavailable", path = %path.display(), error = %e);
+            let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+            let spare = std::env::temp_dir().join(format!("yui-history-{}-{stamp}.db", std::process::id()));
+            History::open(&spare).unwrap_or_else(|e| panic!("no conversation history can be opened, not even {}: {e}", spare.display()))
+        }
     }
-    out
 }

@@ -119,6 +119,8 @@ pub struct Session {
     delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's conversations (the driver writes, queries read).
     chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
+    /// Their database: the chat window's queries read it without the lock.
+    history: crate::chat::history::History,
     /// The runtime the session's tasks run on (voice input spawns there).
     runtime: tokio::runtime::Handle,
     /// Fires when the session's own thread has finished (see
@@ -166,6 +168,7 @@ impl Session {
             crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
+        let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
         let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView::standing()));
         let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
         let driver = driver::Driver {
@@ -245,6 +248,7 @@ impl Session {
             voice_state: Arc::default(),
             delegations,
             chat,
+            history,
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
             body_view,
@@ -342,29 +346,29 @@ impl Session {
     /// The conversations of this character, newest change first (the chat
     /// window's list).
     pub fn conversations(&self) -> Vec<crate::chat::ConversationSummary> {
-        self.chat_log().store().list()
+        let current = self.chat_log().store().current().id.clone();
+        self.history.list(&current)
     }
 
     /// The conversation `id` as a chat window opens it (its newest page, or
     /// the page around message `at`), or the current one when `id` is
     /// `None` (its newest messages, as `conversation` events carry them).
     pub fn conversation(&self, id: Option<&str>, at: Option<&str>) -> Option<crate::chat::Conversation> {
-        let log = self.chat_log();
         match id {
-            Some(id) => log.store().window(id, at),
-            None => Some(log.store().current().clone()),
+            Some(id) => crate::chat::store::window(&self.history, id, at),
+            None => Some(self.chat_log().store().current().clone()),
         }
     }
 
     /// The messages of conversation `id` right before message `before` or
     /// right after message `after` (the chat window scrolled).
     pub fn chat_page(&self, id: &str, before: Option<&str>, after: Option<&str>) -> Option<crate::chat::ChatPage> {
-        self.chat_log().store().page(id, before, after)
+        crate::chat::store::page(&self.history, id, before, after)
     }
 
     /// Messages of every conversation that contain `query` (Ctrl/⌘K).
     pub fn search_chats(&self, query: &str) -> Vec<crate::chat::SearchHit> {
-        self.chat_log().store().search(query)
+        self.history.search(query)
     }
 
     fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatLog> {
