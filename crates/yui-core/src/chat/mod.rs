@@ -343,7 +343,7 @@ impl ChatLog {
             out.push(UiEvent::Chat { event });
         }
         if ended {
-            self.store.save();
+            self.store.save_and_trim();
         }
     }
 }

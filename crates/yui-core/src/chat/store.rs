@@ -5,7 +5,7 @@
 //!   [`crate::data_dir::character_key`]); the JSON files that directory held
 //!   before are imported into it once, the first time it opens.
 //! - In memory: the current conversation's newest messages only (at most
-//!   twice [`CHAT_TAIL_MESSAGES`], trimmed back to it at a save), the one
+//!   twice [`CHAT_TAIL_MESSAGES`], trimmed back to it at a turn's end), the one
 //!   conversation new turns go to. Everything else is read from the
 //!   database when asked (a page, a window around a search hit, the list, a
 //!   search), never held.
@@ -262,8 +262,7 @@ impl ChatStore {
     }
 
     /// Hand the database what changed in the current conversation since the
-    /// last save (queued: returns at once), then trim what is kept in
-    /// memory. A failed write is logged by the history (`chat_save_failed`)
+    /// last save (queued: returns at once). A failed write is logged by the history (`chat_save_failed`)
     /// and the conversation stays in memory.
     pub fn save(&mut self) {
         let c = &self.current;
@@ -279,9 +278,16 @@ impl ChatStore {
                 self.saved.insert(m.id.clone(), m.clone());
             }
         }
-        if c.messages.len() > 2 * CHAT_TAIL_MESSAGES {
-            let cut = c.messages.len() - CHAT_TAIL_MESSAGES;
-            for m in self.current.messages.drain(..cut) {
+    }
+
+    /// Save, then keep at most [`CHAT_TAIL_MESSAGES`] messages in memory
+    /// once there are more than twice as many (a turn's end: the snapshot
+    /// of an edit far back has gone out by then).
+    pub fn save_and_trim(&mut self) {
+        self.save();
+        let n = self.current.messages.len();
+        if n > 2 * CHAT_TAIL_MESSAGES {
+            for m in self.current.messages.drain(..n - CHAT_TAIL_MESSAGES) {
                 self.saved.remove(&m.id);
             }
             self.current.more_before = true;

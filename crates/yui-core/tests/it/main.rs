@@ -12,6 +12,7 @@ mod card;
 mod chat_completions;
 mod chat_delete;
 mod chat_fold;
+mod chat_long;
 mod chat_session;
 mod context_golden;
 mod context_props;
