@@ -74,10 +74,12 @@ function quietSettings(settingsJson) {
   }
 }
 
-export async function launch(name, settingsJson) {
+export async function launch(name, settingsJson, { seed } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "yui-e2e-"));
   open.dirs.add(dataDir);
   fs.writeFileSync(path.join(dataDir, "settings.json"), quietSettings(settingsJson));
+  // Files a user's data directory holds from before (e.g. conversations).
+  if (seed) seed(dataDir);
   const driver = await startTauriDriver(`tauri-driver-${name}`, { DISPLAY: `:${display}`, YUI_DATA_DIR: dataDir });
   const browser = await remote({
     hostname: "127.0.0.1",

@@ -108,7 +108,15 @@ function render(): void {
   pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
   byId("chat-title").textContent = conv.title || "New chat";
   const scrolledToFocus = transcript.render(
-    { conversation: conv, readOnly: readOnly(state), running, queued: queuedTexts(state.turn), settings, focus: state.transcript.focus },
+    {
+      conversation: conv,
+      readOnly: readOnly(state),
+      earlier: readOnly(state) && conv.id === state.transcript.current.id,
+      running,
+      queued: queuedTexts(state.turn),
+      settings,
+      focus: state.transcript.focus,
+    },
     now,
   );
   composer.update(running, true);

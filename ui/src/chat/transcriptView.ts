@@ -11,8 +11,10 @@ import { messageRow, type RowContext, type RowHooks } from "./messages";
 export interface TranscriptProps {
   /** The conversation on screen. */
   conversation: Conversation;
-  /** An older conversation (read-only, with the banner). */
+  /** An older conversation, or an earlier part of the current one (read-only, with the banner). */
   readOnly: boolean;
+  /** The read-only view is an earlier part of the current conversation (a search hit far back). */
+  earlier: boolean;
   /** A turn runs. */
   running: boolean;
   /** Messages waiting behind the running turn. */
@@ -41,12 +43,15 @@ const LOAD_PX = 400;
 /** The transcript column, mounted into `scroller`. */
 export class TranscriptView {
   private readonly banner: HTMLElement;
+  private readonly bannerText: HTMLElement;
+  private readonly backButton: HTMLElement;
   private readonly list: HTMLElement;
   private readonly queue: HTMLElement;
   private readonly empty: HTMLElement;
   /** Each row with the message and the page stamp it was built from. */
   private rows = new Map<string, { m: ChatMessage; stamp: string; el: HTMLElement }>();
   private stick = true;
+  /** The conversation id and whether it is read-only, as last shown. */
   private shownId: string | null = null;
   private more = { before: false, after: false };
 
@@ -56,7 +61,9 @@ export class TranscriptView {
   ) {
     const back = h("button", { type: "button", class: "link", id: "back-to-current" }, "Back to the current chat");
     back.addEventListener("click", () => hooks.backToCurrent());
-    this.banner = h("div", { class: "older-banner", role: "status", hidden: true }, h("span", {}, "Older conversation — new messages go to the current chat"), back);
+    this.bannerText = h("span", {}, "");
+    this.banner = h("div", { class: "older-banner", role: "status", hidden: true }, this.bannerText, back);
+    this.backButton = back;
     this.empty = h("div", { class: "empty-chat" }, h("div", { class: "empty-title" }, "Say hello"), h("div", {}, "Type a message below. Enter sends, Shift+Enter makes a new line."));
     this.list = h("div", { class: "messages", role: "log", "aria-live": "polite" });
     this.queue = h("div", { class: "queued" });
@@ -71,13 +78,17 @@ export class TranscriptView {
 
   /** Show `p`; returns true when it scrolled to `p.focus`. */
   render(p: TranscriptProps, now: number): boolean {
-    const switched = this.shownId !== p.conversation.id;
-    this.shownId = p.conversation.id;
+    // A window back in the current conversation and the live one are two views.
+    const viewId = `${p.conversation.id}|${p.readOnly}`;
+    const switched = this.shownId !== viewId;
+    this.shownId = viewId;
     this.more = { before: p.conversation.more_before, after: p.conversation.more_after };
     // Older messages put in front must not move what the user is reading.
     const anchor = switched ? undefined : (this.list.firstElementChild as HTMLElement | null) ?? undefined;
     const anchorTop = anchor?.offsetTop ?? 0;
     this.banner.hidden = !p.readOnly;
+    this.bannerText.textContent = p.earlier ? "Earlier in this chat — new messages go below the latest" : "Older conversation — new messages go to the current chat";
+    this.backButton.textContent = p.earlier ? "Back to the latest" : "Back to the current chat";
     this.empty.hidden = p.conversation.messages.length > 0 || p.queued.length > 0;
     const ctx: RowContext = { settings: p.settings, running: p.running, readOnly: p.readOnly, now };
     // A row is rebuilt when its message or anything else it shows changed.
