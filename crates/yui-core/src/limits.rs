@@ -223,6 +223,9 @@ pub const CHAT_PAGE_MESSAGES: usize = 50;
 /// loads the messages between it and the newest) it trims back to this at
 /// the next turn's end. The rest is in the history database only.
 pub const CHAT_TAIL_MESSAGES: usize = 100;
+/// Regenerated turns the chat log remembers (which message each remakes,
+/// for a late stop confirmation); older ones are forgotten.
+pub const CHAT_REMAKES_KEPT: usize = 32;
 /// Attachments per message, by default (seed `004`: "up to 5 files").
 pub const CHAT_ATTACHMENTS: usize = 5;
 /// Size of one attachment, by default (seed `004`: "2 MB max").

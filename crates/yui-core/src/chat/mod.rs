@@ -46,6 +46,8 @@ pub struct ChatLog {
     regenerating: Option<(String, Option<u64>)>,
     /// Turns that remake a message: turn id → (message id, server index).
     remakes: HashMap<String, (String, Option<u64>)>,
+    /// The turn ids of `remakes`, oldest first.
+    remake_order: Vec<String>,
     /// Forks asked of the server and not named yet: local id → the server
     /// indices of the messages it copied. Until the server names a fork its
     /// copies have no index (they are not on the server under the fork's
@@ -56,7 +58,7 @@ pub struct ChatLog {
 impl ChatLog {
     /// A log over `store`, showing `context_window` beside token counts.
     pub fn new(store: ChatStore, context_window: Option<u64>) -> Self {
-        Self { map: ChatMap::new(context_window), store, regenerating: None, remakes: HashMap::new(), pending_forks: HashMap::new() }
+        Self { map: ChatMap::new(context_window), store, regenerating: None, remakes: HashMap::new(), remake_order: Vec::new(), pending_forks: HashMap::new() }
     }
 
     /// The store (the session's queries read it).
@@ -80,7 +82,13 @@ impl ChatLog {
             UiEvent::TurnStarted { turn_id, text, files, .. } => match self.regenerating.take() {
                 // A remake's user message is already there.
                 Some(remake) => {
+                    // The newest remakes only: a long session's are not all kept.
+                    if self.remakes.len() >= crate::limits::CHAT_REMAKES_KEPT {
+                        let oldest = self.remake_order.remove(0);
+                        self.remakes.remove(&oldest);
+                    }
                     self.remakes.insert(turn_id.clone(), remake);
+                    self.remake_order.push(turn_id.clone());
                 }
                 None => self.store.current_mut().user(turn_id, text, files, now_ms),
             },
