@@ -8,12 +8,34 @@
 # release .deb/.rpm, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's seconds, printed as a table when the run ends (pass or fail).
+steps=()
+step_name=""
+step_start=$SECONDS
+step_done() {
+  [ -n "$step_name" ] && steps+=("$(printf '%6d s  %s' $((SECONDS - step_start)) "$step_name")")
+  step_name=""
+}
+step() {
+  step_done
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+  step_name="$*"
+  step_start=$SECONDS
+}
+report() {
+  local rc=$?
+  step_done
+  printf '\n\033[1m== Seconds per step (%s)\033[0m\n' "$([ "$rc" = 0 ] && echo passed || echo "failed: exit $rc")"
+  printf '%s\n' "${steps[@]}"
+  printf '%6d s  total\n' "$SECONDS"
+}
+trap report EXIT
+
+step "Setup (apt packages, npm ci, cargo tools)"
 ./scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 # One build, used once: incremental state would only cost disk and time here.
 export CARGO_INCREMENTAL=0
-
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "UI build (the app embeds ui/dist)"
 npm run --silent ui:build
@@ -29,13 +51,13 @@ n=77
 while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
 Xvfb ":$n" -screen 0 1280x800x24 -noreset -nolisten tcp >/dev/null 2>&1 &
 xvfb_pid=$!
-trap 'kill "$xvfb_pid" 2>/dev/null || true' EXIT
+trap 'kill "$xvfb_pid" 2>/dev/null || true; report' EXIT
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
 env -u WAYLAND_DISPLAY XDG_SESSION_TYPE=x11 DISPLAY=":$n" \
   cargo test --workspace --features yui/custom-protocol --test capture -- --ignored
 kill "$xvfb_pid" 2>/dev/null || true
 wait "$xvfb_pid" 2>/dev/null || true
-trap - EXIT
+trap report EXIT
 
 step "Sound through a real sound server (PulseAudio null sink)"
 # A subshell: the sound server's XDG_RUNTIME_DIR and PULSE_SERVER stay here.

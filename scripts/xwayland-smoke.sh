@@ -42,7 +42,9 @@ pids=()
 tmp=""
 cleanup() {
   local rc=$?
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # Each compositor runs in a process group of its own (setsid): the group
+  # goes whole, with its dbus-daemon and the Xwayland it started.
+  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ -n "$tmp" ] && [ -d "$tmp" ]; then
     if [ "$rc" != 0 ]; then
@@ -106,7 +108,7 @@ pet_geometry() {
 # --- GNOME's mutter, headless ---------------------------------------------------
 mkdir -p "$tmp/mutter/run" && chmod 700 "$tmp/mutter/run"
 say "starting mutter --headless (GNOME's compositor: no layer-shell)"
-(cd "$tmp/mutter" && exec env -i PATH="$PATH" HOME="$tmp/mutter" XDG_RUNTIME_DIR="$tmp/mutter/run" \
+(cd "$tmp/mutter" && exec setsid env -i PATH="$PATH" HOME="$tmp/mutter" XDG_RUNTIME_DIR="$tmp/mutter/run" \
   dbus-run-session -- mutter --wayland --headless --virtual-monitor 1280x800 --wayland-display=yui-mutter) >"$tmp/mutter/mutter.log" 2>&1 &
 pids+=($!)
 xdisplay=$(wait_for_line "$tmp/mutter/mutter.log" 's/.*Using public X11 display \(:[0-9]*\).*/\1/p' "$tmp/mutter/run/yui-mutter")
@@ -142,7 +144,7 @@ kill "$app" 2>/dev/null || true
 # --- weston, headless, with XWayland ---------------------------------------------
 mkdir -p "$tmp/weston/run" && chmod 700 "$tmp/weston/run"
 say "starting weston --backend=headless-backend.so --xwayland (no layer-shell)"
-(cd "$tmp/weston" && exec env -i PATH="$PATH" HOME="$tmp/weston" XDG_RUNTIME_DIR="$tmp/weston/run" \
+(cd "$tmp/weston" && exec setsid env -i PATH="$PATH" HOME="$tmp/weston" XDG_RUNTIME_DIR="$tmp/weston/run" \
   weston --backend=headless-backend.so --xwayland --socket=yui-weston --width=1280 --height=800) >"$tmp/weston/weston.log" 2>&1 &
 pids+=($!)
 xdisplay=$(wait_for_line "$tmp/weston/weston.log" 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' "$tmp/weston/run/yui-weston")
