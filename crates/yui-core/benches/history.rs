@@ -114,6 +114,10 @@ fn main() {
         h.put_message(LONG, user(k, question));
         let words = 30 + (rng.next() % 60) as usize;
         h.put_message(LONG, assistant(k, rng.sentence(words), k % 10 == 0));
+        if k % 1_000 == 999 {
+            // The queue is unbounded: a builder far faster than a chat keeps it short.
+            h.flush().expect("the build");
+        }
     }
     h.put_conversation(ConversationMeta { updated_ms: 2 * exchanges as i64, ..meta(LONG, 10) });
     h.set_current(LONG);

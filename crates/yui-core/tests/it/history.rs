@@ -62,9 +62,7 @@ fn integrity(path: &Path) {
     let conn = raw(path);
     let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     assert_eq!(ok, "ok");
-    for fts in ["messages_fts", "answers_fts"] {
-        conn.execute(&format!("INSERT INTO {fts}({fts}) VALUES ('integrity-check')"), []).unwrap_or_else(|e| panic!("{fts}: {e}"));
-    }
+    conn.execute("INSERT INTO search(search) VALUES ('integrity-check')", []).unwrap_or_else(|e| panic!("the search index: {e}"));
 }
 
 #[test]
@@ -94,9 +92,9 @@ fn a_version_1_database_migrates_and_its_messages_become_searchable() {
         assert_eq!(schema::version(&conn).unwrap(), 1);
         conn.execute_batch(
             "INSERT INTO conversations VALUES ('c1', 'Old times', 5, 6, NULL);
-             INSERT INTO messages (conversation_id, pos, id, role, at_ms, text, files, active, server_index)
-                 VALUES ('c1', 0, 'u1', 'user', 5, 'the lighthouse keeper', NULL, 0, 0),
-                        ('c1', 1, 'a1', 'assistant', 6, '', NULL, 0, 1);
+             INSERT INTO messages (conversation_id, pos, id, role, at_ms, skey, text, files, active, server_index)
+                 VALUES ('c1', 0, 'u1', 'user', 5, 5120, 'the lighthouse keeper', NULL, 0, 0),
+                        ('c1', 1, 'a1', 'assistant', 6, 6144, '', NULL, 0, 1);
              INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
                  VALUES (2, 0, 'r1', 'done', 6, '灯台守は海を見ていた', '', '{}');",
         )

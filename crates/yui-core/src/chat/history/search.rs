@@ -12,14 +12,32 @@ use crate::chat::model::SearchHit;
 use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_TRIGRAM_CHARS};
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The messages (`seq`) the query matches, as a subquery over `?1`.
-fn matches(short: bool) -> &'static str {
+/// The columns of a hit, over `messages m` joined with `conversations c`.
+const HIT: &str = "m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active";
+
+/// A message `m` the `LIKE` pattern `?1` matches (its text or an answer's).
+const LIKE: &str = "(m.text LIKE ?1 ESCAPE '\\' OR EXISTS (SELECT 1 FROM answers a WHERE a.message_seq = m.seq AND a.text LIKE ?1 ESCAPE '\\'))";
+
+/// The newest `?2` messages the query `?1` matches, newest first: from the
+/// index, whose rowids are the messages' time keys, or for a short query a
+/// scan from the newest message back that stops at `?2` hits.
+fn hits_sql(short: bool) -> String {
     if short {
-        "SELECT seq FROM messages WHERE text LIKE ?1 ESCAPE '\\'
-         UNION SELECT message_seq FROM answers WHERE text LIKE ?1 ESCAPE '\\'"
+        format!("SELECT {HIT} FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id WHERE {LIKE} ORDER BY m.skey DESC LIMIT ?2")
     } else {
-        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
-         UNION SELECT a.message_seq FROM answers a WHERE a.seq IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?1)"
+        format!(
+            "SELECT {HIT} FROM (SELECT rowid AS skey FROM search WHERE search MATCH ?1 ORDER BY rowid DESC LIMIT ?2) s
+             JOIN messages m ON m.skey = s.skey LEFT JOIN conversations c ON c.id = m.conversation_id ORDER BY m.skey DESC"
+        )
+    }
+}
+
+/// Whether the query `?1` matches a message of conversation `?2`.
+fn any_sql(short: bool) -> String {
+    if short {
+        format!("SELECT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = ?2 AND {LIKE})")
+    } else {
+        "SELECT EXISTS (SELECT 1 FROM search s JOIN messages m ON m.skey = s.rowid WHERE search MATCH ?1 AND m.conversation_id = ?2)".into()
     }
 }
 
@@ -43,13 +61,7 @@ pub fn search(conn: &Connection, query: &str) -> rusqlite::Result<Vec<SearchHit>
     let lower = needle.to_lowercase();
     let short = needle.chars().count() < HISTORY_TRIGRAM_CHARS;
     let pat = pattern(needle, short);
-    let sql = format!(
-        "SELECT m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active
-         FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id
-         WHERE m.seq IN ({}) ORDER BY m.at_ms DESC, m.seq DESC LIMIT ?2",
-        matches(short)
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut stmt = conn.prepare_cached(&hits_sql(short))?;
     let rows = stmt.query_map(params![pat, CHAT_SEARCH_HITS as i64], |r| {
         Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, i64>(5)?, r.get::<_, String>(6)?, r.get::<_, u32>(7)?))
     })?;
@@ -85,8 +97,7 @@ fn title_hits(conn: &Connection, lower: &str, pat: &str, short: bool) -> rusqlit
         .collect();
     let mut out = Vec::new();
     for (id, title) in titled {
-        let sql = format!("SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?2 AND seq IN ({}))", matches(short));
-        let any: bool = conn.prepare_cached(&sql)?.query_row(params![pat, id], |r| r.get(0))?;
+        let any: bool = conn.prepare_cached(&any_sql(short))?.query_row(params![pat, id], |r| r.get(0))?;
         if any {
             continue;
         }
