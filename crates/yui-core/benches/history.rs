@@ -178,6 +178,7 @@ fn main() {
         ("search: two characters (the scan)", "東京"),
         ("search: one letter (the scan)", "q"),
         ("search: nothing found", "zqxj"),
+        ("search: two letters found nowhere (a whole scan)", "qz"),
     ] {
         let mut samples = Vec::new();
         let mut hits = 0;

@@ -717,3 +717,50 @@ fn a_killed_writer_loses_no_flushed_message() {
     assert_eq!(h.current_id(), Some(format!("run{}", runs - 1)));
     assert!(h.search("東京").len() == CHAT_SEARCH_HITS);
 }
+
+#[test]
+fn search_is_newest_first_across_forks_imports_and_one_busy_millisecond() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("chats");
+    std::fs::create_dir(&files).unwrap();
+    // An imported conversation created early and written to late, and one created later.
+    let mut early = Conversation::new("early", 0);
+    early.messages = (0..30).map(|k| user(&format!("e{k}"), "a needle here", 1_000 + 100 * k, None)).collect();
+    let mut later = Conversation::new("later", 500);
+    later.messages = (0..30).map(|k| user(&format!("l{k}"), "a needle there", 1_050 + 100 * k, None)).collect();
+    for c in [&early, &later] {
+        std::fs::write(files.join(format!("{}.json", c.id)), serde_json::to_vec(c).unwrap()).unwrap();
+    }
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    h.import_json(&files).unwrap();
+    // A fork copies old messages; a busy millisecond holds more than a time slot's worth.
+    h.fork("early", "e29", meta("fork", "fork", 10_000));
+    for k in 0..1_100 {
+        h.put_message("busy", user(&format!("b{k}"), "hay", 20_000, None));
+    }
+    h.put_message("busy", user("last", "the needle, last", 20_001, None));
+    let hits = h.search("needle");
+    assert_eq!(hits.len(), CHAT_SEARCH_HITS);
+    assert_eq!(hits[0].message_id, "last");
+    assert!(hits.windows(2).all(|w| w[0].at_ms >= w[1].at_ms), "{:?}", hits.iter().map(|h| h.at_ms).collect::<Vec<_>>());
+    // Exactly the newest: the last message, then the originals, their fork copies and the later ones by time.
+    let mut expected: Vec<i64> = early.messages.iter().flat_map(|m| [m.at_ms, m.at_ms]).chain(later.messages.iter().map(|m| m.at_ms)).collect();
+    expected.push(20_001);
+    expected.sort_by_key(|at| std::cmp::Reverse(*at));
+    expected.truncate(CHAT_SEARCH_HITS);
+    assert_eq!(hits.iter().map(|h| h.at_ms).collect::<Vec<_>>(), expected);
+    assert_eq!(all(&h, "busy").len(), 1_101);
+    assert_eq!(h.search("hay").len(), CHAT_SEARCH_HITS);
+    h.flush().unwrap();
+    integrity(h.path());
+}
+
+#[test]
+fn a_file_that_is_no_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    std::fs::write(&path, b"this is not a database, just some text that is long enough to have a header.......................").unwrap();
+    let err = History::open(&path).unwrap_err();
+    assert!(matches!(err, HistoryError::Sqlite { .. }), "{err:?}");
+    assert!(err.to_string().contains("history.db"), "{err}");
+}

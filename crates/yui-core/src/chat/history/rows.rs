@@ -159,8 +159,8 @@ pub fn read_answers(conn: &Connection, seq: i64) -> rusqlite::Result<Vec<Answer>
     Ok(out)
 }
 
-/// Messages of `conversation_id` by a query whose `?1` is the conversation
-/// and whose further parameters are `rest`, with their answers.
+/// The messages a query over [`MESSAGE_COLUMNS`] returns, in its order,
+/// with their answers.
 pub fn query_messages(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> rusqlite::Result<Vec<ChatMessage>> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows: Vec<Option<(i64, ChatMessage)>> = stmt.query_map(params, read_message)?.collect::<Result<_, _>>()?;
