@@ -764,3 +764,19 @@ fn a_file_that_is_no_database_is_a_clear_error() {
     assert!(matches!(err, HistoryError::Sqlite { .. }), "{err:?}");
     assert!(err.to_string().contains("history.db"), "{err}");
 }
+
+#[test]
+fn a_short_query_finds_old_messages_past_the_recent_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    let recent = yui_core::limits::HISTORY_SCAN_RECENT as i64;
+    for k in 0..recent + 100 {
+        let text = if [5, 10, recent + 90].contains(&k) { "東京へ" } else { "hay" };
+        h.put_message("c", user(&format!("u{k}"), text, k, None));
+    }
+    h.put_message("c", assistant("old-answer", "京都 and more", 7, None));
+    assert_eq!(hit_ids(&h, "東京"), [format!("u{}", recent + 90), "u10".into(), "u5".into()]);
+    assert_eq!(hit_ids(&h, "京"), [format!("u{}", recent + 90), "u10".into(), "old-answer".into(), "u5".into()]);
+    assert_eq!(hit_ids(&h, "京都"), ["old-answer"]);
+    assert_eq!(h.search("ha").len(), CHAT_SEARCH_HITS);
+}
