@@ -2,13 +2,14 @@
 //! 100,000 messages (and a few short ones), then the start to the first page
 //! (open, the current conversation, the list, the newest page), a page of 50
 //! older messages, searches, and one turn's writes (`put_message` ×2 and a
-//! flush) on that history and on an empty one. Prints p50/p99 of each.
+//! flush) on that history and on an empty one; then the same conversation in
+//! the JSON store the history replaced. Prints p50/p99 of each.
 //! Run with `cargo bench -p yui-core --bench history` (`docs/history.md`
 //! has figures); `HISTORY_BENCH_MESSAGES` sets the size. std::time only.
 
 use std::time::{Duration, Instant};
 use yui_core::chat::history::{Anchor, ConversationMeta, History};
-use yui_core::chat::{Answer, AnswerState, ChatMessage, Role, ToolCard, ToolCardState};
+use yui_core::chat::{Answer, AnswerState, ChatMessage, ChatStore, Role, ToolCard, ToolCardState};
 use yui_core::limits::HISTORY_PAGE_MESSAGES;
 
 /// The long conversation.
@@ -105,15 +106,19 @@ fn main() {
         }
     }
     h.put_conversation(meta(LONG, 10));
+    let mut kept = Vec::with_capacity(messages);
     for k in 0..exchanges {
         let words = 10 + (rng.next() % 10) as usize;
         let mut question = rng.sentence(words);
         if k % 5_000 == 17 {
             question.push_str(" Tell me about the lighthouse keeper.");
         }
-        h.put_message(LONG, user(k, question));
         let words = 30 + (rng.next() % 60) as usize;
-        h.put_message(LONG, assistant(k, rng.sentence(words), k % 10 == 0));
+        let (u, a) = (user(k, question), assistant(k, rng.sentence(words), k % 10 == 0));
+        kept.push(u.clone());
+        kept.push(a.clone());
+        h.put_message(LONG, u);
+        h.put_message(LONG, a);
         if k % 1_000 == 999 {
             // The queue is unbounded: a builder far faster than a chat keeps it short.
             h.flush().expect("the build");
@@ -204,5 +209,42 @@ fn main() {
         fresh.push(turn(&empty, "fresh", k, &mut rng));
     }
     report("turn writes on an empty history", fresh);
-    println!("RSS: {} KiB before the reads, {} KiB after them all (one process, both histories open)", rss_before, rss_after);
+    println!("RSS growth over all the reads above: {} KiB (SQLite's page cache filling)", rss_after.saturating_sub(rss_before));
+    drop((h, empty));
+    before(kept);
+}
+
+/// The same conversation in the JSON store the history replaces: the turn
+/// end's rewrite, the start (every conversation read), a search.
+fn before(messages: Vec<ChatMessage>) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let n = messages.len();
+    let mut store = ChatStore::open_at(dir.path().to_path_buf(), 0);
+    store.current_mut().messages = messages;
+    let mut saves = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        store.save();
+        saves.push(t.elapsed());
+    }
+    drop(store);
+    report(&format!("before: JSON store, turn end rewrite of {n}"), saves);
+    let mut opens = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let store = ChatStore::open_at(dir.path().to_path_buf(), 0);
+        opens.push(t.elapsed());
+        assert_eq!(store.current().messages.len(), n);
+    }
+    report("before: JSON store, start (read it all)", opens);
+    let store = ChatStore::open_at(dir.path().to_path_buf(), 0);
+    for (what, q) in [("before: JSON store, search a rare phrase", "lighthouse keeper"), ("before: JSON store, search a common word", "the")] {
+        let mut samples = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            std::hint::black_box(store.search(q));
+            samples.push(t.elapsed());
+        }
+        report(what, samples);
+    }
 }
