@@ -228,6 +228,8 @@ fn before(messages: Vec<ChatMessage>) {
         saves.push(t.elapsed());
     }
     drop(store);
+    let bytes: u64 = std::fs::read_dir(dir.path()).expect("the dir").flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
+    println!("before: the JSON store's file of {n} messages: {:.1} MB", bytes as f64 / 1e6);
     report(&format!("before: JSON store, turn end rewrite of {n}"), saves);
     let mut opens = Vec::new();
     for _ in 0..5 {
