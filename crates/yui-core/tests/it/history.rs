@@ -780,3 +780,16 @@ fn a_short_query_finds_old_messages_past_the_recent_ones() {
     assert_eq!(hit_ids(&h, "京都"), ["old-answer"]);
     assert_eq!(h.search("ha").len(), CHAT_SEARCH_HITS);
 }
+
+#[test]
+fn an_imported_message_id_seen_twice_is_kept_under_a_new_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Conversation::new("dup", 1);
+    c.messages = vec![user("u1", "first", 2, None), user("u1", "second, same id", 3, None), user("u1", "third", 4, None)];
+    std::fs::write(dir.path().join("dup.json"), serde_json::to_vec(&c).unwrap()).unwrap();
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    let report = h.import_json(dir.path()).unwrap();
+    assert_eq!((report.conversations, report.messages), (1, 3));
+    let got = all(&h, "dup");
+    assert_eq!(got.iter().map(|m| (m.id.as_str(), m.text.as_str())).collect::<Vec<_>>(), [("u1", "first"), ("u1#2", "second, same id"), ("u1#3", "third")]);
+}
