@@ -396,3 +396,7 @@ pub const HISTORY_PAGE_MESSAGES: usize = 50;
 /// History search: queries shorter than this many characters cannot use the
 /// trigram index (a trigram is three characters) and scan the text instead.
 pub const HISTORY_TRIGRAM_CHARS: usize = 3;
+/// History search, a query too short for the index: this many of the newest
+/// messages are scanned newest first, stopping at the hits shown (a common
+/// query ends there); the older ones, when needed, in one pass: 2,000.
+pub const HISTORY_SCAN_RECENT: usize = 2_000;

@@ -62,9 +62,7 @@ fn integrity(path: &Path) {
     let conn = raw(path);
     let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     assert_eq!(ok, "ok");
-    for fts in ["messages_fts", "answers_fts"] {
-        conn.execute(&format!("INSERT INTO {fts}({fts}) VALUES ('integrity-check')"), []).unwrap_or_else(|e| panic!("{fts}: {e}"));
-    }
+    conn.execute("INSERT INTO search(search) VALUES ('integrity-check')", []).unwrap_or_else(|e| panic!("the search index: {e}"));
 }
 
 #[test]
@@ -80,7 +78,7 @@ fn opens_in_wal_with_synchronous_normal_at_the_current_schema_version() {
     let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
     assert_eq!(schema::version(&conn).unwrap(), schema::VERSION);
-    assert!(schema::VERSION >= 2, "a migration path to test");
+    const { assert!(schema::VERSION >= 2, "a migration path to test") };
     drop(h);
 }
 
@@ -94,9 +92,9 @@ fn a_version_1_database_migrates_and_its_messages_become_searchable() {
         assert_eq!(schema::version(&conn).unwrap(), 1);
         conn.execute_batch(
             "INSERT INTO conversations VALUES ('c1', 'Old times', 5, 6, NULL);
-             INSERT INTO messages (conversation_id, pos, id, role, at_ms, text, files, active, server_index)
-                 VALUES ('c1', 0, 'u1', 'user', 5, 'the lighthouse keeper', NULL, 0, 0),
-                        ('c1', 1, 'a1', 'assistant', 6, '', NULL, 0, 1);
+             INSERT INTO messages (conversation_id, pos, id, role, at_ms, skey, text, files, active, server_index)
+                 VALUES ('c1', 0, 'u1', 'user', 5, 5120, 'the lighthouse keeper', NULL, 0, 0),
+                        ('c1', 1, 'a1', 'assistant', 6, 6144, '', NULL, 0, 1);
              INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
                  VALUES (2, 0, 'r1', 'done', 6, '灯台守は海を見ていた', '', '{}');",
         )
@@ -228,7 +226,7 @@ fn a_streaming_answer_update_writes_only_its_own_row() {
     h.flush().unwrap();
     assert_eq!(h.rows_written() - before, 6, "the message's row and its answer's");
     let now = all(&h, "c");
-    assert_eq!(now[..1000], other[..], "earlier messages untouched");
+    assert!(now[..1000] == other[..], "earlier messages untouched");
     assert_eq!(now.last().unwrap(), &live);
     assert_eq!(now.len(), 1002);
 }
@@ -671,4 +669,80 @@ fn a_killed_writer_loses_no_flushed_message() {
     let h = History::open(&db).unwrap();
     assert_eq!(h.current_id(), Some(format!("run{}", runs - 1)));
     assert!(h.search("東京").len() == CHAT_SEARCH_HITS);
+}
+
+#[test]
+fn search_is_newest_first_across_forks_imports_and_one_busy_millisecond() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("chats");
+    std::fs::create_dir(&files).unwrap();
+    // An imported conversation created early and written to late, and one created later.
+    let mut early = Conversation::new("early", 0);
+    early.messages = (0..30).map(|k| user(&format!("e{k}"), "a needle here", 1_000 + 100 * k, None)).collect();
+    let mut later = Conversation::new("later", 500);
+    later.messages = (0..30).map(|k| user(&format!("l{k}"), "a needle there", 1_050 + 100 * k, None)).collect();
+    for c in [&early, &later] {
+        std::fs::write(files.join(format!("{}.json", c.id)), serde_json::to_vec(c).unwrap()).unwrap();
+    }
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    h.import_json(&files).unwrap();
+    // A fork copies old messages; a busy millisecond holds more than a time slot's worth.
+    h.fork("early", "e29", meta("fork", "fork", 10_000));
+    for k in 0..1_100 {
+        h.put_message("busy", user(&format!("b{k}"), "hay", 20_000, None));
+    }
+    h.put_message("busy", user("last", "the needle, last", 20_001, None));
+    let hits = h.search("needle");
+    assert_eq!(hits.len(), CHAT_SEARCH_HITS);
+    assert_eq!(hits[0].message_id, "last");
+    assert!(hits.windows(2).all(|w| w[0].at_ms >= w[1].at_ms), "{:?}", hits.iter().map(|h| h.at_ms).collect::<Vec<_>>());
+    // Exactly the newest: the last message, then the originals, their fork copies and the later ones by time.
+    let mut expected: Vec<i64> = early.messages.iter().flat_map(|m| [m.at_ms, m.at_ms]).chain(later.messages.iter().map(|m| m.at_ms)).collect();
+    expected.push(20_001);
+    expected.sort_by_key(|at| std::cmp::Reverse(*at));
+    expected.truncate(CHAT_SEARCH_HITS);
+    assert_eq!(hits.iter().map(|h| h.at_ms).collect::<Vec<_>>(), expected);
+    assert_eq!(all(&h, "busy").len(), 1_101);
+    assert_eq!(h.search("hay").len(), CHAT_SEARCH_HITS);
+    h.flush().unwrap();
+    integrity(h.path());
+}
+
+#[test]
+fn a_file_that_is_no_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    std::fs::write(&path, b"this is not a database, just some text that is long enough to have a header.......................").unwrap();
+    let err = History::open(&path).unwrap_err();
+    assert!(matches!(err, HistoryError::Sqlite { .. }), "{err:?}");
+    assert!(err.to_string().contains("history.db"), "{err}");
+}
+
+#[test]
+fn a_short_query_finds_old_messages_past_the_recent_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    let recent = yui_core::limits::HISTORY_SCAN_RECENT as i64;
+    for k in 0..recent + 100 {
+        let text = if [5, 10, recent + 90].contains(&k) { "東京へ" } else { "hay" };
+        h.put_message("c", user(&format!("u{k}"), text, k, None));
+    }
+    h.put_message("c", assistant("old-answer", "京都 and more", 7, None));
+    assert_eq!(hit_ids(&h, "東京"), [format!("u{}", recent + 90), "u10".into(), "u5".into()]);
+    assert_eq!(hit_ids(&h, "京"), [format!("u{}", recent + 90), "u10".into(), "old-answer".into(), "u5".into()]);
+    assert_eq!(hit_ids(&h, "京都"), ["old-answer"]);
+    assert_eq!(h.search("ha").len(), CHAT_SEARCH_HITS);
+}
+
+#[test]
+fn an_imported_message_id_seen_twice_is_kept_under_a_new_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Conversation::new("dup", 1);
+    c.messages = vec![user("u1", "first", 2, None), user("u1", "second, same id", 3, None), user("u1", "third", 4, None)];
+    std::fs::write(dir.path().join("dup.json"), serde_json::to_vec(&c).unwrap()).unwrap();
+    let h = History::open(&dir.path().join("history.db")).unwrap();
+    let report = h.import_json(dir.path()).unwrap();
+    assert_eq!((report.conversations, report.messages), (1, 3));
+    let got = all(&h, "dup");
+    assert_eq!(got.iter().map(|m| (m.id.as_str(), m.text.as_str())).collect::<Vec<_>>(), [("u1", "first"), ("u1#2", "second, same id"), ("u1#3", "third")]);
 }

@@ -91,7 +91,7 @@ pub fn insert_conversation(conn: &Connection, c: &Conversation) -> rusqlite::Res
     let mut seen = HashSet::new();
     for (pos, m) in c.messages.iter().enumerate() {
         if seen.insert(m.id.clone()) {
-            insert_message(conn, &c.id, pos as i64, m, m.server_index)?;
+            insert_message(conn, &c.id, pos as i64, m, m.server_index, None)?;
             continue;
         }
         let mut k = 2;
@@ -101,7 +101,7 @@ pub fn insert_conversation(conn: &Connection, c: &Conversation) -> rusqlite::Res
         let mut renamed = m.clone();
         renamed.id = format!("{}#{k}", m.id);
         tracing::warn!(record = "chat_import_duplicate", conversation = %c.id, id = %m.id, kept_as = %renamed.id);
-        insert_message(conn, &c.id, pos as i64, &renamed, m.server_index)?;
+        insert_message(conn, &c.id, pos as i64, &renamed, m.server_index, None)?;
     }
     Ok(Some(c.messages.len()))
 }

@@ -159,8 +159,8 @@ pub fn read_answers(conn: &Connection, seq: i64) -> rusqlite::Result<Vec<Answer>
     Ok(out)
 }
 
-/// Messages of `conversation_id` by a query whose `?1` is the conversation
-/// and whose further parameters are `rest`, with their answers.
+/// The messages a query over [`MESSAGE_COLUMNS`] returns, in its order,
+/// with their answers.
 pub fn query_messages(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> rusqlite::Result<Vec<ChatMessage>> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows: Vec<Option<(i64, ChatMessage)>> = stmt.query_map(params, read_message)?.collect::<Result<_, _>>()?;
@@ -179,6 +179,26 @@ pub fn locate(conn: &Connection, conversation_id: &str, id: &str) -> rusqlite::R
         .optional()
 }
 
+/// Time keys per millisecond: a message's `skey` is `at_ms * SKEY_PER_MS`
+/// plus the first free slot.
+const SKEY_PER_MS: i64 = 1024;
+
+/// A free time key for a message written at `at_ms`: unique, and in the
+/// order of `at_ms` (messages of one millisecond in the order written). The
+/// search index orders its rows by it.
+pub fn time_key(conn: &Connection, at_ms: i64) -> rusqlite::Result<i64> {
+    let base = at_ms.clamp(0, i64::MAX / SKEY_PER_MS - 1) * SKEY_PER_MS;
+    let mut key: i64 = conn
+        .prepare_cached("SELECT coalesce(max(skey) + 1, ?1) FROM messages WHERE skey >= ?1 AND skey < ?1 + ?2")?
+        .query_row(params![base, SKEY_PER_MS], |r| r.get(0))?;
+    // More than SKEY_PER_MS messages in one millisecond spill into the next.
+    let mut taken = conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM messages WHERE skey = ?1)")?;
+    while taken.query_row([key], |r| r.get::<_, bool>(0))? {
+        key += 1;
+    }
+    Ok(key)
+}
+
 /// Insert answer `n` of message row `seq`, or update it where it changed.
 /// Returns the rows written (0 when it was already so).
 pub fn put_answer(conn: &Connection, seq: i64, n: usize, a: &Answer) -> rusqlite::Result<usize> {
@@ -195,12 +215,13 @@ pub fn put_answer(conn: &Connection, seq: i64, n: usize, a: &Answer) -> rusqlite
 }
 
 /// Insert message `m` at `pos` of `conversation_id` with its answers, with
-/// `server_index` and `parent_index` as given. Returns its `seq` and the
-/// rows written.
-pub fn insert_message(conn: &Connection, conversation_id: &str, pos: i64, m: &ChatMessage, server_index: Option<u64>) -> rusqlite::Result<(i64, usize)> {
+/// `server_index` and `parent_index` (a fork's copy keeps its parent's index
+/// there) as given. Returns its `seq` and the rows written.
+pub fn insert_message(conn: &Connection, conversation_id: &str, pos: i64, m: &ChatMessage, server_index: Option<u64>, parent_index: Option<u64>) -> rusqlite::Result<(i64, usize)> {
+    let skey = time_key(conn, m.at_ms)?;
     conn.prepare_cached(
-        "INSERT INTO messages (conversation_id, pos, id, role, at_ms, text, files, active, server_index)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO messages (conversation_id, pos, id, role, at_ms, skey, text, files, active, server_index, parent_index)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         conversation_id,
@@ -208,10 +229,12 @@ pub fn insert_message(conn: &Connection, conversation_id: &str, pos: i64, m: &Ch
         m.id,
         role_name(m.role),
         m.at_ms,
+        skey,
         m.text,
         files_json(&m.files),
         m.active,
-        server_index.map(|i| i as i64)
+        server_index.map(|i| i as i64),
+        parent_index.map(|i| i as i64)
     ])?;
     let seq = conn.last_insert_rowid();
     let mut rows = 1;

@@ -13,8 +13,9 @@ use std::path::Path;
 pub const VERSION: u32 = 2;
 
 /// Version 1: conversations, their messages (one row per message, ordered
-/// by `pos`), each assistant message's answers (one row per version) and
-/// the store's own facts (`meta`: the current conversation, the JSON import).
+/// by `pos`; `skey` is a time key, unique, in the order of `at_ms`), each
+/// assistant message's answers (one row per version) and the store's own
+/// facts (`meta`: the current conversation, the JSON import).
 fn v1(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(
         "CREATE TABLE meta (
@@ -35,6 +36,7 @@ fn v1(tx: &Transaction) -> rusqlite::Result<()> {
              id TEXT NOT NULL,
              role TEXT NOT NULL,
              at_ms INTEGER NOT NULL,
+             skey INTEGER NOT NULL,
              text TEXT NOT NULL,
              files TEXT,
              active INTEGER NOT NULL,
@@ -43,6 +45,7 @@ fn v1(tx: &Transaction) -> rusqlite::Result<()> {
          );
          CREATE UNIQUE INDEX messages_pos ON messages(conversation_id, pos);
          CREATE UNIQUE INDEX messages_id ON messages(conversation_id, id);
+         CREATE UNIQUE INDEX messages_skey ON messages(skey);
          CREATE TABLE answers (
              seq INTEGER PRIMARY KEY,
              message_seq INTEGER NOT NULL,
@@ -58,29 +61,41 @@ fn v1(tx: &Transaction) -> rusqlite::Result<()> {
     )
 }
 
-/// Version 2: the search index. Two external-content FTS5 tables with the
-/// `trigram` tokenizer (user text, answer text), kept by triggers, filled
-/// from the rows already there; and the index search orders by.
+/// The text a message is found by in the search index: a user message's
+/// text, an assistant message's answers (every version), apart by U+0001 so
+/// that no phrase matches across two of them: `(skey, text)` of the
+/// messages `filter` (a `WHERE` clause over `m`) keeps.
+fn indexed_text(filter: &str) -> String {
+    format!(
+        "SELECT m.skey, m.text || coalesce((SELECT char(1) || group_concat(a.text, char(1)) FROM (SELECT text FROM answers WHERE message_seq = m.seq ORDER BY n) a), '')
+         FROM messages m {filter}"
+    )
+}
+
+/// Version 2: the search index. One contentless FTS5 table with the
+/// `trigram` tokenizer, one row per message whose rowid is the message's
+/// time key (`skey`), so the newest matches come first straight from the
+/// index; kept by triggers on both tables and filled from the rows there.
 fn v2(tx: &Transaction) -> rusqlite::Result<()> {
-    let mut sql = String::new();
-    for (table, fts) in [("messages", "messages_fts"), ("answers", "answers_fts")] {
-        sql.push_str(&format!(
-            "CREATE VIRTUAL TABLE {fts} USING fts5(text, content='{table}', content_rowid='seq', tokenize='trigram');
-             CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
-                 INSERT INTO {fts}(rowid, text) VALUES (new.seq, new.text);
-             END;
-             CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table} BEGIN
-                 INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.seq, old.text);
-             END;
-             CREATE TRIGGER {table}_fts_update AFTER UPDATE OF text ON {table} BEGIN
-                 INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.seq, old.text);
-                 INSERT INTO {fts}(rowid, text) VALUES (new.seq, new.text);
-             END;
-             INSERT INTO {fts}({fts}) VALUES ('rebuild');"
-        ));
-    }
-    sql.push_str("CREATE INDEX messages_at ON messages(at_ms);");
-    tx.execute_batch(&sql)
+    let reindex = |seq: &str| format!("DELETE FROM search WHERE rowid = (SELECT skey FROM messages WHERE seq = {seq}); INSERT INTO search (rowid, text) {};", indexed_text(&format!("WHERE m.seq = {seq}")));
+    tx.execute_batch(&format!(
+        "CREATE VIRTUAL TABLE search USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
+         CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+             INSERT INTO search (rowid, text) VALUES (new.skey, new.text);
+         END;
+         CREATE TRIGGER messages_search_update AFTER UPDATE OF text ON messages BEGIN {update} END;
+         CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+             DELETE FROM search WHERE rowid = old.skey;
+         END;
+         CREATE TRIGGER answers_search_insert AFTER INSERT ON answers BEGIN {insert} END;
+         CREATE TRIGGER answers_search_update AFTER UPDATE OF text ON answers BEGIN {insert} END;
+         CREATE TRIGGER answers_search_delete AFTER DELETE ON answers BEGIN {delete} END;
+         INSERT INTO search (rowid, text) {fill};",
+        update = reindex("new.seq"),
+        insert = reindex("new.message_seq"),
+        delete = reindex("old.message_seq"),
+        fill = indexed_text(""),
+    ))
 }
 
 /// The migrations: `MIGRATIONS[k]` takes a database from version `k` to `k + 1`.

@@ -9,17 +9,76 @@
 use super::rows::read_answers;
 use crate::chat::fold::title_of;
 use crate::chat::model::SearchHit;
-use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_TRIGRAM_CHARS};
+use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_SCAN_RECENT, HISTORY_TRIGRAM_CHARS};
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The messages (`seq`) the query matches, as a subquery over `?1`.
-fn matches(short: bool) -> &'static str {
+/// The columns of a hit, over `messages m` joined with `conversations c`.
+const HIT: &str = "m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active";
+
+/// A message `m` the `LIKE` pattern `?1` matches (its text or an answer's).
+const LIKE: &str = "(m.text LIKE ?1 ESCAPE '\\' OR EXISTS (SELECT 1 FROM answers a WHERE a.message_seq = m.seq AND a.text LIKE ?1 ESCAPE '\\'))";
+
+/// The newest `?2` messages the query `?1` matches, newest first, from the
+/// index, whose rowids are the messages' time keys.
+fn indexed_sql() -> String {
+    format!(
+        "SELECT {HIT} FROM (SELECT rowid AS skey FROM search WHERE search MATCH ?1 ORDER BY rowid DESC LIMIT ?2) s
+         JOIN messages m ON m.skey = s.skey LEFT JOIN conversations c ON c.id = m.conversation_id ORDER BY m.skey DESC"
+    )
+}
+
+/// A short query: the newest `?2` matches among the messages newer than
+/// time key `?3`, a scan from the newest back that stops at `?2` hits (a
+/// query that matches often ends early).
+fn recent_scan_sql() -> String {
+    format!("SELECT {HIT} FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id WHERE m.skey > ?3 AND {LIKE} ORDER BY m.skey DESC LIMIT ?2")
+}
+
+/// A short query, past the recent messages: one pass over each table
+/// (cheaper than a lookup of every message's answers), the newest `?2`
+/// matches at or before time key `?3`.
+fn older_scan_sql() -> String {
+    format!(
+        "SELECT {HIT} FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id
+         WHERE m.skey <= ?3 AND m.seq IN (SELECT seq FROM messages WHERE text LIKE ?1 ESCAPE '\\'
+                                          UNION SELECT message_seq FROM answers WHERE text LIKE ?1 ESCAPE '\\')
+         ORDER BY m.skey DESC LIMIT ?2"
+    )
+}
+
+/// A hit's row: seq, conversation, title, message id, role, at_ms, text, active.
+type HitRow = (i64, String, String, String, String, i64, String, u32);
+
+fn hit_rows(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> rusqlite::Result<Vec<HitRow>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))?;
+    rows.collect()
+}
+
+/// The newest matches of `pat`, newest first, at most [`CHAT_SEARCH_HITS`].
+fn matching(conn: &Connection, pat: &str, short: bool) -> rusqlite::Result<Vec<HitRow>> {
+    let limit = CHAT_SEARCH_HITS as i64;
+    if !short {
+        return hit_rows(conn, &indexed_sql(), params![pat, limit]);
+    }
+    // The newest messages first, then the rest in one pass.
+    let cut: Option<i64> = conn
+        .prepare_cached("SELECT skey FROM messages ORDER BY skey DESC LIMIT 1 OFFSET ?1")?
+        .query_row([HISTORY_SCAN_RECENT as i64], |r| r.get(0))
+        .optional()?;
+    let mut rows = hit_rows(conn, &recent_scan_sql(), params![pat, limit, cut.unwrap_or(i64::MIN)])?;
+    if let Some(cut) = cut.filter(|_| rows.len() < CHAT_SEARCH_HITS) {
+        rows.extend(hit_rows(conn, &older_scan_sql(), params![pat, limit - rows.len() as i64, cut])?);
+    }
+    Ok(rows)
+}
+
+/// Whether the query `?1` matches a message of conversation `?2`.
+fn any_sql(short: bool) -> String {
     if short {
-        "SELECT seq FROM messages WHERE text LIKE ?1 ESCAPE '\\'
-         UNION SELECT message_seq FROM answers WHERE text LIKE ?1 ESCAPE '\\'"
+        format!("SELECT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = ?2 AND {LIKE})")
     } else {
-        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
-         UNION SELECT a.message_seq FROM answers a WHERE a.seq IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?1)"
+        "SELECT EXISTS (SELECT 1 FROM search s JOIN messages m ON m.skey = s.rowid WHERE search MATCH ?1 AND m.conversation_id = ?2)".into()
     }
 }
 
@@ -43,19 +102,10 @@ pub fn search(conn: &Connection, query: &str) -> rusqlite::Result<Vec<SearchHit>
     let lower = needle.to_lowercase();
     let short = needle.chars().count() < HISTORY_TRIGRAM_CHARS;
     let pat = pattern(needle, short);
-    let sql = format!(
-        "SELECT m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active
-         FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id
-         WHERE m.seq IN ({}) ORDER BY m.at_ms DESC, m.seq DESC LIMIT ?2",
-        matches(short)
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![pat, CHAT_SEARCH_HITS as i64], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, i64>(5)?, r.get::<_, String>(6)?, r.get::<_, u32>(7)?))
-    })?;
+    let rows = matching(conn, &pat, short)?;
     let mut hits = Vec::new();
     for row in rows {
-        let (seq, conversation_id, title, message_id, role, at_ms, text, active) = row?;
+        let (seq, conversation_id, title, message_id, role, at_ms, text, active) = row;
         let snippet = if role == "user" {
             snippet_of(&text, &lower)
         } else {
@@ -85,8 +135,7 @@ fn title_hits(conn: &Connection, lower: &str, pat: &str, short: bool) -> rusqlit
         .collect();
     let mut out = Vec::new();
     for (id, title) in titled {
-        let sql = format!("SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?2 AND seq IN ({}))", matches(short));
-        let any: bool = conn.prepare_cached(&sql)?.query_row(params![pat, id], |r| r.get(0))?;
+        let any: bool = conn.prepare_cached(&any_sql(short))?.query_row(params![pat, id], |r| r.get(0))?;
         if any {
             continue;
         }

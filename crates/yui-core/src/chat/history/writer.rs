@@ -6,7 +6,7 @@
 //! got so that reads can wait for the writes asked before them.
 
 use super::import::ImportBatch;
-use super::rows::{insert_message, locate, update_message};
+use super::rows::{insert_message, locate, read_message, update_message, MESSAGE_COLUMNS};
 use super::{ConversationMeta, HistoryError, ImportReport};
 use crate::chat::model::ChatMessage;
 use crate::limits::HISTORY_WRITE_BATCH;
@@ -233,7 +233,7 @@ fn put_message(conn: &Connection, conversation_id: &str, m: &ChatMessage) -> rus
         None => {
             let rows = ensure_conversation(conn, conversation_id, m.at_ms)?;
             let pos = next_pos(conn, conversation_id)?;
-            Ok(rows + insert_message(conn, conversation_id, pos, m, m.server_index)?.1)
+            Ok(rows + insert_message(conn, conversation_id, pos, m, m.server_index, None)?.1)
         }
     }
 }
@@ -265,25 +265,23 @@ fn fork(conn: &Connection, from: &str, upto_msg_id: &str, new: &ConversationMeta
         return Ok(rows);
     };
     // The copies keep their parent's server index aside (`parent_index`)
-    // until the server names the fork.
-    rows += conn
-        .prepare_cached(
-            "INSERT INTO messages (conversation_id, pos, id, role, at_ms, text, files, active, server_index, parent_index)
-             SELECT ?1, pos, id, role, at_ms, text, files, active, NULL, server_index
-             FROM messages WHERE conversation_id = ?2 AND pos <= ?3 ORDER BY pos",
-        )?
-        .execute(params![new.id, from, upto])?;
-    rows += conn
-        .prepare_cached(
-            "INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
-             SELECT copy.seq, a.n, a.run_id, a.state, a.started_ms, a.text, a.reasoning, a.cards
-             FROM messages parent
-             JOIN answers a ON a.message_seq = parent.seq
-             JOIN messages copy ON copy.conversation_id = ?1 AND copy.id = parent.id
-             WHERE parent.conversation_id = ?2 AND parent.pos <= ?3
-             ORDER BY parent.pos, a.n",
-        )?
-        .execute(params![new.id, from, upto])?;
+    // until the server names the fork; each gets a time key of its own.
+    let sql = format!("SELECT {MESSAGE_COLUMNS}, pos FROM messages WHERE conversation_id = ?1 AND pos <= ?2 ORDER BY pos");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let parents: Vec<(i64, ChatMessage, i64)> = stmt
+        .query_map(params![from, upto], |r| Ok(read_message(r)?.map(|(seq, m)| (seq, m, r.get::<_, i64>(8).unwrap_or(0)))))?
+        .filter_map(|row| row.transpose())
+        .collect::<Result<_, _>>()?;
+    for (parent_seq, m, pos) in parents {
+        let (seq, _) = insert_message(conn, &new.id, pos, &m, None, m.server_index)?;
+        rows += 1;
+        rows += conn
+            .prepare_cached(
+                "INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
+                 SELECT ?1, n, run_id, state, started_ms, text, reasoning, cards FROM answers WHERE message_seq = ?2 ORDER BY n",
+            )?
+            .execute(params![seq, parent_seq])?;
+    }
     Ok(rows)
 }
 
