@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 use yui_core::chat::history::{Anchor, ConversationMeta, History};
 use yui_core::chat::{Answer, AnswerState, ChatMessage, ChatStore, Role, ToolCard, ToolCardState};
-use yui_core::limits::HISTORY_PAGE_MESSAGES;
+use yui_core::limits::{CHAT_PAGE_MESSAGES, CHAT_TAIL_MESSAGES};
 
 /// The long conversation.
 const LONG: &str = "long";
@@ -140,11 +140,23 @@ fn main() {
         let h = History::open(&path).expect("the history");
         let current = h.current_id().expect("a current conversation");
         let list = h.list(&current);
-        let page = h.page(&current, Anchor::Newest, HISTORY_PAGE_MESSAGES);
+        let page = h.page(&current, Anchor::Newest, CHAT_PAGE_MESSAGES);
         starts.push(t.elapsed());
-        assert_eq!((list.len(), page.messages.len()), (6, HISTORY_PAGE_MESSAGES));
+        assert_eq!((list.len(), page.messages.len()), (6, CHAT_PAGE_MESSAGES));
     }
     report("start: open + current + list + newest page", starts);
+    // The same through the session's store: the import check, the current
+    // conversation and its newest messages (what the first `conversation`
+    // event and `chat_conversation` carry).
+    let mut store_starts = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let store = ChatStore::open_at(dir.path().to_path_buf(), 0);
+        let shown = store.current().messages.len();
+        store_starts.push(t.elapsed());
+        assert_eq!(shown, CHAT_TAIL_MESSAGES);
+    }
+    report("start: the session's ChatStore::open (newest 100)", store_starts);
 
     let h = History::open(&path).expect("the history");
     // A page of 50 older messages, anywhere in the long conversation.
@@ -152,16 +164,16 @@ fn main() {
     for _ in 0..300 {
         let k = (rng.next() % exchanges as u64) as usize;
         let t = Instant::now();
-        let page = h.page(LONG, Anchor::Before(format!("u{k}")), HISTORY_PAGE_MESSAGES);
+        let page = h.page(LONG, Anchor::Before(format!("u{k}")), CHAT_PAGE_MESSAGES);
         pages.push(t.elapsed());
-        assert_eq!(page.messages.len(), (2 * k).min(HISTORY_PAGE_MESSAGES));
+        assert_eq!(page.messages.len(), (2 * k).min(CHAT_PAGE_MESSAGES));
     }
     report("page of 50 older messages", pages);
     let mut walk = Vec::new();
-    let mut page = h.page(LONG, Anchor::Newest, HISTORY_PAGE_MESSAGES);
+    let mut page = h.page(LONG, Anchor::Newest, CHAT_PAGE_MESSAGES);
     while walk.len() < 300 && page.more_before {
         let t = Instant::now();
-        page = h.page(LONG, Anchor::Before(page.messages[0].id.clone()), HISTORY_PAGE_MESSAGES);
+        page = h.page(LONG, Anchor::Before(page.messages[0].id.clone()), CHAT_PAGE_MESSAGES);
         walk.push(t.elapsed());
     }
     report("scrolling back from the newest, page by page", walk);
@@ -169,7 +181,7 @@ fn main() {
     for _ in 0..100 {
         let k = (rng.next() % exchanges as u64) as usize;
         let t = Instant::now();
-        h.page(LONG, Anchor::Around(format!("a{k}")), HISTORY_PAGE_MESSAGES);
+        h.page(LONG, Anchor::Around(format!("a{k}")), CHAT_PAGE_MESSAGES);
         opened.push(t.elapsed());
     }
     report("a search hit opened (around, 50)", opened);

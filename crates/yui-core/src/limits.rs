@@ -390,9 +390,6 @@ pub const HISTORY_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// History: SQLite's page cache per connection, in KiB (the writer and the
 /// reader each keep one; memory stays flat whatever the history's length): 2 MiB.
 pub const HISTORY_CACHE_KIB: u32 = 2 * 1024;
-/// History: the messages one page of the chat window holds (the newest on
-/// opening, then older ones on scroll): 50.
-pub const HISTORY_PAGE_MESSAGES: usize = 50;
 /// History search: queries shorter than this many characters cannot use the
 /// trigram index (a trigram is three characters) and scan the text instead.
 pub const HISTORY_TRIGRAM_CHARS: usize = 3;
