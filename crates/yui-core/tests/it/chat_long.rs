@@ -115,3 +115,20 @@ fn edits_far_back_reach_the_database_the_engine_and_the_window() {
     assert_eq!(log.store().history().around(&fork.id, "t30").unwrap().message.server_index, Some(59));
     assert_eq!(log.store().history().around(&fork.id, "t0").unwrap().message.server_index, Some(1));
 }
+
+#[test]
+fn a_history_this_build_cannot_open_is_left_alone_and_the_chat_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(yui_core::chat::store::HISTORY_FILE);
+    // A newer build's file: its schema version is past this build's.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA user_version = 999; CREATE TABLE later (x);").unwrap();
+    drop(conn);
+    let before = std::fs::read(&path).unwrap();
+    let mut log = ChatLog::new(ChatStore::open_at(dir.path().to_path_buf(), 0), None);
+    turns(&mut log, 0, 3);
+    log.store().flush();
+    assert_eq!(every_message(log.store()).len(), 6, "this run's conversation is kept");
+    assert_ne!(log.store().history().path(), path.as_path());
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the newer file is untouched");
+}
