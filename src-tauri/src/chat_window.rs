@@ -40,11 +40,12 @@ pub fn open_chat(app: AppHandle) {
     open(&app);
 }
 
-/// The character's conversations, newest change first.
+/// The character's conversations, newest change first. (The chat queries
+/// are `async`: they read the history database off the main thread.)
 ///
 /// Errors: the pet has no session (`closed`, or its startup error).
 #[tauri::command]
-pub fn chat_conversations(
+pub async fn chat_conversations(
     window: WebviewWindow,
     windows: State<'_, Windows>,
 ) -> Result<Vec<ConversationSummary>, CommandError> {
@@ -57,7 +58,7 @@ pub fn chat_conversations(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_conversation(
+pub async fn chat_conversation(
     window: WebviewWindow,
     windows: State<'_, Windows>,
     id: Option<String>,
@@ -74,7 +75,7 @@ pub fn chat_conversation(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_page(
+pub async fn chat_page(
     window: WebviewWindow,
     windows: State<'_, Windows>,
     id: String,
@@ -90,7 +91,7 @@ pub fn chat_page(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_search(
+pub async fn chat_search(
     window: WebviewWindow,
     windows: State<'_, Windows>,
     query: String,
