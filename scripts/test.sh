@@ -69,7 +69,7 @@ step "Sound through a real sound server (PulseAudio null sink)"
 )
 
 step "Wayland idle time against a real headless sway (its idle protocol, a virtual pointer as the hand)"
-cargo test -p yui-wl-pointer --test wayland_idle -- --ignored
+cargo test --workspace --features yui/custom-protocol --test wayland_idle -- --ignored
 
 step "Windows and macOS: the whole app type-checks for both (cargo check, nothing linked)"
 ./scripts/cross-check.sh
@@ -81,7 +81,6 @@ step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 ./tests/e2e/run.sh
 
 step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
-cargo build -p yui-wl-pointer --bins
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
 
 step "XWayland fallback: the same build under GNOME's mutter and weston, headless (no layer-shell)"

@@ -51,9 +51,9 @@ APP="$TARGET/debug/yui"
 MOCK="$TARGET/debug/yui-mock"
 POINTER="$TARGET/debug/yui-wl-pointer"
 WINDOW="$TARGET/debug/yui-wl-window"
-[ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build -p yui --features custom-protocol"
+[ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build --workspace --bins --features yui/custom-protocol"
 [ -x "$MOCK" ] || fail "$MOCK is missing: cargo build -p yui-mock"
-[ -x "$POINTER" ] && [ -x "$WINDOW" ] || fail "$POINTER or $WINDOW is missing: cargo build -p yui-wl-pointer"
+[ -x "$POINTER" ] && [ -x "$WINDOW" ] || fail "$POINTER or $WINDOW is missing: cargo build --workspace --bins --features yui/custom-protocol"
 
 pids=()
 tmp=""

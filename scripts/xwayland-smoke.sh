@@ -35,7 +35,7 @@ for bin in mutter weston Xwayland xdotool curl dbus-run-session python3; do
 done
 APP="$TARGET/debug/yui"
 MOCK="$TARGET/debug/yui-mock"
-[ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build -p yui --features custom-protocol"
+[ -x "$APP" ] || fail "$APP is missing: npm run ui:build && cargo build --workspace --bins --features yui/custom-protocol"
 [ -x "$MOCK" ] || fail "$MOCK is missing: cargo build -p yui-mock"
 
 pids=()

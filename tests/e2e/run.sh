@@ -26,10 +26,10 @@ fi
 
 step "UI build"
 npm run --silent ui:build
-step "cargo build -p yui --features custom-protocol"
-cargo build -p yui --features custom-protocol
-step "cargo build -p yui-mock"
-cargo build -p yui-mock
+# Every binary of the workspace in one build (the app, yui-mock, the Wayland
+# test tools): the smoke tests after this reuse it.
+step "cargo build --workspace --bins --features yui/custom-protocol"
+cargo build --workspace --bins --features yui/custom-protocol
 
 step "private sound server (PulseAudio null sink): the app's voice plays into it"
 eval "$(scripts/sound-server.sh)"
