@@ -212,7 +212,7 @@ impl Session {
             above: true,
             // Keyed by the character's VRM (the bundled one: `default`).
             places: (crate::placement::PlaceBook::open(&config.data_dir), Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into())),
-            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
+            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
             world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
