@@ -19,6 +19,7 @@ mod delegations;
 mod ingress;
 mod listen;
 mod outcome;
+mod persist_loop;
 mod push_faults;
 mod push_happy;
 mod request_faults;
