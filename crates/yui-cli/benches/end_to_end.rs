@@ -17,9 +17,16 @@
 //! bench binary started with `YUI_BENCH_FLOOR_URL`), `yui-cli` as started
 //! by default (the default sound device, or the timer sink without one;
 //! the system voice when one is installed, else reading time) and `yui-cli
-//! --set audio=none`. `YUI_BENCH_TURNS` sets the number of turns (10,000 by
+//! --set audio=none`. `yui-cli` gets its next user line only once the last
+//! sentence finished playing (`speech_done`), so every sentence has nothing
+//! playing before it; as started by default a sentence plays for its real
+//! length (the system voice's audio, else reading time, 1.2 s at least), so
+//! that client runs `YUI_BENCH_DEFAULT_TURNS` turns (200 by default).
+//! `YUI_BENCH_TURNS` sets the number of turns of the others (10,000 by
 //! default; CI and development run it small), `YUI_BENCH_ROUNDS` the rounds
-//! (1 by default).
+//! (1 by default), `YUI_BENCH_CLI` another `yui-cli` binary (an older build,
+//! for before/after figures), `YUI_BENCH_ECHO=1` echoes the clients' lines
+//! to stderr.
 
 use futures_util::{SinkExt, StreamExt};
 use std::io::{BufRead, Write};
@@ -72,14 +79,20 @@ async fn floor(url: String) {
 struct Seen {
     times: Mutex<Vec<Instant>>,
     count: AtomicUsize,
+    /// `speech_done` lines: the sentence finished playing.
+    done: AtomicUsize,
     notify: Notify,
 }
 
 impl Seen {
     async fn wait(&self, n: usize) {
-        while self.count.load(Ordering::SeqCst) < n {
-            let notified = self.notify.notified();
-            if self.count.load(Ordering::SeqCst) >= n {
+        Self::until(&self.count, &self.notify, n).await
+    }
+
+    async fn until(counter: &AtomicUsize, notify: &Notify, n: usize) {
+        while counter.load(Ordering::SeqCst) < n {
+            let notified = notify.notified();
+            if counter.load(Ordering::SeqCst) >= n {
                 break;
             }
             let _ = tokio::time::timeout(Duration::from_millis(100), notified).await;
@@ -88,8 +101,10 @@ impl Seen {
 }
 
 /// The backend: `n` whole turns, each asked for through `ask` (a user line
-/// to write), answered with one render once its `turn` frame came.
-async fn backend(listener: tokio::net::TcpListener, n: usize, seen: Arc<Seen>, ask: std::sync::mpsc::Sender<usize>) -> Vec<Instant> {
+/// to write), answered with one render once its `turn` frame came. With
+/// `idle`, a turn is asked for only once the last sentence finished playing
+/// (its `speech_done`): every sentence has nothing playing before it.
+async fn backend(listener: tokio::net::TcpListener, n: usize, seen: Arc<Seen>, ask: std::sync::mpsc::Sender<usize>, idle: bool) -> Vec<Instant> {
     let (tcp, _) = listener.accept().await.unwrap();
     tcp.set_nodelay(true).unwrap();
     let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
@@ -97,6 +112,9 @@ async fn backend(listener: tokio::net::TcpListener, n: usize, seen: Arc<Seen>, a
     ws.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
     let mut writes = Vec::with_capacity(n);
     for i in 0..n {
+        if idle {
+            Seen::until(&seen.done, &seen.notify, i).await;
+        }
         ask.send(i).unwrap();
         let turn_id = loop {
             match ws.next().await {
@@ -140,12 +158,13 @@ fn pcts(lat: &[Duration]) -> (f64, f64) {
 }
 
 fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> Run {
+    let idle = marker.contains("speech");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let addr = listener.local_addr().unwrap();
     let seen = Arc::new(Seen::default());
     let (ask_tx, ask_rx) = std::sync::mpsc::channel::<usize>();
-    let task = rt.spawn(backend(listener, n, seen.clone(), ask_tx));
+    let task = rt.spawn(backend(listener, n, seen.clone(), ask_tx, idle));
     command.env("YUI_BENCH_FLOOR_URL", format!("ws://{addr}/ws"));
     command.arg(format!("http://{addr}"));
     let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("client starts");
@@ -156,8 +175,13 @@ fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> 
         let rss = rss.clone();
         std::thread::spawn(move || {
             for i in ask_rx {
+                // After the first turn, and before the last (the floor
+                // leaves when the backend does).
                 if i == 1 {
                     rss.lock().unwrap().0 = rss_kb(pid).unwrap_or(0);
+                }
+                if i + 1 == n {
+                    rss.lock().unwrap().1 = rss_kb(pid).unwrap_or(0);
                 }
                 if writeln!(stdin, "turn {i}").and_then(|_| stdin.flush()).is_err() {
                     break;
@@ -169,20 +193,27 @@ fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> 
     let stdout = child.stdout.take().unwrap();
     let reader = {
         let seen = seen.clone();
+        let echo = std::env::var("YUI_BENCH_ECHO").as_deref() == Ok("1");
+        let t0 = Instant::now();
         std::thread::spawn(move || {
             for line in std::io::BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if echo {
+                    eprintln!("{:>10.3} ms {line}", t0.elapsed().as_secs_f64() * 1e3);
+                }
                 if line.contains(marker) {
                     let now = Instant::now();
                     seen.times.lock().unwrap().push(now);
                     seen.count.fetch_add(1, Ordering::SeqCst);
-                    seen.notify.notify_one();
+                    seen.notify.notify_waiters();
+                } else if line.contains(r#""type":"speech_done""#) {
+                    seen.done.fetch_add(1, Ordering::SeqCst);
+                    seen.notify.notify_waiters();
                 }
             }
         })
     };
     let writes = rt.block_on(async { tokio::time::timeout(Duration::from_secs(3600), task).await.expect("bench finished").unwrap() });
-    rss.lock().unwrap().1 = rss_kb(pid).unwrap_or(0);
     let _ = child.kill();
     let _ = child.wait();
     let _ = reader.join();
@@ -228,9 +259,10 @@ fn main() {
         }
     }
     let n: usize = std::env::var("YUI_BENCH_TURNS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000).max(2);
+    let default_turns: usize = std::env::var("YUI_BENCH_DEFAULT_TURNS").ok().and_then(|v| v.parse().ok()).unwrap_or(200).max(2);
     let rounds: usize = std::env::var("YUI_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
     let cli_bin = std::env::var("YUI_BENCH_CLI").unwrap_or_else(|_| env!("CARGO_BIN_EXE_yui-cli").to_string());
-    println!("push whole turns (turn → render → turn_end) in one conversation: render written → its line on the client's stdout ({n} turns a client, {rounds} round(s))");
+    println!("push whole turns (turn → render → turn_end) in one conversation: render written → its line on the client's stdout ({n} turns a client, {default_turns} as started by default, {rounds} round(s))");
     println!("yui-cli: {cli_bin}");
     let mut floor = Command::new(std::env::current_exe().unwrap());
     floor.arg("--floor");
@@ -250,7 +282,10 @@ fn main() {
             let data = tempfile::tempdir().unwrap();
             let mut c = cli(extra);
             c.arg("--data-dir").arg(data.path()).arg("--base-url");
-            results[i + 1].1.push(measure(results[i + 1].0, n, r#""type":"speech""#, c));
+            let name = results[i + 1].0;
+            let turns = if i == 0 { default_turns } else { n };
+            let run = measure(name, turns, r#""type":"speech""#, c);
+            results[i + 1].1.push(run);
         }
     }
     let median = |mut v: Vec<f64>| {
