@@ -239,14 +239,11 @@ impl TimerSink {
 
 impl TimerSink {
     /// Start `item_id` without reporting it: `Finished` after the sound's
-    /// length (at once, with no timer task, for a sound of no length).
+    /// length, from a task a halt aborts (so a halted item reports nothing
+    /// more, even a sound of no length).
     fn start(&mut self, item_id: u64, audio: &Sound) {
         self.halt();
         let len = audio.duration();
-        if len.is_zero() {
-            let _ = self.tx.send(SinkEvent::Finished(item_id));
-            return;
-        }
         let tx = self.tx.clone();
         self.current = Some(tokio::spawn(async move {
             tokio::time::sleep(len).await;
@@ -257,7 +254,6 @@ impl TimerSink {
 
 impl AudioSink for TimerSink {
     fn play(&mut self, item_id: u64, audio: Sound) {
-        // Started goes first in the channel, before a zero length's Finished.
         self.halt();
         let _ = self.tx.send(SinkEvent::Started(item_id));
         self.start(item_id, &audio);
