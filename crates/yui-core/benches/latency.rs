@@ -243,6 +243,8 @@ mod whole_turns {
         shown: Seen,
         ended: AtomicUsize,
         notify: Notify,
+        /// The last UI events, for a turn that never ends.
+        recent: Mutex<std::collections::VecDeque<String>>,
     }
 
     impl Turns {
@@ -376,13 +378,22 @@ mod whole_turns {
         let (rss_start, rss_end) = client_rt.block_on(async {
             let settings = Settings { chat_api: api, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
             let seen = turns.clone();
-            let sink = Arc::new(move |e: UiEvent| match e {
+            let sink = Arc::new(move |e: UiEvent| {
+                {
+                    let mut r = seen.recent.lock().unwrap();
+                    if r.len() == 24 {
+                        r.pop_front();
+                    }
+                    r.push_back(format!("{e:?}").chars().take(240).collect());
+                }
+                match e {
                 UiEvent::Speech { text, .. } if text.starts_with("Sentence ") => seen.shown.mark(),
                 UiEvent::TurnEnded { .. } => {
                     seen.ended.fetch_add(1, Ordering::SeqCst);
                     seen.notify.notify_one();
                 }
                 _ => {}
+                }
             });
             let config = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
             let session = Session::start_on_own_thread(config, sink).unwrap();
@@ -399,7 +410,10 @@ mod whole_turns {
                 })
                 .await;
                 if done.is_err() {
-                    println!("{:<18} turn {i} showed no speech or no end within 30 s: figures of the turns before it", api.as_str());
+                    println!("{:<18} turn {i} showed no speech or no end within 30 s: figures of the turns before it; its last events:", api.as_str());
+                    for e in turns.recent.lock().unwrap().iter() {
+                        println!("    {e}");
+                    }
                     break;
                 }
             }
@@ -431,8 +445,12 @@ mod whole_turns {
 
     pub fn run_all(n: usize) {
         println!("whole turns in one conversation: reply written by the fake backend → its speech UI event ({n} turns a transport)");
+        // `YUI_BENCH_APIS=chat_completions,agent_chat` runs only those.
+        let only = std::env::var("YUI_BENCH_APIS").unwrap_or_default();
         for api in [ChatApi::Push, ChatApi::Responses, ChatApi::ChatCompletions, ChatApi::AgentChat] {
-            run(api, n);
+            if only.is_empty() || only.split(',').any(|a| a.trim() == api.as_str()) {
+                run(api, n);
+            }
         }
     }
 }
