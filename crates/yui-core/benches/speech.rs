@@ -1,13 +1,13 @@
 //! Time from a complete sentence on the wire to its TTS request reaching the
 //! TTS server, p50 and p99. Run with `cargo bench -p yui-core --bench speech`.
 //!
-//! * **push**: the fake backend (yui-mock) writes a `speech` frame carrying
-//!   one sentence of a backend-started turn.
+//! * **push**: a fake push backend writes a `speech` frame carrying one
+//!   sentence of a backend-started turn.
 //! * **chat_completions**: a fake SSE backend streams a reply; the figure is
 //!   from writing the delta that completes a sentence (the first character
 //!   after its whitespace) to the speech request for that sentence.
 //!
-//! The TTS server is a local axum endpoint that notes when each
+//! The TTS server is a local axum endpoint, on a thread of its own, that notes when each
 //! `POST /v1/audio/speech` arrives and answers a short WAV. Both servers and
 //! the session run in this process, on loopback, so one clock times both
 //! ends; the figure includes the HTTP request over loopback. Sound goes to
@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
 use yui_core::speech::voices::AudioOutput;
 use yui_core::{ChatApi, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
-use yui_mock::{MockConfig, MockServer};
 
 #[derive(Default)]
 struct Arrivals {
@@ -75,9 +74,18 @@ async fn tts_server(arrivals: Arc<Arrivals>) -> String {
             async move { ([("content-type", "audio/wav")], wav) }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // On a thread of its own: the server's work never queues behind the
+    // session's on the bench's runtime.
+    let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    std_listener.set_nonblocking(true).unwrap();
+    let url = format!("http://{}", std_listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(std_listener).unwrap();
+            axum::serve(nodelay(listener), app).await.unwrap()
+        });
+    });
     url
 }
 
@@ -98,8 +106,16 @@ async fn sse_server() -> (String, mpsc::UnboundedReceiver<mpsc::UnboundedSender<
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    tokio::spawn(async move { axum::serve(nodelay(listener), app).await.unwrap() });
     (url, streams_rx)
+}
+
+/// A listener whose connections send small writes at once (no Nagle).
+fn nodelay(listener: tokio::net::TcpListener) -> impl axum::serve::Listener<Addr = std::net::SocketAddr> {
+    use axum::serve::ListenerExt;
+    listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    })
 }
 
 fn chunk(text: &str) -> String {
@@ -122,25 +138,50 @@ fn session(settings: Settings, dir: &std::path::Path) -> Session {
     Session::start(cfg, Arc::new(|_e: UiEvent| {})).unwrap()
 }
 
+/// A push backend on loopback with `TCP_NODELAY` (a socket without it holds
+/// a small frame written right after another until the client's delayed
+/// acknowledgement, up to 40 ms: the server's delay, not the client's):
+/// ready, then `n` sentences of backend-started turns, each once the last
+/// one's TTS request arrived.
 async fn push(n: usize) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
     let arrivals = Arc::new(Arrivals::default());
     let tts = tts_server(arrivals.clone()).await;
-    let mock = MockServer::start(MockConfig { pace: 0.0, ..Default::default() }).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let backend = {
+        let arrivals = arrivals.clone();
+        tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            tcp.set_nodelay(true).unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            let _hello = ws.next().await;
+            ws.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
+            // Read what the client sends, so its frames never back up.
+            let (mut tx, mut rx) = ws.split();
+            tokio::spawn(async move { while let Some(Ok(_)) = rx.next().await {} });
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let mut sent = Vec::with_capacity(n);
+            for i in 0..n {
+                let frame = serde_json::json!({"type": "speech", "turn_id": format!("bg-{i}"),
+                    "segments": [{"cues": [], "speech": format!("Sentence number {i} is here.")}]});
+                sent.push(Instant::now());
+                tx.send(Message::text(frame.to_string())).await.unwrap();
+                arrivals.wait(i + 1).await;
+                let end = serde_json::json!({"type": "turn_end", "turn_id": format!("bg-{i}")});
+                tx.send(Message::text(end.to_string())).await.unwrap();
+            }
+            sent
+        })
+    };
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::Push, chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let mut settings = Settings { chat_api: ChatApi::Push, chat_base_url: base, key: "k".into(), ..Default::default() };
     settings.voice.tts_base_url = tts;
     settings.voice.filler = false;
     let s = session(settings, dir.path());
     assert!(s.wait_ready(Duration::from_secs(10)).await);
-    let mut sent = Vec::with_capacity(n);
-    for i in 0..n {
-        let frame = serde_json::json!({"type": "speech", "turn_id": format!("bg-{i}"),
-            "segments": [{"cues": [], "speech": format!("Sentence number {i} is here.")}]});
-        sent.push(Instant::now());
-        assert!(mock.push(frame).await);
-        arrivals.wait(i + 1).await;
-        let _ = mock.push(serde_json::json!({"type": "turn_end", "turn_id": format!("bg-{i}")})).await;
-    }
+    let sent = backend.await.unwrap();
     report("push", &sent, &arrivals.times.lock().unwrap());
     s.close().await;
 }

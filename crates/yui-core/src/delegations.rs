@@ -43,6 +43,7 @@ struct Stored {
 pub struct DelegationHistory {
     path: PathBuf,
     stored: Stored,
+    writer: crate::persist::Writer,
 }
 
 impl DelegationHistory {
@@ -55,7 +56,17 @@ impl DelegationHistory {
         Self::open_at(data_dir.root().join(DIR).join(format!("{key}.json")))
     }
 
+    /// The same history, writing through `writer` (the session's); waits
+    /// for what `writer` still had to write.
+    pub fn writing_through(mut self, writer: crate::persist::Writer) -> Self {
+        self.writer = writer;
+        self
+    }
+
     fn open_at(path: PathBuf) -> Self {
+        let writer = crate::persist::Writer::global();
+        // What an earlier session sent is on disk before it is read.
+        writer.flush();
         let mut stored = match std::fs::read_to_string(&path) {
             Ok(raw) => serde_json::from_str::<Stored>(&raw).unwrap_or_else(|e| {
                 tracing::warn!(record = "delegation_history_unreadable", path = %path.display(), error = %e);
@@ -73,7 +84,12 @@ impl DelegationHistory {
         for item in items {
             upsert(&mut stored.items, fit(item));
         }
-        Self { path, stored }
+        Self { path, stored, writer }
+    }
+
+    /// Wait until every write this history sent has landed (blocks).
+    pub fn flush(&self) {
+        self.writer.flush();
     }
 
     /// The file this history lives in.
@@ -123,11 +139,16 @@ impl DelegationHistory {
         self.stored.items.is_empty()
     }
 
+    /// Write the file whole on the writer, off the caller (the in-memory
+    /// history stays what is read).
     fn write(&self) {
-        let bytes = serde_json::to_vec_pretty(&self.stored).expect("delegation history serializes");
-        if let Err(e) = crate::data_dir::write_whole(&self.path, &bytes) {
-            tracing::warn!(record = "delegation_history_unwritable", path = %self.path.display(), error = %e);
-        }
+        let (stored, path) = (self.stored.clone(), self.path.clone());
+        self.writer.submit(move || {
+            let bytes = serde_json::to_vec_pretty(&stored).expect("delegation history serializes");
+            if let Err(e) = crate::data_dir::write_whole(&path, &bytes) {
+                tracing::warn!(record = "delegation_history_unwritable", path = %path.display(), error = %e);
+            }
+        });
     }
 }
 
@@ -322,6 +343,7 @@ mod tests {
         assert!(h.is_empty());
         assert_eq!(h.path(), path);
         h.apply(&[running("a", 1)], 10);
+        h.flush();
         let raw = std::fs::read_to_string(&path).unwrap();
         assert!(serde_json::from_str::<Stored>(&raw).is_ok(), "a good file again: {raw}");
         assert_eq!(ids(&open(&dir).items()), ["a"]);

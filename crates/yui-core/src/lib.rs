@@ -26,6 +26,7 @@ pub mod limits;
 pub mod logging;
 pub mod model;
 pub mod outcome;
+pub mod persist;
 pub mod picture;
 pub mod placement;
 pub mod presence;

@@ -8,6 +8,7 @@
 
 use crate::context::{Outcome, PreviousTurn};
 use crate::data_dir::DataDir;
+use crate::persist::Writer;
 use std::path::PathBuf;
 
 const DIR: &str = "previous-turn";
@@ -16,6 +17,7 @@ const DIR: &str = "previous-turn";
 #[derive(Debug, Clone)]
 pub struct OutcomeStore {
     path: PathBuf,
+    writer: Writer,
 }
 
 impl OutcomeStore {
@@ -23,11 +25,19 @@ impl OutcomeStore {
     /// the bundled default) in `data_dir`.
     pub fn new(data_dir: &DataDir, character: &str) -> Self {
         let key = crate::data_dir::character_key(character);
-        Self { path: data_dir.root().join(DIR).join(format!("{key}.json")) }
+        Self { path: data_dir.root().join(DIR).join(format!("{key}.json")), writer: Writer::global() }
     }
 
-    /// The stored record; `None` when there is none or it cannot be read (logged).
+    /// The same store, writing through `writer` (the session's).
+    pub fn writing_through(mut self, writer: Writer) -> Self {
+        self.writer = writer;
+        self
+    }
+
+    /// The stored record; `None` when there is none or it cannot be read
+    /// (logged). Waits for the writes already sent (blocks: at start only).
     pub fn load(&self) -> Option<PreviousTurn> {
+        self.writer.flush();
         let raw = std::fs::read_to_string(&self.path).ok()?;
         match serde_json::from_str(&raw) {
             Ok(rec) => Some(rec),
@@ -38,12 +48,14 @@ impl OutcomeStore {
         }
     }
 
-    /// Store `record`, replacing the last one. A write failure is logged.
-    pub fn save(&self, record: &PreviousTurn) {
-        match crate::data_dir::write_whole(&self.path, &serde_json::to_vec(record).expect("record serializes")) {
+    /// Store `record`, replacing the last one, on the writer (in order,
+    /// off the caller). A write failure is logged.
+    pub fn save(&self, record: PreviousTurn) {
+        let path = self.path.clone();
+        self.writer.submit(move || match crate::data_dir::write_whole(&path, &serde_json::to_vec(&record).expect("record serializes")) {
             Ok(()) => tracing::info!(record = "previous_turn", outcome = ?record.outcome, turn_id = ?record.turn_id),
-            Err(e) => tracing::warn!(record = "previous_turn_unwritable", path = %self.path.display(), error = %e),
-        }
+            Err(e) => tracing::warn!(record = "previous_turn_unwritable", path = %path.display(), error = %e),
+        });
     }
 }
 
@@ -71,7 +83,7 @@ mod tests {
         let dir = DataDir::new(tmp.path()).unwrap();
         let a = OutcomeStore::new(&dir, "");
         assert!(a.load().is_none());
-        a.save(&record(Outcome::Interrupted, "user.text_submitted", "7", 1000, "Three logs are left.", ""));
+        a.save(record(Outcome::Interrupted, "user.text_submitted", "7", 1000, "Three logs are left.", ""));
         let again = OutcomeStore::new(&dir, "").load().unwrap();
         assert_eq!(again.outcome, Outcome::Interrupted);
         assert_eq!(again.already_spoken.as_deref(), Some("Three logs are left."));

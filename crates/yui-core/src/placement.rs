@@ -31,6 +31,7 @@ impl Rect {
 /// Where each character's pet window stood last, by character name:
 /// `<data dir>/pet-places.json`. A missing or broken file remembers
 /// nothing (logged); a failed save is logged and changes nothing else.
+/// Saves run on [`crate::persist::Writer::global`]; opening flushes it.
 #[derive(Debug, Clone)]
 pub struct PlaceBook {
     path: std::path::PathBuf,
@@ -44,6 +45,8 @@ impl PlaceBook {
     /// The book of `data_dir`.
     pub fn open(data_dir: &crate::data_dir::DataDir) -> Self {
         let path = data_dir.root().join(PLACES_FILE);
+        // A place saved a moment ago is on disk before it is read.
+        crate::persist::Writer::global().flush();
         let places = match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
                 tracing::warn!(record = "pet_places_unreadable", path = %path.display(), error = %e);
@@ -65,10 +68,14 @@ impl PlaceBook {
             return;
         }
         self.places.insert(character.to_string(), (x, y));
-        let json = serde_json::to_vec_pretty(&self.places).expect("places serialize");
-        if let Err(e) = crate::data_dir::write_atomic(&self.path, &json) {
-            tracing::warn!(record = "pet_place_save_failed", error = %e);
-        }
+        // Written on the process's writer, off the session loop.
+        let (places, path) = (self.places.clone(), self.path.clone());
+        crate::persist::Writer::global().submit(move || {
+            let json = serde_json::to_vec_pretty(&places).expect("places serialize");
+            if let Err(e) = crate::data_dir::write_atomic(&path, &json) {
+                tracing::warn!(record = "pet_place_save_failed", error = %e);
+            }
+        });
     }
 }
 

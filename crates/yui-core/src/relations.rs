@@ -123,6 +123,7 @@ pub enum RateError {
 pub struct RelationStore {
     path: PathBuf,
     state: Mutex<Stored>,
+    writer: crate::persist::Writer,
 }
 
 impl RelationStore {
@@ -132,6 +133,9 @@ impl RelationStore {
     pub fn open(data_dir: &DataDir, character: &str) -> Self {
         let key = crate::data_dir::character_key(character);
         let path = data_dir.root().join(DIR).join(format!("{key}.json"));
+        let writer = crate::persist::Writer::global();
+        // What an earlier store sent is on disk before it is read.
+        writer.flush();
         let state = match std::fs::read_to_string(&path) {
             Ok(raw) => serde_json::from_str(&raw).unwrap_or_else(|e| {
                 tracing::warn!(record = "relations_unreadable", path = %path.display(), error = %e);
@@ -139,7 +143,18 @@ impl RelationStore {
             }),
             Err(_) => Stored::default(),
         };
-        Self { path, state: Mutex::new(state) }
+        Self { path, state: Mutex::new(state), writer }
+    }
+
+    /// The same store, writing through `writer` (the session's).
+    pub fn writing_through(mut self, writer: crate::persist::Writer) -> Self {
+        self.writer = writer;
+        self
+    }
+
+    /// Wait until every write this store sent has landed (blocks).
+    pub fn flush(&self) {
+        self.writer.flush();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Stored> {
@@ -225,11 +240,16 @@ impl RelationStore {
             .collect()
     }
 
+    /// Write the file whole on the writer, off the caller; the in-memory
+    /// state stays what is read.
     fn write(&self, s: &Stored) {
-        let bytes = serde_json::to_vec_pretty(s).expect("relations serialize");
-        if let Err(e) = crate::data_dir::write_whole(&self.path, &bytes) {
-            tracing::warn!(record = "relations_unwritable", path = %self.path.display(), error = %e);
-        }
+        let (stored, path) = (s.clone(), self.path.clone());
+        self.writer.submit(move || {
+            let bytes = serde_json::to_vec_pretty(&stored).expect("relations serialize");
+            if let Err(e) = crate::data_dir::write_whole(&path, &bytes) {
+                tracing::warn!(record = "relations_unwritable", path = %path.display(), error = %e);
+            }
+        });
     }
 }
 

@@ -468,7 +468,7 @@ impl Driver {
                     Some(held) => held.push_back(HeldItem::Begin(begin)),
                     None => self.begin(begin, shots),
                 },
-                Effect::Save(record) => self.outcomes.save(&record),
+                Effect::Save(record) => self.outcomes.save(record),
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
                 Effect::Synth { item_id, request } => {

@@ -66,6 +66,9 @@ pub struct SessionConfig {
     /// ([`world::WorldInput::Sampled`], the default) or takes only the
     /// readings given to [`Session::feed_world`] ([`world::WorldInput::Fed`]).
     pub world_input: world::WorldInput,
+    /// Where the session's per-turn writes run, in order, off its loop
+    /// (the process's [`crate::persist::Writer::global`] by default).
+    pub persist: crate::persist::Writer,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -78,7 +81,7 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, desktop_check: false, world_input: world::WorldInput::Sampled }
+        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, desktop_check: false, world_input: world::WorldInput::Sampled, persist: crate::persist::Writer::global() }
     }
 }
 
@@ -128,6 +131,8 @@ pub struct Session {
     thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
     /// What the last `body` event said.
     body_view: Arc<std::sync::Mutex<driver::BodyView>>,
+    /// The writer of the session's per-turn records (flushed on close).
+    persist: crate::persist::Writer,
 }
 
 impl Session {
@@ -160,10 +165,9 @@ impl Session {
         .moving_through(body_tx);
         let offers = tools.offers();
         let transport = tokio::spawn(parts.transport);
-        let delegations = Arc::new(std::sync::Mutex::new(crate::delegations::DelegationHistory::open(
-            &config.data_dir,
-            &config.settings.character,
-        )));
+        let delegations = Arc::new(std::sync::Mutex::new(
+            crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character).writing_through(config.persist.clone()),
+        ));
         let chat = Arc::new(std::sync::Mutex::new(crate::chat::ChatLog::new(
             crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
@@ -211,7 +215,7 @@ impl Session {
             above: true,
             // Keyed by the character's VRM (the bundled one: `default`).
             places: (crate::placement::PlaceBook::open(&config.data_dir), Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into())),
-            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()),
+            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
             world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
@@ -252,6 +256,7 @@ impl Session {
             runtime: tokio::runtime::Handle::current(),
             thread_done: None,
             body_view,
+            persist: config.persist.clone(),
         })
     }
 
@@ -498,6 +503,8 @@ impl Session {
         if let Some(done) = self.thread_done.take() {
             let _ = done.await;
         }
+        // Everything the session wrote has landed when close returns.
+        self.persist.flush_async().await;
     }
 }
 

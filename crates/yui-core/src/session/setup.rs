@@ -127,11 +127,11 @@ impl Sampler {
 }
 
 pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result<Parts, CoreError> {
-    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live, audio, lips, .. } = config;
+    let SessionConfig { settings, data_dir, vocabulary, timeouts, clock, desk, live, audio, lips, persist, .. } = config;
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };
-    let outcomes = OutcomeStore::new(data_dir, &settings.character);
+    let outcomes = OutcomeStore::new(data_dir, &settings.character).writing_through(persist.clone());
     let now = clock.now_ms();
     let declared = Declared::of(&**desk);
     let tools = crate::tools::declarations(declared);
@@ -195,7 +195,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
     });
     let (speaker, voice_notice) = crate::speech::voices::speaker_for(&settings.voice, *audio, lips.clone());
     let body = Arc::new(Mutex::new(BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: now, waking: false }));
-    let relations = Arc::new(RelationStore::open(data_dir, &settings.character));
+    let relations = Arc::new(RelationStore::open(data_dir, &settings.character).writing_through(persist.clone()));
     let frontmost = Arc::new(Mutex::new(None));
     let sampler = Sampler {
         body: body.clone(),

@@ -72,6 +72,8 @@ pub struct World {
     shown: Arc<Mutex<Option<Frontmost>>>,
     idle_known: bool,
     fullscreen: bool,
+    /// Where the log's appends run, off the loop.
+    writer: crate::persist::Writer,
 }
 
 impl World {
@@ -79,7 +81,13 @@ impl World {
     /// transitions to `log`, publishing the line into `shown` (the sampler
     /// of turns reads it).
     pub fn new(log: Option<ActivityLog>, shown: Arc<Mutex<Option<Frontmost>>>) -> Self {
-        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false, fullscreen: false }
+        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false, fullscreen: false, writer: crate::persist::Writer::global() }
+    }
+
+    /// The same world, appending its log through `writer` (the session's).
+    pub fn writing_through(mut self, writer: crate::persist::Writer) -> Self {
+        self.writer = writer;
+        self
     }
 
     /// The app the `frontmost:` line names now, if any.
@@ -113,9 +121,7 @@ impl World {
         for t in &seen.transitions {
             tracing::debug!(record = "frontmost_transition", from = ?t.from, to = ?t.to);
             if let Some(log) = &self.log {
-                if let Err(e) = log.append(t) {
-                    tracing::warn!(record = "activity_log_failed", error = %e);
-                }
+                log.append_later(t.clone(), &self.writer);
             }
         }
         self.idle_known = sample.idle_ms.is_some();
@@ -153,6 +159,7 @@ mod tests {
         assert!(!w.present());
         assert!(matches!(w.observe(sample("Browser", 10), 300_000, 900_000), Some(PresenceChange::Returned { .. })));
         assert!(w.present());
+        crate::persist::Writer::global().flush();
         let logged = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| std::fs::read_to_string(e.path()).unwrap()).collect::<String>();
         assert!(logged.contains("Editor") && logged.contains("Browser"), "{logged}");
         // Nothing read (the setting off, or no desktop): a short clear keeps

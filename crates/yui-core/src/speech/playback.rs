@@ -209,6 +209,13 @@ pub trait AudioSink: Send {
     fn play(&mut self, item_id: u64, audio: Sound);
     /// Stop at once; the halted item reports nothing more.
     fn halt(&mut self);
+    /// Play as [`AudioSink::play`] does, answering `Started` here when the
+    /// sink starts without waiting (it then does not send it again); the
+    /// default sends every report through the channel and answers `None`.
+    fn play_now(&mut self, item_id: u64, audio: Sound) -> Option<SinkEvent> {
+        self.play(item_id, audio);
+        None
+    }
 }
 
 /// A sink that plays nothing and keeps real timing: reports `Started` at
@@ -230,15 +237,32 @@ impl TimerSink {
     }
 }
 
-impl AudioSink for TimerSink {
-    fn play(&mut self, item_id: u64, audio: Sound) {
+impl TimerSink {
+    /// Start `item_id` without reporting it: `Finished` after the sound's
+    /// length, from a task a halt aborts (so a halted item reports nothing
+    /// more, even a sound of no length).
+    fn start(&mut self, item_id: u64, audio: &Sound) {
         self.halt();
-        let _ = self.tx.send(SinkEvent::Started(item_id));
-        let (tx, len) = (self.tx.clone(), audio.duration());
+        let len = audio.duration();
+        let tx = self.tx.clone();
         self.current = Some(tokio::spawn(async move {
             tokio::time::sleep(len).await;
             let _ = tx.send(SinkEvent::Finished(item_id));
         }));
+    }
+}
+
+impl AudioSink for TimerSink {
+    fn play(&mut self, item_id: u64, audio: Sound) {
+        self.halt();
+        let _ = self.tx.send(SinkEvent::Started(item_id));
+        self.start(item_id, &audio);
+    }
+
+    /// Starts at once: `Started` is the answer, not a message.
+    fn play_now(&mut self, item_id: u64, audio: Sound) -> Option<SinkEvent> {
+        self.start(item_id, &audio);
+        Some(SinkEvent::Started(item_id))
     }
 
     fn halt(&mut self) {

@@ -31,6 +31,12 @@ pub trait Voice: Send + Sync {
     fn speak(&self, request: SpeechRequest) -> SoundFuture;
     /// A short name for logs: `tts`, `system`, `reading`.
     fn name(&self) -> &'static str;
+    /// The sentence's audio when it needs no waiting (reading time, no
+    /// voice): the speaker takes it at once, with no task and no round
+    /// through the loop. `None` (the default): [`Voice::speak`] makes it.
+    fn ready(&self, _request: &SpeechRequest) -> Option<Sound> {
+        None
+    }
 }
 
 /// What the speaker reports to the engine.
@@ -85,8 +91,13 @@ impl Speaker {
         self.voice.name()
     }
 
-    /// Start making `item_id`'s audio now. Needs a tokio runtime.
+    /// Start making `item_id`'s audio now. Needs a tokio runtime. A voice
+    /// whose audio is [`Voice::ready`] has it at once.
     pub fn synth(&mut self, item_id: u64, request: SpeechRequest) {
+        if let Some(sound) = self.voice.ready(&request) {
+            self.slots.insert(item_id, Slot::Ready(sound));
+            return;
+        }
         let (voice, limit, tx, epoch) = (self.voice.clone(), self.limit.clone(), self.done_tx.clone(), self.epoch);
         let queued_at = std::time::Instant::now();
         let task = tokio::spawn(async move {
@@ -99,13 +110,12 @@ impl Speaker {
     }
 
     /// Playback reached `item_id`: play it now, or as soon as its audio is
-    /// made. Returns [`Report::NoAudio`] at once when it has none.
+    /// made. Returns [`Report::NoAudio`] at once when it has none, and the
+    /// sink's `Started` at once when the audio was ready and the sink starts
+    /// without waiting (so the sentence shows in the same pass of the loop).
     pub fn play(&mut self, item_id: u64) -> Option<Report> {
         match self.slots.remove(&item_id) {
-            Some(Slot::Ready(sound)) => {
-                self.sink.play(item_id, sound);
-                None
-            }
+            Some(Slot::Ready(sound)) => self.sink.play_now(item_id, sound).map(Report::Sink),
             Some(Slot::Pending(task)) => {
                 self.slots.insert(item_id, Slot::Pending(task));
                 self.wanted = Some(item_id);
@@ -142,7 +152,9 @@ impl Speaker {
                         Ok(sound) if wanted => {
                             self.slots.remove(&item_id);
                             self.wanted = None;
-                            self.sink.play(item_id, sound);
+                            if let Some(event) = self.sink.play_now(item_id, sound) {
+                                return Report::Sink(event);
+                            }
                         }
                         Ok(sound) => {
                             self.slots.insert(item_id, Slot::Ready(sound));
@@ -205,10 +217,38 @@ mod tests {
         assert_eq!(t0.elapsed(), Duration::from_millis(200), "played when made");
         assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(1)));
         assert_eq!(t0.elapsed(), Duration::from_millis(1200));
-        // Item 2 was made in parallel (done at 400 ms): it plays at once.
-        assert!(s.play(2).is_none());
-        assert_eq!(s.next().await, Report::Sink(SinkEvent::Started(2)));
+        // Item 2 was made in parallel (done at 400 ms): it plays at once,
+        // started in the call that plays it.
+        assert_eq!(s.play(2), Some(Report::Sink(SinkEvent::Started(2))));
         assert_eq!(t0.elapsed(), Duration::from_millis(1200));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_ready_sentence_starts_in_the_call_that_plays_it() {
+        let (sink, rx) = TimerSink::new();
+        let mut s = Speaker::new(Arc::new(crate::speech::voices::ReadingVoice), Box::new(sink), rx, 1);
+        let t0 = tokio::time::Instant::now();
+        s.synth(1, SpeechRequest::new("Three logs are left."));
+        // No task, no await: the report is the answer to play.
+        assert_eq!(s.play(1), Some(Report::Sink(SinkEvent::Started(1))));
+        assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(1)), "Started is not sent again");
+        assert_eq!(t0.elapsed(), crate::speech::voices::reading_time("Three logs are left."));
+
+        let (sink, rx) = TimerSink::new();
+        let mut s = Speaker::new(Arc::new(crate::speech::voices::InstantVoice), Box::new(sink), rx, 1);
+        s.synth(2, SpeechRequest::new("Now."));
+        assert_eq!(s.play(2), Some(Report::Sink(SinkEvent::Started(2))));
+        assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(2)));
+        assert_eq!(t0.elapsed(), crate::speech::voices::reading_time("Three logs are left."), "no time at all");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn audio_made_later_reports_started_as_it_plays() {
+        let mut s = speaker(1);
+        s.synth(1, SpeechRequest::new("ab"));
+        assert!(s.play(1).is_none(), "not made yet");
+        assert_eq!(s.next().await, Report::Sink(SinkEvent::Started(1)));
+        assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(1)));
     }
 
     #[tokio::test(start_paused = true)]

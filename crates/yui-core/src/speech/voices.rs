@@ -180,6 +180,10 @@ impl Voice for ReadingVoice {
     fn name(&self) -> &'static str {
         "reading"
     }
+
+    fn ready(&self, request: &SpeechRequest) -> Option<Sound> {
+        Some(Sound::Timed(reading_time(&request.text)))
+    }
 }
 
 /// No voice and no time: every sentence is a sound of no length
@@ -194,6 +198,10 @@ impl Voice for InstantVoice {
 
     fn name(&self) -> &'static str {
         "instant"
+    }
+
+    fn ready(&self, _request: &SpeechRequest) -> Option<Sound> {
+        Some(Sound::Timed(Duration::ZERO))
     }
 }
 

@@ -67,6 +67,17 @@ impl ActivityLog {
         file.write_all(&line)
     }
 
+    /// Append `transition` on `writer`, in order and off the caller (the
+    /// session loop's way); a failure is logged.
+    pub fn append_later(&self, transition: Transition, writer: &crate::persist::Writer) {
+        let log = self.clone();
+        writer.submit(move || {
+            if let Err(e) = log.append(&transition) {
+                tracing::warn!(record = "activity_log_failed", error = %e);
+            }
+        });
+    }
+
     /// The transitions filed under `day`, oldest first; a damaged line is
     /// skipped, a missing file is an empty day.
     pub fn read_day(&self, day: NaiveDate) -> io::Result<Vec<Transition>> {

@@ -498,6 +498,7 @@ async fn reset_writes_a_boundary_and_a_greeting_is_recorded() {
     h.turn("t2", "new");
     h.until_end().await;
     assert_eq!(h.bodies()[1]["messages"], json!([sys("CARD"), said("Hi, I'm Yui!"), ctx("t2"), user("new")]));
+    yui_core::persist::Writer::global().flush();
     let text = std::fs::read_to_string(dir.path().join("yui.jsonl")).unwrap();
     assert!(text.lines().any(|l| l == r#"{"role":"boundary"}"#));
     let mut h = h.restart().await;

@@ -21,6 +21,7 @@ mod history;
 mod ingress;
 mod listen;
 mod outcome;
+mod persist_loop;
 mod push_faults;
 mod push_happy;
 mod request_faults;

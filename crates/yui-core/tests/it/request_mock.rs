@@ -203,6 +203,7 @@ async fn chat_completions_layout_keeps_the_card_and_transcript_as_a_stable_prefi
     assert_eq!(m3[5], json!({"role": "assistant", "content": "Fine."}));
     assert_eq!(m3.last().unwrap(), &json!({"role": "user", "content": "third"}));
     let file = dir.path().join("transcripts").join("default.jsonl");
+    yui_core::persist::Writer::global().flush();
     let text = std::fs::read_to_string(&file).expect("the transcript file");
     assert_eq!(text.lines().count(), 7, "{text}");
     session.close().await;

@@ -120,7 +120,7 @@ pub fn assistant_message(content: &str, calls: &[CallRecord]) -> Value {
     json!({ "role": "assistant", "content": content, "tool_calls": calls })
 }
 
-/// Make the file at `path` end on a line boundary before an append, so
+/// Make the file at `path` end on a line boundary before appending, so
 /// the appended lines never join a torn last line (a write a kill cut
 /// short). A last line without its newline that still reads as an entry
 /// is kept and closed; one that does not is cut off, with a log line. A
@@ -180,12 +180,23 @@ pub struct Transcript {
     path: PathBuf,
     entries: Vec<Entry>,
     cursor: usize,
+    /// Appends run here, in order, off the transport task.
+    writer: crate::persist::Writer,
+    /// Set when an append failed (it may have left a torn line): the next
+    /// append repairs the tail first. The tail is repaired once at load.
+    torn: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Transcript {
     /// Load the transcript at `path` (missing file: empty). Damaged lines
     /// are skipped and logged; only entries after the last boundary are kept.
     pub fn load(path: &Path) -> Self {
+        let writer = crate::persist::Writer::global();
+        // What an earlier session appended is on disk before it is read.
+        writer.flush();
+        // Once per open, not per append: a torn last line (a kill mid-write)
+        // is closed or cut before anything joins it.
+        let torn = repair_tail(path).map_err(|e| tracing::warn!(record = "transcript_write_failed", error = %e)).is_err();
         let mut entries = Vec::new();
         match std::fs::read_to_string(path) {
             Ok(text) => {
@@ -203,7 +214,7 @@ impl Transcript {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => tracing::warn!(record = "transcript_unreadable", error = %e),
         }
-        Transcript { path: path.to_path_buf(), entries, cursor: 0 }
+        Transcript { path: path.to_path_buf(), entries, cursor: 0, writer, torn: std::sync::Arc::new(torn.into()) }
     }
 
     /// The entries since the last boundary.
@@ -246,18 +257,31 @@ impl Transcript {
                 text.push('\n');
             }
         }
-        let write = || -> std::io::Result<()> {
-            if let Some(dir) = self.path.parent() {
-                std::fs::create_dir_all(dir)?;
+        let (path, torn) = (self.path.clone(), self.torn.clone());
+        self.writer.submit(move || {
+            use std::sync::atomic::Ordering;
+            let write = || -> std::io::Result<()> {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                if torn.load(Ordering::Relaxed) {
+                    repair_tail(&path)?;
+                    torn.store(false, Ordering::Relaxed);
+                }
+                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
+                f.write_all(text.as_bytes())?;
+                f.flush()
+            };
+            if let Err(e) = write() {
+                torn.store(true, Ordering::Relaxed);
+                tracing::warn!(record = "transcript_write_failed", error = %e);
             }
-            repair_tail(&self.path)?;
-            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
-            f.write_all(text.as_bytes())?;
-            f.flush()
-        };
-        if let Err(e) = write() {
-            tracing::warn!(record = "transcript_write_failed", error = %e);
-        }
+        });
+    }
+
+    /// Wait until every append sent so far has landed (blocks).
+    pub fn flush(&self) {
+        self.writer.flush();
     }
 
     /// Move the cursor when the replay from it would overflow `budget`
@@ -304,6 +328,7 @@ mod tests {
         t.commit(vec![user("old"), said("old reply")]);
         t.reset();
         t.commit(vec![user("hi"), Entry::Assistant { content: String::new(), tool_calls: vec![CallRecord { id: "c1".into(), name: "look".into(), arguments: "{}".into() }] }, Entry::Tool { tool_call_id: "c1".into(), content: "ok".into() }]);
+        t.flush();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{broken\n").unwrap();
         t.commit(vec![said("bye")]);
         let again = Transcript::load(&path);
@@ -320,10 +345,12 @@ mod tests {
         t.commit(vec![user("one"), said("first reply")]);
         // A kill cut the next turn's write short: a torn line with no newline.
         let full = serde_json::to_string(&user("two")).unwrap();
+        t.flush();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(&full.as_bytes()[..full.len() / 2]).unwrap();
         let mut t = Transcript::load(&path);
         assert_eq!(t.entries(), &[user("one"), said("first reply")], "the fragment is skipped on load");
         t.commit(vec![user("three"), said("third reply")]);
+        t.flush();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.ends_with('\n'));
         for line in text.lines() {
