@@ -330,7 +330,10 @@ mod whole_turns {
     /// The request transports: each POST streams one whole reply.
     async fn sse(listener: tokio::net::TcpListener, api: ChatApi, writes: Arc<Mutex<Vec<Instant>>>) {
         let asked = Arc::new(AtomicUsize::new(0));
-        let handler = move || {
+        // The whole request is read, as a real server does: a server that
+        // answers without reading a large body closes the connection under
+        // the client's next request.
+        let handler = move |_body: axum::body::Bytes| {
             let (asked, writes) = (asked.clone(), writes.clone());
             async move {
                 let i = asked.fetch_add(1, Ordering::SeqCst);
@@ -347,7 +350,8 @@ mod whole_turns {
         let app = axum::Router::new()
             .route("/v1/responses", post(handler.clone()))
             .route("/v1/chat/completions", post(handler.clone()))
-            .route("/chat", post(handler));
+            .route("/chat", post(handler))
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20));
         // No Nagle wait on the reply behind the headers (a server's own
         // delay, not the client's).
         use axum::serve::ListenerExt;
