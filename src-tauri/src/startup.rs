@@ -150,6 +150,8 @@ pub fn shutdown(app: &AppHandle) {
     if let Some(demo) = lock(&background.demo).take() {
         tauri::async_runtime::block_on(demo.shutdown());
     }
+    // What the sessions handed their writers lands before the process ends.
+    app.state::<Windows>().flush_all();
     tracing::info!(record = "app_exit");
     drop(lock(&background.log).take());
 }

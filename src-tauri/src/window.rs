@@ -155,6 +155,15 @@ impl Windows {
         }
     }
 
+    /// Wait until every session's writes are on disk (the app exits).
+    pub fn flush_all(&self) {
+        for state in self.lock().values() {
+            if let Ok(session) = &state.session {
+                session.flush();
+            }
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<WindowId, WindowState>> {
         // A panic while holding the lock leaves the map itself consistent.
         self.map

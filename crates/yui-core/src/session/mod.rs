@@ -505,6 +505,18 @@ impl Session {
         }
         // Everything the session wrote has landed when close returns.
         self.persist.flush_async().await;
+        let history = self.history.clone();
+        let _ = tokio::task::spawn_blocking(move || history.flush()).await;
+    }
+
+    /// Wait until everything the session handed its writers (the per-turn
+    /// records, the conversation history) is on disk; the session runs on.
+    /// Blocking: the app calls it as it exits.
+    pub fn flush(&self) {
+        self.persist.flush();
+        if let Err(e) = self.history.flush() {
+            tracing::warn!(record = "chat_save_failed", error = %e);
+        }
     }
 }
 
