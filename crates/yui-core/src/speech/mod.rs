@@ -8,6 +8,7 @@
 //! ([`stt`]).
 
 pub mod audio;
+pub mod audio_sink;
 pub mod decode;
 pub mod filler;
 pub mod hearing;

@@ -4,6 +4,8 @@
 
 use super::*;
 use crate::turn::USER_EVENT;
+use std::time::Duration;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 const SECOND: Duration = Duration::from_secs(1);
