@@ -384,6 +384,10 @@ pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);
 /// History writer: the most queued writes carried out in one transaction
 /// (one commit for a burst of writes; a flush commits at once): 256.
 pub const HISTORY_WRITE_BATCH: usize = 256;
+/// The nice value of the writer threads (the history's, the ordered
+/// writer's, the log's) on Linux: background work that the session loop,
+/// woken by a frame, preempts (`persist::background_thread`): 10.
+pub const WRITER_NICE: i32 = 10;
 /// History: how long a statement waits for a lock another connection holds
 /// (the writer behind a checkpoint, a reader behind a migration): 5 s.
 pub const HISTORY_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -391,9 +395,6 @@ pub const HISTORY_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// reader each keep one; memory stays flat whatever the history's length): 2 MiB.
 pub const HISTORY_CACHE_KIB: u32 = 2 * 1024;
 /// History search: queries shorter than this many characters cannot use the
-/// trigram index (a trigram is three characters) and scan the text instead.
+/// trigram index (a trigram is three characters) and go to the index of
+/// character pairs instead.
 pub const HISTORY_TRIGRAM_CHARS: usize = 3;
-/// History search, a query too short for the index: this many of the newest
-/// messages are scanned newest first, stopping at the hits shown (a common
-/// query ends there); the older ones, when needed, in one pass: 2,000.
-pub const HISTORY_SCAN_RECENT: usize = 2_000;

@@ -103,7 +103,10 @@ pub fn init(log_dir: &Path, stderr_level: Option<&str>) -> Result<LogGuard, Core
         let pending = pending.clone();
         std::thread::Builder::new()
             .name("yui-log".into())
-            .spawn(move || write_loop(pending, appender))
+            .spawn(move || {
+                crate::persist::background_thread();
+                write_loop(pending, appender)
+            })
             .map_err(|source| CoreError::Storage { path: log_dir.to_path_buf(), source })?
     };
     // The WebSocket crates trace whole frames, hello and its key included:

@@ -63,6 +63,7 @@ fn integrity(path: &Path) {
     let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     assert_eq!(ok, "ok");
     conn.execute("INSERT INTO search(search) VALUES ('integrity-check')", []).unwrap_or_else(|e| panic!("the search index: {e}"));
+    conn.execute("INSERT INTO grams(grams) VALUES ('integrity-check')", []).unwrap_or_else(|e| panic!("the index of pairs: {e}"));
 }
 
 #[test]
@@ -722,7 +723,7 @@ fn a_file_that_is_no_database_is_a_clear_error() {
 fn a_short_query_finds_old_messages_past_the_recent_ones() {
     let dir = tempfile::tempdir().unwrap();
     let h = History::open(&dir.path().join("history.db")).unwrap();
-    let recent = yui_core::limits::HISTORY_SCAN_RECENT as i64;
+    let recent = 2_000;
     for k in 0..recent + 100 {
         let text = if [5, 10, recent + 90].contains(&k) { "東京へ" } else { "hay" };
         h.put_message("c", user(&format!("u{k}"), text, k, None));
@@ -732,6 +733,65 @@ fn a_short_query_finds_old_messages_past_the_recent_ones() {
     assert_eq!(hit_ids(&h, "京"), [format!("u{}", recent + 90), "u10".into(), "old-answer".into(), "u5".into()]);
     assert_eq!(hit_ids(&h, "京都"), ["old-answer"]);
     assert_eq!(h.search("ha").len(), CHAT_SEARCH_HITS);
+}
+
+#[test]
+fn one_or_two_characters_are_found_through_the_index_of_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    let h = History::open(&path).unwrap();
+    h.put_message("c", user("u1", "ok", 1, None));
+    h.put_message("c", user("u2", "We met in 東京", 2, None));
+    h.put_message("c", user("u3", "Q?", 3, None));
+    h.put_message("c", user("u4", "nothing here", 4, None));
+    h.put_message("c", assistant("a5", "Ok then, x", 5, None));
+    // A whole message of two characters, a pair at the very end, one
+    // character at the very end, case folded both ways, an answer.
+    assert_eq!(hit_ids(&h, "OK"), ["a5", "u1"]);
+    assert_eq!(hit_ids(&h, "京"), ["u2"]);
+    assert_eq!(hit_ids(&h, "東京"), ["u2"]);
+    assert_eq!(hit_ids(&h, "x"), ["a5"]);
+    assert_eq!(hit_ids(&h, "q"), ["u3"]);
+    assert_eq!(hit_ids(&h, "?"), ["u3"]);
+    // No pair across a space that is not there, nor across two parts.
+    assert!(hit_ids(&h, "kn").is_empty());
+    assert!(hit_ids(&h, "zq").is_empty());
+    // An edit and a delete follow.
+    h.put_message("c", user("u1", "fine", 1, None));
+    assert_eq!(hit_ids(&h, "ok"), ["a5"]);
+    h.delete_messages("c", vec!["a5".to_string()], None);
+    assert!(hit_ids(&h, "ok").is_empty());
+    assert!(hit_ids(&h, "x").is_empty());
+    h.flush().unwrap();
+    drop(h);
+    integrity(&path);
+}
+
+#[test]
+fn a_version_2_database_gains_the_index_of_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    {
+        let mut conn = raw(&path);
+        schema::migrate(&mut conn, &path, 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO conversations VALUES ('c1', 'Old times', 5, 6, NULL);
+             INSERT INTO messages (conversation_id, pos, id, role, at_ms, skey, text, files, active, server_index)
+                 VALUES ('c1', 0, 'u1', 'user', 5, 5120, 'to 東京', NULL, 0, 0),
+                        ('c1', 1, 'a1', 'assistant', 6, 6144, '', NULL, 0, 1);
+             INSERT INTO answers (message_seq, n, run_id, state, started_ms, text, reasoning, cards)
+                 VALUES (2, 0, 'r1', 'done', 6, 'OK', '', '{}');",
+        )
+        .unwrap();
+        assert_eq!(schema::version(&conn).unwrap(), 2);
+    }
+    let h = History::open(&path).unwrap();
+    assert_eq!(schema::version(&raw(&path)).unwrap(), 3);
+    assert_eq!(hit_ids(&h, "東京"), ["u1"]);
+    assert_eq!(hit_ids(&h, "ok"), ["a1"]);
+    assert_eq!(hit_ids(&h, "o"), ["a1", "u1"]);
+    drop(h);
+    integrity(&path);
 }
 
 #[test]

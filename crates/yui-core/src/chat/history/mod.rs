@@ -179,7 +179,10 @@ impl History {
             let (file, shared) = (path.to_path_buf(), shared.clone());
             std::thread::Builder::new()
                 .name("yui-history".into())
-                .spawn(move || writer::run(conn, file, rx, shared))
+                .spawn(move || {
+                    crate::persist::background_thread();
+                    writer::run(conn, file, rx, shared)
+                })
                 .map_err(|_| HistoryError::WriterGone { path: path.to_path_buf() })?
         };
         let inner = Inner { path: path.to_path_buf(), tx: Mutex::new(Some(tx)), shared, reader: Mutex::new(reader), thread: Mutex::new(Some(thread)) };

@@ -10,7 +10,7 @@ use rusqlite::{Connection, OpenFlags, Transaction};
 use std::path::Path;
 
 /// The schema version this build writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Version 1: conversations, their messages (one row per message, ordered
 /// by `pos`; `skey` is a time key, unique, in the order of `at_ms`), each
@@ -67,7 +67,7 @@ fn v1(tx: &Transaction) -> rusqlite::Result<()> {
 /// messages `filter` (a `WHERE` clause over `m`) keeps.
 fn indexed_text(filter: &str) -> String {
     format!(
-        "SELECT m.skey, m.text || coalesce((SELECT char(1) || group_concat(a.text, char(1)) FROM (SELECT text FROM answers WHERE message_seq = m.seq ORDER BY n) a), '')
+        "SELECT m.skey AS skey, m.text || coalesce((SELECT char(1) || group_concat(a.text, char(1)) FROM (SELECT text FROM answers WHERE message_seq = m.seq ORDER BY n) a), '') AS text
          FROM messages m {filter}"
     )
 }
@@ -98,8 +98,48 @@ fn v2(tx: &Transaction) -> rusqlite::Result<()> {
     ))
 }
 
+/// Version 3: the index of short queries. A trigram is three characters,
+/// so a query of one or two cannot use `search`; `grams` holds every
+/// message's text as the pairs of characters it is made of
+/// ([`super::search::pairs`]: one token per character, that character and
+/// the next), with a prefix index on a token's first character. A
+/// two-character query is one token, a one-character query one prefix:
+/// both answered by the index, newest first, however long the history.
+/// The same triggers as version 2 keep it; they call
+/// [`super::search::PAIRS_FN`], which [`migrate`] and [`open_writer`]
+/// register on the connection that writes.
+fn v3(tx: &Transaction) -> rusqlite::Result<()> {
+    let reindex = |seq: &str| {
+        format!(
+            "DELETE FROM grams WHERE rowid = (SELECT skey FROM messages WHERE seq = {seq}); INSERT INTO grams (rowid, text) SELECT skey, {f}(text) FROM ({});",
+            indexed_text(&format!("WHERE m.seq = {seq}")),
+            f = super::search::PAIRS_FN,
+        )
+    };
+    tx.execute_batch(&format!(
+        "CREATE VIRTUAL TABLE grams USING fts5(text, content='', contentless_delete=1, tokenize='ascii', prefix='{prefix}');
+         CREATE TRIGGER messages_grams_insert AFTER INSERT ON messages BEGIN
+             INSERT INTO grams (rowid, text) VALUES (new.skey, {f}(new.text));
+         END;
+         CREATE TRIGGER messages_grams_update AFTER UPDATE OF text ON messages BEGIN {update} END;
+         CREATE TRIGGER messages_grams_delete AFTER DELETE ON messages BEGIN
+             DELETE FROM grams WHERE rowid = old.skey;
+         END;
+         CREATE TRIGGER answers_grams_insert AFTER INSERT ON answers BEGIN {insert} END;
+         CREATE TRIGGER answers_grams_update AFTER UPDATE OF text ON answers BEGIN {insert} END;
+         CREATE TRIGGER answers_grams_delete AFTER DELETE ON answers BEGIN {delete} END;
+         INSERT INTO grams (rowid, text) SELECT skey, {f}(text) FROM ({fill});",
+        prefix = super::search::PAIR_CHAR_HEX,
+        f = super::search::PAIRS_FN,
+        update = reindex("new.seq"),
+        insert = reindex("new.message_seq"),
+        delete = reindex("old.message_seq"),
+        fill = indexed_text(""),
+    ))
+}
+
 /// The migrations: `MIGRATIONS[k]` takes a database from version `k` to `k + 1`.
-const MIGRATIONS: [fn(&Transaction) -> rusqlite::Result<()>; VERSION as usize] = [v1, v2];
+const MIGRATIONS: [fn(&Transaction) -> rusqlite::Result<()>; VERSION as usize] = [v1, v2, v3];
 
 /// The schema version of `conn`'s database (0: a new, empty file).
 pub fn version(conn: &Connection) -> rusqlite::Result<u32> {
@@ -113,6 +153,7 @@ pub fn version(conn: &Connection) -> rusqlite::Result<u32> {
 pub fn migrate(conn: &mut Connection, path: &Path, to: u32) -> Result<u32, HistoryError> {
     let sql = |source| HistoryError::Sqlite { path: path.to_path_buf(), source };
     let from = version(conn).map_err(sql)?;
+    super::search::register_pairs(conn).map_err(sql)?;
     if from > VERSION {
         return Err(HistoryError::TooNew { path: path.to_path_buf(), found: from, supported: VERSION });
     }

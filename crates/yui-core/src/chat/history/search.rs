@@ -1,6 +1,7 @@
 //! Search across every conversation: the trigram FTS5 index over user text
 //! and every answer's text (a substring match, case-insensitive, any
-//! script), with a scan (`LIKE`) for queries too short for a trigram. The
+//! script), and for queries too short for a trigram (one or two
+//! characters) the index of character pairs (`grams`, see [`pairs`]). The
 //! result is what the chat window had before the history: newest first, at
 //! most [`CHAT_SEARCH_HITS`], one line of snippet around the match, and a
 //! conversation whose title matches (and no message of it) found by its
@@ -9,41 +10,93 @@
 use super::rows::read_answers;
 use crate::chat::fold::title_of;
 use crate::chat::model::SearchHit;
-use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_SCAN_RECENT, HISTORY_TRIGRAM_CHARS};
+use crate::limits::{CHAT_SEARCH_HITS, CHAT_SNIPPET_CHARS, HISTORY_TRIGRAM_CHARS};
+use rusqlite::functions::FunctionFlags;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::fmt::Write as _;
+
+/// The SQL function that turns a message's text into its pairs of
+/// characters for the `grams` index ([`pairs`]); registered on the writing
+/// connection by [`register_pairs`] (the index's triggers call it).
+pub const PAIRS_FN: &str = "yui_pairs";
+
+/// Hex digits per character in a `grams` token (a code point is at most
+/// U+10FFFF); also the index's prefix length, so that a one-character
+/// query is one prefix lookup.
+pub const PAIR_CHAR_HEX: usize = 6;
+
+/// A character as a `grams` token's half: its lowercase form as
+/// [`PAIR_CHAR_HEX`] hex digits (the `ascii` tokenizer keeps them whole).
+fn push_hex(out: &mut String, c: char) {
+    let lower = c.to_lowercase().next().unwrap_or(c);
+    let _ = write!(out, "{:06x}", lower as u32);
+}
+
+/// `text` as the `grams` index holds it: one token per character, made of
+/// that character and the next (the last with `000000`), space-separated.
+/// Every one- or two-character substring of `text` is then a token's
+/// prefix or a whole token, whatever the script; a pair across the U+0001
+/// between a message's parts never matches a query.
+pub fn pairs(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(chars.len() * (2 * PAIR_CHAR_HEX + 1));
+    for (i, &c) in chars.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_hex(&mut out, c);
+        match chars.get(i + 1) {
+            Some(&next) => push_hex(&mut out, next),
+            None => out.push_str("000000"),
+        }
+    }
+    out
+}
+
+/// Register [`PAIRS_FN`] on `conn` (the writer: every write to a message
+/// fires the triggers that call it).
+pub fn register_pairs(conn: &Connection) -> rusqlite::Result<()> {
+    conn.create_scalar_function(PAIRS_FN, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+        Ok(ctx.get::<Option<String>>(0)?.map(|t| pairs(&t)).unwrap_or_default())
+    })
+}
+
+/// A query of one or two characters as a `grams` match: the pair's token,
+/// or the character as a prefix.
+fn short_match(needle: &str) -> String {
+    let mut token = String::new();
+    let mut count = 0;
+    for c in needle.chars() {
+        push_hex(&mut token, c);
+        count += 1;
+    }
+    if count == 1 {
+        format!("\"{token}\" *")
+    } else {
+        format!("\"{token}\"")
+    }
+}
 
 /// The columns of a hit, over `messages m` joined with `conversations c`.
 const HIT: &str = "m.seq, m.conversation_id, coalesce(c.title, ''), m.id, m.role, m.at_ms, m.text, m.active";
 
-/// A message `m` the `LIKE` pattern `?1` matches (its text or an answer's).
-const LIKE: &str = "(m.text LIKE ?1 ESCAPE '\\' OR EXISTS (SELECT 1 FROM answers a WHERE a.message_seq = m.seq AND a.text LIKE ?1 ESCAPE '\\'))";
-
-/// The newest `?2` messages the query `?1` matches, newest first, from the
-/// index, whose rowids are the messages' time keys.
-fn indexed_sql() -> String {
+/// The newest `?2` messages the query `?1` matches in the index `{table}`,
+/// newest first (the indexes' rowids are the messages' time keys).
+fn indexed_sql(table: &str) -> String {
     format!(
-        "SELECT {HIT} FROM (SELECT rowid AS skey FROM search WHERE search MATCH ?1 ORDER BY rowid DESC LIMIT ?2) s
+        "SELECT {HIT} FROM (SELECT rowid AS skey FROM {table} WHERE {table} MATCH ?1 ORDER BY rowid DESC LIMIT ?2) s
          JOIN messages m ON m.skey = s.skey LEFT JOIN conversations c ON c.id = m.conversation_id ORDER BY m.skey DESC"
     )
 }
 
-/// A short query: the newest `?2` matches among the messages newer than
-/// time key `?3`, a scan from the newest back that stops at `?2` hits (a
-/// query that matches often ends early).
-fn recent_scan_sql() -> String {
-    format!("SELECT {HIT} FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id WHERE m.skey > ?3 AND {LIKE} ORDER BY m.skey DESC LIMIT ?2")
-}
-
-/// A short query, past the recent messages: one pass over each table
-/// (cheaper than a lookup of every message's answers), the newest `?2`
-/// matches at or before time key `?3`.
-fn older_scan_sql() -> String {
-    format!(
-        "SELECT {HIT} FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id
-         WHERE m.skey <= ?3 AND m.seq IN (SELECT seq FROM messages WHERE text LIKE ?1 ESCAPE '\\'
-                                          UNION SELECT message_seq FROM answers WHERE text LIKE ?1 ESCAPE '\\')
-         ORDER BY m.skey DESC LIMIT ?2"
-    )
+/// The index a query goes to: `grams` for one or two characters, else the
+/// trigram index `search`.
+fn index(short: bool) -> &'static str {
+    if short {
+        "grams"
+    } else {
+        "search"
+    }
 }
 
 /// A hit's row: seq, conversation, title, message id, role, at_ms, text, active.
@@ -57,37 +110,20 @@ fn hit_rows(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> ru
 
 /// The newest matches of `pat`, newest first, at most [`CHAT_SEARCH_HITS`].
 fn matching(conn: &Connection, pat: &str, short: bool) -> rusqlite::Result<Vec<HitRow>> {
-    let limit = CHAT_SEARCH_HITS as i64;
-    if !short {
-        return hit_rows(conn, &indexed_sql(), params![pat, limit]);
-    }
-    // The newest messages first, then the rest in one pass.
-    let cut: Option<i64> = conn
-        .prepare_cached("SELECT skey FROM messages ORDER BY skey DESC LIMIT 1 OFFSET ?1")?
-        .query_row([HISTORY_SCAN_RECENT as i64], |r| r.get(0))
-        .optional()?;
-    let mut rows = hit_rows(conn, &recent_scan_sql(), params![pat, limit, cut.unwrap_or(i64::MIN)])?;
-    if let Some(cut) = cut.filter(|_| rows.len() < CHAT_SEARCH_HITS) {
-        rows.extend(hit_rows(conn, &older_scan_sql(), params![pat, limit - rows.len() as i64, cut])?);
-    }
-    Ok(rows)
+    hit_rows(conn, &indexed_sql(index(short)), params![pat, CHAT_SEARCH_HITS as i64])
 }
 
 /// Whether the query `?1` matches a message of conversation `?2`.
 fn any_sql(short: bool) -> String {
-    if short {
-        format!("SELECT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = ?2 AND {LIKE})")
-    } else {
-        "SELECT EXISTS (SELECT 1 FROM search s JOIN messages m ON m.skey = s.rowid WHERE search MATCH ?1 AND m.conversation_id = ?2)".into()
-    }
+    let table = index(short);
+    format!("SELECT EXISTS (SELECT 1 FROM {table} s JOIN messages m ON m.skey = s.rowid WHERE {table} MATCH ?1 AND m.conversation_id = ?2)")
 }
 
-/// The query as the index takes it: one FTS5 string (a phrase: with the
-/// trigram tokenizer, the text as a substring), or a `LIKE` pattern.
+/// The query as its index takes it: one FTS5 string (a phrase: with the
+/// trigram tokenizer, the text as a substring), or [`short_match`].
 fn pattern(needle: &str, short: bool) -> String {
     if short {
-        let escaped: String = needle.chars().flat_map(|c| if matches!(c, '%' | '_' | '\\') { vec!['\\', c] } else { vec![c] }).collect();
-        format!("%{escaped}%")
+        short_match(needle)
     } else {
         format!("\"{}\"", needle.replace('"', "\"\""))
     }
