@@ -100,50 +100,20 @@ use yui_core::{Settings, Status, UserCommand};
 /// Every command, as `lib.rs` registers them.
 pub const COMMANDS: &[Spec] = &[
     spec!("send_command", "Hand a user action to the window's session.", ["command": ts::<UserCommand>], void),
-    spec!(
-        "current_status",
-        "The connection state now.",
-        [],
-        ts::<Status>
-    ),
+    spec!("current_status", "The connection state now.", [], ts::<Status>),
     spec!("event_channel", "Register the channel every core event of the session comes down, in order.", ["channel": event_stream], void),
     spec!("cursor_channel", "Register the channel the cursor position (null: outside) comes down.", ["channel": cursor_stream], void),
-    spec!(
-        "open_chat",
-        "Open the chat window, or bring it to the front.",
-        [],
-        void
-    ),
-    spec!(
-        "chat_conversations",
-        "The character's conversations, newest change first.",
-        [],
-        ts::<Vec<ConversationSummary>>
-    ),
+    spec!("open_chat", "Open the chat window, or bring it to the front.", [], void),
+    spec!("chat_conversations", "The character's conversations, newest change first.", [], ts::<Vec<ConversationSummary>>),
     spec!("chat_conversation", "Conversation `id` (its newest page, or the page around message `at`), or the current one for null.", ["id": ts::<Option<String>>, "at": ts::<Option<String>>], ts::<Option<Conversation>>),
     spec!("chat_page", "The messages of conversation `id` right before message `before` or right after message `after`.", ["id": ts::<String>, "before": ts::<Option<String>>, "after": ts::<Option<String>>], ts::<Option<ChatPage>>),
     spec!("chat_search", "Messages of every conversation that contain `query`.", ["query": ts::<String>], ts::<Vec<SearchHit>>),
     spec!("chat_delete_conversation", "Delete conversation `id` (the window asked first).", ["id": ts::<String>], void),
     spec!("chat_delete_all_conversations", "Delete every conversation (the window asked first).", [], void),
-    spec!(
-        "chat_settings",
-        "The chat window's settings now.",
-        [],
-        ts::<ChatSettings>
-    ),
-    spec!(
-        "character_file",
-        "The user's .vrm bytes (empty: the bundled character).",
-        [],
-        bytes
-    ),
+    spec!("chat_settings", "The chat window's settings now.", [], ts::<ChatSettings>),
+    spec!("character_file", "The user's .vrm bytes (empty: the bundled character).", [], bytes),
     spec!("motion_file", "The bytes of the user's .vrma clip `id`.", ["id": ts::<String>], bytes),
-    spec!(
-        "user_motions",
-        "The ids of the user's .vrma clips.",
-        [],
-        ts::<Vec<String>>
-    ),
+    spec!("user_motions", "The ids of the user's .vrma clips.", [], ts::<Vec<String>>),
     spec!("set_click_through", "Make the pet window ignore (true) or take the mouse.", ["ignore": ts::<bool>], void),
     spec!(
         "set_input_shape",
@@ -157,132 +127,37 @@ pub const COMMANDS: &[Spec] = &[
         ["on": ts::<bool>],
         void
     ),
-    spec!(
-        "input_by_shape",
-        "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.",
-        [],
-        ts::<bool>
-    ),
+    spec!("input_by_shape", "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.", [], ts::<bool>),
     spec!("open_settings", "Open the settings window.", [], void),
-    spec!(
-        "load_settings",
-        "The saved settings, key included (settings window only).",
-        [],
-        ts::<Settings>
-    ),
+    spec!("load_settings", "The saved settings, key included (settings window only).", [], ts::<Settings>),
     spec!("save_settings", "Save the settings and apply them (settings window only).", ["settings": ts::<Settings>], void),
-    spec!(
-        "import_character",
-        "Import a .vrm: the raw bytes, the name in `x-file-name`.",
-        [],
-        ts::<yui_core::character::CharacterInfo>
-    ),
-    spec!(
-        "use_default_character",
-        "Go back to the bundled character.",
-        [],
-        void
-    ),
-    spec!(
-        "import_motion",
-        "Import a .vrma clip: the raw bytes, the name in `x-file-name`.",
-        [],
-        ts::<String>
-    ),
-    spec!(
-        "recent_contexts",
-        "The last client_context blocks sent, oldest first.",
-        [],
-        ts::<Vec<yui_core::context_log::SentContext>>
-    ),
-    spec!(
-        "delegation_history",
-        "Every delegation seen, newest first.",
-        [],
-        ts::<Vec<yui_core::DelegationItem>>
-    ),
-    spec!(
-        "key_place",
-        "Where the key is kept.",
-        [],
-        ts::<yui_core::keystore::KeyPlace>
-    ),
+    spec!("import_character", "Import a .vrm: the raw bytes, the name in `x-file-name`.", [], ts::<yui_core::character::CharacterInfo>),
+    spec!("use_default_character", "Go back to the bundled character.", [], void),
+    spec!("import_motion", "Import a .vrma clip: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
+    spec!("recent_contexts", "The last client_context blocks sent, oldest first.", [], ts::<Vec<yui_core::context_log::SentContext>>),
+    spec!("delegation_history", "Every delegation seen, newest first.", [], ts::<Vec<yui_core::DelegationItem>>),
+    spec!("key_place", "Where the key is kept.", [], ts::<yui_core::keystore::KeyPlace>),
     spec!("test_connection", "Test the connection the form's settings describe.", ["settings": ts::<Settings>], ts::<yui_core::probe::ProbeReport>),
-    spec!(
-        "import_card",
-        "Import a character card: the raw bytes, the name in `x-file-name`.",
-        [],
-        ts::<String>
-    ),
-    spec!(
-        "current_card_name",
-        "The name of the card in use.",
-        [],
-        ts::<String>
-    ),
-    spec!(
-        "ingress_info",
-        "Where the signals ingress listens, its token and a curl line.",
-        [],
-        ts::<yui_core::settings::IngressInfo>
-    ),
-    spec!(
-        "desktop_limitation",
-        "Why the desktop reader gives no frontmost line or idle time; null when it reads both.",
-        [],
-        ts::<Option<String>>
-    ),
+    spec!("import_card", "Import a character card: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
+    spec!("current_card_name", "The name of the card in use.", [], ts::<String>),
+    spec!("ingress_info", "Where the signals ingress listens, its token and a curl line.", [], ts::<yui_core::settings::IngressInfo>),
+    spec!("desktop_limitation", "Why the desktop reader gives no frontmost line or idle time; null when it reads both.", [], ts::<Option<String>>),
     spec!(
         "desktop_check",
         "The desktop self-test: transparency, click-through, always-on-top and placement here, each with its fallback.",
         [],
         ts::<yui_core::world::stage::StageReport>
     ),
-    spec!(
-        "list_displays",
-        "The displays, for the screenshot source.",
-        [],
-        ts::<Vec<yui_core::picture::capture::Display>>
-    ),
-    spec!(
-        "list_relations",
-        "The character's relations.",
-        [],
-        ts::<Vec<yui_core::relations::RelationRecord>>
-    ),
+    spec!("list_displays", "The displays, for the screenshot source.", [], ts::<Vec<yui_core::picture::capture::Display>>),
+    spec!("list_relations", "The character's relations.", [], ts::<Vec<yui_core::relations::RelationRecord>>),
     spec!("set_relation", "Set a relation by hand.", ["target": ts::<String>, "value": ts::<i32>], ts::<yui_core::relations::RelationRecord>),
-    spec!(
-        "body_now",
-        "The window's body now (posture and bed scene), as a body event.",
-        [],
-        ts::<yui_core::UiEvent>
-    ),
-    spec!(
-        "screen_watched",
-        "Whether each turn attaches the screen now.",
-        [],
-        ts::<bool>
-    ),
+    spec!("body_now", "The window's body now (posture and bed scene), as a body event.", [], ts::<yui_core::UiEvent>),
+    spec!("screen_watched", "Whether each turn attaches the screen now.", [], ts::<bool>),
     spec!("lip_channel", "Register the channel the mouth levels come down.", ["channel": level_channel], void),
-    spec!(
-        "mic_enabled",
-        "Whether the mic toggle is on.",
-        [],
-        ts::<bool>
-    ),
+    spec!("mic_enabled", "Whether the mic toggle is on.", [], ts::<bool>),
     spec!("set_mic", "Turn the microphone on or off (saved).", ["on": ts::<bool>], void),
-    spec!(
-        "list_output_devices",
-        "The sound output devices by name.",
-        [],
-        ts::<Vec<String>>
-    ),
-    spec!(
-        "list_input_devices",
-        "The microphones by name.",
-        [],
-        ts::<Vec<String>>
-    ),
+    spec!("list_output_devices", "The sound output devices by name.", [], ts::<Vec<String>>),
+    spec!("list_input_devices", "The microphones by name.", [], ts::<Vec<String>>),
 ];
 
 /// Commands whose body is raw bytes (`x-file-name` names the file): their
@@ -313,11 +188,7 @@ pub fn typescript() -> String {
     let mut used = std::collections::BTreeSet::new();
     for spec in COMMANDS {
         let answer = (spec.answer)(&cfg);
-        let mut params: Vec<String> = spec
-            .args
-            .iter()
-            .map(|(n, t)| format!("{}: {}", camel(n), t(&cfg)))
-            .collect();
+        let mut params: Vec<String> = spec.args.iter().map(|(n, t)| format!("{}: {}", camel(n), t(&cfg))).collect();
         // Tauri reads the arguments under their camelCase names.
         let mut passed: Vec<String> = spec.args.iter().map(|(n, _)| camel(n)).collect();
         for (_, t) in spec.args {
@@ -326,44 +197,20 @@ pub fn typescript() -> String {
         used.insert(answer.clone());
         let call = if UPLOADS.contains(&spec.name) {
             params = vec!["bytes: Uint8Array".into(), "fileName: string".into()];
-            format!(
-                "invoke<{answer}>(\"{}\", bytes, {{ headers: {{ \"x-file-name\": fileName }} }})",
-                spec.name
-            )
+            format!("invoke<{answer}>(\"{}\", bytes, {{ headers: {{ \"x-file-name\": fileName }} }})", spec.name)
         } else if passed.is_empty() {
             format!("invoke<{answer}>(\"{}\")", spec.name)
         } else {
             passed.sort();
-            format!(
-                "invoke<{answer}>(\"{}\", {{ {} }})",
-                spec.name,
-                passed.join(", ")
-            )
+            format!("invoke<{answer}>(\"{}\", {{ {} }})", spec.name, passed.join(", "))
         };
-        body.push_str(&format!(
-            "  /** {} */\n  {}: ({}): Promise<{answer}> => {call},\n",
-            spec.doc,
-            camel(spec.name),
-            params.join(", ")
-        ));
+        body.push_str(&format!("  /** {} */\n  {}: ({}): Promise<{answer}> => {call},\n", spec.doc, camel(spec.name), params.join(", ")));
     }
-    let builtin = [
-        "Array",
-        "Channel",
-        "ArrayBuffer",
-        "Uint8Array",
-        "Promise",
-        "number",
-        "string",
-        "boolean",
-        "null",
-    ];
+    let builtin = ["Array", "Channel", "ArrayBuffer", "Uint8Array", "Promise", "number", "string", "boolean", "null"];
     let mut types = std::collections::BTreeSet::new();
     for t in &used {
         for word in t.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
-            if word.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-                && !builtin.contains(&word)
-            {
+            if word.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !builtin.contains(&word) {
                 types.insert(word.to_string());
             }
         }
@@ -404,8 +251,7 @@ mod tests {
 
     #[test]
     fn commands_ts_is_current() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings/commands.ts");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings/commands.ts");
         let fresh = typescript();
         if std::env::var_os("UPDATE_BINDINGS").is_some() {
             std::fs::write(&path, &fresh).expect("write commands.ts");
@@ -451,20 +297,12 @@ mod tests {
         let lib = include_str!("lib.rs");
         let list = &lib[lib.find("generate_handler![").expect("the handler") + 18..];
         let list = &list[..list.find(']').expect("its end")];
-        let registered: Vec<&str> = list
-            .split(',')
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-            .map(|s| s.rsplit("::").next().unwrap())
-            .collect();
+        let registered: Vec<&str> = list.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()).map(|s| s.rsplit("::").next().unwrap()).collect();
         let mut listed: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
         let mut sorted = registered.clone();
         sorted.sort();
         listed.sort();
-        assert_eq!(
-            listed, sorted,
-            "api.rs lists exactly the registered commands"
-        );
+        assert_eq!(listed, sorted, "api.rs lists exactly the registered commands");
         let sources = [
             include_str!("commands.rs"),
             include_str!("streams.rs"),
@@ -476,10 +314,7 @@ mod tests {
             include_str!("voice_commands.rs"),
         ];
         for spec in COMMANDS {
-            let args = sources
-                .iter()
-                .find_map(|s| own_args(s, spec.name))
-                .unwrap_or_else(|| panic!("no fn {}", spec.name));
+            let args = sources.iter().find_map(|s| own_args(s, spec.name)).unwrap_or_else(|| panic!("no fn {}", spec.name));
             let listed: Vec<&str> = spec.args.iter().map(|(n, _)| *n).collect();
             assert_eq!(args, listed, "the arguments of {}", spec.name);
         }

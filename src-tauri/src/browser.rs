@@ -81,12 +81,7 @@ impl AppBrowser {
 }
 
 /// Run `f` on the inner state, one call at a time, bounded by `wait`.
-fn bounded<T, F>(
-    inner: &Arc<Inner>,
-    wait: Duration,
-    what: &'static str,
-    f: impl FnOnce(Arc<Inner>) -> F,
-) -> BoxFuture<'static, Result<T, String>>
+fn bounded<T, F>(inner: &Arc<Inner>, wait: Duration, what: &'static str, f: impl FnOnce(Arc<Inner>) -> F) -> BoxFuture<'static, Result<T, String>>
 where
     F: std::future::Future<Output = Result<T, String>> + Send + 'static,
     T: Send + 'static,
@@ -104,45 +99,23 @@ where
 
 impl Browser for AppBrowser {
     fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>> {
-        bounded(
-            &self.inner,
-            LOAD_WAIT,
-            "loading the page",
-            |me| async move { me.open(url).await },
-        )
+        bounded(&self.inner, LOAD_WAIT, "loading the page", |me| async move { me.open(url).await })
     }
 
     fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>> {
-        bounded(
-            &self.inner,
-            READ_WAIT,
-            "reading the page",
-            |me| async move { me.read().await },
-        )
+        bounded(&self.inner, READ_WAIT, "reading the page", |me| async move { me.read().await })
     }
 
     fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>> {
-        bounded(
-            &self.inner,
-            READ_WAIT,
-            "taking the page's picture",
-            |me| async move { me.screenshot().await },
-        )
+        bounded(&self.inner, READ_WAIT, "taking the page's picture", |me| async move { me.screenshot().await })
     }
 
     fn back(&self) -> BoxFuture<'static, Result<(), String>> {
-        bounded(&self.inner, LOAD_WAIT, "going back", |me| async move {
-            me.back().await
-        })
+        bounded(&self.inner, LOAD_WAIT, "going back", |me| async move { me.back().await })
     }
 
     fn close(&self) -> BoxFuture<'static, Result<(), String>> {
-        bounded(
-            &self.inner,
-            CLOSE_WAIT,
-            "closing the window",
-            |me| async move { me.close().await },
-        )
+        bounded(&self.inner, CLOSE_WAIT, "closing the window", |me| async move { me.close().await })
     }
 }
 
@@ -162,10 +135,7 @@ impl Inner {
         let known = self.title.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let page = platform::page(window, self.progress.subscribe()).await?;
         let url = match page.url.is_empty() {
-            true => window
-                .url()
-                .map_err(|e| format!("the page's address is unknown: {e}"))?
-                .to_string(),
+            true => window.url().map_err(|e| format!("the page's address is unknown: {e}"))?.to_string(),
             false => page.url,
         };
         let mut title = page.title.filter(|t| !t.is_empty()).unwrap_or(known);
@@ -181,11 +151,7 @@ impl Inner {
 
     /// Wait until a page load finishes after `since` (the state before the
     /// navigation started), or the window goes.
-    async fn loaded(
-        &self,
-        mut rx: watch::Receiver<Progress>,
-        since: Progress,
-    ) -> Result<(), String> {
+    async fn loaded(&self, mut rx: watch::Receiver<Progress>, since: Progress) -> Result<(), String> {
         loop {
             let now = *rx.borrow_and_update();
             if now.gone != since.gone {
@@ -198,12 +164,7 @@ impl Inner {
                 return Err(CLOSED.into());
             }
         }
-        match self
-            .failure
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        {
+        match self.failure.lock().unwrap_or_else(|p| p.into_inner()).take() {
             Some(reason) => Err(format!("the page did not load: {reason}")),
             None => Ok(()),
         }
@@ -215,9 +176,7 @@ impl Inner {
         *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
         let window = match self.window() {
             Some(window) => {
-                window
-                    .navigate(url)
-                    .map_err(|e| format!("navigating failed: {e}"))?;
+                window.navigate(url).map_err(|e| format!("navigating failed: {e}"))?;
                 window
             }
             None => self.build(url)?,
@@ -233,25 +192,19 @@ impl Inner {
         let on_load = self.progress.clone();
         let on_gone = self.progress.clone();
         let title = self.title.clone();
-        let window = WebviewWindowBuilder::new(
-            &self.app,
-            WindowId::Browser.label(),
-            WebviewUrl::External(url),
-        )
-        .title(TITLE)
-        .inner_size(1024.0, 768.0)
-        .resizable(true)
-        .decorations(true)
-        .on_page_load(move |_, payload| {
-            if payload.event() == PageLoadEvent::Finished {
-                on_load.send_modify(|p| p.finished += 1);
-            }
-        })
-        .on_document_title_changed(move |_, now| {
-            *title.lock().unwrap_or_else(|p| p.into_inner()) = now
-        })
-        .build()
-        .map_err(|e| format!("the browser window could not open: {e}"))?;
+        let window = WebviewWindowBuilder::new(&self.app, WindowId::Browser.label(), WebviewUrl::External(url))
+            .title(TITLE)
+            .inner_size(1024.0, 768.0)
+            .resizable(true)
+            .decorations(true)
+            .on_page_load(move |_, payload| {
+                if payload.event() == PageLoadEvent::Finished {
+                    on_load.send_modify(|p| p.finished += 1);
+                }
+            })
+            .on_document_title_changed(move |_, now| *title.lock().unwrap_or_else(|p| p.into_inner()) = now)
+            .build()
+            .map_err(|e| format!("the browser window could not open: {e}"))?;
         window.on_window_event(move |event| {
             if let WindowEvent::Destroyed = event {
                 on_gone.send_modify(|p| p.gone += 1);
@@ -265,14 +218,7 @@ impl Inner {
     async fn read(&self) -> Result<(Page, String), String> {
         let window = self.open_window()?;
         let (page, text) = platform::read(&window, self.progress.subscribe()).await?;
-        let page = if page.url.is_empty() {
-            Page {
-                title: page.title,
-                ..self.page(&window).await?
-            }
-        } else {
-            page
-        };
+        let page = if page.url.is_empty() { Page { title: page.title, ..self.page(&window).await? } } else { page };
         Ok((page, text))
     }
 
@@ -299,9 +245,7 @@ impl Inner {
         };
         let mut rx = self.progress.subscribe();
         let since = *rx.borrow_and_update();
-        window
-            .destroy()
-            .map_err(|e| format!("the window did not close: {e}"))?;
+        window.destroy().map_err(|e| format!("the window did not close: {e}"))?;
         while rx.borrow_and_update().gone == since.gone {
             if rx.changed().await.is_err() {
                 break;
@@ -322,10 +266,7 @@ struct Shown {
 /// Resolve with `answer`, or fail with [`CLOSED`] once the window goes.
 /// (WebKitGTK's reader waits this way; the other platforms' do not yet.)
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-async fn unless_closed<T>(
-    mut rx: watch::Receiver<Progress>,
-    answer: impl std::future::Future<Output = Result<T, String>>,
-) -> Result<T, String> {
+async fn unless_closed<T>(mut rx: watch::Receiver<Progress>, answer: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
     let since = *rx.borrow_and_update();
     let gone = async move {
         while rx.changed().await.is_ok() {
@@ -367,20 +308,12 @@ mod platform {
         f: impl FnOnce(webkit2gtk::WebView, oneshot::Sender<Result<T, String>>) + Send + 'static,
     ) -> Result<T, String> {
         let (tx, answer) = oneshot::channel();
-        window
-            .with_webview(move |view| f(view.inner(), tx))
-            .map_err(|e| format!("the web view is unreachable: {e}"))?;
-        unless_closed(rx, async move {
-            answer.await.unwrap_or_else(|_| Err(super::CLOSED.into()))
-        })
-        .await
+        window.with_webview(move |view| f(view.inner(), tx)).map_err(|e| format!("the web view is unreachable: {e}"))?;
+        unless_closed(rx, async move { answer.await.unwrap_or_else(|_| Err(super::CLOSED.into())) }).await
     }
 
     /// The address and title WebKit shows now.
-    pub async fn page(
-        window: &WebviewWindow,
-        rx: watch::Receiver<Progress>,
-    ) -> Result<super::Shown, String> {
+    pub async fn page(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
         on_view(window, rx, |view, tx| {
             let _ = tx.send(Ok(super::Shown {
                 url: view.uri().map(|u| u.to_string()).unwrap_or_default(),
@@ -394,36 +327,21 @@ mod platform {
     /// navigation replaced it).
     pub fn watch_failures(window: &WebviewWindow, failure: Arc<Mutex<Option<String>>>) {
         let _ = window.with_webview(move |view| {
-            view.inner()
-                .connect_load_failed(move |_, _event: LoadEvent, uri, error| {
-                    if !error.matches(webkit2gtk::NetworkError::Cancelled) {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) =
-                            Some(format!("{uri}: {error}"));
-                    }
-                    false
-                });
+            view.inner().connect_load_failed(move |_, _event: LoadEvent, uri, error| {
+                if !error.matches(webkit2gtk::NetworkError::Cancelled) {
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{uri}: {error}"));
+                }
+                false
+            });
         });
     }
 
     /// The page (address, title) and its readable text.
-    pub async fn read(
-        window: &WebviewWindow,
-        rx: watch::Receiver<Progress>,
-    ) -> Result<(Page, String), String> {
+    pub async fn read(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<(Page, String), String> {
         let json = on_view(window, rx, |view, tx| {
-            view.evaluate_javascript(
-                READ_SCRIPT,
-                None,
-                None,
-                None::<&webkit2gtk::gio::Cancellable>,
-                move |result| {
-                    let _ = tx.send(
-                        result
-                            .map(|value| value.to_str().to_string())
-                            .map_err(|e| format!("the page could not be read: {e}")),
-                    );
-                },
-            );
+            view.evaluate_javascript(READ_SCRIPT, None, None, None::<&webkit2gtk::gio::Cancellable>, move |result| {
+                let _ = tx.send(result.map(|value| value.to_str().to_string()).map_err(|e| format!("the page could not be read: {e}")));
+            });
         })
         .await?;
         #[derive(serde::Deserialize)]
@@ -432,44 +350,20 @@ mod platform {
             title: String,
             text: String,
         }
-        let read: Read = serde_json::from_str(&json)
-            .map_err(|e| format!("the page's text was unreadable: {e}"))?;
-        Ok((
-            Page {
-                url: read.url,
-                title: read.title,
-            },
-            read.text,
-        ))
+        let read: Read = serde_json::from_str(&json).map_err(|e| format!("the page's text was unreadable: {e}"))?;
+        Ok((Page { url: read.url, title: read.title }, read.text))
     }
 
     /// The visible part of the page as a PNG.
-    pub async fn snapshot(
-        window: &WebviewWindow,
-        rx: watch::Receiver<Progress>,
-    ) -> Result<Picture, String> {
+    pub async fn snapshot(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<Picture, String> {
         let (width, height, rgba) = on_view(window, rx, |view, tx| {
-            view.snapshot(
-                SnapshotRegion::Visible,
-                SnapshotOptions::NONE,
-                None::<&webkit2gtk::gio::Cancellable>,
-                move |result| {
-                    let _ = tx.send(
-                        result
-                            .map_err(|e| format!("the page's picture failed: {e}"))
-                            .and_then(|surface| to_rgba(&surface)),
-                    );
-                },
-            );
+            view.snapshot(SnapshotRegion::Visible, SnapshotOptions::NONE, None::<&webkit2gtk::gio::Cancellable>, move |result| {
+                let _ = tx.send(result.map_err(|e| format!("the page's picture failed: {e}")).and_then(|surface| to_rgba(&surface)));
+            });
         })
         .await?;
-        let png = tokio::task::spawn_blocking(move || encode_png(width, height, &rgba))
-            .await
-            .map_err(|e| format!("encoding the picture failed: {e}"))??;
-        Ok(Picture::Encoded {
-            mime: "png".into(),
-            bytes: Arc::new(png),
-        })
+        let png = tokio::task::spawn_blocking(move || encode_png(width, height, &rgba)).await.map_err(|e| format!("encoding the picture failed: {e}"))??;
+        Ok(Picture::Encoded { mime: "png".into(), bytes: Arc::new(png) })
     }
 
     /// Navigate back, or say there is nothing to go back to.
@@ -491,14 +385,9 @@ mod platform {
 
     /// Cairo's premultiplied native-endian ARGB32 as straight RGBA.
     fn to_rgba(surface: &cairo::Surface) -> Result<(u32, u32, Vec<u8>), String> {
-        let image = cairo::ImageSurface::try_from(surface.clone())
-            .map_err(|_| "the page's picture is not an image".to_string())?;
+        let image = cairo::ImageSurface::try_from(surface.clone()).map_err(|_| "the page's picture is not an image".to_string())?;
         image.flush();
-        let (width, height, stride) = (
-            image.width().max(0) as usize,
-            image.height().max(0) as usize,
-            image.stride().max(0) as usize,
-        );
+        let (width, height, stride) = (image.width().max(0) as usize, image.height().max(0) as usize, image.stride().max(0) as usize);
         if width == 0 || height == 0 {
             return Err("the page's picture is empty".into());
         }
@@ -509,11 +398,7 @@ mod platform {
                 for row in data.chunks(stride).take(height) {
                     for px in row[..width * 4].chunks_exact(4) {
                         let argb = u32::from_ne_bytes([px[0], px[1], px[2], px[3]]);
-                        let a = if format == cairo::Format::ARgb32 {
-                            (argb >> 24) as u8
-                        } else {
-                            255
-                        };
+                        let a = if format == cairo::Format::ARgb32 { (argb >> 24) as u8 } else { 255 };
                         let un = |c: u32| -> u8 {
                             let c = (c & 0xff) as u8;
                             if a == 0 || a == 255 {
@@ -536,15 +421,9 @@ mod platform {
         let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| format!("encoding the picture failed: {e}"))?;
-        writer
-            .write_image_data(rgba)
-            .map_err(|e| format!("encoding the picture failed: {e}"))?;
-        writer
-            .finish()
-            .map_err(|e| format!("encoding the picture failed: {e}"))?;
+        let mut writer = encoder.write_header().map_err(|e| format!("encoding the picture failed: {e}"))?;
+        writer.write_image_data(rgba).map_err(|e| format!("encoding the picture failed: {e}"))?;
+        writer.finish().map_err(|e| format!("encoding the picture failed: {e}"))?;
         Ok(out)
     }
 }
@@ -564,35 +443,21 @@ mod platform {
 
     pub fn watch_failures(_window: &WebviewWindow, _failure: Arc<Mutex<Option<String>>>) {}
 
-    pub async fn page(
-        _window: &WebviewWindow,
-        _rx: watch::Receiver<Progress>,
-    ) -> Result<super::Shown, String> {
-        Ok(super::Shown {
-            url: String::new(),
-            title: None,
-        })
+    pub async fn page(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
+        Ok(super::Shown { url: String::new(), title: None })
     }
 
-    pub async fn read(
-        _window: &WebviewWindow,
-        _rx: watch::Receiver<Progress>,
-    ) -> Result<(Page, String), String> {
+    pub async fn read(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<(Page, String), String> {
         let _ = super::READ_SCRIPT;
         Err(UNSUPPORTED.into())
     }
 
-    pub async fn snapshot(
-        _window: &WebviewWindow,
-        _rx: watch::Receiver<Progress>,
-    ) -> Result<Picture, String> {
+    pub async fn snapshot(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<Picture, String> {
         Err(UNSUPPORTED.into())
     }
 
     pub async fn go_back(window: &WebviewWindow) -> Result<(), String> {
-        window
-            .eval("history.back()")
-            .map_err(|e| format!("going back failed: {e}"))
+        window.eval("history.back()").map_err(|e| format!("going back failed: {e}"))
     }
 }
 
@@ -610,17 +475,9 @@ mod tests {
             let windows = json["windows"].as_array().cloned().unwrap_or_default();
             for w in windows {
                 let w = w.as_str().unwrap_or_default();
-                assert!(
-                    w != WindowId::Browser.label() && !w.contains('*'),
-                    "{} grants window {w:?}",
-                    path.display()
-                );
+                assert!(w != WindowId::Browser.label() && !w.contains('*'), "{} grants window {w:?}", path.display());
             }
-            assert!(
-                json.get("webviews").is_none() && json.get("remote").is_none(),
-                "{} grants webviews or remote pages",
-                path.display()
-            );
+            assert!(json.get("webviews").is_none() && json.get("remote").is_none(), "{} grants webviews or remote pages", path.display());
         }
     }
 

@@ -18,16 +18,12 @@ pub fn open(app: &AppHandle) {
         let _ = w.set_focus();
         return;
     }
-    let built = WebviewWindowBuilder::new(
-        app,
-        WindowId::Chat.label(),
-        WebviewUrl::App("chat.html".into()),
-    )
-    .title("YUI Chat")
-    .inner_size(760.0, 640.0)
-    .min_inner_size(420.0, 360.0)
-    .resizable(true)
-    .build();
+    let built = WebviewWindowBuilder::new(app, WindowId::Chat.label(), WebviewUrl::App("chat.html".into()))
+        .title("YUI Chat")
+        .inner_size(760.0, 640.0)
+        .min_inner_size(420.0, 360.0)
+        .resizable(true)
+        .build();
     match built {
         Ok(_) => tracing::info!(record = "chat_window_opened"),
         Err(e) => tracing::warn!(record = "chat_window_failed", error = %e),
@@ -45,10 +41,7 @@ pub fn open_chat(app: AppHandle) {
 ///
 /// Errors: the pet has no session (`closed`, or its startup error).
 #[tauri::command]
-pub async fn chat_conversations(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<Vec<ConversationSummary>, CommandError> {
+pub async fn chat_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<ConversationSummary>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.conversations()))
 }
 
@@ -64,9 +57,7 @@ pub async fn chat_conversation(
     id: Option<String>,
     at: Option<String>,
 ) -> Result<Option<Conversation>, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| {
-        Ok(s.conversation(id.as_deref(), at.as_deref()))
-    })
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.conversation(id.as_deref(), at.as_deref())))
 }
 
 /// The messages of conversation `id` right before message `before` or
@@ -82,20 +73,14 @@ pub async fn chat_page(
     before: Option<String>,
     after: Option<String>,
 ) -> Result<Option<ChatPage>, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| {
-        Ok(s.chat_page(&id, before.as_deref(), after.as_deref()))
-    })
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.chat_page(&id, before.as_deref(), after.as_deref())))
 }
 
 /// Messages of every conversation that contain `query`.
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub async fn chat_search(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-    query: String,
-) -> Result<Vec<SearchHit>, CommandError> {
+pub async fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, query: String) -> Result<Vec<SearchHit>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.search_chats(&query)))
 }
 
@@ -105,14 +90,8 @@ pub async fn chat_search(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_delete_conversation(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-    id: String,
-) -> Result<(), CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| {
-        s.send(UserCommand::DeleteConversation { conversation_id: id })
-    })
+pub fn chat_delete_conversation(window: WebviewWindow, windows: State<'_, Windows>, id: String) -> Result<(), CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| s.send(UserCommand::DeleteConversation { conversation_id: id }))
 }
 
 /// Delete every conversation (the window asked the user first); a fresh
@@ -120,24 +99,14 @@ pub fn chat_delete_conversation(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_delete_all_conversations(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<(), CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| {
-        s.send(UserCommand::DeleteAllConversations)
-    })
+pub fn chat_delete_all_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<(), CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| s.send(UserCommand::DeleteAllConversations))
 }
 
 /// The chat window's settings as the session reads them now.
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
-pub fn chat_settings(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<ChatSettings, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| {
-        Ok(s.live_settings().read(|v| v.chat.clone()))
-    })
+pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.chat.clone())))
 }

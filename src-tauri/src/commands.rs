@@ -18,10 +18,7 @@ pub struct CommandError {
 impl CommandError {
     /// An error with `code` and `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
+        Self { code, message: message.into() }
     }
 }
 
@@ -33,12 +30,7 @@ impl From<CoreError> for CommandError {
 
 /// The calling window's id; an unknown label has no session.
 pub fn caller(window: &WebviewWindow) -> Result<WindowId, CommandError> {
-    WindowId::from_label(window.label()).ok_or_else(|| {
-        CommandError::new(
-            ErrorCode::Closed,
-            format!("window {} has no session", window.label()),
-        )
-    })
+    WindowId::from_label(window.label()).ok_or_else(|| CommandError::new(ErrorCode::Closed, format!("window {} has no session", window.label())))
 }
 
 /// Hand a user action to the calling window's session.
@@ -46,11 +38,7 @@ pub fn caller(window: &WebviewWindow) -> Result<WindowId, CommandError> {
 /// Errors: the window has no session, its session failed to start, or the
 /// session has ended (`closed`).
 #[tauri::command]
-pub fn send_command(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-    command: UserCommand,
-) -> Result<(), CommandError> {
+pub fn send_command(window: WebviewWindow, windows: State<'_, Windows>, command: UserCommand) -> Result<(), CommandError> {
     windows.with_session(caller(&window)?.session(), |session| session.send(command))
 }
 
@@ -60,13 +48,8 @@ pub fn send_command(
 /// Errors: as [`send_command`]; a failed startup returns its own error here,
 /// so the page can show why it has no session.
 #[tauri::command]
-pub fn current_status(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<Status, CommandError> {
-    windows.with_session(caller(&window)?.session(), |session| {
-        Ok(session.status().borrow().clone())
-    })
+pub fn current_status(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Status, CommandError> {
+    windows.with_session(caller(&window)?.session(), |session| Ok(session.status().borrow().clone()))
 }
 
 /// The calling window's body now, as a `body` event: the page asks on
@@ -74,10 +57,7 @@ pub fn current_status(
 ///
 /// Errors: as [`current_status`].
 #[tauri::command]
-pub fn body_now(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<UiEvent, CommandError> {
+pub fn body_now(window: WebviewWindow, windows: State<'_, Windows>) -> Result<UiEvent, CommandError> {
     windows.with_session(caller(&window)?.session(), |session| Ok(session.body()))
 }
 
@@ -89,9 +69,6 @@ mod tests {
     fn errors_serialize_as_code_and_message() {
         let e = CommandError::from(CoreError::Closed);
         let json = serde_json::to_value(&e).unwrap();
-        assert_eq!(
-            json,
-            serde_json::json!({ "code": "closed", "message": "the session has ended" })
-        );
+        assert_eq!(json, serde_json::json!({ "code": "closed", "message": "the session has ended" }));
     }
 }

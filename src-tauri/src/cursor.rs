@@ -38,12 +38,8 @@ pub fn watch(app: AppHandle, id: WindowId, cancel: CancellationToken) {
                 let size = window.inner_size().ok()?;
                 let scale = window.scale_factor().ok()?;
                 let (x, y) = (cursor.x - origin.x as f64, cursor.y - origin.y as f64);
-                let inside =
-                    x >= 0.0 && y >= 0.0 && x < size.width as f64 && y < size.height as f64;
-                inside.then_some(CursorPoint {
-                    x: x / scale,
-                    y: y / scale,
-                })
+                let inside = x >= 0.0 && y >= 0.0 && x < size.width as f64 && y < size.height as f64;
+                inside.then_some(CursorPoint { x: x / scale, y: y / scale })
             })();
             if last != Some(point) && streams.send_cursor(id, point) {
                 last = Some(point);

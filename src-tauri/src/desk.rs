@@ -42,12 +42,7 @@ impl PetPlace {
     /// The pet's centre in physical pixels, once known.
     pub fn centre(&self) -> Option<(i32, i32)> {
         let place = *self.place.lock().unwrap_or_else(|p| p.into_inner());
-        place.map(|(pos, size)| {
-            (
-                pos.x + (size.width / 2) as i32,
-                pos.y + (size.height / 2) as i32,
-            )
-        })
+        place.map(|(pos, size)| (pos.x + (size.width / 2) as i32, pos.y + (size.height / 2) as i32))
     }
 
     /// The window's frame and scale, once known.
@@ -57,13 +52,7 @@ impl PetPlace {
         let scale = if scale > 0.0 { scale } else { 1.0 };
         place.map(|(pos, size)| {
             let size = self.layered.map_or(size, |l| l.to_physical(scale));
-            PetWindow {
-                x: pos.x,
-                y: pos.y,
-                width: size.width,
-                height: size.height,
-                scale,
-            }
+            PetWindow { x: pos.x, y: pos.y, width: size.width, height: size.height, scale }
         })
     }
 
@@ -87,10 +76,7 @@ struct DeskParts {
 /// the layer-shell pet stands ([`crate::layer::install`]); a layer surface's
 /// place is the one the app set, never what its Moved events say.
 pub fn install(app: &AppHandle, layered: Option<(PhysicalPosition<i32>, LogicalSize<u32>)>) {
-    let mut place = PetPlace {
-        layered: layered.map(|l| l.1),
-        ..PetPlace::default()
-    };
+    let mut place = PetPlace { layered: layered.map(|l| l.1), ..PetPlace::default() };
     let layered = layered.map(|l| l.0);
     if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
         if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
@@ -104,16 +90,11 @@ pub fn install(app: &AppHandle, layered: Option<(PhysicalPosition<i32>, LogicalS
         pet.on_window_event(move |event| match event {
             WindowEvent::Moved(pos) if layered.is_none() => tracked.set(|p| p.0 = *pos),
             WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
-            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
-                *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor
-            }
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor,
             _ => {}
         });
     }
-    app.manage(DeskParts {
-        place,
-        browser: Arc::new(AppBrowser::new(app.clone())),
-    });
+    app.manage(DeskParts { place, browser: Arc::new(AppBrowser::new(app.clone())) });
 }
 
 /// The desk of the main pet window.
@@ -129,16 +110,9 @@ impl AppDesk {
     pub fn new(app: AppHandle) -> Self {
         let (place, browser) = match app.try_state::<DeskParts>() {
             Some(parts) => (parts.place.clone(), parts.browser.clone()),
-            None => (
-                Arc::new(PetPlace::default()),
-                Arc::new(AppBrowser::new(app.clone())),
-            ),
+            None => (Arc::new(PetPlace::default()), Arc::new(AppBrowser::new(app.clone()))),
         };
-        Self {
-            app,
-            place,
-            browser,
-        }
+        Self { app, place, browser }
     }
 }
 
@@ -305,8 +279,7 @@ mod tests {
     fn the_centre_is_the_middle_of_the_outer_box() {
         let place = PetPlace::default();
         assert_eq!(place.centre(), None);
-        *place.place.lock().unwrap() =
-            Some((PhysicalPosition::new(100, -20), PhysicalSize::new(360, 520)));
+        *place.place.lock().unwrap() = Some((PhysicalPosition::new(100, -20), PhysicalSize::new(360, 520)));
         assert_eq!(place.centre(), Some((280, 240)));
         place.set(|p| p.0 = PhysicalPosition::new(0, 0));
         assert_eq!(place.centre(), Some((180, 260)));

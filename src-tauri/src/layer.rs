@@ -113,10 +113,7 @@ mod imp {
         window.set_monitor(&monitor);
         window.set_layer_shell_margin(Edge::Left, left);
         window.set_layer_shell_margin(Edge::Top, top);
-        Some((
-            PhysicalPosition::new((area.x() + left) * scale, (area.y() + top) * scale),
-            LogicalSize::new(width.max(0) as u32, height.max(0) as u32),
-        ))
+        Some((PhysicalPosition::new((area.x() + left) * scale, (area.y() + top) * scale), LogicalSize::new(width.max(0) as u32, height.max(0) as u32)))
     }
 
     pub fn place(pet: &WebviewWindow, x: i32, y: i32) {

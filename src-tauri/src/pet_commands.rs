@@ -14,9 +14,7 @@ use yui_core::ErrorCode;
 pub fn character_file(background: State<'_, Background>) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     let settings = dir.load_settings_without_key()?;
-    let bytes = character::current(&dir, &settings.character)
-        .map(|(_, b)| b)
-        .unwrap_or_default();
+    let bytes = character::current(&dir, &settings.character).map(|(_, b)| b).unwrap_or_default();
     Ok(Response::new(bytes))
 }
 
@@ -24,16 +22,9 @@ pub fn character_file(background: State<'_, Background>) -> Result<Response, Com
 ///
 /// Errors: `settings` when there is no such clip.
 #[tauri::command]
-pub fn motion_file(
-    background: State<'_, Background>,
-    id: String,
-) -> Result<Response, CommandError> {
+pub fn motion_file(background: State<'_, Background>, id: String) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
-    character::motion_bytes(&dir, &id)
-        .map(Response::new)
-        .ok_or_else(|| {
-            CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}"))
-        })
+    character::motion_bytes(&dir, &id).map(Response::new).ok_or_else(|| CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}")))
 }
 
 /// The motion ids of the user's clips.
@@ -47,14 +38,9 @@ pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, Co
 #[tauri::command]
 pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window lets clicks through",
-        ));
+        return Err(CommandError::new(ErrorCode::Closed, "only the pet window lets clicks through"));
     }
-    window
-        .set_ignore_cursor_events(ignore)
-        .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("click-through: {e}")))
+    window.set_ignore_cursor_events(ignore).map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("click-through: {e}")))
 }
 
 /// Make the calling pet window's input region `rects` (CSS pixels; the
@@ -63,29 +49,15 @@ pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), Comm
 /// (native Wayland). Errors: `settings` for more rectangles than the core
 /// takes.
 #[tauri::command]
-pub fn set_input_shape(
-    window: WebviewWindow,
-    rects: Option<Vec<yui_core::world::stage::InputRect>>,
-) -> Result<(), CommandError> {
+pub fn set_input_shape(window: WebviewWindow, rects: Option<Vec<yui_core::world::stage::InputRect>>) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window has an input shape",
-        ));
+        return Err(CommandError::new(ErrorCode::Closed, "only the pet window has an input shape"));
     }
-    let size = window
-        .inner_size()
-        .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("input shape: {e}")))?;
+    let size = window.inner_size().map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("input shape: {e}")))?;
     let scale = window.scale_factor().unwrap_or(1.0).max(0.1);
-    let (width, height) = (
-        (size.width as f64 / scale).round() as i32,
-        (size.height as f64 / scale).round() as i32,
-    );
+    let (width, height) = ((size.width as f64 / scale).round() as i32, (size.height as f64 / scale).round() as i32);
     let region = match rects {
-        Some(rects) => Some(
-            yui_core::world::stage::input_region(&rects, width, height)
-                .map_err(|e| CommandError::new(ErrorCode::Settings, e))?,
-        ),
+        Some(rects) => Some(yui_core::world::stage::input_region(&rects, width, height).map_err(|e| CommandError::new(ErrorCode::Settings, e))?),
         None => None,
     };
     crate::layer::set_input_shape(&window, region);
@@ -104,10 +76,7 @@ pub fn input_by_shape() -> bool {
 #[tauri::command]
 pub fn set_pet_keyboard(window: WebviewWindow, on: bool) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window asks for the keyboard",
-        ));
+        return Err(CommandError::new(ErrorCode::Closed, "only the pet window asks for the keyboard"));
     }
     crate::layer::set_keyboard(&window, on);
     Ok(())

@@ -16,12 +16,7 @@ pub fn bring_back(window: &WebviewWindow) {
         .available_monitors()
         .unwrap_or_default()
         .iter()
-        .map(|m| yui_core::placement::Rect {
-            x: m.position().x,
-            y: m.position().y,
-            width: m.size().width as i32,
-            height: m.size().height as i32,
-        })
+        .map(|m| yui_core::placement::Rect { x: m.position().x, y: m.position().y, width: m.size().width as i32, height: m.size().height as i32 })
         .collect();
     // A layer surface's place is the one the app gave it (GTK reports no
     // position for it): read it from the desk, as the core does.

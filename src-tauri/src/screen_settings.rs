@@ -22,23 +22,15 @@ pub async fn list_displays(window: WebviewWindow) -> Result<Vec<Display>, Comman
     match tauri::async_runtime::spawn_blocking(capture::displays).await {
         Ok(Ok(displays)) => Ok(displays),
         Ok(Err(e)) => Err(CommandError::new(ErrorCode::Unsupported, e.to_string())),
-        Err(e) => Err(CommandError::new(
-            ErrorCode::Unsupported,
-            format!("listing the displays failed: {e}"),
-        )),
+        Err(e) => Err(CommandError::new(ErrorCode::Unsupported, format!("listing the displays failed: {e}"))),
     }
 }
 
 /// The pet's relations now, `user` first. Empty while the pet has no session.
 #[tauri::command]
-pub fn list_relations(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<Vec<RelationRecord>, CommandError> {
+pub fn list_relations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<RelationRecord>, CommandError> {
     settings_only(&window)?;
-    Ok(windows
-        .with_session(WindowId::Pet, |s| Ok(s.relations().list()))
-        .unwrap_or_default())
+    Ok(windows.with_session(WindowId::Pet, |s| Ok(s.relations().list())).unwrap_or_default())
 }
 
 /// Set the pet's relation toward `target` to `value` by hand (the core
@@ -47,26 +39,14 @@ pub fn list_relations(
 /// Errors: `settings` for an empty target; the pet's session's error when it
 /// has none.
 #[tauri::command]
-pub fn set_relation(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-    target: String,
-    value: i32,
-) -> Result<RelationRecord, CommandError> {
+pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: String, value: i32) -> Result<RelationRecord, CommandError> {
     settings_only(&window)?;
     let target = target.trim().to_string();
     if target.is_empty() {
-        return Err(CommandError::new(
-            ErrorCode::Settings,
-            "name whom the relation is toward",
-        ));
+        return Err(CommandError::new(ErrorCode::Settings, "name whom the relation is toward"));
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-    windows.with_session(WindowId::Pet, |s| {
-        Ok(s.relations().set_by_user(&target, value, now))
-    })
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    windows.with_session(WindowId::Pet, |s| Ok(s.relations().set_by_user(&target, value, now)))
 }
 
 /// Whether the calling window's session attaches the screen to each turn
@@ -75,13 +55,8 @@ pub fn set_relation(
 ///
 /// Errors: as `current_status`.
 #[tauri::command]
-pub fn screen_watched(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-) -> Result<bool, CommandError> {
-    windows.with_session(caller(&window)?, |s| {
-        Ok(s.live_settings().read(|x| x.screenshot.enabled))
-    })
+pub fn screen_watched(window: WebviewWindow, windows: State<'_, Windows>) -> Result<bool, CommandError> {
+    windows.with_session(caller(&window)?, |s| Ok(s.live_settings().read(|x| x.screenshot.enabled)))
 }
 
 #[cfg(test)]
@@ -91,28 +66,19 @@ mod tests {
 
     #[test]
     fn the_screen_and_tool_switches_keep_the_session() {
-        let old = Settings {
-            chat_base_url: "http://x".into(),
-            ..Default::default()
-        };
+        let old = Settings { chat_base_url: "http://x".into(), ..Default::default() };
         let next = Settings {
             screenshot: ScreenshotSettings {
                 enabled: true,
                 allow_requests: true,
-                source: ScreenChoice::Window {
-                    app: "firefox".into(),
-                    title: String::new(),
-                },
+                source: ScreenChoice::Window { app: "firefox".into(), title: String::new() },
             },
             browser: true,
             relations: false,
             ..old.clone()
         };
         let change = old.change_to(&next);
-        assert!(
-            !change.restart_session,
-            "saving the switches must not restart the session"
-        );
+        assert!(!change.restart_session, "saving the switches must not restart the session");
         assert!(!change.character_changed);
     }
 }

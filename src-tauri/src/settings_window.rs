@@ -24,15 +24,11 @@ pub fn open(app: &AppHandle) {
         let _ = w.set_focus();
         return;
     }
-    let built = WebviewWindowBuilder::new(
-        app,
-        WindowId::Settings.label(),
-        WebviewUrl::App("settings.html".into()),
-    )
-    .title("YUI Settings")
-    .inner_size(560.0, 760.0)
-    .resizable(true)
-    .build();
+    let built = WebviewWindowBuilder::new(app, WindowId::Settings.label(), WebviewUrl::App("settings.html".into()))
+        .title("YUI Settings")
+        .inner_size(560.0, 760.0)
+        .resizable(true)
+        .build();
     if let Err(e) = built {
         tracing::warn!(record = "settings_window_failed", error = %e);
     }
@@ -42,10 +38,7 @@ pub fn open(app: &AppHandle) {
 pub(crate) fn settings_only(window: &WebviewWindow) -> Result<(), CommandError> {
     match caller(window)? {
         WindowId::Settings => Ok(()),
-        _ => Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the settings window reads or writes settings",
-        )),
+        _ => Err(CommandError::new(ErrorCode::Closed, "only the settings window reads or writes settings")),
     }
 }
 
@@ -56,24 +49,16 @@ pub fn open_settings(app: AppHandle) {
 }
 
 /// Run blocking work (files, the OS keychain) off the async threads.
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
-) -> Result<T, CommandError> {
+pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, CoreError> + Send + 'static) -> Result<T, CommandError> {
     match tauri::async_runtime::spawn_blocking(f).await {
         Ok(result) => Ok(result?),
-        Err(e) => Err(CommandError::new(
-            ErrorCode::Storage,
-            format!("the task failed: {e}"),
-        )),
+        Err(e) => Err(CommandError::new(ErrorCode::Storage, format!("the task failed: {e}"))),
     }
 }
 
 /// The saved settings, key included (only for the settings window).
 #[tauri::command]
-pub async fn load_settings(
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<Settings, CommandError> {
+pub async fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
     blocking(move || dir.load_settings()).await
@@ -81,10 +66,7 @@ pub async fn load_settings(
 
 /// Where the key is kept, or would be kept if saved now.
 #[tauri::command]
-pub async fn key_place(
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<KeyPlace, CommandError> {
+pub async fn key_place(window: WebviewWindow, background: State<'_, Background>) -> Result<KeyPlace, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
     blocking(move || Ok(dir.key_store().place())).await
@@ -92,10 +74,7 @@ pub async fn key_place(
 
 /// Test the connection `settings` describe (the form's values, unsaved).
 #[tauri::command]
-pub async fn test_connection(
-    window: WebviewWindow,
-    settings: Settings,
-) -> Result<ProbeReport, CommandError> {
+pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Result<ProbeReport, CommandError> {
     settings_only(&window)?;
     Ok(yui_core::probe::probe(&settings).await)
 }
@@ -103,20 +82,12 @@ pub async fn test_connection(
 /// Validate and save `settings`; restart the pet's session when the
 /// transport changed and reload its character when that changed.
 #[tauri::command]
-pub async fn save_settings(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-    mut settings: Settings,
-) -> Result<(), CommandError> {
+pub async fn save_settings(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, mut settings: Settings) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
     // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
     let dir = background.data_dir()?;
-    settings.voice.mic_enabled = blocking(move || dir.load_settings_without_key())
-        .await
-        .map(|s| s.voice.mic_enabled)
-        .unwrap_or(settings.voice.mic_enabled);
+    settings.voice.mic_enabled = blocking(move || dir.load_settings_without_key()).await.map(|s| s.voice.mic_enabled).unwrap_or(settings.voice.mic_enabled);
     apply(&app, &background, settings).await
 }
 
@@ -124,11 +95,7 @@ pub async fn save_settings(
 /// transport changed, else the live session reads it (switches, the turn
 /// screenshot, the voice) and listens or stops when the mic toggle changed;
 /// the pet reloads its character when that changed.
-pub(crate) async fn apply(
-    app: &AppHandle,
-    background: &Background,
-    next: Settings,
-) -> Result<(), CommandError> {
+pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
     let dir = background.data_dir()?;
     let saved = next.clone();
     let (change, mic_was, place) = blocking(move || {
@@ -139,25 +106,19 @@ pub(crate) async fn apply(
     })
     .await?;
     tracing::info!(record = "key_place", place = ?place);
-    tracing::info!(
-        record = "settings_saved",
-        restart = change.restart_session,
-        character = change.character_changed
-    );
+    tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
     if change.restart_session {
         restart_pet_session(app).await;
     } else {
         // The running session reads switches and the screenshot setting live.
         // A new session listens by itself when the toggle is on (startup.rs).
-        let _ = app
-            .state::<crate::window::Windows>()
-            .with_session(WindowId::Pet, |s| {
-                s.update_settings(&saved);
-                if saved.voice.mic_enabled != mic_was {
-                    s.listen(saved.voice.mic_enabled);
-                }
-                Ok(())
-            });
+        let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
+            s.update_settings(&saved);
+            if saved.voice.mic_enabled != mic_was {
+                s.listen(saved.voice.mic_enabled);
+            }
+            Ok(())
+        });
     }
     if change.character_changed {
         announce_character(app, background);
@@ -173,59 +134,37 @@ fn announce_character(app: &AppHandle, background: &Background) {
         return;
     };
     let settings = dir.load_settings_without_key().unwrap_or_default();
-    let event = UiEvent::CharacterChanged {
-        character: character::current(&dir, &settings.character).map(|(info, _)| info),
-        motions: character::user_motions(&dir),
-    };
+    let event =
+        UiEvent::CharacterChanged { character: character::current(&dir, &settings.character).map(|(info, _)| info), motions: character::user_motions(&dir) };
     crate::sink::window_sink(app.clone(), WindowId::Pet).emit(event);
 }
 
 /// The last client_context blocks the pet's session sent, oldest first (the
 /// context inspector). Empty while the pet has no session.
 #[tauri::command]
-pub fn recent_contexts(
-    windows: State<'_, crate::window::Windows>,
-) -> Vec<yui_core::context_log::SentContext> {
-    windows
-        .with_session(WindowId::Pet, |s| Ok(s.sent_contexts()))
-        .unwrap_or_default()
+pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
+    windows.with_session(WindowId::Pet, |s| Ok(s.sent_contexts())).unwrap_or_default()
 }
 
 /// Every delegation this character has seen, newest first (the Session
 /// section). Empty while the pet has no session.
 #[tauri::command]
-pub fn delegation_history(
-    windows: State<'_, crate::window::Windows>,
-) -> Vec<yui_core::DelegationItem> {
-    windows
-        .with_session(WindowId::Pet, |s| Ok(s.delegation_history()))
-        .unwrap_or_default()
+pub fn delegation_history(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::DelegationItem> {
+    windows.with_session(WindowId::Pet, |s| Ok(s.delegation_history())).unwrap_or_default()
 }
 
 /// The raw body of a file upload and its name from the `x-file-name` header.
 fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
-    let name = request
-        .headers()
-        .get("x-file-name")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("upload")
-        .to_string();
+    let name = request.headers().get("x-file-name").and_then(|v| v.to_str().ok()).unwrap_or("upload").to_string();
     match request.body() {
         InvokeBody::Raw(bytes) => Ok((name, bytes.clone())),
-        InvokeBody::Json(_) => Err(CommandError::new(
-            ErrorCode::Settings,
-            "send the file as raw bytes",
-        )),
+        InvokeBody::Json(_) => Err(CommandError::new(ErrorCode::Settings, "send the file as raw bytes")),
     }
 }
 
 /// What every upload command starts with: the caller must be the settings
 /// window; answers the data dir, the file name and the bytes.
-fn settings_upload(
-    window: &WebviewWindow,
-    background: &Background,
-    request: &Request<'_>,
-) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
+fn settings_upload(window: &WebviewWindow, background: &Background, request: &Request<'_>) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
     settings_only(window)?;
     let (name, bytes) = upload(request)?;
     Ok((background.data_dir()?, name, bytes))
@@ -243,29 +182,17 @@ pub async fn import_character(
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let info = {
         let dir = dir.clone();
-        blocking(move || {
-            character::import_vrm_bytes(&dir, Path::new(&name), &bytes)
-                .map_err(yui_core::CoreError::from)
-        })
-        .await?
+        blocking(move || character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?
     };
     let mut settings = blocking(move || dir.load_settings()).await?;
-    settings.character = info
-        .path
-        .as_ref()
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_default();
+    settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
     apply(&app, &background, settings).await?;
     Ok(info)
 }
 
 /// Go back to the bundled default character.
 #[tauri::command]
-pub async fn use_default_character(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<(), CommandError> {
+pub async fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;
@@ -275,18 +202,9 @@ pub async fn use_default_character(
 
 /// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
 #[tauri::command]
-pub async fn import_motion(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-    request: Request<'_>,
-) -> Result<String, CommandError> {
+pub async fn import_motion(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
-    let id = blocking(move || {
-        character::import_motion_bytes(&dir, Path::new(&name), &bytes)
-            .map_err(yui_core::CoreError::from)
-    })
-    .await?;
+    let id = blocking(move || character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?;
     announce_character(&app, &background);
     Ok(id)
 }
@@ -295,20 +213,11 @@ pub async fn import_motion(
 /// header) as the current character's card, then restart the pet's session
 /// so it is used. Answers the card's name.
 #[tauri::command]
-pub async fn import_card(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-    request: Request<'_>,
-) -> Result<String, CommandError> {
+pub async fn import_card(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let card = blocking(move || {
         let settings = dir.load_settings_without_key()?;
-        Ok(card::import_into(
-            &CardStore::new(&dir, &settings.character),
-            &name,
-            &bytes,
-        )?)
+        Ok(card::import_into(&CardStore::new(&dir, &settings.character), &name, &bytes)?)
     })
     .await?;
     restart_pet_session(&app).await;
@@ -318,19 +227,12 @@ pub async fn import_card(
 /// The name on the current character's card (the imported one, else the
 /// default persona in the UI language).
 #[tauri::command]
-pub async fn current_card_name(
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<String, CommandError> {
+pub async fn current_card_name(window: WebviewWindow, background: State<'_, Background>) -> Result<String, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
     blocking(move || {
         let settings = dir.load_settings_without_key()?;
-        Ok(card::current(
-            &CardStore::new(&dir, &settings.character),
-            &settings.language,
-        )
-        .name)
+        Ok(card::current(&CardStore::new(&dir, &settings.character), &settings.language).name)
     })
     .await
 }

@@ -20,11 +20,7 @@ pub fn push_to_talk_shortcut() -> Shortcut {
 
 /// The chat window: Ctrl+Alt+Y (Cmd+Option+Y on macOS).
 pub fn chat_shortcut() -> Shortcut {
-    let modifiers = if cfg!(target_os = "macos") {
-        Modifiers::SUPER | Modifiers::ALT
-    } else {
-        Modifiers::CONTROL | Modifiers::ALT
-    };
+    let modifiers = if cfg!(target_os = "macos") { Modifiers::SUPER | Modifiers::ALT } else { Modifiers::CONTROL | Modifiers::ALT };
     Shortcut::new(Some(modifiers), Code::KeyY)
 }
 
@@ -99,12 +95,6 @@ pub fn bring_back(app: &AppHandle) {
         return;
     };
     crate::placement::bring_back(&pet);
-    let _ = app.emit_to(
-        EventTarget::webview_window(WindowId::Pet.label()),
-        INTERACTIVE_EVENT,
-        Interactive {
-            seconds: INTERACTIVE_SECONDS,
-        },
-    );
+    let _ = app.emit_to(EventTarget::webview_window(WindowId::Pet.label()), INTERACTIVE_EVENT, Interactive { seconds: INTERACTIVE_SECONDS });
     tracing::info!(record = "pet_brought_back");
 }

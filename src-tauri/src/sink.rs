@@ -20,11 +20,7 @@ pub fn window_sink(app: AppHandle, id: WindowId) -> SharedSink {
         let reached = streams.send_event(id, &event);
         let rest = |w: WindowId| w.session() == id && !reached.contains(&w);
         // Emit only when an open window of the session still lacks a channel.
-        if !app
-            .webview_windows()
-            .keys()
-            .any(|label| WindowId::from_label(label).is_some_and(rest))
-        {
+        if !app.webview_windows().keys().any(|label| WindowId::from_label(label).is_some_and(rest)) {
             return;
         }
         let reaches = |target: &EventTarget| match target {

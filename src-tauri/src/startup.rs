@@ -23,9 +23,7 @@ pub const AUDIO_ENV: &str = "YUI_AUDIO";
 
 /// The audio output `YUI_AUDIO` asks for (the device when unset).
 pub fn audio_output(value: Option<&str>) -> AudioOutput {
-    value
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(AudioOutput::Device)
+    value.and_then(|v| v.parse().ok()).unwrap_or(AudioOutput::Device)
 }
 
 /// What the app keeps alive besides its windows.
@@ -42,25 +40,16 @@ pub struct Background {
 impl Background {
     /// The data directory, or why it could not be opened.
     pub fn data_dir(&self) -> Result<DataDir, CommandError> {
-        lock(&self.data_dir).clone().unwrap_or_else(|| {
-            Err(CommandError::new(
-                ErrorCode::Storage,
-                "the data directory is not open yet",
-            ))
-        })
+        lock(&self.data_dir).clone().unwrap_or_else(|| Err(CommandError::new(ErrorCode::Storage, "the data directory is not open yet")))
     }
 }
 
 /// Runs once in Tauri's setup: logging, tray, shortcut, cursor watch, then
 /// the pet window's session.
 pub fn setup(app: &AppHandle) {
-    let override_dir = std::env::var_os(DATA_DIR_ENV)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let override_dir = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
     let background = app.state::<Background>();
-    match log_dir(app, override_dir.as_ref())
-        .and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into))
-    {
+    match log_dir(app, override_dir.as_ref()).and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into)) {
         Ok(guard) => *lock(&background.log) = Some(guard),
         Err(e) => eprintln!("yui: logging is off: {}", e.message),
     }
@@ -89,10 +78,7 @@ pub fn setup(app: &AppHandle) {
     }
     let tasks = tokio_util::sync::CancellationToken::new();
     crate::cursor::watch(app.clone(), WindowId::Pet, tasks.clone());
-    app.state::<Windows>().insert(
-        WindowId::Pet,
-        WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks),
-    );
+    app.state::<Windows>().insert(WindowId::Pet, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
     // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
     tauri::async_runtime::block_on(async {
         start_pet_session(app, true).await;
@@ -136,10 +122,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
     });
     if let Err(e) = &session {
         tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
-        sink.emit(UiEvent::Notice {
-            code: e.code,
-            message: e.message.clone(),
-        });
+        sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
     }
     windows.replace_session(id, session);
 }
@@ -161,10 +144,7 @@ pub fn shutdown(app: &AppHandle) {
 fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, CommandError> {
     match override_dir {
         Some(dir) => Ok(dir.join("logs")),
-        None => app
-            .path()
-            .app_log_dir()
-            .map_err(|e| CommandError::new(ErrorCode::Storage, format!("no log directory: {e}"))),
+        None => app.path().app_log_dir().map_err(|e| CommandError::new(ErrorCode::Storage, format!("no log directory: {e}"))),
     }
 }
 
@@ -181,21 +161,11 @@ async fn start_session(
     let dir = data_dir.clone();
     let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
         .await
-        .map_err(|e| {
-            CommandError::new(
-                ErrorCode::Storage,
-                format!("loading the settings failed: {e}"),
-            )
-        })??;
+        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("loading the settings failed: {e}")))??;
     if settings.uses_demo() {
         let demo = DemoServer::start(DemoConfig::default())
             .await
-            .map_err(|e| {
-                CommandError::new(
-                    ErrorCode::Network,
-                    format!("the demo agent could not start: {e:#}"),
-                )
-            })?;
+            .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
         tracing::info!(record = "demo_agent", url = %demo.base_url());
         settings.chat_base_url = demo.base_url();
         *lock(&background.demo) = Some(demo);
@@ -211,20 +181,11 @@ async fn start_session(
     config.launch = launch;
     config.desktop_check = launch;
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
-    config.lips = app
-        .state::<Windows>()
-        .lip_slot(WindowId::Pet)
-        .map(lip_sender);
-    let session =
-        tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
-            .await
-            .map_err(|e| {
-                CommandError::new(
-                    ErrorCode::Storage,
-                    format!("starting the session failed: {e}"),
-                )
-            })?
-            .map_err(CommandError::from)?;
+    config.lips = app.state::<Windows>().lip_slot(WindowId::Pet).map(lip_sender);
+    let session = tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
+        .await
+        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?
+        .map_err(CommandError::from)?;
     if mic {
         session.listen(true);
     }

@@ -33,9 +33,7 @@ pub struct Streams(Arc<Mutex<Routes>>);
 
 impl Streams {
     fn lock(&self) -> MutexGuard<'_, Routes> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Route window `id`'s events down `channel` from now on.
@@ -99,17 +97,10 @@ impl Streams {
 ///
 /// Errors: the caller is not a window with a session (`closed`).
 #[tauri::command]
-pub fn event_channel(
-    window: WebviewWindow,
-    streams: State<'_, Streams>,
-    channel: Channel<UiEvent>,
-) -> Result<(), CommandError> {
+pub fn event_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<UiEvent>) -> Result<(), CommandError> {
     let id = caller(&window)?;
     if id == WindowId::Browser {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "the browser window gets no events",
-        ));
+        return Err(CommandError::new(ErrorCode::Closed, "the browser window gets no events"));
     }
     streams.register_events(id, channel);
     Ok(())
@@ -120,16 +111,9 @@ pub fn event_channel(
 ///
 /// Errors: the caller is not the pet window (`closed`).
 #[tauri::command]
-pub fn cursor_channel(
-    window: WebviewWindow,
-    streams: State<'_, Streams>,
-    channel: Channel<Option<CursorPoint>>,
-) -> Result<(), CommandError> {
+pub fn cursor_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<Option<CursorPoint>>) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window follows the cursor",
-        ));
+        return Err(CommandError::new(ErrorCode::Closed, "only the pet window follows the cursor"));
     }
     streams.register_cursor(WindowId::Pet, channel);
     Ok(())
@@ -160,14 +144,8 @@ mod tests {
     #[test]
     fn events_reach_the_registered_windows_of_the_session_in_order() {
         let streams = Streams::default();
-        let event = |n: u32| UiEvent::TurnQueued {
-            queued: n,
-            text: format!("m{n}"),
-        };
-        assert!(
-            streams.send_event(WindowId::Pet, &event(0)).is_empty(),
-            "nothing registered: the caller emits"
-        );
+        let event = |n: u32| UiEvent::TurnQueued { queued: n, text: format!("m{n}") };
+        assert!(streams.send_event(WindowId::Pet, &event(0)).is_empty(), "nothing registered: the caller emits");
         let (pet, pet_seen) = recording(false);
         let (chat, chat_seen) = recording(false);
         streams.register_events(WindowId::Pet, pet);
@@ -179,18 +157,12 @@ mod tests {
         }
         let pet_seen = pet_seen.lock().unwrap().clone();
         assert_eq!(pet_seen.len(), 3);
-        assert!(
-            pet_seen[0].contains("\"m1\"") && pet_seen[2].contains("\"m3\""),
-            "{pet_seen:?}"
-        );
+        assert!(pet_seen[0].contains("\"m1\"") && pet_seen[2].contains("\"m3\""), "{pet_seen:?}");
         assert_eq!(*chat_seen.lock().unwrap(), pet_seen);
         // Another session's events do not reach them.
         assert!(streams.send_event(WindowId::Browser, &event(9)).is_empty());
         streams.forget(WindowId::Chat);
-        assert_eq!(
-            streams.send_event(WindowId::Pet, &event(4)),
-            vec![WindowId::Pet]
-        );
+        assert_eq!(streams.send_event(WindowId::Pet, &event(4)), vec![WindowId::Pet]);
     }
 
     #[test]
@@ -198,18 +170,12 @@ mod tests {
         let streams = Streams::default();
         let (dead, _) = recording(true);
         streams.register_events(WindowId::Pet, dead);
-        let event = UiEvent::TurnQueued {
-            queued: 1,
-            text: "x".into(),
-        };
+        let event = UiEvent::TurnQueued { queued: 1, text: "x".into() };
         assert!(streams.send_event(WindowId::Pet, &event).is_empty());
         let (cursor, _) = recording(true);
         streams.register_cursor(WindowId::Pet, cursor);
         assert!(!streams.send_cursor(WindowId::Pet, None));
-        assert!(
-            !streams.send_cursor(WindowId::Pet, None),
-            "dropped after failing"
-        );
+        assert!(!streams.send_cursor(WindowId::Pet, None), "dropped after failing");
     }
 
     #[test]
@@ -220,9 +186,6 @@ mod tests {
         streams.register_cursor(WindowId::Pet, cursor);
         assert!(streams.send_cursor(WindowId::Pet, Some(CursorPoint { x: 1.5, y: 2.0 })));
         assert!(streams.send_cursor(WindowId::Pet, None));
-        assert_eq!(
-            *seen.lock().unwrap(),
-            vec!["{\"x\":1.5,\"y\":2.0}".to_string(), "null".to_string()]
-        );
+        assert_eq!(*seen.lock().unwrap(), vec!["{\"x\":1.5,\"y\":2.0}".to_string(), "null".to_string()]);
     }
 }

@@ -15,10 +15,7 @@ use yui_core::ErrorCode;
 fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
     match caller(window)? {
         WindowId::Pet => Ok(()),
-        _ => Err(CommandError::new(
-            ErrorCode::Closed,
-            "only the pet window speaks and listens",
-        )),
+        _ => Err(CommandError::new(ErrorCode::Closed, "only the pet window speaks and listens")),
     }
 }
 
@@ -27,15 +24,9 @@ fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
 /// it once; a new call replaces the old channel. It lives with the window,
 /// across session restarts.
 #[tauri::command]
-pub fn lip_channel(
-    window: WebviewWindow,
-    windows: State<'_, Windows>,
-    channel: Channel<f32>,
-) -> Result<(), CommandError> {
+pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: Channel<f32>) -> Result<(), CommandError> {
     pet_only(&window)?;
-    let slot = windows
-        .lip_slot(WindowId::Pet)
-        .ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
+    let slot = windows.lip_slot(WindowId::Pet).ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
     *lock(&slot) = Some(channel);
     Ok(())
 }
@@ -44,11 +35,7 @@ pub fn lip_channel(
 /// asks once at startup; voice input's current state is emitted again then,
 /// so its pill shows what the microphone does already.
 #[tauri::command]
-pub async fn mic_enabled(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-) -> Result<bool, CommandError> {
+pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
     let on = blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await?;
@@ -63,12 +50,7 @@ pub async fn mic_enabled(
 ///
 /// Errors: the pet has no session, or the settings could not be saved.
 #[tauri::command]
-pub async fn set_mic(
-    app: AppHandle,
-    window: WebviewWindow,
-    background: State<'_, Background>,
-    on: bool,
-) -> Result<(), CommandError> {
+pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;

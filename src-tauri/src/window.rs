@@ -24,12 +24,7 @@ pub enum WindowId {
 
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 4] = [
-        WindowId::Pet,
-        WindowId::Settings,
-        WindowId::Browser,
-        WindowId::Chat,
-    ];
+    pub const ALL: [WindowId; 4] = [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat];
 
     /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
     pub fn label(self) -> &'static str {
@@ -75,23 +70,12 @@ impl WindowState {
     /// A window whose session is running, or which failed to start one.
     #[cfg(test)]
     pub fn new(session: Result<Session, CommandError>) -> Self {
-        Self {
-            session,
-            lips: LipSlot::default(),
-            _tasks: None,
-        }
+        Self { session, lips: LipSlot::default(), _tasks: None }
     }
 
     /// The same, with background tasks that end when the window goes.
-    pub fn with_tasks(
-        session: Result<Session, CommandError>,
-        tasks: tokio_util::sync::CancellationToken,
-    ) -> Self {
-        Self {
-            session,
-            lips: LipSlot::default(),
-            _tasks: Some(tasks.drop_guard()),
-        }
+    pub fn with_tasks(session: Result<Session, CommandError>, tasks: tokio_util::sync::CancellationToken) -> Self {
+        Self { session, lips: LipSlot::default(), _tasks: Some(tasks.drop_guard()) }
     }
 }
 
@@ -139,19 +123,12 @@ impl Windows {
     ///
     /// Errors: the window has no state (`closed`), its session failed to start
     /// (that error, e.g. `settings`), or whatever `f` returns.
-    pub fn with_session<T>(
-        &self,
-        id: WindowId,
-        f: impl FnOnce(&Session) -> Result<T, CoreError>,
-    ) -> Result<T, CommandError> {
+    pub fn with_session<T>(&self, id: WindowId, f: impl FnOnce(&Session) -> Result<T, CoreError>) -> Result<T, CommandError> {
         let map = self.lock();
         match map.get(&id).map(|w| &w.session) {
             Some(Ok(session)) => f(session).map_err(CommandError::from),
             Some(Err(startup)) => Err(startup.clone()),
-            None => Err(CommandError::new(
-                ErrorCode::Closed,
-                format!("window {} has no session", id.label()),
-            )),
+            None => Err(CommandError::new(ErrorCode::Closed, format!("window {} has no session", id.label()))),
         }
     }
 
@@ -166,9 +143,7 @@ impl Windows {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<WindowId, WindowState>> {
         // A panic while holding the lock leaves the map itself consistent.
-        self.map
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -177,10 +152,7 @@ pub fn forget(window: &tauri::Window) {
     let Some(id) = WindowId::from_label(window.label()) else {
         return;
     };
-    window
-        .app_handle()
-        .state::<crate::streams::Streams>()
-        .forget(id);
+    window.app_handle().state::<crate::streams::Streams>().forget(id);
     let state = window.app_handle().state::<Windows>().remove(id);
     if state.is_some() {
         tracing::info!(record = "window_closed", window = id.label());
@@ -212,10 +184,7 @@ mod tests {
         assert_eq!(err.code, ErrorCode::Closed);
         let startup = CommandError::new(ErrorCode::Settings, "bad url");
         windows.insert(WindowId::Pet, WindowState::new(Err(startup.clone())));
-        assert_eq!(
-            windows.with_session(WindowId::Pet, |_| Ok(())).unwrap_err(),
-            startup
-        );
+        assert_eq!(windows.with_session(WindowId::Pet, |_| Ok(())).unwrap_err(), startup);
         assert!(windows.remove(WindowId::Pet).is_some());
         assert!(windows.remove(WindowId::Pet).is_none());
     }
@@ -224,25 +193,12 @@ mod tests {
     fn the_lip_slot_lives_with_the_window_and_survives_a_new_session() {
         let windows = Windows::default();
         assert!(windows.lip_slot(WindowId::Pet).is_none());
-        windows.insert(
-            WindowId::Pet,
-            WindowState::new(Err(CommandError::new(ErrorCode::Closed, "starting"))),
-        );
+        windows.insert(WindowId::Pet, WindowState::new(Err(CommandError::new(ErrorCode::Closed, "starting"))));
         let slot = windows.lip_slot(WindowId::Pet).expect("a slot");
-        assert!(windows.replace_session(
-            WindowId::Pet,
-            Err(CommandError::new(ErrorCode::Closed, "restarting"))
-        ));
-        assert!(Arc::ptr_eq(
-            &slot,
-            &windows.lip_slot(WindowId::Pet).expect("still a slot")
-        ));
+        assert!(windows.replace_session(WindowId::Pet, Err(CommandError::new(ErrorCode::Closed, "restarting"))));
+        assert!(Arc::ptr_eq(&slot, &windows.lip_slot(WindowId::Pet).expect("still a slot")));
         assert_eq!(Arc::strong_count(&slot), 2);
         drop(windows.remove(WindowId::Pet));
-        assert_eq!(
-            Arc::strong_count(&slot),
-            1,
-            "the window's share went with it"
-        );
+        assert_eq!(Arc::strong_count(&slot), 1, "the window's share went with it");
     }
 }

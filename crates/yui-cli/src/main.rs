@@ -48,9 +48,9 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
-use std::sync::Mutex;
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_core::{ChatApi, DataDir, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
@@ -211,8 +211,7 @@ fn main() -> anyhow::Result<()> {
     let args = <Args as clap::FromArgMatches>::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Cmd::RenderContext { file, now }) = &args.command {
         let raw = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let ctx: yui_core::context::ClientContext =
-            serde_json::from_str(&raw).with_context(|| format!("parsing {}", file.display()))?;
+        let ctx: yui_core::context::ClientContext = serde_json::from_str(&raw).with_context(|| format!("parsing {}", file.display()))?;
         let block = yui_core::context::render(&ctx, *now);
         println!("{block}\n\n{}", yui_core::context::user_input(&ctx));
         return Ok(());
@@ -317,7 +316,8 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let ingress_cancel = tokio_util::sync::CancellationToken::new();
     let _ingress = match args.ingress_port {
         Some(port) => {
-            let token = if ingress_settings.token.is_empty() { yui_core::ingress::token::load_or_create(&ingress_dir)? } else { ingress_settings.token.clone() };
+            let token =
+                if ingress_settings.token.is_empty() { yui_core::ingress::token::load_or_create(&ingress_dir)? } else { ingress_settings.token.clone() };
             let require = ingress_settings.require_token || !ingress_settings.token.is_empty();
             let relay = yui_core::session::relay::Relay::new(clock);
             relay.attach(&session, &card_name);

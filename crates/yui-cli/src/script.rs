@@ -179,13 +179,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(lines.len(), 4);
-        assert_eq!(lines[0], Line { at_s: 0, sample: WorldSample { frontmost: Some(Sample { app: "Editor".into(), title: "main.rs".into(), pid: None, fullscreen: false }), idle_ms: Some(0) } });
+        assert_eq!(
+            lines[0],
+            Line {
+                at_s: 0,
+                sample: WorldSample {
+                    frontmost: Some(Sample { app: "Editor".into(), title: "main.rs".into(), pid: None, fullscreen: false }),
+                    idle_ms: Some(0)
+                }
+            }
+        );
         assert_eq!(lines[1].sample.frontmost, Some(Sample { app: "Browser".into(), title: "news".into(), pid: Some(7), fullscreen: true }));
         assert_eq!(lines[1].sample.idle_ms, Some(3000));
         assert_eq!(lines[2].sample, WorldSample { frontmost: None, idle_ms: Some(400_000) });
         assert_eq!(lines[3].sample, WorldSample { frontmost: Some(Sample { app: "X".into(), ..Default::default() }), idle_ms: None });
         let err = |raw: &str| format!("{:#}", parse(raw).expect_err(raw));
-        assert!(err("{\"at_s\": 0, \"app\": \"A\"}\n{\"at_s\": 1, \"app\": 3}").starts_with("line 2: app must be a string"), "{}", err("{\"at_s\": 1, \"app\": 3}"));
+        assert!(
+            err("{\"at_s\": 0, \"app\": \"A\"}\n{\"at_s\": 1, \"app\": 3}").starts_with("line 2: app must be a string"),
+            "{}",
+            err("{\"at_s\": 1, \"app\": 3}")
+        );
         assert!(err("\n\n{nope").starts_with("line 3: not JSON"));
         assert!(err("{\"app\": \"A\"}").contains("line 1: no at_s"));
         assert!(err("{\"at_s\": 5, \"app\": \"A\"}\n{\"at_s\": 4, \"app\": \"A\"}").contains("line 2: at_s 4 is before"));

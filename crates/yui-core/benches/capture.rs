@@ -39,10 +39,8 @@ fn start_xvfb() -> Option<(Xvfb, String)> {
     if !found.status.success() {
         return None;
     }
-    let n = (90..200).find(|n| {
-        !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-            && !std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists()
-    })?;
+    let n =
+        (90..200).find(|n| !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() && !std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists())?;
     let display = format!(":{n}");
     let child = Command::new("Xvfb")
         .args([&display, "-screen", "0", &format!("{W}x{H}x24"), "-noreset", "-nolisten", "tcp"])
@@ -239,9 +237,7 @@ fn main() {
     ] {
         let mut resizer = fast_image_resize::Resizer::new();
         let src = fast_image_resize::images::ImageRef::new(W, H, &screen, fast_image_resize::PixelType::U8x4).unwrap();
-        let opts = fast_image_resize::ResizeOptions::new()
-            .resize_alg(fast_image_resize::ResizeAlg::Convolution(filter))
-            .use_alpha(false);
+        let opts = fast_image_resize::ResizeOptions::new().resize_alg(fast_image_resize::ResizeAlg::Convolution(filter)).use_alpha(false);
         let mut times = Vec::new();
         for _ in 0..ROUNDS {
             let t = Instant::now();
@@ -256,9 +252,7 @@ fn main() {
     for _ in 0..ROUNDS {
         let t = Instant::now();
         let mut out = Vec::new();
-        jpeg_encoder::Encoder::new(&mut out, 80)
-            .encode(small.as_raw(), dims.0.max(1) as u16, dims.1.max(1) as u16, jpeg_encoder::ColorType::Rgba)
-            .unwrap();
+        jpeg_encoder::Encoder::new(&mut out, 80).encode(small.as_raw(), dims.0.max(1) as u16, dims.1.max(1) as u16, jpeg_encoder::ColorType::Rgba).unwrap();
         times.push(t.elapsed());
     }
     parts.push((format!("jpeg-encoder q80 at {}x{}", dims.0, dims.1), stats(times).0));
@@ -269,7 +263,10 @@ fn main() {
     let (fit_med, _) = stats(fit_only);
     let (xcap_med, _) = stats(xcap_cap);
     println!("capture bench: {W}x{H} busy screen on Xvfb {display}, {ROUNDS} rounds, room {ROOM} bytes");
-    println!("  fast path (capture_display + fit):          median {fast_med:7.2} ms  p90 {fast_p90:7.2} ms  -> {}x{} JPEG, data URL {url_len} bytes", dims.0, dims.1);
+    println!(
+        "  fast path (capture_display + fit):          median {fast_med:7.2} ms  p90 {fast_p90:7.2} ms  -> {}x{} JPEG, data URL {url_len} bytes",
+        dims.0, dims.1
+    );
     println!("  baseline (capture + image Lanczos3 1280x720 + image JPEG q72): median {base_med:7.2} ms  p90 {base_p90:7.2} ms  -> {base_len} JPEG bytes");
     println!("  capture alone (our xcb path):               median {cap_med:7.2} ms");
     println!("  fit alone:                                  median {fit_med:7.2} ms");
@@ -284,7 +281,5 @@ fn jpeg_dims(url: &str) -> (u32, u32) {
     use base64::Engine as _;
     let data = url.split_once(";base64,").map(|(_, d)| d).unwrap_or("");
     let bytes = base64::engine::general_purpose::STANDARD.decode(data).unwrap_or_default();
-    image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Jpeg)
-        .into_dimensions()
-        .unwrap_or((0, 0))
+    image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Jpeg).into_dimensions().unwrap_or((0, 0))
 }

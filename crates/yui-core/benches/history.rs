@@ -16,10 +16,54 @@ use yui_core::limits::{CHAT_PAGE_MESSAGES, CHAT_TAIL_MESSAGES};
 const LONG: &str = "long";
 
 const WORDS: &[&str] = &[
-    "the", "sea", "weather", "tomorrow", "window", "music", "project", "deadline", "coffee", "train", "station", "garden",
-    "remember", "because", "maybe", "quiet", "evening", "morning", "library", "question", "answer", "story", "river",
-    "mountain", "recipe", "kitchen", "email", "meeting", "calendar", "report", "東京", "天気", "明日", "ありがとう",
-    "今日は", "雨", "散歩", "音楽", "please", "thanks", "could", "would", "about", "again", "later", "today", "and", "a",
+    "the",
+    "sea",
+    "weather",
+    "tomorrow",
+    "window",
+    "music",
+    "project",
+    "deadline",
+    "coffee",
+    "train",
+    "station",
+    "garden",
+    "remember",
+    "because",
+    "maybe",
+    "quiet",
+    "evening",
+    "morning",
+    "library",
+    "question",
+    "answer",
+    "story",
+    "river",
+    "mountain",
+    "recipe",
+    "kitchen",
+    "email",
+    "meeting",
+    "calendar",
+    "report",
+    "東京",
+    "天気",
+    "明日",
+    "ありがとう",
+    "今日は",
+    "雨",
+    "散歩",
+    "音楽",
+    "please",
+    "thanks",
+    "could",
+    "would",
+    "about",
+    "again",
+    "later",
+    "today",
+    "and",
+    "a",
 ];
 
 /// A small deterministic generator (xorshift).
@@ -46,7 +90,16 @@ impl Rng {
 }
 
 fn user(k: usize, text: String) -> ChatMessage {
-    ChatMessage { id: format!("u{k}"), role: Role::User, at_ms: 2 * k as i64, text, files: Vec::new(), answers: Vec::new(), active: 0, server_index: Some(2 * k as u64) }
+    ChatMessage {
+        id: format!("u{k}"),
+        role: Role::User,
+        at_ms: 2 * k as i64,
+        text,
+        files: Vec::new(),
+        answers: Vec::new(),
+        active: 0,
+        server_index: Some(2 * k as u64),
+    }
 }
 
 fn assistant(k: usize, text: String, tool: bool) -> ChatMessage {
@@ -54,9 +107,26 @@ fn assistant(k: usize, text: String, tool: bool) -> ChatMessage {
     a.text = text;
     a.state = AnswerState::Done;
     if tool {
-        a.tools.push(ToolCard { call_id: format!("c{k}"), name: "search".into(), args: serde_json::json!({"q": "weather"}), state: ToolCardState::Done, output: "sunny, 21 °C".into(), seconds: Some(0.4), approval_id: None });
+        a.tools.push(ToolCard {
+            call_id: format!("c{k}"),
+            name: "search".into(),
+            args: serde_json::json!({"q": "weather"}),
+            state: ToolCardState::Done,
+            output: "sunny, 21 °C".into(),
+            seconds: Some(0.4),
+            approval_id: None,
+        });
     }
-    ChatMessage { id: format!("a{k}"), role: Role::Assistant, at_ms: 2 * k as i64 + 1, text: String::new(), files: Vec::new(), answers: vec![a], active: 0, server_index: Some(2 * k as u64 + 1) }
+    ChatMessage {
+        id: format!("a{k}"),
+        role: Role::Assistant,
+        at_ms: 2 * k as i64 + 1,
+        text: String::new(),
+        files: Vec::new(),
+        answers: vec![a],
+        active: 0,
+        server_index: Some(2 * k as u64 + 1),
+    }
 }
 
 fn meta(id: &str, at: i64) -> ConversationMeta {

@@ -67,11 +67,7 @@ fn report(name: &str, writes: &[Instant], seen: &Seen) -> (f64, f64) {
     let mut lat: Vec<Duration> = writes.iter().zip(times.iter()).map(|(w, s)| s.saturating_duration_since(*w)).collect();
     lat.sort();
     let (p50, p99) = (percentile(&lat, 0.50).as_secs_f64() * 1e6, percentile(&lat, 0.99).as_secs_f64() * 1e6);
-    println!(
-        "{name:<18} n={:<6} p50={p50:>7.1} µs  p99={p99:>7.1} µs  max={:>8.1} µs",
-        lat.len(),
-        lat.last().copied().unwrap_or_default().as_secs_f64() * 1e6
-    );
+    println!("{name:<18} n={:<6} p50={p50:>7.1} µs  p99={p99:>7.1} µs  max={:>8.1} µs", lat.len(), lat.last().copied().unwrap_or_default().as_secs_f64() * 1e6);
     (p50, p99)
 }
 
@@ -118,10 +114,7 @@ async fn sse_backend(listener: tokio::net::TcpListener, api: ChatApi, n: usize, 
             let rx = rx.lock().unwrap().take().expect("one request");
             asked.notify_one();
             let stream = tokio_stream_from(rx);
-            axum::response::Response::builder()
-                .header("content-type", "text/event-stream")
-                .body(Body::from_stream(stream))
-                .unwrap()
+            axum::response::Response::builder().header("content-type", "text/event-stream").body(Body::from_stream(stream)).unwrap()
         }
     };
     let app = axum::Router::new().route("/v1/responses", post(handler.clone())).route("/v1/chat/completions", post(handler));
@@ -144,16 +137,17 @@ async fn sse_backend(listener: tokio::net::TcpListener, api: ChatApi, n: usize, 
         seen.wait(i + 1).await;
     }
     let last = match api {
-        ChatApi::Responses => "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[]}}\n\n".to_string(),
+        ChatApi::Responses => {
+            "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[]}}\n\n"
+                .to_string()
+        }
         _ => "data: [DONE]\n\n".to_string(),
     };
     let _ = tx.send(Ok(last));
     writes
 }
 
-fn tokio_stream_from(
-    mut rx: mpsc::UnboundedReceiver<Result<String, std::io::Error>>,
-) -> impl futures_util::Stream<Item = Result<String, std::io::Error>> {
+fn tokio_stream_from(mut rx: mpsc::UnboundedReceiver<Result<String, std::io::Error>>) -> impl futures_util::Stream<Item = Result<String, std::io::Error>> {
     futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }
 
@@ -299,7 +293,13 @@ mod whole_turns {
         match api {
             ChatApi::Responses => {
                 let id = format!("resp_{i}");
-                let events = [r::created(&id), r::in_progress(&id), r::text_delta("msg_1", &text), r::output_text_done("msg_1", &text), r::completed(&id, serde_json::json!([]), r::usage(10, 5, 0))];
+                let events = [
+                    r::created(&id),
+                    r::in_progress(&id),
+                    r::text_delta("msg_1", &text),
+                    r::output_text_done("msg_1", &text),
+                    r::completed(&id, serde_json::json!([]), r::usage(10, 5, 0)),
+                ];
                 events
                     .into_iter()
                     .enumerate()
@@ -391,12 +391,12 @@ mod whole_turns {
                     r.push_back(format!("{e:?}").chars().take(240).collect());
                 }
                 match e {
-                UiEvent::Speech { text, .. } if text.starts_with("Sentence ") => seen.shown.mark(),
-                UiEvent::TurnEnded { .. } => {
-                    seen.ended.fetch_add(1, Ordering::SeqCst);
-                    seen.notify.notify_one();
-                }
-                _ => {}
+                    UiEvent::Speech { text, .. } if text.starts_with("Sentence ") => seen.shown.mark(),
+                    UiEvent::TurnEnded { .. } => {
+                        seen.ended.fetch_add(1, Ordering::SeqCst);
+                        seen.notify.notify_one();
+                    }
+                    _ => {}
                 }
             });
             let config = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());

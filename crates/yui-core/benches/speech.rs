@@ -98,9 +98,7 @@ async fn sse_server() -> (String, mpsc::UnboundedReceiver<mpsc::UnboundedSender<
         post(move || {
             let (tx, rx) = mpsc::unbounded_channel::<String>();
             let _ = streams_tx.send(tx);
-            let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-                rx.recv().await.map(|s| (Ok::<Bytes, Infallible>(Bytes::from(s)), rx))
-            });
+            let stream = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|s| (Ok::<Bytes, Infallible>(Bytes::from(s)), rx)) });
             async move { ([("content-type", "text/event-stream")], Body::from_stream(stream)) }
         }),
     );

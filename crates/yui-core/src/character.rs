@@ -132,7 +132,11 @@ fn safe_stem(path: &Path, fallback: &str) -> String {
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
         .take(64)
         .collect();
-    if stem.trim_matches('_').is_empty() { fallback.to_string() } else { stem }
+    if stem.trim_matches('_').is_empty() {
+        fallback.to_string()
+    } else {
+        stem
+    }
 }
 
 /// Validate a user's `.vrm` (0.x or 1.0) and copy it into the data

@@ -43,10 +43,8 @@ impl DataDir {
 
     /// The platform's per-user data directory for YUI (the `directories` crate).
     pub fn platform_default() -> Result<Self, CoreError> {
-        let dirs = directories::ProjectDirs::from("dev", "yui", "yui").ok_or(CoreError::Settings {
-            field: "data_dir",
-            reason: "no home directory to put the data directory in".into(),
-        })?;
+        let dirs = directories::ProjectDirs::from("dev", "yui", "yui")
+            .ok_or(CoreError::Settings { field: "data_dir", reason: "no home directory to put the data directory in".into() })?;
         Self::new(dirs.data_dir())
     }
 
@@ -159,9 +157,7 @@ fn new_chat_id() -> String {
 
 /// True for `yui-` followed by exactly 8 lowercase hex digits.
 pub fn is_chat_id(s: &str) -> bool {
-    s.len() == 12
-        && s.starts_with("yui-")
-        && s[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 12 && s.starts_with("yui-") && s[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {

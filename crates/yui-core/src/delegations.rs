@@ -216,11 +216,25 @@ mod tests {
     const MIN: i64 = 60_000;
 
     fn running(id: &str, started: u64) -> DelegationItem {
-        DelegationItem { id: id.into(), title: format!("task {id}"), started_at: started, state: DelegationState::Running, ended_at: None, status: None, summary: None }
+        DelegationItem {
+            id: id.into(),
+            title: format!("task {id}"),
+            started_at: started,
+            state: DelegationState::Running,
+            ended_at: None,
+            status: None,
+            summary: None,
+        }
     }
 
     fn done(id: &str, started: u64, ended: u64) -> DelegationItem {
-        DelegationItem { state: DelegationState::Done, ended_at: Some(ended), status: Some("ok".into()), summary: Some(format!("answer {id}")), ..running(id, started) }
+        DelegationItem {
+            state: DelegationState::Done,
+            ended_at: Some(ended),
+            status: Some("ok".into()),
+            summary: Some(format!("answer {id}")),
+            ..running(id, started)
+        }
     }
 
     fn open(dir: &tempfile::TempDir) -> DelegationHistory {

@@ -93,11 +93,8 @@ impl KeyStore {
     /// The store of `data_dir`: the OS keychain, unless the data directory
     /// was opened [`DataDir::without_keychain`], then the file only.
     pub fn new(data_dir: &DataDir) -> Self {
-        let keychain: Option<Arc<dyn Keychain>> = if data_dir.uses_keychain() {
-            Some(Arc::new(OsKeychain { user: format!("chat-key {}", data_dir.root().display()) }))
-        } else {
-            None
-        };
+        let keychain: Option<Arc<dyn Keychain>> =
+            if data_dir.uses_keychain() { Some(Arc::new(OsKeychain { user: format!("chat-key {}", data_dir.root().display()) })) } else { None };
         Self::with_keychain(data_dir, keychain)
     }
 

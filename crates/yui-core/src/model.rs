@@ -115,8 +115,7 @@ pub struct Vocabulary {
 impl Default for Vocabulary {
     /// The default character's set, from `configs/vocabulary.json`.
     fn default() -> Self {
-        serde_json::from_str(include_str!("../../../configs/vocabulary.json"))
-            .expect("configs/vocabulary.json is a valid vocabulary")
+        serde_json::from_str(include_str!("../../../configs/vocabulary.json")).expect("configs/vocabulary.json is a valid vocabulary")
     }
 }
 

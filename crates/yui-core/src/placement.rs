@@ -24,7 +24,11 @@ impl Rect {
     fn overlap(&self, o: &Rect) -> i64 {
         let w = (self.x + self.width).min(o.x + o.width) - self.x.max(o.x);
         let h = (self.y + self.height).min(o.y + o.height) - self.y.max(o.y);
-        if w <= 0 || h <= 0 { 0 } else { w as i64 * h as i64 }
+        if w <= 0 || h <= 0 {
+            0
+        } else {
+            w as i64 * h as i64
+        }
     }
 }
 

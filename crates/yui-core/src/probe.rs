@@ -11,7 +11,11 @@
 
 use crate::limits::HELLO_REPLY_WAIT;
 use crate::settings::{push_url, ChatApi, Settings};
-use crate::transport::{endpoint, push::frames::{ClientFrame, ServerFrame, WireVocabulary}, sse};
+use crate::transport::{
+    endpoint,
+    push::frames::{ClientFrame, ServerFrame, WireVocabulary},
+    sse,
+};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -110,10 +114,7 @@ fn http_request(settings: &Settings) -> (String, serde_json::Value) {
                 "stream": false,
             }),
         ),
-        _ => (
-            endpoint(base, "responses"),
-            json!({"model": settings.model, "input": "Say OK.", "max_output_tokens": 16, "stream": false}),
-        ),
+        _ => (endpoint(base, "responses"), json!({"model": settings.model, "input": "Say OK.", "max_output_tokens": 16, "stream": false})),
     }
 }
 
@@ -160,12 +161,7 @@ pub fn interpret_http(status: u16, body: &str, model: &str) -> ProbeReport {
         lower.contains("model") || (!model.trim().is_empty() && said.contains(model.trim()))
     };
     match status {
-        200..=299 => ProbeReport {
-            reachable: true,
-            auth_ok: Some(true),
-            model_ok: Some(true),
-            detail: format!("HTTP {status}: the model answered."),
-        },
+        200..=299 => ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(true), detail: format!("HTTP {status}: the model answered.") },
         401 | 403 => ProbeReport { reachable: true, auth_ok: Some(false), model_ok: None, detail: line(&said) },
         400 | 404 if about_model => ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(false), detail: line(&said) },
         _ => ProbeReport { reachable: true, auth_ok: None, model_ok: None, detail: line(&said) },
@@ -193,12 +189,7 @@ async fn probe_push(settings: &Settings, ready_wait: Duration) -> ProbeReport {
         key: settings.key.clone(),
         chat_id: format!("yui-{:08x}", rand::random::<u32>()),
         accepts: vec!["error".into()],
-        vocabulary: WireVocabulary {
-            emotion_ids: vec![],
-            motion_ids: vec![],
-            emotion_text_mode: "free".into(),
-            emotion_text_map: Default::default(),
-        },
+        vocabulary: WireVocabulary { emotion_ids: vec![], motion_ids: vec![], emotion_text_mode: "free".into(), emotion_text_map: Default::default() },
         tools: None,
     };
     let text = serde_json::to_string(&hello).expect("hello serializes");
@@ -249,7 +240,6 @@ where
     }
     connected(None, "The connection ended before ready.".into())
 }
-
 
 fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {

@@ -16,7 +16,10 @@ async fn fake() -> String {
     async fn answer(headers: HeaderMap, Json(body): Json<serde_json::Value>) -> impl IntoResponse {
         let auth = headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("");
         if auth != format!("Bearer {GOOD_KEY}") {
-            return (StatusCode::UNAUTHORIZED, Json(json!({"error": {"message": format!("Incorrect API key provided: {}", auth.trim_start_matches("Bearer "))}})));
+            return (
+                StatusCode::UNAUTHORIZED,
+                Json(json!({"error": {"message": format!("Incorrect API key provided: {}", auth.trim_start_matches("Bearer "))}})),
+            );
         }
         assert_eq!(body["stream"], false);
         if body["model"] == "missing" {
@@ -42,10 +45,7 @@ async fn fake() -> String {
             }
         })
     }
-    let app = Router::new()
-        .route("/v1/responses", post(answer))
-        .route("/v1/chat/completions", post(answer))
-        .route("/ws", any(ws));
+    let app = Router::new().route("/v1/responses", post(answer)).route("/v1/chat/completions", post(answer)).route("/ws", any(ws));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -116,12 +116,8 @@ async fn push_tells_a_good_key_from_a_wrong_one() {
 async fn push_without_ready_is_reported_after_the_wait() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = Router::new().route(
-        "/ws",
-        any(|up: WebSocketUpgrade| async move {
-            up.on_upgrade(|mut s: WebSocket| async move { while let Some(Ok(_)) = s.recv().await {} })
-        }),
-    );
+    let app = Router::new()
+        .route("/ws", any(|up: WebSocketUpgrade| async move { up.on_upgrade(|mut s: WebSocket| async move { while let Some(Ok(_)) = s.recv().await {} }) }));
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let limits = ProbeLimits { overall: Duration::from_secs(5), ready_wait: Duration::from_millis(300) };
     let r = probe_with(&settings(ChatApi::Push, &format!("http://{addr}"), GOOD_KEY, ""), limits).await;

@@ -209,7 +209,8 @@ impl RelationStore {
             let value = r.value.clamp(VALUE_MIN, VALUE_MAX);
             let why = if r.why.trim().is_empty() { SET_BY_ENGINE.to_string() } else { crate::context::sanitize(&r.why) };
             let note = r.note.map(|n| crate::context::sanitize(&n)).filter(|n| !n.is_empty());
-            let record = RelationRecord { target: r.target.trim().into(), value, band: band(value).into(), delta: r.delta, why, at: r.at.unwrap_or(now_ms), note };
+            let record =
+                RelationRecord { target: r.target.trim().into(), value, band: band(value).into(), delta: r.delta, why, at: r.at.unwrap_or(now_ms), note };
             if !record.target.is_empty() {
                 upsert(&mut s.records, record);
             }
@@ -305,7 +306,19 @@ mod tests {
 
     #[test]
     fn bands_at_every_edge() {
-        let cases = [(-10, "hostile"), (-6, "hostile"), (-5, "cold"), (-2, "cold"), (-1, "neutral"), (0, "neutral"), (1, "neutral"), (2, "warm"), (5, "warm"), (6, "close"), (10, "close")];
+        let cases = [
+            (-10, "hostile"),
+            (-6, "hostile"),
+            (-5, "cold"),
+            (-2, "cold"),
+            (-1, "neutral"),
+            (0, "neutral"),
+            (1, "neutral"),
+            (2, "warm"),
+            (5, "warm"),
+            (6, "close"),
+            (10, "close"),
+        ];
         for (v, b) in cases {
             assert_eq!(band(v), b, "{v}");
         }

@@ -519,10 +519,7 @@ pub struct SettingsChange {
 impl Settings {
     /// Compare with `next`: what the app must do to apply it.
     pub fn change_to(&self, next: &Settings) -> SettingsChange {
-        SettingsChange {
-            restart_session: self.transport_changed(next),
-            character_changed: self.character != next.character,
-        }
+        SettingsChange { restart_session: self.transport_changed(next), character_changed: self.character != next.character }
     }
 
     /// Check a settings value before it is saved: a known scheme for a
@@ -534,15 +531,9 @@ impl Settings {
                     push_url(&self.chat_base_url)?;
                 }
                 _ => {
-                    let url = url::Url::parse(self.chat_base_url.trim()).map_err(|e| CoreError::Settings {
-                        field: "chat_base_url",
-                        reason: e.to_string(),
-                    })?;
+                    let url = url::Url::parse(self.chat_base_url.trim()).map_err(|e| CoreError::Settings { field: "chat_base_url", reason: e.to_string() })?;
                     if !matches!(url.scheme(), "http" | "https") {
-                        return Err(CoreError::Settings {
-                            field: "chat_base_url",
-                            reason: format!("unsupported scheme {:?}", url.scheme()),
-                        });
+                        return Err(CoreError::Settings { field: "chat_base_url", reason: format!("unsupported scheme {:?}", url.scheme()) });
                     }
                 }
             }

@@ -44,11 +44,7 @@ impl CollectingSink {
 
     /// Wait until an event satisfying `pred` has arrived, or the timeout passes.
     /// Returns the first matching event.
-    pub async fn wait_for(
-        &self,
-        timeout: std::time::Duration,
-        pred: impl Fn(&UiEvent) -> bool,
-    ) -> Option<UiEvent> {
+    pub async fn wait_for(&self, timeout: std::time::Duration, pred: impl Fn(&UiEvent) -> bool) -> Option<UiEvent> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let notified = self.notify.notified();

@@ -93,10 +93,7 @@ fn typescript_bindings_are_current() {
         return;
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "ui/src/bindings/index.ts is stale: run `UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings` and commit it"
-    );
+    assert!(committed == fresh, "ui/src/bindings/index.ts is stale: run `UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings` and commit it");
     for name in ["UiEvent", "UserCommand", "Status", "Cue"] {
         assert!(fresh.contains(&format!("export type {name} ")), "{name} missing from the bindings");
     }

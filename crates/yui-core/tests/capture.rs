@@ -40,10 +40,7 @@ fn connect() -> Option<Conn> {
 
 impl Conn {
     fn atom(&self, name: &str) -> x::Atom {
-        self.conn
-            .wait_for_reply(self.conn.send_request(&x::InternAtom { only_if_exists: false, name: name.as_bytes() }))
-            .unwrap()
-            .atom()
+        self.conn.wait_for_reply(self.conn.send_request(&x::InternAtom { only_if_exists: false, name: name.as_bytes() })).unwrap().atom()
     }
 
     /// A top-level window filled with `rgb`, mapped; override-redirect ones
@@ -141,11 +138,7 @@ fn capture_display_sees_four_quadrants() {
     let (hw, hh) = ((c.root_w / 2) as u16, (c.root_h / 2) as u16);
     let colours = [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00];
     let rects = [(0, 0), (hw as i16, 0), (0, hh as i16), (hw as i16, hh as i16)];
-    let wins: Vec<x::Window> = rects
-        .iter()
-        .zip(colours)
-        .map(|(&(x0, y0), rgb)| c.window((x0, y0, hw, hh), rgb, true))
-        .collect();
+    let wins: Vec<x::Window> = rects.iter().zip(colours).map(|(&(x0, y0), rgb)| c.window((x0, y0, hw, hh), rgb, true)).collect();
     for &w in &wins {
         c.conn.send_request(&x::MapWindow { window: w });
     }

@@ -42,8 +42,7 @@ pub mod test_client;
 mod ws;
 
 pub use reply::{
-    chunks, cut_chars, demo_reply, local_time_hhmm, strip_context, tokens, DemoReply, DemoSentence,
-    EMOTIONS, MOTIONS, SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
+    chunks, cut_chars, demo_reply, local_time_hhmm, strip_context, tokens, DemoReply, DemoSentence, EMOTIONS, MOTIONS, SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
 };
 pub use server::DemoServer;
 pub use ws::{MAX_FRAME_BYTES, MAX_TURN_BYTES};
@@ -63,10 +62,6 @@ pub struct DemoConfig {
 impl Default for DemoConfig {
     /// Any free port, pace 1.0, no key.
     fn default() -> Self {
-        DemoConfig {
-            port: 0,
-            pace: 1.0,
-            key: None,
-        }
+        DemoConfig { port: 0, pace: 1.0, key: None }
     }
 }

@@ -22,9 +22,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::reply::{
-    chunks, cut_chars, demo_reply, local_time_hhmm, tokens, DemoReply, SUMMARY_MAX_CHARS,
-};
+use crate::reply::{chunks, cut_chars, demo_reply, local_time_hhmm, tokens, DemoReply, SUMMARY_MAX_CHARS};
 
 /// Where a push session's frames go (one connection's outgoing queue).
 pub trait FrameSink: Send + Sync + 'static {
@@ -122,26 +120,15 @@ struct Demo {
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Runs the demo agent on one connection until `inbox` closes (the
 /// connection ended). `inbox` carries the client's parsed frames after hello;
 /// `turn`, `stop` and `reset` are acted on, others are ignored.
-pub async fn run_session(
-    session: PushSession,
-    out: impl FrameSink,
-    mut inbox: mpsc::UnboundedReceiver<Value>,
-) {
+pub async fn run_session(session: PushSession, out: impl FrameSink, mut inbox: mpsc::UnboundedReceiver<Value>) {
     let cancel = session.cancel.child_token();
-    let demo = Arc::new(Demo {
-        session,
-        out: Arc::new(out),
-        cancel: cancel.clone(),
-        inner: Mutex::new(Inner::default()),
-    });
+    let demo = Arc::new(Demo { session, out: Arc::new(out), cancel: cancel.clone(), inner: Mutex::new(Inner::default()) });
     while let Some(frame) = inbox.recv().await {
         match frame_type(&frame).unwrap_or_default() {
             "turn" => demo.start_turn(&frame),
@@ -167,14 +154,8 @@ impl Demo {
             tracing::warn!(event = "frame_malformed", "turn without turn_id");
             return;
         };
-        let text = frame
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let context = frame
-            .get("client_context")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let text = frame.get("text").and_then(Value::as_str).unwrap_or_default();
+        let context = frame.get("client_context").and_then(Value::as_str).unwrap_or_default();
         let mut reply = demo_reply(text, &local_time_hhmm());
         // A picture rode with the turn (the screenshot): say so first.
         let sees = frame.get("images").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
@@ -203,23 +184,11 @@ impl Demo {
         };
         let input_tokens = 850 + 60 * inner.turns + tokens(text) + tokens(context);
         let cancel = self.cancel.child_token();
-        inner.active = Some(Active {
-            gen,
-            turn_id: turn_id.clone(),
-            carried,
-            cancel: cancel.clone(),
-        });
+        inner.active = Some(Active { gen, turn_id: turn_id.clone(), carried, cancel: cancel.clone() });
         drop(inner);
         tracing::info!(event = "demo_turn", turn_id, text);
         let demo = self.clone();
-        let plan = TurnPlan {
-            gen,
-            turn_id,
-            reply,
-            delegation,
-            silent,
-            input_tokens,
-        };
+        let plan = TurnPlan { gen, turn_id, reply, delegation, silent, input_tokens };
         tokio::spawn(async move { demo.play(plan, cancel).await });
     }
 
@@ -245,29 +214,14 @@ impl Demo {
     }
 
     async fn play(self: Arc<Self>, plan: TurnPlan, cancel: CancellationToken) {
-        let TurnPlan {
-            gen,
-            turn_id,
-            reply,
-            delegation,
-            silent,
-            input_tokens,
-        } = plan;
+        let TurnPlan { gen, turn_id, reply, delegation, silent, input_tokens } = plan;
         for delta in chunks(&reply.reasoning, 3) {
-            if !self.pause(REASONING_MS, &cancel).await
-                || !self.emit(
-                    gen,
-                    json!({ "type": "reasoning", "turn_id": turn_id, "delta": delta }),
-                )
-            {
+            if !self.pause(REASONING_MS, &cancel).await || !self.emit(gen, json!({ "type": "reasoning", "turn_id": turn_id, "delta": delta })) {
                 return;
             }
         }
         let tool = |state: &str| json!({ "type": "tool_status", "turn_id": turn_id, "state": state, "tool_id": reply.tool });
-        if !self.pause(THINKING_MS, &cancel).await
-            || !self.emit(gen, tool("running"))
-            || !self.pause(TOOL_MS, &cancel).await
-        {
+        if !self.pause(THINKING_MS, &cancel).await || !self.emit(gen, tool("running")) || !self.pause(TOOL_MS, &cancel).await {
             return;
         }
         if let Some(title) = delegation {
@@ -285,11 +239,7 @@ impl Demo {
             }
             return;
         }
-        let sentences = if silent {
-            &[][..]
-        } else {
-            &reply.sentences[..]
-        };
+        let sentences = if silent { &[][..] } else { &reply.sentences[..] };
         if let Some((last, first)) = sentences.split_last() {
             for sentence in first {
                 let speech = json!({ "type": "speech", "turn_id": turn_id, "segments": [sentence.segment()] });
@@ -322,8 +272,7 @@ impl Demo {
         }
         self.out.send_frame(end);
         for id in &active.carried {
-            self.out
-                .send_frame(json!({ "type": "turn_end", "turn_id": id }));
+            self.out.send_frame(json!({ "type": "turn_end", "turn_id": id }));
         }
         self.schedule_pending(&mut inner);
     }
@@ -333,19 +282,15 @@ impl Demo {
         if let Some(active) = inner.active.take() {
             active.cancel.cancel();
             for id in std::iter::once(&active.turn_id).chain(&active.carried) {
-                self.out
-                    .send_frame(json!({ "type": "turn_end", "turn_id": id }));
+                self.out.send_frame(json!({ "type": "turn_end", "turn_id": id }));
             }
             self.schedule_pending(inner);
         }
     }
 
     fn stop(self: &Arc<Self>, frame: &Value) {
-        let named: Vec<String> = frame
-            .get("turn_ids")
-            .and_then(Value::as_array)
-            .map(|ids| ids.iter().filter_map(|v| id_string(Some(v))).collect())
-            .unwrap_or_default();
+        let named: Vec<String> =
+            frame.get("turn_ids").and_then(Value::as_array).map(|ids| ids.iter().filter_map(|v| id_string(Some(v))).collect()).unwrap_or_default();
         tracing::info!(event = "demo_stop", ?named);
         let mut inner = self.lock();
         let Some(main_named) = inner.active.as_ref().map(|a| named.contains(&a.turn_id)) else {
@@ -362,15 +307,11 @@ impl Demo {
         active.carried.retain(|id| {
             let stop = named.contains(id);
             if stop {
-                self.out
-                    .send_frame(json!({ "type": "turn_end", "turn_id": id }));
+                self.out.send_frame(json!({ "type": "turn_end", "turn_id": id }));
             }
             !stop
         });
-        tracing::debug!(
-            event = "demo_stop_carried",
-            ended = before - active.carried.len()
-        );
+        tracing::debug!(event = "demo_stop_carried", ended = before - active.carried.len());
     }
 
     fn reset(self: &Arc<Self>) {
@@ -381,25 +322,18 @@ impl Demo {
         inner.turns = 0;
         inner.delegations.clear();
         inner.pending.clear();
-        self.out
-            .send_frame(json!({ "type": "delegations", "items": [] }));
+        self.out.send_frame(json!({ "type": "delegations", "items": [] }));
     }
 
     /// Lists a new running delegation (if run `gen` is still current).
     fn add_delegation(&self, gen: u64, title: &str) -> bool {
         let mut inner = self.lock();
-        if !inner
-            .active
-            .as_ref()
-            .is_some_and(|a| a.gen == gen && !a.cancel.is_cancelled())
-        {
+        if !inner.active.as_ref().is_some_and(|a| a.gen == gen && !a.cancel.is_cancelled()) {
             return false;
         }
         let id = format!("d-{}", self.session.ids.next());
         let title = cut_chars(title, crate::reply::TITLE_MAX_CHARS);
-        inner
-            .delegations
-            .push(json!({ "id": id, "title": title, "started_at": now_ms(), "state": "running" }));
+        inner.delegations.push(json!({ "id": id, "title": title, "started_at": now_ms(), "state": "running" }));
         while inner.delegations.len() > MAX_DELEGATIONS {
             match inner.delegations.iter().position(|d| d["state"] == "done") {
                 Some(i) => inner.delegations.remove(i),
@@ -407,8 +341,7 @@ impl Demo {
             };
         }
         inner.pending.push(id);
-        self.out
-            .send_frame(json!({ "type": "delegations", "items": inner.delegations }))
+        self.out.send_frame(json!({ "type": "delegations", "items": inner.delegations }))
     }
 
     /// Starts the completion timers of the delegations listed so far.
@@ -431,24 +364,16 @@ impl Demo {
         if inner.epoch != epoch {
             return;
         }
-        let Some(item) = inner
-            .delegations
-            .iter_mut()
-            .find(|d| d["id"] == id && d["state"] == "running")
-        else {
+        let Some(item) = inner.delegations.iter_mut().find(|d| d["id"] == id && d["state"] == "running") else {
             return;
         };
         let title = item["title"].as_str().unwrap_or_default().to_string();
-        let summary = cut_chars(
-            &format!("Done: \"{title}\". Everything looks fine."),
-            SUMMARY_MAX_CHARS,
-        );
+        let summary = cut_chars(&format!("Done: \"{title}\". Everything looks fine."), SUMMARY_MAX_CHARS);
         item["state"] = json!("done");
         item["ended_at"] = json!(now_ms());
         item["status"] = json!("ok");
         item["summary"] = json!(summary);
-        self.out
-            .send_frame(json!({ "type": "delegations", "items": inner.delegations }));
+        self.out.send_frame(json!({ "type": "delegations", "items": inner.delegations }));
         let turn_id = format!("bg-{}", self.session.ids.next());
         tracing::info!(event = "demo_delegation_done", id, turn_id);
         let speech = format!("Quick update: I finished \"{title}\".");
@@ -459,8 +384,7 @@ impl Demo {
                 { "cues": [{ "emotion_id": "relaxed", "motion_id": "idle" }], "speech": "Everything looks fine." },
             ],
         }));
-        self.out
-            .send_frame(json!({ "type": "turn_end", "turn_id": turn_id }));
+        self.out.send_frame(json!({ "type": "turn_end", "turn_id": turn_id }));
     }
 }
 

@@ -24,10 +24,7 @@ pub struct DemoSentence {
 
 impl DemoSentence {
     pub(crate) fn new(emotion: &str, motion: &str, speech: impl Into<String>) -> DemoSentence {
-        DemoSentence {
-            cue: json!({ "emotion_id": emotion, "motion_id": motion }),
-            speech: speech.into(),
-        }
+        DemoSentence { cue: json!({ "emotion_id": emotion, "motion_id": motion }), speech: speech.into() }
     }
 
     /// The push segment shape: `{"cues": [cue], "speech": ...}`.
@@ -57,11 +54,7 @@ pub struct DemoReply {
 impl DemoReply {
     /// All sentences joined with spaces.
     pub fn text(&self) -> String {
-        self.sentences
-            .iter()
-            .map(|s| s.speech.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.sentences.iter().map(|s| s.speech.as_str()).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -82,9 +75,7 @@ pub fn strip_context(text: &str) -> String {
     for tag in ["client_context", "post_history_instructions"] {
         let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
         while let Some(start) = s.find(&open) {
-            let end = s[start..]
-                .find(&close)
-                .map_or(s.len(), |e| start + e + close.len());
+            let end = s[start..].find(&close).map_or(s.len(), |e| start + e + close.len());
             s.replace_range(start..end, "");
         }
     }
@@ -92,10 +83,7 @@ pub fn strip_context(text: &str) -> String {
 }
 
 fn words(lower: &str) -> Vec<&str> {
-    lower
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| !w.is_empty())
-        .collect()
+    lower.split(|c: char| !c.is_alphanumeric() && c != '-').filter(|w| !w.is_empty()).collect()
 }
 
 /// The demo agent's reply to `text` (the turn's user text), with `now` the
@@ -111,15 +99,11 @@ pub fn demo_reply(text: &str, now: &str) -> DemoReply {
     let lower = utterance.to_lowercase();
     let w = words(&lower);
     let has = |k: &str| w.contains(&k);
-    let background =
-        utterance.is_empty() || (utterance.starts_with('(') && utterance.ends_with(')'));
-    let greeting =
-        ["hello", "hi", "hey"].iter().any(|k| has(k)) || utterance.contains("こんにちは");
+    let background = utterance.is_empty() || (utterance.starts_with('(') && utterance.ends_with(')'));
+    let greeting = ["hello", "hi", "hey"].iter().any(|k| has(k)) || utterance.contains("こんにちは");
     let asks_time = has("time");
     let fail = has("fail");
-    let wants_task = w.iter().any(|x| {
-        x.starts_with("remind") || ["task", "tasks", "todo", "to-do", "check"].contains(x)
-    });
+    let wants_task = w.iter().any(|x| x.starts_with("remind") || ["task", "tasks", "todo", "to-do", "check"].contains(x));
     let question = utterance.contains('?') || utterance.contains('？');
     let mood = if greeting {
         "happy"
@@ -136,41 +120,22 @@ pub fn demo_reply(text: &str, now: &str) -> DemoReply {
         n if n > TITLE_MAX_CHARS => format!("{}…", cut_chars(&utterance, TITLE_MAX_CHARS - 1)),
         _ => utterance.clone(),
     };
-    let delegation = (wants_task && !background && !fail).then(|| {
-        cut_chars(
-            utterance.lines().next().unwrap_or_default().trim(),
-            TITLE_MAX_CHARS,
-        )
-    });
+    let delegation = (wants_task && !background && !fail).then(|| cut_chars(utterance.lines().next().unwrap_or_default().trim(), TITLE_MAX_CHARS));
     let tool = if asks_time { "clock" } else { "notes" };
 
     let (sentences, reasoning) = if background {
-        (
-            vec![DemoSentence::new(
-                "relaxed",
-                "idle",
-                "Mm? I'm just keeping you company.",
-            )],
-            "Nobody typed anything, so a quiet remark is enough.".to_string(),
-        )
+        (vec![DemoSentence::new("relaxed", "idle", "Mm? I'm just keeping you company.")], "Nobody typed anything, so a quiet remark is enough.".to_string())
     } else if fail {
         (
             vec![
-                DemoSentence::new(
-                    "sad",
-                    "idle",
-                    "Sorry, that didn't work: the provider hit a rate limit.",
-                ),
+                DemoSentence::new("sad", "idle", "Sorry, that didn't work: the provider hit a rate limit."),
                 DemoSentence::new("relaxed", "nod", "Let's try again in a moment."),
             ],
             "The user asked me to fail, so this turn reports a provider error.".to_string(),
         )
     } else if greeting && asks_time {
         (
-            vec![
-                DemoSentence::new("happy", "wave", "Hi! I'm Yui."),
-                DemoSentence::new("relaxed", "nod", format!("It's {now}.")),
-            ],
+            vec![DemoSentence::new("happy", "wave", "Hi! I'm Yui."), DemoSentence::new("relaxed", "nod", format!("It's {now}."))],
             format!("The user greeted me and asked the time. A wave, then the clock tool's answer: {now}."),
         )
     } else if greeting {
@@ -184,56 +149,26 @@ pub fn demo_reply(text: &str, now: &str) -> DemoReply {
         )
     } else if asks_time {
         (
-            vec![
-                DemoSentence::new(mood, "nod", format!("It's {now}.")),
-                DemoSentence::new(
-                    "happy",
-                    "idle",
-                    "That's what the clock on my side says, anyway.",
-                ),
-            ],
+            vec![DemoSentence::new(mood, "nod", format!("It's {now}.")), DemoSentence::new("happy", "idle", "That's what the clock on my side says, anyway.")],
             format!("The user asked about the time. The clock tool says {now}, so I'll say that."),
         )
     } else {
         let (motion, follow) = match mood {
-            "sad" => (
-                "idle",
-                "That sounds hard. Let's take a short break together.",
-            ),
+            "sad" => ("idle", "That sounds hard. Let's take a short break together."),
             "angry" => ("idle", "Grr, that would make me angry too!"),
-            "surprised" => (
-                "think",
-                "Good question! I'm only a mock, so I can't really answer it.",
-            ),
+            "surprised" => ("think", "Good question! I'm only a mock, so I can't really answer it."),
             _ => ("idle", "I'm only a mock backend, but I'm listening."),
         };
-        let mut sentences = vec![
-            DemoSentence::new(
-                mood,
-                if question { "think" } else { "nod" },
-                format!("You said: \"{short}\"."),
-            ),
-            DemoSentence::new(mood, motion, follow),
-        ];
+        let mut sentences =
+            vec![DemoSentence::new(mood, if question { "think" } else { "nod" }, format!("You said: \"{short}\".")), DemoSentence::new(mood, motion, follow)];
         let mut reasoning = format!("The user wrote \"{short}\". I can't really think, so I'll echo it back and react ({mood}).");
         if delegation.is_some() {
-            sentences.push(DemoSentence::new(
-                "happy",
-                "nod",
-                "I'll put that on my list and report back.",
-            ));
+            sentences.push(DemoSentence::new("happy", "nod", "I'll put that on my list and report back."));
             reasoning.push_str(" It sounds like a task, so I'll hand it to a background worker.");
         }
         (sentences, reasoning)
     };
-    DemoReply {
-        sentences,
-        reasoning,
-        tool,
-        delegation,
-        fail,
-        background,
-    }
+    DemoReply { sentences, reasoning, tool, delegation, fail, background }
 }
 
 /// Splits `text` into about `parts` chunks at spaces (coalesced reasoning deltas).
@@ -253,10 +188,7 @@ mod tests {
     use super::*;
 
     fn emotions(r: &DemoReply) -> Vec<&str> {
-        r.sentences
-            .iter()
-            .map(|s| s.cue["emotion_id"].as_str().unwrap())
-            .collect()
+        r.sentences.iter().map(|s| s.cue["emotion_id"].as_str().unwrap()).collect()
     }
 
     #[test]
@@ -264,9 +196,7 @@ mod tests {
         let r = demo_reply("hello there", "09:41");
         assert_eq!(r.sentences[0].speech, "Hi! I'm Yui.");
         assert_eq!(emotions(&r)[0], "happy");
-        assert!(demo_reply("こんにちは", "09:41").sentences[0]
-            .speech
-            .starts_with("Hi!"));
+        assert!(demo_reply("こんにちは", "09:41").sentences[0].speech.starts_with("Hi!"));
         let r = demo_reply("what time is it?", "09:41");
         assert_eq!(r.sentences[0].speech, "It's 09:41.");
         assert_eq!((r.tool, emotions(&r)[0]), ("clock", "surprised"));
@@ -279,27 +209,11 @@ mod tests {
 
     #[test]
     fn only_default_ids_and_limits() {
-        for text in [
-            "hi",
-            "time",
-            "fail",
-            "remind me",
-            "",
-            "(I just poked you)",
-            "why?",
-            "sad",
-            "angry",
-        ] {
+        for text in ["hi", "time", "fail", "remind me", "", "(I just poked you)", "why?", "sad", "angry"] {
             let r = demo_reply(text, "12:00");
             for s in &r.sentences {
-                assert!(
-                    EMOTIONS.contains(&s.cue["emotion_id"].as_str().unwrap()),
-                    "{text}"
-                );
-                assert!(
-                    MOTIONS.contains(&s.cue["motion_id"].as_str().unwrap()),
-                    "{text}"
-                );
+                assert!(EMOTIONS.contains(&s.cue["emotion_id"].as_str().unwrap()), "{text}");
+                assert!(MOTIONS.contains(&s.cue["motion_id"].as_str().unwrap()), "{text}");
             }
         }
         let long = "remind me ".repeat(40);

@@ -17,12 +17,7 @@ use tokio_util::sync::CancellationToken;
 /// The routes every YUI backend fake serves: `/ws`, `/v1/responses`,
 /// `/v1/chat/completions` with the given handlers, `GET /health` → `ok`, and
 /// request bodies up to 64 MiB.
-pub fn routes<S: Clone + Send + Sync + 'static>(
-    ws: MethodRouter<S>,
-    responses: MethodRouter<S>,
-    chat_completions: MethodRouter<S>,
-    state: S,
-) -> Router {
+pub fn routes<S: Clone + Send + Sync + 'static>(ws: MethodRouter<S>, responses: MethodRouter<S>, chat_completions: MethodRouter<S>, state: S) -> Router {
     Router::new()
         .route("/ws", ws)
         .route("/v1/responses", responses)
@@ -44,29 +39,17 @@ pub struct Serving {
 impl Serving {
     /// Binds `127.0.0.1:<port>` (0 = any free port) and serves `app` in a
     /// spawned task until `cancel` fires (call it inside a Tokio runtime).
-    pub async fn start(
-        port: u16,
-        app: Router,
-        cancel: CancellationToken,
-    ) -> anyhow::Result<Serving> {
-        let listener = TcpListener::bind(("127.0.0.1", port))
-            .await
-            .with_context(|| format!("binding 127.0.0.1:{port}"))?;
+    pub async fn start(port: u16, app: Router, cancel: CancellationToken) -> anyhow::Result<Serving> {
+        let listener = TcpListener::bind(("127.0.0.1", port)).await.with_context(|| format!("binding 127.0.0.1:{port}"))?;
         let addr = listener.local_addr()?;
         let stop = cancel.clone();
         let task = tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(stop.cancelled_owned())
-                .await;
+            let served = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await;
             if let Err(e) = served {
                 tracing::error!(event = "serve_error", error = %e);
             }
         });
-        Ok(Serving {
-            addr,
-            cancel,
-            task: Some(task),
-        })
+        Ok(Serving { addr, cancel, task: Some(task) })
     }
 
     /// The bound address.
@@ -84,10 +67,7 @@ impl Serving {
     pub async fn shutdown(mut self) {
         self.cancel.cancel();
         if let Some(mut task) = self.task.take() {
-            if tokio::time::timeout(Duration::from_secs(3), &mut task)
-                .await
-                .is_err()
-            {
+            if tokio::time::timeout(Duration::from_secs(3), &mut task).await.is_err() {
                 task.abort();
             }
         }
@@ -114,17 +94,11 @@ pub trait Server {
 /// http://127.0.0.1:PORT`, serves until Ctrl-C (or SIGTERM on Unix), logs
 /// `stopping` as the event and shuts the server down. An error from `start`
 /// is returned before anything is printed.
-pub async fn run_binary<S: Server>(
-    start: impl Future<Output = anyhow::Result<S>>,
-    stopping: &'static str,
-) -> anyhow::Result<()> {
+pub async fn run_binary<S: Server>(start: impl Future<Output = anyhow::Result<S>>, stopping: &'static str) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")))
         .init();
     // The handlers are in place before the address is printed: whoever reads
     // the line may signal at once.

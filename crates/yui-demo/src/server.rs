@@ -32,9 +32,7 @@ pub struct DemoServer {
 
 impl std::fmt::Debug for DemoServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DemoServer")
-            .field("addr", &self.addr())
-            .finish_non_exhaustive()
+        f.debug_struct("DemoServer").field("addr", &self.addr()).finish_non_exhaustive()
     }
 }
 
@@ -46,19 +44,8 @@ impl DemoServer {
             anyhow::bail!("pace must be a finite number >= 0");
         }
         let port = config.port;
-        let shared = Arc::new(Shared {
-            config,
-            cancel: CancellationToken::new(),
-            ids: Arc::new(Ids::default()),
-            agent: crate::agent_chat::Engine::default(),
-        });
-        let app = routes(
-            get(crate::ws::ws_handler),
-            post(responses),
-            post(chat_completions),
-            shared.clone(),
-        )
-        .merge(crate::agent_chat::router(shared.clone()));
+        let shared = Arc::new(Shared { config, cancel: CancellationToken::new(), ids: Arc::new(Ids::default()), agent: crate::agent_chat::Engine::default() });
+        let app = routes(get(crate::ws::ws_handler), post(responses), post(chat_completions), shared.clone()).merge(crate::agent_chat::router(shared.clone()));
         let serving = Serving::start(port, app, shared.cancel.clone()).await?;
         tracing::info!(event = "demo_listening", addr = %serving.addr());
         Ok(DemoServer { serving })
@@ -92,12 +79,7 @@ impl crate::serve::Server for DemoServer {
     }
 }
 
-fn answer(
-    shared: &Shared,
-    headers: &HeaderMap,
-    body: &[u8],
-    reply: fn(&serde_json::Value, &Ids, &str) -> HttpReply,
-) -> Response {
+fn answer(shared: &Shared, headers: &HeaderMap, body: &[u8], reply: fn(&serde_json::Value, &Ids, &str) -> HttpReply) -> Response {
     let reply = check_bearer(shared.config.key.as_deref(), headers)
         .and_then(|()| parse_body(body))
         .map_or_else(|e| e, |req| reply(&req, &shared.ids, &local_time_hhmm()));
@@ -108,11 +90,7 @@ async fn responses(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: 
     answer(&shared, &headers, &body, responses_reply)
 }
 
-async fn chat_completions(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn chat_completions(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     answer(&shared, &headers, &body, chat_reply)
 }
 

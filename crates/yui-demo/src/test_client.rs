@@ -39,17 +39,12 @@ pub enum Next {
 
 /// Opens `/ws` on the server at `addr`.
 pub async fn connect(addr: SocketAddr) -> Ws {
-    connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("ws connects")
-        .0
+    connect_async(format!("ws://{addr}/ws")).await.expect("ws connects").0
 }
 
 /// Sends one JSON frame.
 pub async fn send(ws: &mut Ws, frame: Value) {
-    ws.send(Message::Text(frame.to_string().into()))
-        .await
-        .expect("send");
+    ws.send(Message::Text(frame.to_string().into())).await.expect("send");
 }
 
 /// Sends a raw text message.
@@ -135,10 +130,7 @@ pub async fn drain(ws: &mut Ws, quiet: Duration) -> Vec<Next> {
 
 /// The `type` of every frame.
 pub fn types(frames: &[Value]) -> Vec<&str> {
-    frames
-        .iter()
-        .map(|f| f["type"].as_str().unwrap_or("?"))
-        .collect()
+    frames.iter().map(|f| f["type"].as_str().unwrap_or("?")).collect()
 }
 
 /// An HTTP response read whole.
@@ -155,71 +147,37 @@ pub struct HttpResponse {
 impl HttpResponse {
     /// The first header called `name` (lowercase).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
 
 /// POSTs JSON over a raw TcpStream (HTTP/1.1, Connection: close) and reads the whole answer.
-pub async fn http_post(
-    addr: SocketAddr,
-    path: &str,
-    body: &Value,
-    bearer: Option<&str>,
-) -> HttpResponse {
+pub async fn http_post(addr: SocketAddr, path: &str, body: &Value, bearer: Option<&str>) -> HttpResponse {
     let body = body.to_string();
-    let auth = bearer
-        .map(|k| format!("Authorization: Bearer {k}\r\n"))
-        .unwrap_or_default();
+    let auth = bearer.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let mut stream = TcpStream::connect(addr).await.expect("tcp connect");
-    stream
-        .write_all(request.as_bytes())
-        .await
-        .expect("write request");
+    stream.write_all(request.as_bytes()).await.expect("write request");
     let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("response in time")
-        .expect("read");
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw)).await.expect("response in time").expect("read");
     let raw = String::from_utf8(raw).expect("utf-8 response");
     let (head, rest) = raw.split_once("\r\n\r\n").expect("header end");
     let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("status line");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    HttpResponse {
-        status,
-        headers,
-        body,
-    }
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("status line");
+    let headers: Vec<(String, String)> = lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
+    let chunked = headers.iter().any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked { dechunk(rest) } else { rest.to_string() };
+    HttpResponse { status, headers, body }
 }
 
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
     loop {
         let (size, rest) = s.split_once("\r\n").expect("chunk size line");
-        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16)
-            .expect("hex chunk size");
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).expect("hex chunk size");
         if size == 0 {
             return out;
         }
@@ -242,10 +200,7 @@ pub fn parse_sse(body: &str) -> Vec<SseEvent> {
     body.split("\n\n")
         .filter(|b| !b.trim().is_empty())
         .map(|block| {
-            let mut ev = SseEvent {
-                event: None,
-                data: String::new(),
-            };
+            let mut ev = SseEvent { event: None, data: String::new() };
             for line in block.lines() {
                 if let Some(v) = line.strip_prefix("event: ") {
                     ev.event = Some(v.to_string());
@@ -272,30 +227,14 @@ impl Binary {
     /// Runs `exe` with `args` (stderr discarded) and reads its first stdout
     /// line, which must be `listening on http://127.0.0.1:PORT` with a real port.
     pub fn spawn(exe: &str, args: &[&str]) -> Binary {
-        let mut child = Command::new(exe)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("binary starts");
+        let mut child = Command::new(exe).args(args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("binary starts");
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
         stdout.read_line(&mut line).expect("first line");
-        let url = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected line {line:?}"));
-        let port: u16 = url
-            .strip_prefix("http://127.0.0.1:")
-            .expect("loopback url")
-            .parse()
-            .expect("port");
+        let url = line.trim_end().strip_prefix("listening on ").unwrap_or_else(|| panic!("unexpected line {line:?}"));
+        let port: u16 = url.strip_prefix("http://127.0.0.1:").expect("loopback url").parse().expect("port");
         assert_ne!(port, 0);
-        Binary {
-            child,
-            addr: SocketAddr::from(([127, 0, 0, 1], port)),
-            stdout,
-        }
+        Binary { child, addr: SocketAddr::from(([127, 0, 0, 1], port)), stdout }
     }
 
     /// The address it listens on.
@@ -309,11 +248,7 @@ impl Binary {
         #[cfg(unix)]
         {
             let pid = self.child.id().to_string();
-            assert!(Command::new("kill")
-                .args(["-TERM", &pid])
-                .status()
-                .unwrap()
-                .success());
+            assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
             let status = self.child.wait().unwrap();
             assert!(status.success(), "clean exit on SIGTERM: {status:?}");
         }

@@ -21,19 +21,12 @@ pub const MAX_FRAME_BYTES: usize = 256 * 1024;
 pub const MAX_TURN_BYTES: usize = 4 * MAX_FRAME_BYTES;
 
 /// Axum handler for `GET /ws`.
-pub(crate) async fn ws_handler(
-    ws: WebSocketUpgrade,
-    State(shared): State<Arc<Shared>>,
-) -> Response {
-    ws.max_message_size(MAX_TURN_BYTES)
-        .on_upgrade(move |socket| connection(socket, shared))
+pub(crate) async fn ws_handler(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+    ws.max_message_size(MAX_TURN_BYTES).on_upgrade(move |socket| connection(socket, shared))
 }
 
 fn close(code: u16) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: "".into(),
-    }))
+    Message::Close(Some(CloseFrame { code, reason: "".into() }))
 }
 
 async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {

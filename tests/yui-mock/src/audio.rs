@@ -70,11 +70,7 @@ pub(crate) async fn speech(State(shared): State<Arc<Shared>>, headers: HeaderMap
 }
 
 pub(crate) async fn transcriptions(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
-    shared.record_request(RecordedRequest {
-        path: "/v1/audio/transcriptions".into(),
-        body: json!({"bytes": body.len()}),
-        authorization: auth(&headers),
-    });
+    shared.record_request(RecordedRequest { path: "/v1/audio/transcriptions".into(), body: json!({"bytes": body.len()}), authorization: auth(&headers) });
     axum::Json(json!({"text": shared.config.transcript})).into_response()
 }
 

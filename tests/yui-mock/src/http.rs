@@ -47,34 +47,21 @@ impl Api {
 }
 
 /// Axum handler for `POST /v1/responses`.
-pub(crate) async fn responses(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+pub(crate) async fn responses(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     answer(&shared, Api::Responses, &headers, &body)
 }
 
 /// Axum handler for `POST /v1/chat/completions`.
-pub(crate) async fn chat_completions(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+pub(crate) async fn chat_completions(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     answer(&shared, Api::Chat, &headers, &body)
 }
 
 fn answer(shared: &Shared, api: Api, headers: &HeaderMap, body: &[u8]) -> Response {
-    let authorization = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
     let parsed = parse_body(body);
     let recorded = RecordedRequest {
         path: api.path().to_string(),
-        body: parsed
-            .clone()
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned())),
+        body: parsed.clone().unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned())),
         authorization,
     };
     let n = shared.record_request(recorded);
@@ -115,12 +102,7 @@ fn scripted(script: &HttpScript, api: Api, n: usize, cancel: CancellationToken) 
         HttpScript::Error { status, body } => {
             let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             return match substitute(body, n) {
-                Value::String(text) => (
-                    status,
-                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                    text,
-                )
-                    .into_response(),
+                Value::String(text) => (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
                 body => (status, axum::Json(body)).into_response(),
             };
         }

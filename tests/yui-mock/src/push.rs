@@ -71,10 +71,7 @@ pub(crate) struct HelloInfo {
 
 impl HelloInfo {
     fn from_frame(hello: &Value) -> HelloInfo {
-        let accepts = hello
-            .get("accepts")
-            .and_then(Value::as_array)
-            .filter(|a| a.iter().all(Value::is_string));
+        let accepts = hello.get("accepts").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string));
         HelloInfo {
             chat_id: hello.get("chat_id").cloned().unwrap_or_else(|| json!("")),
             accepts_error: accepts.is_some_and(|a| a.iter().any(|v| v == "error")),
@@ -93,13 +90,8 @@ pub(crate) fn frame_type(frame: &Value) -> Option<&str> {
 }
 
 /// Axum handler for `GET /ws`.
-pub(crate) async fn ws_handler(
-    ws: WebSocketUpgrade,
-    State(shared): State<Arc<Shared>>,
-) -> Response {
-    ws.max_message_size(64 * 1024 * 1024)
-        .max_frame_size(64 * 1024 * 1024)
-        .on_upgrade(move |socket| connection(socket, shared))
+pub(crate) async fn ws_handler(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+    ws.max_message_size(64 * 1024 * 1024).max_frame_size(64 * 1024 * 1024).on_upgrade(move |socket| connection(socket, shared))
 }
 
 async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
@@ -112,8 +104,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
     let session = tokio::spawn(session(shared.clone(), out, in_rx, index));
     let mut closing: Option<tokio::time::Instant> = None;
     loop {
-        let close_deadline =
-            closing.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        let close_deadline = closing.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
         tokio::select! {
             _ = shared.cancel.cancelled() => {
                 let _ = socket.send(close_message(1001)).await;
@@ -176,22 +167,14 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
 }
 
 fn close_message(code: u16) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: "".into(),
-    }))
+    Message::Close(Some(CloseFrame { code, reason: "".into() }))
 }
 
 /// Size-checks, parses and records one text message from the client, then
 /// forwards it to the session.
 fn inbound(shared: &Shared, text: &str, to_session: &mpsc::UnboundedSender<Value>) {
     let len = text.len();
-    let big_limit = shared
-        .config
-        .max_turn_bytes
-        .map(|m| m as usize)
-        .unwrap_or(0)
-        .max(MAX_FRAME_BYTES);
+    let big_limit = shared.config.max_turn_bytes.map(|m| m as usize).unwrap_or(0).max(MAX_FRAME_BYTES);
     if len > big_limit {
         tracing::warn!(event = "frame_oversize", direction = "in", bytes = len);
         return;
@@ -208,10 +191,7 @@ fn inbound(shared: &Shared, text: &str, to_session: &mpsc::UnboundedSender<Value
         // Only a turn, or a tool_result with images, may pass 256 KiB, and only up to max_turn_bytes.
         let allowed = match frame_type(&frame) {
             Some("turn") => true,
-            Some("tool_result") => frame
-                .get("images")
-                .and_then(Value::as_array)
-                .is_some_and(|a| !a.is_empty()),
+            Some("tool_result") => frame.get("images").and_then(Value::as_array).is_some_and(|a| !a.is_empty()),
             _ => false,
         };
         if !allowed {
@@ -220,20 +200,12 @@ fn inbound(shared: &Shared, text: &str, to_session: &mpsc::UnboundedSender<Value
         }
     }
     let has_type = frame_type(&frame).is_some();
-    tracing::debug!(
-        event = "frame_in",
-        r#type = frame_type(&frame).unwrap_or(""),
-        bytes = len
-    );
+    tracing::debug!(event = "frame_in", r#type = frame_type(&frame).unwrap_or(""), bytes = len);
     shared.record(frame.clone());
     if has_type {
         let _ = to_session.send(frame);
     } else {
-        tracing::warn!(
-            event = "frame_malformed",
-            direction = "in",
-            "frame without a string type"
-        );
+        tracing::warn!(event = "frame_malformed", direction = "in", "frame without a string type");
     }
 }
 
@@ -247,12 +219,7 @@ fn ready_frame(shared: &Shared, hello: &HelloInfo) -> Value {
 }
 
 /// Hello handshake, then the configured mode.
-async fn session(
-    shared: Arc<Shared>,
-    out: Out,
-    mut inbox: mpsc::UnboundedReceiver<Value>,
-    index: usize,
-) {
+async fn session(shared: Arc<Shared>, out: Out, mut inbox: mpsc::UnboundedReceiver<Value>, index: usize) {
     let hello = loop {
         let Some(frame) = inbox.recv().await else {
             return;
@@ -260,17 +227,11 @@ async fn session(
         if frame_type(&frame) == Some("hello") {
             break frame;
         }
-        tracing::warn!(
-            event = "frame_before_hello",
-            r#type = frame_type(&frame).unwrap_or("")
-        );
+        tracing::warn!(event = "frame_before_hello", r#type = frame_type(&frame).unwrap_or(""));
     };
     if let Some(expected) = &shared.config.key {
         if hello.get("key").and_then(Value::as_str) != Some(expected.as_str()) {
-            tracing::warn!(
-                event = "ws_auth_failed",
-                "wrong key in hello; closing with 4401"
-            );
+            tracing::warn!(event = "ws_auth_failed", "wrong key in hello; closing with 4401");
             out.close(4401);
             return;
         }

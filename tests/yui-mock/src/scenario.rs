@@ -118,12 +118,7 @@ impl Default for Scenario {
 impl Scenario {
     /// A scenario whose every connection runs `steps`, with auto ready.
     pub fn new(name: impl Into<String>, steps: Vec<Step>) -> Scenario {
-        Scenario {
-            name: name.into(),
-            auto_ready: true,
-            steps,
-            ..Scenario::default()
-        }
+        Scenario { name: name.into(), auto_ready: true, steps, ..Scenario::default() }
     }
 
     /// Parses and validates a scenario from JSON text.
@@ -135,8 +130,7 @@ impl Scenario {
 
     /// Reads, parses and validates a scenario file.
     pub fn load(path: &Path) -> anyhow::Result<Scenario> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         Scenario::from_json(&text).with_context(|| format!("in {}", path.display()))
     }
 
@@ -197,23 +191,11 @@ pub enum Step {
 impl Step {
     /// `{"expect": frame_type}` with the default timeout and no match.
     pub fn expect(frame_type: impl Into<String>) -> Step {
-        Step::Expect {
-            frame_type: frame_type.into(),
-            timeout_ms: None,
-            matches: Map::new(),
-        }
+        Step::Expect { frame_type: frame_type.into(), timeout_ms: None, matches: Map::new() }
     }
 }
 
-const ACTIONS: [&str; 7] = [
-    "expect",
-    "send",
-    "send_raw",
-    "send_oversize",
-    "sleep_ms",
-    "close",
-    "drop",
-];
+const ACTIONS: [&str; 7] = ["expect", "send", "send_raw", "send_oversize", "sleep_ms", "close", "drop"];
 
 impl TryFrom<Value> for Step {
     type Error = String;
@@ -223,26 +205,16 @@ impl TryFrom<Value> for Step {
             return Err(format!("a step is a JSON object, got {value}"));
         };
         obj.remove("comment");
-        let actions: Vec<&str> = ACTIONS
-            .iter()
-            .copied()
-            .filter(|k| obj.contains_key(*k))
-            .collect();
+        let actions: Vec<&str> = ACTIONS.iter().copied().filter(|k| obj.contains_key(*k)).collect();
         let [action] = actions[..] else {
-            return Err(format!(
-                "a step needs exactly one of {ACTIONS:?}, got keys {:?}",
-                obj.keys().collect::<Vec<_>>()
-            ));
+            return Err(format!("a step needs exactly one of {ACTIONS:?}, got keys {:?}", obj.keys().collect::<Vec<_>>()));
         };
         let arg = obj.remove(action).unwrap_or(Value::Null);
         let mut timeout_ms = None;
         let mut matches = Map::new();
         if action == "expect" {
             if let Some(t) = obj.remove("timeout_ms") {
-                timeout_ms = Some(
-                    t.as_u64()
-                        .ok_or_else(|| format!("timeout_ms must be a number, got {t}"))?,
-                );
+                timeout_ms = Some(t.as_u64().ok_or_else(|| format!("timeout_ms must be a number, got {t}"))?);
             }
             if let Some(m) = obj.remove("match") {
                 let Value::Object(m) = m else {
@@ -259,24 +231,13 @@ impl TryFrom<Value> for Step {
             other => Err(format!("{action} takes a string, got {other}")),
         };
         Ok(match action {
-            "expect" => Step::Expect {
-                frame_type: string(arg)?,
-                timeout_ms,
-                matches,
-            },
+            "expect" => Step::Expect { frame_type: string(arg)?, timeout_ms, matches },
             "send" if arg.is_object() => Step::Send(arg),
             "send" => return Err(format!("send takes a JSON object, got {arg}")),
             "send_raw" => Step::SendRaw(string(arg)?),
             "send_oversize" => Step::SendOversize(string(arg)?),
-            "sleep_ms" => Step::Sleep(
-                arg.as_u64()
-                    .ok_or_else(|| format!("sleep_ms takes a number, got {arg}"))?,
-            ),
-            "close" => Step::Close(
-                arg.as_u64()
-                    .and_then(|c| u16::try_from(c).ok())
-                    .ok_or_else(|| format!("close takes a close code, got {arg}"))?,
-            ),
+            "sleep_ms" => Step::Sleep(arg.as_u64().ok_or_else(|| format!("sleep_ms takes a number, got {arg}"))?),
+            "close" => Step::Close(arg.as_u64().and_then(|c| u16::try_from(c).ok()).ok_or_else(|| format!("close takes a close code, got {arg}"))?),
             "drop" if arg == Value::Bool(true) => Step::Drop,
             _ => return Err(format!("drop takes true, got {arg}")),
         })
@@ -294,11 +255,7 @@ struct Vars {
 impl Vars {
     fn substitute_str(&self, s: &str) -> String {
         let mut s = s.to_string();
-        for (name, value) in [
-            ("$turn_id", &self.turn_id),
-            ("$chat_id", &self.chat_id),
-            ("$call_id", &self.call_id),
-        ] {
+        for (name, value) in [("$turn_id", &self.turn_id), ("$chat_id", &self.chat_id), ("$call_id", &self.call_id)] {
             if !s.contains(name) {
                 continue;
             }
@@ -315,11 +272,7 @@ impl Vars {
         match v {
             Value::String(s) => Value::String(self.substitute_str(s)),
             Value::Array(a) => Value::Array(a.iter().map(|x| self.substitute(x)).collect()),
-            Value::Object(o) => Value::Object(
-                o.iter()
-                    .map(|(k, x)| (k.clone(), self.substitute(x)))
-                    .collect(),
-            ),
+            Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), self.substitute(x))).collect()),
             other => other.clone(),
         }
     }
@@ -335,47 +288,25 @@ pub(crate) fn id_string(v: Option<&Value>) -> Option<String> {
 }
 
 /// Runs one connection's script.
-pub(crate) async fn run(
-    shared: &Shared,
-    steps: &[Step],
-    out: &Out,
-    inbox: &mut mpsc::UnboundedReceiver<Value>,
-    hello: &HelloInfo,
-) {
+pub(crate) async fn run(shared: &Shared, steps: &[Step], out: &Out, inbox: &mut mpsc::UnboundedReceiver<Value>, hello: &HelloInfo) {
     let name = match shared.config.mode {
         crate::Mode::Scenario(ref s) => s.name.clone(),
         crate::Mode::Demo => String::new(),
     };
-    let mut vars = Vars {
-        chat_id: Some(hello.chat_id_str()),
-        ..Vars::default()
-    };
+    let mut vars = Vars { chat_id: Some(hello.chat_id_str()), ..Vars::default() };
     for (i, step) in steps.iter().enumerate() {
         let label = format!("scenario {name:?} step {i}");
         match step {
-            Step::Expect {
-                frame_type: want,
-                timeout_ms,
-                matches,
-            } => {
-                let timeout =
-                    Duration::from_millis(timeout_ms.unwrap_or(DEFAULT_EXPECT_TIMEOUT_MS));
+            Step::Expect { frame_type: want, timeout_ms, matches } => {
+                let timeout = Duration::from_millis(timeout_ms.unwrap_or(DEFAULT_EXPECT_TIMEOUT_MS));
                 match expect(inbox, want, timeout, &mut vars).await {
-                    Expected::Got(frame) => {
-                        check_match(shared, &label, want, &frame, matches, &vars)
-                    }
+                    Expected::Got(frame) => check_match(shared, &label, want, &frame, matches, &vars),
                     Expected::TimedOut => {
-                        shared.fail(format!(
-                            "{label}: expected a {want:?} frame within {} ms",
-                            timeout.as_millis()
-                        ));
+                        shared.fail(format!("{label}: expected a {want:?} frame within {} ms", timeout.as_millis()));
                         return;
                     }
                     Expected::Closed => {
-                        tracing::info!(
-                            event = "scenario_closed",
-                            "{label}: connection closed while expecting {want:?}"
-                        );
+                        tracing::info!(event = "scenario_closed", "{label}: connection closed while expecting {want:?}");
                         return;
                     }
                 }
@@ -419,12 +350,7 @@ enum Expected {
     Closed,
 }
 
-async fn expect(
-    inbox: &mut mpsc::UnboundedReceiver<Value>,
-    want: &str,
-    timeout: Duration,
-    vars: &mut Vars,
-) -> Expected {
+async fn expect(inbox: &mut mpsc::UnboundedReceiver<Value>, want: &str, timeout: Duration, vars: &mut Vars) -> Expected {
     let deadline = tokio::time::Instant::now() + timeout;
     loop {
         let frame = match tokio::time::timeout_at(deadline, inbox.recv()).await {
@@ -445,22 +371,13 @@ async fn expect(
     }
 }
 
-fn check_match(
-    shared: &Shared,
-    label: &str,
-    want: &str,
-    frame: &Value,
-    matches: &Map<String, Value>,
-    vars: &Vars,
-) {
+fn check_match(shared: &Shared, label: &str, want: &str, frame: &Value, matches: &Map<String, Value>, vars: &Vars) {
     for (field, expected) in matches {
         let expected = vars.substitute(expected);
         let actual = frame.get(field);
         if actual != Some(&expected) {
             let got = actual.map_or_else(|| "nothing".to_string(), Value::to_string);
-            shared.fail(format!(
-                "{label}: {want} field {field:?}: expected {expected}, got {got}"
-            ));
+            shared.fail(format!("{label}: {want} field {field:?}: expected {expected}, got {got}"));
         }
     }
 }

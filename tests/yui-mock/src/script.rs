@@ -81,25 +81,14 @@ impl TryFrom<Value> for HttpScript {
                 .and_then(|s| u16::try_from(s).ok())
                 .filter(|s| (100..=999).contains(s))
                 .ok_or_else(|| format!("status must be an HTTP status, got {status}"))?;
-            HttpScript::Error {
-                status,
-                body: obj.remove("body").unwrap_or(Value::Null),
-            }
+            HttpScript::Error { status, body: obj.remove("body").unwrap_or(Value::Null) }
         } else if let Some(events) = obj.remove("events") {
             let Value::Array(steps) = events else {
                 return Err(format!("events must be a list, got {events}"));
             };
-            HttpScript::Events(
-                steps
-                    .into_iter()
-                    .map(StreamStep::try_from)
-                    .collect::<Result<_, _>>()?,
-            )
+            HttpScript::Events(steps.into_iter().map(StreamStep::try_from).collect::<Result<_, _>>()?)
         } else {
-            return Err(format!(
-                "an http reply needs \"status\" or \"events\", got keys {:?}",
-                obj.keys().collect::<Vec<_>>()
-            ));
+            return Err(format!("an http reply needs \"status\" or \"events\", got keys {:?}", obj.keys().collect::<Vec<_>>()));
         };
         match obj.keys().next() {
             Some(extra) => Err(format!("unknown key {extra:?} in an http reply")),
@@ -117,10 +106,7 @@ impl TryFrom<Value> for StreamStep {
         };
         obj.remove("comment");
         if obj.len() != 1 {
-            return Err(format!(
-                "an event step has exactly one of data, raw, sleep_ms, drop, hang; got keys {:?}",
-                obj.keys().collect::<Vec<_>>()
-            ));
+            return Err(format!("an event step has exactly one of data, raw, sleep_ms, drop, hang; got keys {:?}", obj.keys().collect::<Vec<_>>()));
         }
         let (key, arg) = obj.into_iter().next().expect("one key");
         Ok(match (key.as_str(), arg) {
@@ -135,11 +121,7 @@ impl TryFrom<Value> for StreamStep {
 }
 
 /// The script for the request with this 1-based index, if any.
-pub(crate) fn pick<'a>(
-    http: &'a [HttpScript],
-    default: Option<&'a HttpScript>,
-    n: usize,
-) -> Option<&'a HttpScript> {
+pub(crate) fn pick<'a>(http: &'a [HttpScript], default: Option<&'a HttpScript>, n: usize) -> Option<&'a HttpScript> {
     http.get(n.saturating_sub(1)).or(default).or(http.last())
 }
 
@@ -148,11 +130,7 @@ pub(crate) fn substitute(v: &Value, n: usize) -> Value {
     match v {
         Value::String(s) => Value::String(substitute_str(s, n)),
         Value::Array(a) => Value::Array(a.iter().map(|x| substitute(x, n)).collect()),
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, x)| (k.clone(), substitute(x, n)))
-                .collect(),
-        ),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), substitute(x, n))).collect()),
         other => other.clone(),
     }
 }
@@ -195,22 +173,11 @@ mod tests {
                 StreamStep::Hang,
             ])
         );
-        assert!(serde_json::from_value::<HttpScript>(
-            json!({ "status": 429, "body": "x", "oops": 1 })
-        )
-        .is_err());
-        assert!(
-            serde_json::from_value::<HttpScript>(json!({ "events": [{ "drop": false }] })).is_err()
-        );
+        assert!(serde_json::from_value::<HttpScript>(json!({ "status": 429, "body": "x", "oops": 1 })).is_err());
+        assert!(serde_json::from_value::<HttpScript>(json!({ "events": [{ "drop": false }] })).is_err());
         assert!(serde_json::from_value::<HttpScript>(json!({ "nothing": 1 })).is_err());
         assert_eq!(substitute_str("resp_$n $name $n.", 7), "resp_7 $name 7.");
-        let list = [
-            HttpScript::Error {
-                status: 1,
-                body: Value::Null,
-            },
-            HttpScript::Events(vec![]),
-        ];
+        let list = [HttpScript::Error { status: 1, body: Value::Null }, HttpScript::Events(vec![])];
         assert_eq!(pick(&list, None, 1), Some(&list[0]));
         assert_eq!(pick(&list, None, 5), Some(&list[1]));
         assert_eq!(pick(&list, Some(&list[0]), 5), Some(&list[0]));

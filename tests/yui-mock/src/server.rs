@@ -126,11 +126,7 @@ impl Shared {
     }
 
     /// Waits until `check` holds or `timeout` passes; returns the last value of `check`.
-    async fn wait_until<T>(
-        &self,
-        timeout: Duration,
-        mut check: impl FnMut() -> Option<T>,
-    ) -> Option<T> {
+    async fn wait_until<T>(&self, timeout: Duration, mut check: impl FnMut() -> Option<T>) -> Option<T> {
         let mut rx = self.changed.subscribe();
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -153,9 +149,7 @@ pub struct MockServer {
 
 impl std::fmt::Debug for MockServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MockServer")
-            .field("addr", &self.addr())
-            .finish_non_exhaustive()
+        f.debug_struct("MockServer").field("addr", &self.addr()).finish_non_exhaustive()
     }
 }
 
@@ -169,49 +163,47 @@ impl MockServer {
         let port = config.port;
         let shared = Arc::new(Shared::new(config));
         let recorded = shared.clone();
-        let app = routes(
-            get(crate::push::ws_handler),
-            post(crate::http::responses),
-            post(crate::http::chat_completions),
-            shared.clone(),
-        )
-        // What out-of-process tests read back (the e2e tests): every frame
-        // received on `/ws` so far, as one JSON array.
-        .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
-        .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
-        .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
-        .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))
-        .route("/cancel/{run_id}", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
-        .route("/fork/{cid}/{idx}", axum::routing::post(crate::agent_chat::fork).with_state(shared.clone()))
-        .route("/version/{cid}/{idx}/{n}", axum::routing::post(crate::agent_chat::version).with_state(shared.clone()))
-        .route("/messages/{cid}/{idx}", axum::routing::post(crate::agent_chat::delete_exchange).with_state(shared.clone()))
-        .route("/chats", get(crate::agent_chat::list_chats).with_state(shared.clone()))
-        .route(
-            "/chats/{cid}",
-            get(crate::agent_chat::get_chat).delete(crate::agent_chat::delete_chat).with_state(shared.clone()),
-        )
-        .route("/reset", axum::routing::post(crate::agent_chat::reset).with_state(shared.clone()))
-        .route(REQUESTS_PATH, {
-            let shared = shared.clone();
-            get(move || {
-                let list: Vec<Value> = lock(&shared.requests).iter().map(|r| serde_json::json!({"path": r.path, "body": r.body})).collect();
-                async move { axum::Json(list) }
+        let app = routes(get(crate::push::ws_handler), post(crate::http::responses), post(crate::http::chat_completions), shared.clone())
+            // What out-of-process tests read back (the e2e tests): every frame
+            // received on `/ws` so far, as one JSON array.
+            .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
+            .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
+            .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
+            .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))
+            .route("/cancel/{run_id}", axum::routing::post(crate::agent_chat::cancel).with_state(shared.clone()))
+            .route("/fork/{cid}/{idx}", axum::routing::post(crate::agent_chat::fork).with_state(shared.clone()))
+            .route("/version/{cid}/{idx}/{n}", axum::routing::post(crate::agent_chat::version).with_state(shared.clone()))
+            .route("/messages/{cid}/{idx}", axum::routing::post(crate::agent_chat::delete_exchange).with_state(shared.clone()))
+            .route("/chats", get(crate::agent_chat::list_chats).with_state(shared.clone()))
+            .route("/chats/{cid}", get(crate::agent_chat::get_chat).delete(crate::agent_chat::delete_chat).with_state(shared.clone()))
+            .route("/reset", axum::routing::post(crate::agent_chat::reset).with_state(shared.clone()))
+            .route(REQUESTS_PATH, {
+                let shared = shared.clone();
+                get(move || {
+                    let list: Vec<Value> = lock(&shared.requests).iter().map(|r| serde_json::json!({"path": r.path, "body": r.body})).collect();
+                    async move { axum::Json(list) }
+                })
             })
-        })
-        .route(PUSH_PATH, {
-            let shared = shared.clone();
-            axum::routing::post(move |axum::Json(frame): axum::Json<Value>| {
-                let sent = push_to(&shared, frame);
-                async move { if sent { axum::http::StatusCode::OK } else { axum::http::StatusCode::CONFLICT } }
+            .route(PUSH_PATH, {
+                let shared = shared.clone();
+                axum::routing::post(move |axum::Json(frame): axum::Json<Value>| {
+                    let sent = push_to(&shared, frame);
+                    async move {
+                        if sent {
+                            axum::http::StatusCode::OK
+                        } else {
+                            axum::http::StatusCode::CONFLICT
+                        }
+                    }
+                })
             })
-        })
-        .route(
-            RECEIVED_PATH,
-            get(move || {
-                let frames = lock(&recorded.received).clone();
-                async move { axum::Json(frames) }
-            }),
-        );
+            .route(
+                RECEIVED_PATH,
+                get(move || {
+                    let frames = lock(&recorded.received).clone();
+                    async move { axum::Json(frames) }
+                }),
+            );
         let serving = Serving::start(port, app, shared.cancel.clone()).await?;
         tracing::info!(event = "mock_listening", addr = %serving.addr());
         Ok(MockServer { shared, serving })
@@ -235,20 +227,9 @@ impl MockServer {
 
     /// Waits until the `nth` (0-based) received frame whose `"type"` is
     /// `frame_type` has arrived and returns it; `None` on timeout.
-    pub async fn wait_for_frame(
-        &self,
-        frame_type: &str,
-        nth: usize,
-        timeout: Duration,
-    ) -> Option<Value> {
+    pub async fn wait_for_frame(&self, frame_type: &str, nth: usize, timeout: Duration) -> Option<Value> {
         self.shared
-            .wait_until(timeout, || {
-                lock(&self.shared.received)
-                    .iter()
-                    .filter(|f| f.get("type").and_then(Value::as_str) == Some(frame_type))
-                    .nth(nth)
-                    .cloned()
-            })
+            .wait_until(timeout, || lock(&self.shared.received).iter().filter(|f| f.get("type").and_then(Value::as_str) == Some(frame_type)).nth(nth).cloned())
             .await
     }
 
@@ -263,21 +244,8 @@ impl MockServer {
 
     /// Waits until the `nth` (0-based) request to `path` (e.g.
     /// `"/v1/responses"`) has arrived and returns it; `None` on timeout.
-    pub async fn wait_for_request(
-        &self,
-        path: &str,
-        nth: usize,
-        timeout: Duration,
-    ) -> Option<RecordedRequest> {
-        self.shared
-            .wait_until(timeout, || {
-                lock(&self.shared.requests)
-                    .iter()
-                    .filter(|r| r.path == path)
-                    .nth(nth)
-                    .cloned()
-            })
-            .await
+    pub async fn wait_for_request(&self, path: &str, nth: usize, timeout: Duration) -> Option<RecordedRequest> {
+        self.shared.wait_until(timeout, || lock(&self.shared.requests).iter().filter(|r| r.path == path).nth(nth).cloned()).await
     }
 
     /// The `agent_chat` conversation stored as `chat_id` `cid`, one JSON
@@ -313,10 +281,7 @@ impl MockServer {
     /// Waits until at least `n` `/ws` connections were accepted in total;
     /// returns whether that happened inside `timeout`.
     pub async fn wait_for_connections(&self, n: usize, timeout: Duration) -> bool {
-        self.shared
-            .wait_until(timeout, || (self.connections() >= n).then_some(()))
-            .await
-            .is_some()
+        self.shared.wait_until(timeout, || (self.connections() >= n).then_some(())).await.is_some()
     }
 
     /// Sends an unsolicited frame to every connected client that got its
@@ -375,4 +340,3 @@ mod tests {
         send_sync::<crate::MockConfig>();
     }
 }
-

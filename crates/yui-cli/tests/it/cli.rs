@@ -19,10 +19,7 @@ fn run_cli(base_url: &str, key: &str, data_dir: &std::path::Path, stdin: &str) -
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let events = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object per line: {l:?}: {e}")))
-        .collect();
+    let events = stdout.lines().map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object per line: {l:?}: {e}"))).collect();
     (out.status.code().unwrap_or(-1), events, String::from_utf8(out.stderr).unwrap())
 }
 
@@ -43,8 +40,7 @@ async fn one_turn_prints_the_reply_speech_as_json_lines() {
     let dir = tempfile::tempdir().unwrap();
     let url = mock.base_url();
     let d = dir.path().to_path_buf();
-    let (code, events, _stderr) =
-        tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "How did the tests go?\n")).await.unwrap();
+    let (code, events, _stderr) = tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "How did the tests go?\n")).await.unwrap();
     assert_eq!(code, 0, "exits 0 on EOF");
     assert_eq!(spoken(&events), ["All green."]);
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
@@ -63,8 +59,7 @@ async fn demo_conversation_is_readable_and_quit_exits_zero() {
     let dir = tempfile::tempdir().unwrap();
     let url = mock.base_url();
     let d = dir.path().to_path_buf();
-    let (code, events, _) =
-        tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "hello\nwhat time is it?\n/quit\n")).await.unwrap();
+    let (code, events, _) = tokio::task::spawn_blocking(move || run_cli(&url, "k", &d, "hello\nwhat time is it?\n/quit\n")).await.unwrap();
     assert_eq!(code, 0);
     let said = spoken(&events);
     assert!(said.len() >= 2, "{said:?}");
@@ -90,16 +85,24 @@ async fn a_wrong_key_is_reported_on_stderr_and_as_an_event() {
 fn render_context_prints_the_block() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("ctx.json");
-    std::fs::write(&file, r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
-        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"}}"#).unwrap();
+    std::fs::write(
+        &file,
+        r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
+        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"}}"#,
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(&file).args(["--now", "720000"]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("<client_context>\n"), "{text}");
     // The block, a blank line, then the user text or (nobody typed) the background marker.
     assert!(text.ends_with("\ntime: 2026-09-14T15:04:14+09:00 (Asia/Seoul)\nbody: standing (for 12min)\ntrigger: user message\n</client_context>\n\n(something just caught your attention)\n"), "{text}");
-    std::fs::write(&file, r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
-        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"},"user_text":"How did the tests go?"}"#).unwrap();
+    std::fs::write(
+        &file,
+        r#"{"env":{"timestamp":"2026-09-14T15:04:14+09:00","timezone":"Asia/Seoul"},
+        "body_state":{"posture":{"state":"standing"},"since":0},"trigger":{"kind":"user"},"user_text":"How did the tests go?"}"#,
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(&file).args(["--now", "720000"]).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().ends_with("trigger: user message\n</client_context>\n\nHow did the tests go?\n"));
     let bad = Command::new(env!("CARGO_BIN_EXE_yui-cli")).arg("render-context").arg(dir.path().join("missing.json")).args(["--now", "0"]).output().unwrap();

@@ -43,7 +43,10 @@ impl Cli {
         }
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let v = self.events.recv_timeout(left).unwrap_or_else(|_| panic!("no {what}; saw {:?}", self.seen.iter().map(|e| e["type"].clone()).collect::<Vec<_>>()));
+            let v = self
+                .events
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no {what}; saw {:?}", self.seen.iter().map(|e| e["type"].clone()).collect::<Vec<_>>()));
             self.seen.push(v.clone());
             if pick(&v) {
                 return v;

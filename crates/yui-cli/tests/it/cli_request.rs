@@ -19,10 +19,7 @@ fn run_cli(api: &str, base_url: &str, data_dir: &std::path::Path, stdin: &str) -
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let events = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object per line: {l:?}: {e}")))
-        .collect();
+    let events = stdout.lines().map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not one JSON object per line: {l:?}: {e}"))).collect();
     (out.status.code().unwrap_or(-1), events, String::from_utf8(out.stderr).unwrap())
 }
 

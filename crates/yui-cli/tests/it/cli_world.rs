@@ -152,7 +152,8 @@ async fn away_past_the_limit_then_back_is_the_next_days_first_activity_at_the_re
 {\"at_s\": 1800, \"app\": \"Editor\", \"title\": \"main.rs\", \"idle_s\": 1}
 {\"at_s\": 1830, \"app\": \"Editor\", \"title\": \"main.rs\", \"idle_s\": 2}
 ";
-    let (blocks, _dir) = blocks_of("2026-12-01T23:50:00Z", script, &["--set", "screen_transitions=off", "--set", "idle_cues=off", "--set", "away_after_min=5"]).await;
+    let (blocks, _dir) =
+        blocks_of("2026-12-01T23:50:00Z", script, &["--set", "screen_transitions=off", "--set", "idle_cues=off", "--set", "away_after_min=5"]).await;
     let fired: Vec<&String> = with(&blocks, "trigger: milestone first_activity");
     assert_eq!(fired.len(), 2, "one a day: {blocks:#?}");
     assert!(fired[0].contains("(fired at 23:50)"), "{}", fired[0]);

@@ -268,7 +268,10 @@ mod tests {
         assert!(bed.lying() && bed.drops_touches());
         assert_eq!(bed.view().phase_ms, 2_000);
         let steps = run(&mut bed, 0, 40 * MIN);
-        assert_eq!(steps, vec![(2_000, BedStep::Phase(BedPhase::Asleep)), (30 * MIN, BedStep::Woke(Some(WakeCause::Timeout))), (30 * MIN + 3_000, BedStep::Over)]);
+        assert_eq!(
+            steps,
+            vec![(2_000, BedStep::Phase(BedPhase::Asleep)), (30 * MIN, BedStep::Woke(Some(WakeCause::Timeout))), (30 * MIN + 3_000, BedStep::Over)]
+        );
     }
 
     #[test]

@@ -19,9 +19,9 @@ pub mod geometry;
 pub mod motion;
 pub mod path;
 pub mod plan;
-pub mod tunables;
 #[cfg(test)]
 mod tests;
+pub mod tunables;
 
 pub use bed::{Bed, BedEntry, BedPhase, BedStep, BedView, WakeBy};
 pub use follow::{Output, PagePointer, Reference};

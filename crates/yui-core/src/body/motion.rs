@@ -162,7 +162,18 @@ impl Body {
     /// A body standing since `now_ms`.
     pub fn new(t: BodyTunables, now_ms: i64) -> Self {
         let next_ambient_ms = now_ms + t.ambient_walk_every_ms as i64;
-        Body { t, posture: PostureState::Standing, since_ms: now_ms, origin: None, perch: None, peek: None, running: None, grab: None, gait: None, next_ambient_ms }
+        Body {
+            t,
+            posture: PostureState::Standing,
+            since_ms: now_ms,
+            origin: None,
+            perch: None,
+            peek: None,
+            running: None,
+            grab: None,
+            gait: None,
+            next_ambient_ms,
+        }
     }
 
     /// The tunables.
@@ -382,9 +393,8 @@ impl Body {
             None if pick > 0.85 => plan::ambient_climb(scene, frame, &self.t, origin).map(|(p, w)| (p, End::Sit(w, None))),
             None => None,
         };
-        let planned = planned.or_else(|| {
-            (self.perch.is_none()).then(|| plan::ambient_walk(scene, frame, &self.t, origin, pick)).flatten().map(|p| (p, End::Stand))
-        });
+        let planned =
+            planned.or_else(|| (self.perch.is_none()).then(|| plan::ambient_walk(scene, frame, &self.t, origin, pick)).flatten().map(|p| (p, End::Stand)));
         let Some((path, ends)) = planned else { return Vec::new() };
         let during = if path.legs.iter().any(|l| l.gait == Gait::Climb) { PostureState::Climbing } else { PostureState::Walking };
         self.origin = Some(origin);
@@ -437,7 +447,11 @@ impl Body {
         match self.running.take() {
             Some(run) => {
                 self.gait = None;
-                if run.action { vec![BodyStep::Place(self.origin.unwrap_or_default()), BodyStep::Answer(Err(why))] } else { vec![BodyStep::Place(self.origin.unwrap_or_default())] }
+                if run.action {
+                    vec![BodyStep::Place(self.origin.unwrap_or_default()), BodyStep::Answer(Err(why))]
+                } else {
+                    vec![BodyStep::Place(self.origin.unwrap_or_default())]
+                }
             }
             None => Vec::new(),
         }

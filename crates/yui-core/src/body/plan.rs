@@ -107,9 +107,7 @@ fn free_seat(scene: &Scene, w: &Surface, index: usize, x: i32, frame: &Frame) ->
     if lo > hi {
         return None;
     }
-    let free = |cx: i32| -> bool {
-        [cx - half, cx, cx + half - 1].iter().all(|&px| !scene.covered(Pt::new(px, w.rect.y), index))
-    };
+    let free = |cx: i32| -> bool { [cx - half, cx, cx + half - 1].iter().all(|&px| !scene.covered(Pt::new(px, w.rect.y), index)) };
     // The nearest free place to `x`, searched outward in body-width steps.
     let start = x.clamp(lo, hi);
     let step = (half / 2).max(8);

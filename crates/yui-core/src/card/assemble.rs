@@ -68,12 +68,7 @@ struct Macros {
 impl Macros {
     fn new(card: &Card, names: &Names) -> Self {
         let char_name = if names.char_name.trim().is_empty() { card.name.trim() } else { names.char_name.trim() };
-        let user_name = names
-            .user_name
-            .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| user_fallback(&names.lang));
+        let user_name = names.user_name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or_else(|| user_fallback(&names.lang));
         let original = substitute(framing_template(Lang::of(&names.lang)), char_name, user_name, "");
         Self { char_name: char_name.to_string(), user_name: user_name.to_string(), original }
     }
@@ -175,12 +170,7 @@ pub fn post_history(card: &Card, names: &Names) -> Option<String> {
 /// blank ones left out, trimmed, with macros substituted.
 pub fn greetings(card: &Card, names: &Names) -> Vec<String> {
     let macros = Macros::new(card, names);
-    std::iter::once(&card.first_mes)
-        .chain(&card.alternate_greetings)
-        .map(|g| g.trim())
-        .filter(|g| !g.is_empty())
-        .map(|g| macros.apply(g))
-        .collect()
+    std::iter::once(&card.first_mes).chain(&card.alternate_greetings).map(|g| g.trim()).filter(|g| !g.is_empty()).map(|g| macros.apply(g)).collect()
 }
 
 #[cfg(test)]
@@ -217,10 +207,7 @@ mod tests {
     fn empty_blocks_are_left_out_and_the_framing_sentence_fills_in() {
         let card = Card { name: "Mio".into(), scenario: "  ".into(), personality: "shy".into(), ..Card::default() };
         let out = assemble(&card, &names(None, "en"), "");
-        assert_eq!(
-            out,
-            "You are Mio, a character who lives on User's desktop as an animated companion and talks with User.\n\nPersonality: shy"
-        );
+        assert_eq!(out, "You are Mio, a character who lives on User's desktop as an animated companion and talks with User.\n\nPersonality: shy");
     }
 
     #[test]

@@ -26,11 +26,7 @@ fn cards() -> &'static HashMap<String, Card> {
 pub fn default_card(lang: &str) -> Card {
     let primary = lang.split(['-', '_']).next().unwrap_or_default().trim().to_ascii_lowercase();
     let cards = cards();
-    cards
-        .get(&primary)
-        .or_else(|| cards.get(FALLBACK_LANG))
-        .cloned()
-        .unwrap_or_else(|| Card { name: "Yui".into(), ..Card::default() })
+    cards.get(&primary).or_else(|| cards.get(FALLBACK_LANG)).cloned().unwrap_or_else(|| Card { name: "Yui".into(), ..Card::default() })
 }
 
 #[cfg(test)]

@@ -24,9 +24,7 @@ pub(super) struct TextChunk {
 /// the chunk. A compressed `iTXt` chunk is skipped.
 pub(super) fn text_chunks(bytes: &[u8]) -> Result<Vec<TextChunk>, CardError> {
     let damaged = |chunk: String, problem| CardError::DamagedPng { chunk, problem };
-    let mut rest = bytes
-        .strip_prefix(&SIGNATURE)
-        .ok_or_else(|| damaged("signature".into(), "the PNG signature is missing"))?;
+    let mut rest = bytes.strip_prefix(&SIGNATURE).ok_or_else(|| damaged("signature".into(), "the PNG signature is missing"))?;
     let mut found = Vec::new();
     for index in 1.. {
         if rest.len() < 8 {
@@ -140,13 +138,7 @@ mod tests {
             b"trailing bytes are ignored".to_vec(),
         ]);
         let found = text_chunks(&bytes).unwrap();
-        assert_eq!(
-            found,
-            vec![
-                TextChunk { keyword: "chara".into(), text: b"abc".to_vec() },
-                TextChunk { keyword: "ccv3".into(), text: b"xyz".to_vec() },
-            ]
-        );
+        assert_eq!(found, vec![TextChunk { keyword: "chara".into(), text: b"abc".to_vec() }, TextChunk { keyword: "ccv3".into(), text: b"xyz".to_vec() },]);
     }
 
     #[test]

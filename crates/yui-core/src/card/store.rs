@@ -70,8 +70,7 @@ impl CardStore {
     }
 
     fn write(&self, card: &Card) -> std::io::Result<()> {
-        let json = serde_json::to_vec_pretty(&V2 { spec: "chara_card_v2", spec_version: "2.0", data: card })
-            .map_err(std::io::Error::other)?;
+        let json = serde_json::to_vec_pretty(&V2 { spec: "chara_card_v2", spec_version: "2.0", data: card }).map_err(std::io::Error::other)?;
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir)?;
         }

@@ -8,10 +8,8 @@ use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, General
 use base64::Engine;
 
 /// Standard base64 alphabet; padding may be present or not.
-const BASE64: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
+const BASE64: GeneralPurpose =
+    GeneralPurpose::new(&base64::alphabet::STANDARD, GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent));
 
 /// The text-chunk keywords that carry a card, the preferred one first
 /// (a V3 card keeps a V2 copy under `chara` for older readers).
@@ -73,16 +71,12 @@ fn from_png(bytes: &[u8]) -> Result<Card, CardError> {
 
 fn decode(keyword: &str, text: &[u8]) -> Result<Card, CardError> {
     let compact: Vec<u8> = text.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
-    let json = BASE64
-        .decode(&compact)
-        .map_err(|source| CardError::Base64 { keyword: keyword.to_string(), source })?;
+    let json = BASE64.decode(&compact).map_err(|source| CardError::Base64 { keyword: keyword.to_string(), source })?;
     parse_json(&json)
 }
 
 fn has_extension(file_name: &str, ext: &str) -> bool {
-    std::path::Path::new(file_name)
-        .extension()
-        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
+    std::path::Path::new(file_name).extension().is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
 }
 
 /// A `.png` cut off inside its signature.

@@ -68,9 +68,8 @@ pub fn prepare(attachments: &[Attachment], limits: &ChatSettings, carries_files:
     }
     let mut out = Prepared::default();
     for a in attachments {
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(a.data_base64.trim())
-            .map_err(|_| format!("{} could not be read. Nothing was sent.", a.name))?;
+        let bytes =
+            base64::engine::general_purpose::STANDARD.decode(a.data_base64.trim()).map_err(|_| format!("{} could not be read. Nothing was sent.", a.name))?;
         if bytes.len() as u64 > limits.max_attachment_bytes {
             return Err(format!("{} is {}; the limit is {} per file. Nothing was sent.", a.name, size(bytes.len() as u64), size(limits.max_attachment_bytes)));
         }

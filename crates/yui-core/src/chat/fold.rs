@@ -40,7 +40,16 @@ pub fn user_message_id(turn_id: &str) -> String {
 impl Conversation {
     /// An empty conversation.
     pub fn new(id: impl Into<String>, now_ms: i64) -> Self {
-        Self { id: id.into(), title: NEW_CHAT_TITLE.into(), created_ms: now_ms, updated_ms: now_ms, messages: Vec::new(), more_before: false, more_after: false, server_id: None }
+        Self {
+            id: id.into(),
+            title: NEW_CHAT_TITLE.into(),
+            created_ms: now_ms,
+            updated_ms: now_ms,
+            messages: Vec::new(),
+            more_before: false,
+            more_after: false,
+            server_id: None,
+        }
     }
 
     /// The user's message of turn `turn_id` with its `files` (no text and
@@ -168,13 +177,7 @@ impl Conversation {
 
     /// A summary line for the conversation list.
     pub fn summary(&self, current: bool) -> ConversationSummary {
-        ConversationSummary {
-            id: self.id.clone(),
-            title: self.title.clone(),
-            updated_ms: self.updated_ms,
-            messages: self.messages.len() as u32,
-            current,
-        }
+        ConversationSummary { id: self.id.clone(), title: self.title.clone(), updated_ms: self.updated_ms, messages: self.messages.len() as u32, current }
     }
 }
 
@@ -223,9 +226,11 @@ impl Answer {
             }
             ChatEvent::ToolCall { call_id, name, args, .. } => {
                 self.reasoning_over(now_ms);
-                let pos = self.tools.iter().position(|c| &c.call_id == call_id).or_else(|| {
-                    self.tools.iter().position(|c| c.state == ToolCardState::Drafting && &c.name == name)
-                });
+                let pos = self
+                    .tools
+                    .iter()
+                    .position(|c| &c.call_id == call_id)
+                    .or_else(|| self.tools.iter().position(|c| c.state == ToolCardState::Drafting && &c.name == name));
                 let i = match pos {
                     Some(i) => {
                         let c = &mut self.tools[i];
@@ -279,14 +284,8 @@ impl Answer {
                 }
             }
             ChatEvent::Usage { chars, seconds, ttft, tokens, context_window, latency, .. } => {
-                self.usage = Some(UsageLine {
-                    chars: *chars,
-                    seconds: *seconds,
-                    ttft: *ttft,
-                    tokens: *tokens,
-                    context_window: *context_window,
-                    latency: *latency,
-                });
+                self.usage =
+                    Some(UsageLine { chars: *chars, seconds: *seconds, ttft: *ttft, tokens: *tokens, context_window: *context_window, latency: *latency });
             }
             ChatEvent::Cancelled { .. } => {
                 self.close(now_ms);

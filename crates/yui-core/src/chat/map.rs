@@ -260,14 +260,7 @@ impl ChatMap {
                     let t = self.turns.get_mut(turn_id).expect("present");
                     t.show(turn_id, &mut out);
                     t.tools_ok += u32::from(ok);
-                    out.push(ChatEvent::ToolResult {
-                        msg_id,
-                        call_id,
-                        name: tool_id.clone(),
-                        ok,
-                        output: String::new(),
-                        seconds: Some(secs(started, now_ms)),
-                    });
+                    out.push(ChatEvent::ToolResult { msg_id, call_id, name: tool_id.clone(), ok, output: String::new(), seconds: Some(secs(started, now_ms)) });
                 }
             },
             ReplyPart::Error { message } => t.error = Some(message.clone()),
@@ -289,7 +282,15 @@ impl ChatMap {
             return out;
         }
         t.wire = true;
-        if !matches!(event, ChatEvent::End { .. } | ChatEvent::Usage { .. } | ChatEvent::Start { .. } | ChatEvent::Cancelled { .. } | ChatEvent::Error { .. } | ChatEvent::Delta { .. }) {
+        if !matches!(
+            event,
+            ChatEvent::End { .. }
+                | ChatEvent::Usage { .. }
+                | ChatEvent::Start { .. }
+                | ChatEvent::Cancelled { .. }
+                | ChatEvent::Error { .. }
+                | ChatEvent::Delta { .. }
+        ) {
             t.show(turn_id, &mut out);
         }
         t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
@@ -366,12 +367,7 @@ impl ChatMap {
         t.latency.first_token_ms.get_or_insert(since(t.started_ms, now_ms));
         t.client_calls.insert(call.id.clone(), (call.name.clone(), now_ms));
         t.tools += 1;
-        out.push(ChatEvent::ToolCall {
-            msg_id: call.turn_id.clone(),
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            args: call.arguments.clone(),
-        });
+        out.push(ChatEvent::ToolCall { msg_id: call.turn_id.clone(), call_id: call.id.clone(), name: call.name.clone(), args: call.arguments.clone() });
         out
     }
 
@@ -464,8 +460,7 @@ impl ChatMap {
         if let Some((kind, message)) = failure {
             end.push(ChatEvent::Error { msg_id: msg_id.clone(), message, kind });
         }
-        let (user_index, assistant_index, versions, active) =
-            t.server_end.take().unwrap_or((None, None, None, None));
+        let (user_index, assistant_index, versions, active) = t.server_end.take().unwrap_or((None, None, None, None));
         end.push(ChatEvent::End { msg_id, user_index, assistant_index, versions, active });
         t.conclude(turn_id, end, failed, out);
     }

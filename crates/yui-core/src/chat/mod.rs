@@ -165,7 +165,11 @@ impl ChatLog {
     pub fn command(&mut self, cmd: UserCommand, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
         // An edit of a message no longer in memory loads it (and what follows) first.
-        if let UserCommand::Regenerate { msg_id } | UserCommand::PickVersion { msg_id, .. } | UserCommand::Fork { msg_id } | UserCommand::DeleteMessage { msg_id } = &cmd {
+        if let UserCommand::Regenerate { msg_id }
+        | UserCommand::PickVersion { msg_id, .. }
+        | UserCommand::Fork { msg_id }
+        | UserCommand::DeleteMessage { msg_id } = &cmd
+        {
             self.store.ensure_loaded(msg_id);
         }
         let conv = self.store.current();
@@ -445,7 +449,10 @@ mod tests {
         let h = log.command(UserCommand::DeleteMessage { msg_id: "ut1".into() }, false, 9);
         assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid.clone(), index: 2 }]);
         let c = log.store().current();
-        assert_eq!(c.messages.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(), [("ut0", Some(0)), ("t0", Some(1)), ("ut2", Some(2)), ("t2", Some(3))]);
+        assert_eq!(
+            c.messages.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(),
+            [("ut0", Some(0)), ("t0", Some(1)), ("ut2", Some(2)), ("t2", Some(3))]
+        );
         let h = log.command(UserCommand::DeleteMessage { msg_id: "t2".into() }, false, 9);
         assert_eq!(side(&h), [SideRequest::DeleteMessage { conversation_id: cid, index: 2 }]);
         assert_eq!(log.store().current().messages.len(), 2);

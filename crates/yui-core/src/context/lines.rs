@@ -1,7 +1,7 @@
 //! The state lines: `time`, `frontmost`, `screenshot source`, `body` and
 //! `tool switches`.
 
-use super::input::{BodyState, ClientContext, Env, Screenshot, ScreenSource};
+use super::input::{BodyState, ClientContext, Env, ScreenSource, Screenshot};
 use super::minutes_since;
 use super::sanitize::{clean, quote, sanitize};
 

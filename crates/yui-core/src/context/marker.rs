@@ -23,9 +23,7 @@ pub fn background_marker(ctx: &ClientContext) -> String {
             _ => "(you just woke up)",
         },
         "agent.done" => return agent_single(t, "(my {} task just finished)", "(one of my coding tasks just finished)"),
-        "agent.needs_input" => {
-            return agent_single(t, "(my {} task is waiting on my input)", "(one of my coding tasks is waiting on my input)")
-        }
+        "agent.needs_input" => return agent_single(t, "(my {} task is waiting on my input)", "(one of my coding tasks is waiting on my input)"),
         "agent.catchup" => return agent_catchup(t),
         "signals.push" => "(a new signal just arrived for you)",
         "signals.batch" => "(a few signals batched up for you)",

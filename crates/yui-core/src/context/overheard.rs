@@ -12,10 +12,8 @@ const MAX_LINES: usize = 8;
 pub(crate) fn lines(blocks: &[Overheard], now_ms: i64) -> Vec<String> {
     let mut out = Vec::new();
     for block in blocks {
-        let name = clean(block.name.as_deref())
-            .or_else(|| clean(block.preset.as_deref()))
-            .map(character_name)
-            .unwrap_or_else(|| "another character".to_string());
+        let name =
+            clean(block.name.as_deref()).or_else(|| clean(block.preset.as_deref())).map(character_name).unwrap_or_else(|| "another character".to_string());
         let entries: Vec<(&str, String, Option<i64>)> = block
             .entries
             .iter()

@@ -9,11 +9,7 @@ pub(crate) fn lines(ctx: &ClientContext, now_ms: i64) -> Vec<String> {
     if !ctx.relations_switched_on() {
         return Vec::new();
     }
-    let mut rendered: Vec<(bool, String)> = ctx
-        .relations
-        .iter()
-        .filter_map(|r| line(r, now_ms).map(|(target, l)| (target == "user", l)))
-        .collect();
+    let mut rendered: Vec<(bool, String)> = ctx.relations.iter().filter_map(|r| line(r, now_ms).map(|(target, l)| (target == "user", l))).collect();
     // Stable: the human first, the others keep their order.
     rendered.sort_by_key(|(is_user, _)| !*is_user);
     rendered.into_iter().map(|(_, l)| l).collect()

@@ -40,13 +40,7 @@ pub(crate) fn lines(groups: &[SignalGroup], out: &mut Vec<String>) {
 /// `github/push @2026-08-23T01:36:40.000Z, id delivery-42`, each part left
 /// out when absent.
 fn bracket(e: &SignalEnvelope) -> String {
-    let kind = [e.source.as_deref(), e.event_type.as_deref()]
-        .into_iter()
-        .flatten()
-        .map(sanitize)
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("/");
+    let kind = [e.source.as_deref(), e.event_type.as_deref()].into_iter().flatten().map(sanitize).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("/");
     let mut parts: Vec<String> = Vec::with_capacity(2);
     let mut head = kind;
     if let Some(at) = e.occurred_at.and_then(utc) {

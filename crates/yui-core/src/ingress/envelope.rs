@@ -107,10 +107,7 @@ pub fn parse_envelope(value: &Value) -> Result<SignalEnvelope, Invalid> {
         Some(Value::String(s)) if s == "immediate" || s == "batched" => s.clone(),
         _ => return Err(Invalid { field: "delivery", reason: "is not `immediate` or `batched`" }),
     };
-    let occurred_at = obj
-        .get("occurred_at")
-        .and_then(epoch_ms)
-        .ok_or(Invalid { field: "occurred_at", reason: "is not finite epoch ms within ±8.64e15" })?;
+    let occurred_at = obj.get("occurred_at").and_then(epoch_ms).ok_or(Invalid { field: "occurred_at", reason: "is not finite epoch ms within ±8.64e15" })?;
     let urgent = match obj.get("urgent") {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(*b),

@@ -54,7 +54,9 @@ pub fn is_loopback_host(value: &str) -> bool {
         }
     };
     let port_ok = port.is_empty()
-        || port.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u32>().is_ok_and(|n| n <= 65_535));
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u32>().is_ok_and(|n| n <= 65_535));
     port_ok && (host == "127.0.0.1" || host == "[::1]" || host.eq_ignore_ascii_case("localhost"))
 }
 
@@ -102,7 +104,9 @@ mod tests {
         for ok in ["127.0.0.1", "127.0.0.1:8770", "localhost", "LocalHost:1", "[::1]", "[::1]:8770"] {
             assert!(is_loopback_host(ok), "{ok}");
         }
-        for bad in ["evil.example", "127.0.0.2", "localhost.", "localhost:", "localhost:x", "[::1]x", "[::2]", "127.0.0.1:99999", "localhost.evil.example", "", "[::1"] {
+        for bad in
+            ["evil.example", "127.0.0.2", "localhost.", "localhost:", "localhost:x", "[::1]x", "[::2]", "127.0.0.1:99999", "localhost.evil.example", "", "[::1"]
+        {
             assert!(!is_loopback_host(bad), "{bad}");
         }
     }

@@ -103,10 +103,7 @@ async fn connection(stream: tokio::net::TcpStream, shared: Arc<Shared>, cancel: 
         let shared = shared.clone();
         async move { Ok::<_, Infallible>(handle(req, &shared).await) }
     });
-    let conn = http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(INGRESS_HEADER_READ_WAIT)
-        .serve_connection(TokioIo::new(stream), service);
+    let conn = http1::Builder::new().timer(TokioTimer::new()).header_read_timeout(INGRESS_HEADER_READ_WAIT).serve_connection(TokioIo::new(stream), service);
     tokio::pin!(conn);
     tokio::select! {
         result = conn.as_mut() => {

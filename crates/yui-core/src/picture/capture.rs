@@ -121,7 +121,8 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, CaptureError>) -> Result
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(panic) => {
-            let reason = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "no message".into());
+            let reason =
+                panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "no message".into());
             tracing::warn!(record = "capture_panicked", what, reason = %reason, "the screenshot library failed on this desktop");
             Err(CaptureError::Failed(format!("{what}: the screenshot library failed on this desktop ({reason})")))
         }
@@ -200,8 +201,7 @@ fn rgba_picture(img: image::RgbaImage) -> Result<Picture, CaptureError> {
 /// [`Picture::Rgba`]. Only windows [`windows`] lists are candidates.
 pub fn capture_window(app: &str, title: &str) -> Result<Picture, CaptureError> {
     let listed = listed_windows()?;
-    let &(id, _) = pick_window(&listed, app, title)
-        .ok_or_else(|| CaptureError::NotFound(format!("no window of {app:?} with a title containing {title:?}")))?;
+    let &(id, _) = pick_window(&listed, app, title).ok_or_else(|| CaptureError::NotFound(format!("no window of {app:?} with a title containing {title:?}")))?;
     // The windows listed under XWayland are X11 windows, by X11 id.
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if use_x11() || xwayland_geometry() {
@@ -209,10 +209,7 @@ pub fn capture_window(app: &str, title: &str) -> Result<Picture, CaptureError> {
     }
     guarded("capturing a window", || {
         let all = xcap::Window::all().map_err(xcap_error)?;
-        let window = all
-            .into_iter()
-            .find(|w| w.id().ok() == Some(id))
-            .ok_or_else(|| CaptureError::NotFound(format!("window of {app:?} closed")))?;
+        let window = all.into_iter().find(|w| w.id().ok() == Some(id)).ok_or_else(|| CaptureError::NotFound(format!("window of {app:?} closed")))?;
         rgba_picture(window.capture_image().map_err(xcap_error)?)
     })
 }
@@ -275,12 +272,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
 /// The listable windows of `front_to_back`: not `own_pid`'s, not minimized,
 /// not zero-size; geometry divided by `scale` into logical pixels, and the
 /// display holding each centre.
-pub(crate) fn select_windows(
-    front_to_back: Vec<RawWindow>,
-    own_pid: u32,
-    displays: &[Display],
-    scale: f32,
-) -> Vec<(u32, WindowInfo)> {
+pub(crate) fn select_windows(front_to_back: Vec<RawWindow>, own_pid: u32, displays: &[Display], scale: f32) -> Vec<(u32, WindowInfo)> {
     let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
     let logical_i = |v: i32| (v as f32 / scale).round() as i32;
     let logical_u = |v: u32| (v as f32 / scale).round() as u32;
@@ -298,15 +290,9 @@ pub(crate) fn select_windows(
 
 /// The display index holding point (x,y), or the primary, or 0.
 pub fn display_at(displays: &[Display], x: i32, y: i32) -> usize {
-    let inside = |d: &&Display| {
-        x >= d.x && y >= d.y && i64::from(x) < i64::from(d.x) + i64::from(d.width) && i64::from(y) < i64::from(d.y) + i64::from(d.height)
-    };
-    displays
-        .iter()
-        .find(inside)
-        .or_else(|| displays.iter().find(|d| d.primary))
-        .map(|d| d.index)
-        .unwrap_or(0)
+    let inside =
+        |d: &&Display| x >= d.x && y >= d.y && i64::from(x) < i64::from(d.x) + i64::from(d.width) && i64::from(y) < i64::from(d.y) + i64::from(d.height);
+    displays.iter().find(inside).or_else(|| displays.iter().find(|d| d.primary)).map(|d| d.index).unwrap_or(0)
 }
 
 /// `windows` in layout (logical) pixels, as sway lists them, moved into the

@@ -140,10 +140,7 @@ pub fn fit(pictures: &[Picture], room: usize) -> Result<Vec<String>, FitError> {
             Picture::Rgba { width, height, pixels } => {
                 let need = *width as usize * *height as usize * 4;
                 if pixels.len() < need {
-                    return Err(FitError::Encode(format!(
-                        "{} bytes of pixels for {width}x{height}",
-                        pixels.len()
-                    )));
+                    return Err(FitError::Encode(format!("{} bytes of pixels for {width}x{height}", pixels.len())));
                 }
                 encode_within(&mut resizer, &pixels[..need], *width, *height, budget)?
             }
@@ -181,13 +178,7 @@ fn scaled(w: u32, h: u32, scale: f64) -> (u32, u32) {
 
 /// RGBA pixels (opaque) as a JPEG of at most `budget` bytes: as large and
 /// good as the estimate allows in the first attempt, smaller after.
-pub(crate) fn encode_within(
-    resizer: &mut fr::Resizer,
-    rgba: &[u8],
-    w: u32,
-    h: u32,
-    budget: usize,
-) -> Result<Vec<u8>, FitError> {
+pub(crate) fn encode_within(resizer: &mut fr::Resizer, rgba: &[u8], w: u32, h: u32, budget: usize) -> Result<Vec<u8>, FitError> {
     if budget < MIN_JPEG_BYTES || w == 0 || h == 0 {
         return Err(FitError::TooLarge);
     }
@@ -225,12 +216,9 @@ pub(crate) fn encode_within(
 /// about 2.5x faster than Lanczos3 at these factors; alpha ignored, the
 /// pixels are opaque).
 fn resize(resizer: &mut fr::Resizer, rgba: &[u8], w: u32, h: u32, tw: u32, th: u32) -> Result<Vec<u8>, FitError> {
-    let src = fr::images::ImageRef::new(w, h, rgba, fr::PixelType::U8x4)
-        .map_err(|e| FitError::Encode(e.to_string()))?;
+    let src = fr::images::ImageRef::new(w, h, rgba, fr::PixelType::U8x4).map_err(|e| FitError::Encode(e.to_string()))?;
     let mut dst = fr::images::Image::new(tw, th, fr::PixelType::U8x4);
-    let options = fr::ResizeOptions::new()
-        .resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom))
-        .use_alpha(false);
+    let options = fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom)).use_alpha(false);
     resizer.resize(&src, &mut dst, &options).map_err(|e| FitError::Encode(e.to_string()))?;
     Ok(dst.into_vec())
 }
@@ -239,9 +227,7 @@ fn resize(resizer: &mut fr::Resizer, rgba: &[u8], w: u32, h: u32, tw: u32, th: u
 fn encode_jpeg(rgba: &[u8], w: u32, h: u32, quality: u8) -> Result<Vec<u8>, FitError> {
     let mut out = Vec::with_capacity(rgba.len() / 16);
     let encoder = jpeg_encoder::Encoder::new(&mut out, quality);
-    encoder
-        .encode(rgba, w as u16, h as u16, jpeg_encoder::ColorType::Rgba)
-        .map_err(|e| FitError::Encode(e.to_string()))?;
+    encoder.encode(rgba, w as u16, h as u16, jpeg_encoder::ColorType::Rgba).map_err(|e| FitError::Encode(e.to_string()))?;
     Ok(out)
 }
 

@@ -121,18 +121,12 @@ impl Picture {
 impl std::fmt::Debug for Picture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Picture::Rgba { width, height, pixels } => f
-                .debug_struct("Rgba")
-                .field("width", width)
-                .field("height", height)
-                .field("bytes", &pixels.len())
-                .finish(),
-            Picture::Encoded { mime, bytes } => f
-                .debug_struct("Encoded")
-                .field("mime", mime)
-                .field("bytes", &bytes.len())
-                .field("dimensions", &self.dimensions())
-                .finish(),
+            Picture::Rgba { width, height, pixels } => {
+                f.debug_struct("Rgba").field("width", width).field("height", height).field("bytes", &pixels.len()).finish()
+            }
+            Picture::Encoded { mime, bytes } => {
+                f.debug_struct("Encoded").field("mime", mime).field("bytes", &bytes.len()).field("dimensions", &self.dimensions()).finish()
+            }
         }
     }
 }
@@ -142,9 +136,7 @@ mod tests {
     use super::*;
 
     pub(crate) fn png_bytes(width: u32, height: u32) -> Vec<u8> {
-        let img = image::RgbaImage::from_fn(width, height, |x, y| {
-            image::Rgba([(x * 7 % 256) as u8, (y * 3 % 256) as u8, ((x ^ y) % 256) as u8, 255])
-        });
+        let img = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([(x * 7 % 256) as u8, (y * 3 % 256) as u8, ((x ^ y) % 256) as u8, 255]));
         let mut out = std::io::Cursor::new(Vec::new());
         img.write_to(&mut out, image::ImageFormat::Png).unwrap();
         out.into_inner()

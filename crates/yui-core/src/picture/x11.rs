@@ -15,11 +15,10 @@ use std::sync::Arc;
 use xcb::{randr, x, Xid};
 
 fn connect() -> Result<(xcb::Connection, i32), CaptureError> {
-    xcb::Connection::connect_with_extensions(None, &[], &[xcb::Extension::RandR])
-        .map_err(|e| {
-            tracing::debug!(error = %e, "no X connection");
-            CaptureError::NoDisplay
-        })
+    xcb::Connection::connect_with_extensions(None, &[], &[xcb::Extension::RandR]).map_err(|e| {
+        tracing::debug!(error = %e, "no X connection");
+        CaptureError::NoDisplay
+    })
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> CaptureError {
@@ -27,11 +26,7 @@ fn failed(what: &str, e: impl std::fmt::Display) -> CaptureError {
 }
 
 fn root_of(conn: &xcb::Connection, screen: i32) -> Result<x::Window, CaptureError> {
-    conn.get_setup()
-        .roots()
-        .nth(screen.max(0) as usize)
-        .map(|s| s.root())
-        .ok_or(CaptureError::NoDisplay)
+    conn.get_setup().roots().nth(screen.max(0) as usize).map(|s| s.root()).ok_or(CaptureError::NoDisplay)
 }
 
 /// A RandR monitor as the paths here use it: its name atom, whether it is
@@ -44,9 +39,7 @@ struct Monitor {
 
 /// The RandR monitors, one entry per output: xcap's `Monitor::all()` order.
 fn monitors(conn: &xcb::Connection, root: x::Window) -> Result<Vec<Monitor>, CaptureError> {
-    let reply = conn
-        .wait_for_reply(conn.send_request(&randr::GetMonitors { window: root, get_active: true }))
-        .map_err(|e| failed("RandR GetMonitors", e))?;
+    let reply = conn.wait_for_reply(conn.send_request(&randr::GetMonitors { window: root, get_active: true })).map_err(|e| failed("RandR GetMonitors", e))?;
     let mut out = Vec::new();
     for m in reply.monitors() {
         for _ in m.outputs() {
@@ -75,7 +68,16 @@ pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
         .map(|(index, m)| {
             let name = conn.wait_for_reply(conn.send_request(&x::GetAtomName { atom: m.name })).map(|r| r.name().to_string()).unwrap_or_default();
             let (x, y, width, height) = m.rect;
-            super::capture::Display { index, label: if name.is_empty() { format!("display {}", index + 1) } else { name }, x, y, width, height, scale: 1.0, primary: m.primary }
+            super::capture::Display {
+                index,
+                label: if name.is_empty() { format!("display {}", index + 1) } else { name },
+                x,
+                y,
+                width,
+                height,
+                scale: 1.0,
+                primary: m.primary,
+            }
         })
         .collect();
     if out.is_empty() {
@@ -87,11 +89,8 @@ pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
 /// The pixel layout of a `depth`-deep ZPixmap `w` pixels wide.
 fn layout_for(conn: &xcb::Connection, depth: u8, w: u32) -> Result<XLayout, CaptureError> {
     let setup = conn.get_setup();
-    let format = setup
-        .pixmap_formats()
-        .iter()
-        .find(|f| f.depth() == depth)
-        .ok_or_else(|| CaptureError::Failed(format!("no pixmap format for depth {depth}")))?;
+    let format =
+        setup.pixmap_formats().iter().find(|f| f.depth() == depth).ok_or_else(|| CaptureError::Failed(format!("no pixmap format for depth {depth}")))?;
     Ok(XLayout {
         bits_per_pixel: format.bits_per_pixel(),
         stride: x_stride(w, format.bits_per_pixel(), format.scanline_pad()),
@@ -106,11 +105,7 @@ fn unsupported(depth: u8, layout: XLayout) -> CaptureError {
 /// The contents of `drawable`'s rectangle as RGBA, by GetImage over the
 /// socket. (MIT-SHM was tried: with a segment set up per call it measured
 /// 3-4x slower on a 1080p screen than the socket, page faults included.)
-fn get_image(
-    conn: &xcb::Connection,
-    drawable: x::Drawable,
-    (x0, y0, w, h): (i32, i32, u32, u32),
-) -> Result<Picture, CaptureError> {
+fn get_image(conn: &xcb::Connection, drawable: x::Drawable, (x0, y0, w, h): (i32, i32, u32, u32)) -> Result<Picture, CaptureError> {
     if w == 0 || h == 0 {
         return Err(CaptureError::Failed(format!("nothing to capture: {w}x{h}")));
     }
@@ -151,14 +146,8 @@ pub(crate) fn capture_display(index: usize) -> Result<Picture, CaptureError> {
 pub(crate) fn capture_window(id: u32) -> Result<Picture, CaptureError> {
     let (conn, _) = connect()?;
     let window: x::Window = <x::Window as xcb::XidNew>::new(id);
-    let geometry = conn
-        .wait_for_reply(conn.send_request(&x::GetGeometry { drawable: x::Drawable::Window(window) }))
-        .map_err(|e| failed("X GetGeometry", e))?;
-    get_image(
-        &conn,
-        x::Drawable::Window(window),
-        (0, 0, u32::from(geometry.width()), u32::from(geometry.height())),
-    )
+    let geometry = conn.wait_for_reply(conn.send_request(&x::GetGeometry { drawable: x::Drawable::Window(window) })).map_err(|e| failed("X GetGeometry", e))?;
+    get_image(&conn, x::Drawable::Window(window), (0, 0, u32::from(geometry.width()), u32::from(geometry.height())))
 }
 
 fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
@@ -177,18 +166,9 @@ use crate::world::x11::{get_property, intern_atoms};
 pub(crate) fn client_windows() -> Result<Option<Vec<RawWindow>>, CaptureError> {
     let (conn, screen) = connect()?;
     let root = root_of(&conn, screen)?;
-    let names = [
-        "_NET_CLIENT_LIST_STACKING",
-        "_NET_CLIENT_LIST",
-        "_NET_WM_PID",
-        "_NET_WM_NAME",
-        "_NET_WM_STATE",
-        "_NET_WM_STATE_HIDDEN",
-    ];
+    let names = ["_NET_CLIENT_LIST_STACKING", "_NET_CLIENT_LIST", "_NET_WM_PID", "_NET_WM_NAME", "_NET_WM_STATE", "_NET_WM_STATE_HIDDEN"];
     let atoms = intern_atoms(&conn, &names).map_err(|e| failed("X InternAtom", e))?;
-    let [stacking, client_list, pid_atom, net_name, state_atom, hidden] = atoms[..] else {
-        unreachable!("six atoms")
-    };
+    let [stacking, client_list, pid_atom, net_name, state_atom, hidden] = atoms[..] else { unreachable!("six atoms") };
 
     let mut ids: Vec<x::Window> = Vec::new();
     for list in [stacking, client_list] {
@@ -237,18 +217,9 @@ pub(crate) fn client_windows() -> Result<Option<Vec<RawWindow>>, CaptureError> {
         let class = text(&conn.wait_for_reply(p.class));
         let net_name = text(&conn.wait_for_reply(p.net_name));
         let name = text(&conn.wait_for_reply(p.name));
-        let pid = conn.wait_for_reply(p.pid).ok().and_then(|r| {
-            if r.format() == 32 { r.value::<u32>().first().copied() } else { None }
-        });
-        let hidden_state = conn
-            .wait_for_reply(p.state)
-            .ok()
-            .map(|r| r.format() == 32 && r.value::<x::Atom>().contains(&hidden))
-            .unwrap_or(false);
-        let viewable = conn
-            .wait_for_reply(p.attrs)
-            .map(|a| a.map_state() == x::MapState::Viewable)
-            .unwrap_or(false);
+        let pid = conn.wait_for_reply(p.pid).ok().and_then(|r| if r.format() == 32 { r.value::<u32>().first().copied() } else { None });
+        let hidden_state = conn.wait_for_reply(p.state).ok().map(|r| r.format() == 32 && r.value::<x::Atom>().contains(&hidden)).unwrap_or(false);
+        let viewable = conn.wait_for_reply(p.attrs).map(|a| a.map_state() == x::MapState::Viewable).unwrap_or(false);
         let geometry = conn.wait_for_reply(p.geometry);
         let origin = conn.wait_for_reply(p.origin);
         // A window destroyed since the list was read answers with errors: skip it.

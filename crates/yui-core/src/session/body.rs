@@ -97,7 +97,8 @@ impl Driver {
     /// Tell the page what the body looks like now.
     pub(super) fn publish_body(&mut self) {
         let posture = self.body.lock().unwrap_or_else(|p| p.into_inner()).posture.state;
-        let view = BodyView { posture, bed: self.bed.as_ref().map(Bed::view), gait: self.motion.now().gait, peek: self.peek_view(), below: self.hidden_below() };
+        let view =
+            BodyView { posture, bed: self.bed.as_ref().map(Bed::view), gait: self.motion.now().gait, peek: self.peek_view(), below: self.hidden_below() };
         *self.body_view.lock().unwrap_or_else(|p| p.into_inner()) = view;
         self.emit(view.event());
     }

@@ -10,8 +10,8 @@ use crate::command::UserCommand;
 use crate::context_log::{ContextLog, SentContext};
 use crate::event::{Status, UiEvent};
 use crate::outcome::OutcomeStore;
-use crate::sink::SharedSink;
 use crate::picture::Picture;
+use crate::sink::SharedSink;
 use crate::speech::speaker::{Report, Speaker};
 use crate::tools::{Desk, Executor, Run, Toolbox};
 use crate::transport::{Inbound, Outbound, ToolResult};
@@ -528,10 +528,7 @@ impl Driver {
                 if !prefit {
                     return Ok(vec![picture]);
                 }
-                tokio::task::spawn_blocking(move || crate::transport::request::prefit(&[picture]))
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| e.to_string())
+                tokio::task::spawn_blocking(move || crate::transport::request::prefit(&[picture])).await.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
             })
             .await;
             let images = match taken {

@@ -8,8 +8,8 @@ mod initiative;
 mod moves;
 pub mod proactive;
 pub mod relay;
-pub mod world;
 mod setup;
+pub mod world;
 
 use crate::clock::SharedClock;
 use crate::command::UserCommand;
@@ -81,7 +81,22 @@ impl SessionConfig {
     /// A config with the default vocabulary, waits and the system clock.
     pub fn new(settings: Settings, data_dir: DataDir) -> Self {
         let live = LiveSettings::new(settings.clone());
-        Self { settings, data_dir, vocabulary: Vocabulary::default(), timeouts: Timeouts::default(), clock: crate::clock::system(), desk: Arc::new(NoDesk), live, audio: AudioOutput::None, lips: None, world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)), launch: false, desktop_check: false, world_input: world::WorldInput::Sampled, persist: crate::persist::Writer::global() }
+        Self {
+            settings,
+            data_dir,
+            vocabulary: Vocabulary::default(),
+            timeouts: Timeouts::default(),
+            clock: crate::clock::system(),
+            desk: Arc::new(NoDesk),
+            live,
+            audio: AudioOutput::None,
+            lips: None,
+            world: Arc::new(crate::world::NoDesktop::new(crate::world::UNSUPPORTED_LIMITATION)),
+            launch: false,
+            desktop_check: false,
+            world_input: world::WorldInput::Sampled,
+            persist: crate::persist::Writer::global(),
+        }
     }
 }
 
@@ -201,7 +216,11 @@ impl Session {
             delegations: delegations.clone(),
             inbox: crate::triggers::Inbox::new(),
             pacer: crate::triggers::pacing::Pacer::new(),
-            proactive: proactive::Proactive::new(&cue_config(&config.data_dir), Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)), config.clock.now_ms()),
+            proactive: proactive::Proactive::new(
+                &cue_config(&config.data_dir),
+                Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)),
+                config.clock.now_ms(),
+            ),
             reply_chars: (String::new(), 0),
             holds: Default::default(),
             bed: None,
@@ -214,7 +233,10 @@ impl Session {
             page_pointer: Default::default(),
             above: true,
             // Keyed by the character's VRM (the bundled one: `default`).
-            places: (crate::placement::PlaceBook::open(&config.data_dir), Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into())),
+            places: (
+                crate::placement::PlaceBook::open(&config.data_dir),
+                Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
+            ),
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
@@ -233,7 +255,11 @@ impl Session {
         if let Some(message) = parts.voice_notice {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
-        let task = tokio::spawn(driver.run(driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx }, launch_bed, cancel.clone()));
+        let task = tokio::spawn(driver.run(
+            driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx },
+            launch_bed,
+            cancel.clone(),
+        ));
         Ok(Session {
             cmds: cmd_tx,
             arrivals: arrival_tx,

@@ -111,7 +111,8 @@ impl Driver {
                 let at = (at.x as f64, at.y as f64);
                 match phase {
                     DragPhase::Start => {
-                        let outputs = self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect::from(d), scale: f64::from(d.scale) }).collect();
+                        let outputs =
+                            self.desk.displays().unwrap_or_default().iter().map(|d| Output { desk: Rect::from(d), scale: f64::from(d.scale) }).collect();
                         let reference = crate::body::Reference::here();
                         Some(self.page_pointer.grab(Pt::new(w.x, w.y), at, outputs, reference, now_ms))
                     }

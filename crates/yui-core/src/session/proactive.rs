@@ -108,7 +108,16 @@ impl Proactive {
     /// signals. Asked in order: the milestone, the schedule, screen
     /// transitions, idle cues; the first one due answers, fired or held.
     #[allow(clippy::too_many_arguments)]
-    pub fn next(&mut self, now_ms: i64, local: &LocalTime, present: bool, ticked: bool, check: impl Fn(Source) -> Result<(), Hold>, inbox: &mut Inbox, settings: &ReactionsSettings) -> Option<Due> {
+    pub fn next(
+        &mut self,
+        now_ms: i64,
+        local: &LocalTime,
+        present: bool,
+        ticked: bool,
+        check: impl Fn(Source) -> Result<(), Hold>,
+        inbox: &mut Inbox,
+        settings: &ReactionsSettings,
+    ) -> Option<Due> {
         if !present {
             return None;
         }
@@ -226,7 +235,10 @@ mod tests {
         let settings = ReactionsSettings::default();
         let mut p = Proactive::new(&CueConfig::shipped(), Some(path.clone()), 0);
         let mut inbox = Inbox::new();
-        inbox.arrive(crate::triggers::Arrival::Signals { group: crate::context::SignalGroup { envelope: None, items: vec![serde_json::json!(1)] }, received_ms: 0 }, 0);
+        inbox.arrive(
+            crate::triggers::Arrival::Signals { group: crate::context::SignalGroup { envelope: None, items: vec![serde_json::json!(1)] }, received_ms: 0 },
+            0,
+        );
         assert!(p.next(0, &local("2026-12-01", 8 * 60), false, true, |_| Ok(()), &mut inbox, &settings).is_none(), "nothing while away");
         assert!(p.next(0, &local("2026-12-01", 8 * 60), true, false, |_| Ok(()), &mut inbox, &settings).is_none(), "presence only assumed: no os_idle_tick");
         let (t, source) = fired(p.next(0, &local("2026-12-01", 8 * 60 + 12), true, true, |_| Ok(()), &mut inbox, &settings)).expect("the day's first activity");
@@ -249,7 +261,11 @@ mod tests {
         let day = local("2026-12-01", 600);
         assert!(p.next(59 * 60_000, &day, true, true, |_| Ok(()), &mut inbox, &settings).is_none());
         let held = p.next(60 * 60_000, &day, true, true, |s| if s == Source::Asked { Ok(()) } else { Err(Hold::QuietGap { until: 0 }) }, &mut inbox, &settings);
-        assert_eq!(held, Some(Due::Held { event: "proactive.focus_break".into(), hold: Hold::QuietGap { until: 0 } }), "the pacer holds her own initiative, and says which");
+        assert_eq!(
+            held,
+            Some(Due::Held { event: "proactive.focus_break".into(), hold: Hold::QuietGap { until: 0 } }),
+            "the pacer holds her own initiative, and says which"
+        );
         let (t, source) = fired(p.next(60 * 60_000, &day, true, true, |_| Ok(()), &mut inbox, &settings)).expect("the focus-break cue, still owed");
         assert_eq!(source, Source::Cue);
         assert_eq!(t.idle_elapsed_min, Some(60));
@@ -265,7 +281,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut p = Proactive::new(&CueConfig::shipped(), Some(dir.path().join("m")), 0);
         let mut inbox = Inbox::new();
-        assert!(p.next(600 * 60_000, &local("2026-12-01", 600), true, true, |_| Ok(()), &mut inbox, &settings).is_none(), "no milestone without the schedule switch, no idle cue");
+        assert!(
+            p.next(600 * 60_000, &local("2026-12-01", 600), true, true, |_| Ok(()), &mut inbox, &settings).is_none(),
+            "no milestone without the schedule switch, no idle cue"
+        );
     }
 
     #[test]
@@ -274,7 +293,10 @@ mod tests {
         let settings = ReactionsSettings::default();
         let mut p = Proactive::new(&CueConfig::shipped(), Some(dir.path().join("m")), 0);
         let mut inbox = Inbox::new();
-        inbox.arrive(crate::triggers::Arrival::Signals { group: crate::context::SignalGroup { envelope: None, items: vec![serde_json::json!(1)] }, received_ms: 0 }, 0);
+        inbox.arrive(
+            crate::triggers::Arrival::Signals { group: crate::context::SignalGroup { envelope: None, items: vec![serde_json::json!(1)] }, received_ms: 0 },
+            0,
+        );
         let day = local("2026-12-01", 7 * 60 + 5);
         let t = p.wake(WakeCause::Timeout, &day, &mut inbox, &settings);
         assert_eq!(t.event_name.as_deref(), Some("time_milestone.first_activity"), "the milestone rides the wake");

@@ -8,14 +8,14 @@ use crate::error::CoreError;
 use crate::outcome::OutcomeStore;
 use crate::picture::Picture;
 use crate::relations::RelationStore;
+use crate::settings::{push_url, ChatApi};
 use crate::settings::{LiveSettings, ScreenChoice};
 use crate::tools::{Declared, Shot};
-use std::sync::{Arc, Mutex};
-use crate::settings::{push_url, ChatApi};
 use crate::transport::{push, request::RequestConfig, Inbound, Link, Outbound, TurnRequest};
 use crate::turn::{Begin, Engine, EngineConfig};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -205,7 +205,20 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         declared,
         frontmost: frontmost.clone(),
     };
-    Ok(Parts { engine, transport, transport_name: name, outbound: out_tx, inbound: in_rx, outcomes, sampler, relations, body, speaker, voice_notice, frontmost })
+    Ok(Parts {
+        engine,
+        transport,
+        transport_name: name,
+        outbound: out_tx,
+        inbound: in_rx,
+        outcomes,
+        sampler,
+        relations,
+        body,
+        speaker,
+        voice_notice,
+        frontmost,
+    })
 }
 
 /// What the card gives a request transport: the instructions, the
@@ -222,17 +235,9 @@ impl Persona {
     fn of(settings: &crate::settings::Settings, data_dir: &crate::data_dir::DataDir) -> Persona {
         use crate::card::{self, CardStore, Names};
         let lang = settings.language.clone();
-        let names = Names {
-            char_name: String::new(),
-            user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
-            lang: lang.clone(),
-        };
+        let names = Names { char_name: String::new(), user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()), lang: lang.clone() };
         if !settings.card_enabled {
-            return Persona {
-                instructions: card::instructions(None, &names, &settings.chat_instructions),
-                post_history: None,
-                greetings: Vec::new(),
-            };
+            return Persona { instructions: card::instructions(None, &names, &settings.chat_instructions), post_history: None, greetings: Vec::new() };
         }
         let c = card::current(&CardStore::new(data_dir, &settings.character), &lang);
         Persona {

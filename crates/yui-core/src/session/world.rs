@@ -56,7 +56,12 @@ pub(super) fn spawn_sampler(facts: Arc<dyn DesktopFacts>, live: LiveSettings, tx
             }
             let read_front = live.read(|s| s.reactions.frontmost);
             let facts = facts.clone();
-            let Ok(sample) = tokio::task::spawn_blocking(move || WorldSample { frontmost: if read_front { facts.frontmost() } else { None }, idle_ms: facts.idle_ms() }).await else { break };
+            let Ok(sample) =
+                tokio::task::spawn_blocking(move || WorldSample { frontmost: if read_front { facts.frontmost() } else { None }, idle_ms: facts.idle_ms() })
+                    .await
+            else {
+                break;
+            };
             if tx.send((sample, None)).is_err() {
                 break;
             }
@@ -81,7 +86,15 @@ impl World {
     /// transitions to `log`, publishing the line into `shown` (the sampler
     /// of turns reads it).
     pub fn new(log: Option<ActivityLog>, shown: Arc<Mutex<Option<Frontmost>>>) -> Self {
-        Self { tracker: FrontmostTracker::for_this_process(), edges: PresenceEdges::new(), log, shown, idle_known: false, fullscreen: false, writer: crate::persist::Writer::global() }
+        Self {
+            tracker: FrontmostTracker::for_this_process(),
+            edges: PresenceEdges::new(),
+            log,
+            shown,
+            idle_known: false,
+            fullscreen: false,
+            writer: crate::persist::Writer::global(),
+        }
     }
 
     /// The same world, appending its log through `writer` (the session's).

@@ -85,9 +85,7 @@ impl AudioError {
         let (device, message) = (device.to_string(), err.to_string());
         match err.kind() {
             K::DeviceBusy => AudioError::DeviceBusy { device, message },
-            K::UnsupportedConfig | K::UnsupportedOperation | K::InvalidInput => {
-                AudioError::FormatUnsupported { device, message }
-            }
+            K::UnsupportedConfig | K::UnsupportedOperation | K::InvalidInput => AudioError::FormatUnsupported { device, message },
             K::DeviceNotAvailable | K::HostUnavailable => AudioError::NoDevice { device, message },
             _ => AudioError::StreamFailed { device, message },
         }
@@ -234,9 +232,7 @@ fn report(notes: Receiver<Note>, epoch: Arc<AtomicU64>, events: tokio_mpsc::Unbo
         let now = Instant::now();
         while let Some(note) = pending.front() {
             let (due, note_epoch) = match note {
-                Note::Started { due, epoch, .. } | Note::Level { due, epoch, .. } | Note::Finished { due, epoch, .. } => {
-                    (*due, *epoch)
-                }
+                Note::Started { due, epoch, .. } | Note::Level { due, epoch, .. } | Note::Finished { due, epoch, .. } => (*due, *epoch),
                 Note::Halt => (now, 0),
             };
             if due > now {
@@ -275,11 +271,7 @@ pub struct CpalSink {
 
 impl std::fmt::Debug for CpalSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CpalSink")
-            .field("device", &self.device)
-            .field("rate", &self.rate)
-            .field("channels", &self.channels)
-            .finish_non_exhaustive()
+        f.debug_struct("CpalSink").field("device", &self.device).field("rate", &self.rate).field("channels", &self.channels).finish_non_exhaustive()
     }
 }
 
@@ -294,10 +286,7 @@ impl CpalSink {
     /// Open `device` (a name from [`output_devices`]; `None` is the
     /// system default) and start its output stream, playing silence. The
     /// receiver gets the sink's [`SinkEvent`]s; `lips` gets mouth levels.
-    pub fn open(
-        device: Option<&str>,
-        lips: Option<LipFn>,
-    ) -> Result<(CpalSink, tokio_mpsc::UnboundedReceiver<SinkEvent>), AudioError> {
+    pub fn open(device: Option<&str>, lips: Option<LipFn>) -> Result<(CpalSink, tokio_mpsc::UnboundedReceiver<SinkEvent>), AudioError> {
         let wanted = device.unwrap_or("default").to_string();
         let (command_tx, command_rx) = mpsc::channel();
         let (note_tx, note_rx) = mpsc::channel();
@@ -327,10 +316,7 @@ impl CpalSink {
                 return Err(e);
             }
             Err(_) => {
-                let e = AudioError::StreamFailed {
-                    device: wanted.clone(),
-                    message: format!("the device did not open within {} s", AUDIO_OPEN_WAIT.as_secs()),
-                };
+                let e = AudioError::StreamFailed { device: wanted.clone(), message: format!("the device did not open within {} s", AUDIO_OPEN_WAIT.as_secs()) };
                 tracing::warn!(record = "audio_device_failed", device = %wanted, error = %e);
                 return Err(e);
             }
@@ -441,17 +427,12 @@ pub fn convert(samples: &[f32], from_rate: u32, from_ch: u16, to_rate: u32, to_c
 }
 
 /// Find the device, build its stream and start it (on the stream thread).
-fn start_stream(
-    name: Option<&str>,
-    commands: Receiver<Command>,
-    notes: Sender<Note>,
-) -> Result<(cpal::Stream, Opened), AudioError> {
+fn start_stream(name: Option<&str>, commands: Receiver<Command>, notes: Sender<Note>) -> Result<(cpal::Stream, Opened), AudioError> {
     let host = cpal::default_host();
     let device = match name {
-        None => host.default_output_device().ok_or_else(|| AudioError::NoDevice {
-            device: "default".into(),
-            message: format!("the {} host has no default output", host.id().name()),
-        })?,
+        None => host
+            .default_output_device()
+            .ok_or_else(|| AudioError::NoDevice { device: "default".into(), message: format!("the {} host has no default output", host.id().name()) })?,
         Some(name) => {
             let devices = host.output_devices().map_err(|e| AudioError::from_cpal(name, &e))?;
             let mut seen = Vec::new();
@@ -465,10 +446,7 @@ fn start_stream(
                 }
                 seen.push(label);
             }
-            found.ok_or_else(|| AudioError::NoDevice {
-                device: name.into(),
-                message: format!("not among the outputs ({})", seen.join(", ")),
-            })?
+            found.ok_or_else(|| AudioError::NoDevice { device: name.into(), message: format!("not among the outputs ({})", seen.join(", ")) })?
         }
     };
     let label = device_name(&device).unwrap_or_else(|| name.unwrap_or("default").to_string());
@@ -481,16 +459,8 @@ fn start_stream(
         cpal::SupportedBufferSize::Unknown => None,
     };
     let window = (config.sample_rate / LIP_LEVELS_PER_SECOND.max(1)).max(1) as usize;
-    let render = Render {
-        commands,
-        notes,
-        rate: config.sample_rate,
-        channels: usize::from(config.channels.max(1)),
-        current: None,
-        window,
-        sum_sq: 0.0,
-        count: 0,
-    };
+    let render =
+        Render { commands, notes, rate: config.sample_rate, channels: usize::from(config.channels.max(1)), current: None, window, sum_sq: 0.0, count: 0 };
     let render = Arc::new(std::sync::Mutex::new(render));
     let build = |config: cpal::StreamConfig| -> Result<cpal::Stream, cpal::Error> {
         let r = render.clone();
@@ -504,10 +474,7 @@ fn start_stream(
             SampleFormat::U16 => build_stream::<u16>(&device, config, r),
             SampleFormat::U32 => build_stream::<u32>(&device, config, r),
             SampleFormat::I24 => build_stream::<cpal::I24>(&device, config, r),
-            other => Err(cpal::Error::with_message(
-                cpal::ErrorKind::UnsupportedConfig,
-                format!("sample format {other} is not written by this client"),
-            )),
+            other => Err(cpal::Error::with_message(cpal::ErrorKind::UnsupportedConfig, format!("sample format {other} is not written by this client"))),
         }
     };
     let stream = match fixed {
@@ -533,11 +500,7 @@ fn start_stream(
     Ok((stream, Opened { device: label, rate: config.sample_rate, channels: config.channels }))
 }
 
-fn build_stream<T>(
-    device: &cpal::Device,
-    config: cpal::StreamConfig,
-    render: Arc<std::sync::Mutex<Render>>,
-) -> Result<cpal::Stream, cpal::Error>
+fn build_stream<T>(device: &cpal::Device, config: cpal::StreamConfig, render: Arc<std::sync::Mutex<Render>>) -> Result<cpal::Stream, cpal::Error>
 where
     T: SizedSample + FromSample<f32>,
 {
@@ -627,8 +590,7 @@ mod tests {
         let notes: Vec<Note> = notes.try_iter().collect();
         assert!(matches!(notes.first(), Some(Note::Started { epoch: 7, id: 42, .. })));
         assert!(matches!(notes.last(), Some(Note::Finished { epoch: 7, id: 42, .. })));
-        let levels: Vec<f32> =
-            notes.iter().filter_map(|n| if let Note::Level { level, .. } = n { Some(*level) } else { None }).collect();
+        let levels: Vec<f32> = notes.iter().filter_map(|n| if let Note::Level { level, .. } = n { Some(*level) } else { None }).collect();
         // 750 frames in windows of 100: seven full windows.
         assert_eq!(levels.len(), 7);
         assert!(levels.iter().all(|l| *l == 1.0), "{levels:?}");
@@ -652,9 +614,7 @@ mod tests {
     #[test]
     fn timed_sound_plays_silence_for_its_length() {
         let (mut r, commands, notes) = render(1_000, 1);
-        commands
-            .send(Command::Play(Playing { epoch: 1, id: 9, samples: None, frames: 300, pos: 0, started: false }))
-            .unwrap();
+        commands.send(Command::Play(Playing { epoch: 1, id: 9, samples: None, frames: 300, pos: 0, started: false })).unwrap();
         let mut out = vec![1.0f32; 128];
         let mut calls = 0;
         while !notes.try_iter().any(|n| matches!(n, Note::Finished { id: 9, .. })) {

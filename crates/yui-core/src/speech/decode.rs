@@ -98,19 +98,13 @@ fn decode_raw_pcm(bytes: &[u8], mime: &str) -> Result<Sound, DecodeError> {
     let frame_bytes = 2 * usize::from(channels);
     let whole = bytes.len() / frame_bytes * frame_bytes;
     if whole == 0 {
-        return Err(DecodeError::Malformed {
-            mime: mime.to_string(),
-            reason: format!("{} bytes of raw pcm is not one whole frame", bytes.len()),
-        });
+        return Err(DecodeError::Malformed { mime: mime.to_string(), reason: format!("{} bytes of raw pcm is not one whole frame", bytes.len()) });
     }
     let frames = (whole / frame_bytes) as u64;
     if frames > u64::from(rate) * AUDIO_DECODED_MAX.as_secs() {
         return Err(DecodeError::TooLong { mime: mime.to_string() });
     }
-    let samples: Arc<[f32]> = bytes[..whole]
-        .chunks_exact(2)
-        .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32_768.0)
-        .collect();
+    let samples: Arc<[f32]> = bytes[..whole].chunks_exact(2).map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32_768.0).collect();
     Ok(Sound::Pcm { sample_rate: rate, channels, samples })
 }
 
@@ -149,29 +143,18 @@ fn decode_container(bytes: &[u8], mime: &str, essence: &str) -> Result<Sound, De
     let mut format = symphonia::default::get_probe()
         .probe(&hint, source, FormatOptions::default(), MetadataOptions::default())
         .map_err(|e| DecodeError::Unrecognized { mime: mime.to_string(), bytes: bytes.len(), reason: e.to_string() })?;
-    let track = format
-        .default_track(TrackType::Audio)
-        .ok_or_else(|| malformed("no audio track".into()))?;
+    let track = format.default_track(TrackType::Audio).ok_or_else(|| malformed("no audio track".into()))?;
     let track_id = track.id;
-    let params = track
-        .codec_params
-        .as_ref()
-        .and_then(|p| p.audio())
-        .ok_or_else(|| malformed("the audio track has no codec parameters".into()))?
-        .clone();
+    let params = track.codec_params.as_ref().and_then(|p| p.audio()).ok_or_else(|| malformed("the audio track has no codec parameters".into()))?.clone();
     let mut decoder = match symphonia::default::get_codecs().make_audio_decoder(&params, &AudioDecoderOptions::default()) {
         Ok(d) => d,
-        Err(SymError::Unsupported(_)) => {
-            return Err(DecodeError::UnsupportedCodec { codec: codec_name(params.codec), mime: mime.to_string() })
-        }
+        Err(SymError::Unsupported(_)) => return Err(DecodeError::UnsupportedCodec { codec: codec_name(params.codec), mime: mime.to_string() }),
         Err(e) => return Err(malformed(e.to_string())),
     };
 
     let mut samples: Vec<f32> = Vec::new();
     let mut chunk: Vec<f32> = Vec::new();
-    let mut spec: Option<(u32, u16)> = params
-        .sample_rate
-        .zip(params.channels.as_ref().map(|c| c.count() as u16));
+    let mut spec: Option<(u32, u16)> = params.sample_rate.zip(params.channels.as_ref().map(|c| c.count() as u16));
     let (mut good, mut bad, mut last_bad) = (0usize, 0usize, String::new());
     loop {
         let packet = match format.next_packet() {
@@ -208,9 +191,7 @@ fn decode_container(bytes: &[u8], mime: &str, essence: &str) -> Result<Sound, De
                 bad += 1;
                 last_bad = e.to_string();
             }
-            Err(SymError::Unsupported(_)) => {
-                return Err(DecodeError::UnsupportedCodec { codec: codec_name(params.codec), mime: mime.to_string() })
-            }
+            Err(SymError::Unsupported(_)) => return Err(DecodeError::UnsupportedCodec { codec: codec_name(params.codec), mime: mime.to_string() }),
             Err(e) => return Err(malformed(e.to_string())),
         }
     }
@@ -326,10 +307,7 @@ mod tests {
     fn garbage_is_unrecognized_with_a_clear_message() {
         let garbage: Vec<u8> = (0..4_096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
         let err = decode(&garbage, "audio/mpeg").unwrap_err();
-        assert!(
-            matches!(err, DecodeError::Unrecognized { .. } | DecodeError::Malformed { .. }),
-            "{err:?}"
-        );
+        assert!(matches!(err, DecodeError::Unrecognized { .. } | DecodeError::Malformed { .. }), "{err:?}");
         let err = decode(b"<html>Bad gateway</html>", "text/html").unwrap_err();
         assert!(matches!(err, DecodeError::Unrecognized { .. }), "{err:?}");
         assert!(err.to_string().contains("not in a format"), "{err}");

@@ -84,11 +84,7 @@ impl FillerLines {
 
     /// The lines for the user's environment (`LC_ALL`, `LC_MESSAGES`, `LANG`).
     pub fn from_env() -> Self {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok())
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().filter_map(|k| std::env::var(k).ok()).find(|v| !v.is_empty()).unwrap_or_default();
         Self::for_locale(&locale)
     }
 

@@ -22,8 +22,8 @@ use crate::command::UserCommand;
 use crate::event::{UiEvent, VoiceState};
 use crate::settings::VoiceSettings;
 use crate::sink::SharedSink;
-use std::time::Duration;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -68,13 +68,7 @@ pub fn stt_config(voice: &VoiceSettings) -> Option<SttConfig> {
 
 /// Hear until `heard` ends or `cancel` fires; with `tail`, stop once that
 /// long has passed after `release` fired with no utterance under way.
-pub async fn run(
-    mut heard: mpsc::UnboundedReceiver<Heard>,
-    stt: SttConfig,
-    ears: Ears,
-    cancel: CancellationToken,
-    released: CancellationToken,
-) {
+pub async fn run(mut heard: mpsc::UnboundedReceiver<Heard>, stt: SttConfig, ears: Ears, cancel: CancellationToken, released: CancellationToken) {
     // However the loop ends, its Hearing reads as finished.
     let _finished = cancel.clone().drop_guard();
     let client = stt::client();

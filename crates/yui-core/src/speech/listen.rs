@@ -199,11 +199,7 @@ fn find_device(host: &cpal::Host, name: Option<&str>) -> Result<cpal::Device, Mi
     Err(MicError::NoDevice)
 }
 
-fn build_stream<T>(
-    device: &cpal::Device,
-    config: cpal::StreamConfig,
-    tx: std_mpsc::Sender<Captured>,
-) -> Result<cpal::Stream, cpal::Error>
+fn build_stream<T>(device: &cpal::Device, config: cpal::StreamConfig, tx: std_mpsc::Sender<Captured>) -> Result<cpal::Stream, cpal::Error>
 where
     T: cpal::SizedSample,
     f32: cpal::FromSample<T>,
@@ -223,10 +219,7 @@ where
 }
 
 /// Open the device and its stream (kept on this thread).
-fn open_stream(
-    cfg: &MicConfig,
-    tx: std_mpsc::Sender<Captured>,
-) -> Result<(cpal::Stream, u32, u16), (MicError, String)> {
+fn open_stream(cfg: &MicConfig, tx: std_mpsc::Sender<Captured>) -> Result<(cpal::Stream, u32, u16), (MicError, String)> {
     let fail = |e: cpal::Error| (MicError::from_cpal(&e), e.to_string());
     let host = cpal::default_host();
     let device = find_device(&host, cfg.device.as_deref()).map_err(|e| {
@@ -319,8 +312,7 @@ fn run(cfg: MicConfig, flags: Flags, events: mpsc::UnboundedSender<Heard>) {
         Err((e, raw)) => return failed(&events, e, &raw),
     };
     let _ = events.send(Heard::Listening);
-    let mut capture =
-        Capture { resampler: Resampler::new(rate, channels), segmenter: Segmenter::new(cfg.sensitivity), mono: Vec::new() };
+    let mut capture = Capture { resampler: Resampler::new(rate, channels), segmenter: Segmenter::new(cfg.sensitivity), mono: Vec::new() };
     'capture: while !flags.stop.load(Ordering::SeqCst) && !events.is_closed() {
         if flags.release.swap(false, Ordering::SeqCst) {
             // What the device already delivered belongs to the speech.
@@ -372,10 +364,7 @@ mod tests {
 
     #[test]
     fn a_missing_device_is_no_device() {
-        let (_mic, mut rx) = Microphone::open(MicConfig {
-            device: Some("no such microphone, surely".into()),
-            ..MicConfig::default()
-        });
+        let (_mic, mut rx) = Microphone::open(MicConfig { device: Some("no such microphone, surely".into()), ..MicConfig::default() });
         assert_eq!(rx.blocking_recv(), Some(Heard::Failed(MicError::NoDevice)));
         assert_eq!(rx.blocking_recv(), None);
     }

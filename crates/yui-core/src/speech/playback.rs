@@ -70,10 +70,10 @@
 //!   with [`Playback::failed`]: its cues already fired, its text still shows,
 //!   it counts as started (the bubble showed it) and playback moves on.
 
+pub use super::audio_sink::{AudioSink, SinkEvent, Sound, TimerSink};
 use crate::context::{Outcome, PreviousTurn};
 use crate::model::{Cue, Segment};
 use crate::turn::{speaks, Now, BACKEND_EVENT};
-pub use super::audio_sink::{AudioSink, SinkEvent, Sound, TimerSink};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use unicode_segmentation::UnicodeSegmentation;
 

@@ -203,18 +203,7 @@ async fn a_render_plays_after_the_speech_already_queued() {
     r.settle().await;
     assert_eq!(
         r.take().await,
-        lines(&[
-            "end A.",
-            "play 1 B.",
-            "show 1 B.",
-            "end B.",
-            "record Complete 1 |",
-            "cue 2 x",
-            "play 2 C.",
-            "show 2 C.",
-            "end C.",
-            "record Complete 2 |",
-        ]),
+        lines(&["end A.", "play 1 B.", "show 1 B.", "end B.", "record Complete 1 |", "cue 2 x", "play 2 C.", "show 2 C.", "end C.", "record Complete 2 |",]),
         "turn 2's render closed turn 1's utterance, which finished first"
     );
 }
@@ -239,26 +228,13 @@ async fn repeated_and_joined_sentences_are_spoken_once() {
     r.speech("1", vec![seg(&[], "Three logs.Two left.")]);
     r.render(
         "1",
-        vec![
-            seg(&["happy"], "All green."),
-            seg(&[], "Three logs."),
-            seg(&["curious"], "Two left."),
-            seg(&[], "All green."),
-            seg(&[], "Want the slow ones?"),
-        ],
+        vec![seg(&["happy"], "All green."), seg(&[], "Three logs."), seg(&["curious"], "Two left."), seg(&[], "All green."), seg(&[], "Want the slow ones?")],
     );
     r.settle().await;
     let plays: Vec<String> = r.take().await.into_iter().filter(|l| l.starts_with("play") || l.starts_with("cue")).collect();
     assert_eq!(
         plays,
-        lines(&[
-            "cue 1 happy",
-            "play 1 All green.",
-            "play 1 Three logs.Two left.",
-            "cue 1 happy",
-            "cue 1 curious",
-            "play 1 Want the slow ones?",
-        ]),
+        lines(&["cue 1 happy", "play 1 All green.", "play 1 Three logs.Two left.", "cue 1 happy", "cue 1 curious", "play 1 Want the slow ones?",]),
         "the cues of skipped lines fire at the boundary after the speech already queued"
     );
 }

@@ -73,17 +73,7 @@ impl Speaker {
     /// as 1).
     pub fn new(voice: Arc<dyn Voice>, sink: Box<dyn AudioSink>, sink_rx: mpsc::UnboundedReceiver<SinkEvent>, in_flight: usize) -> Self {
         let (done_tx, done_rx) = mpsc::unbounded_channel();
-        Self {
-            voice,
-            sink,
-            sink_rx,
-            done_tx,
-            done_rx,
-            slots: HashMap::new(),
-            wanted: None,
-            epoch: 0,
-            limit: Arc::new(Semaphore::new(in_flight.max(1))),
-        }
+        Self { voice, sink, sink_rx, done_tx, done_rx, slots: HashMap::new(), wanted: None, epoch: 0, limit: Arc::new(Semaphore::new(in_flight.max(1))) }
     }
 
     /// The voice's name, for logs.

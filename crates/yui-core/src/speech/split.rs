@@ -126,12 +126,7 @@ impl Splitter {
             return None;
         }
         let tail_char = is_terminator(c) || is_closer(c);
-        let cut = self.has_content
-            && if self.in_ws {
-                self.ws_break || self.tail_term
-            } else {
-                self.tail_cjk && !tail_char
-            };
+        let cut = self.has_content && if self.in_ws { self.ws_break || self.tail_term } else { self.tail_cjk && !tail_char };
         let sentence = if cut {
             self.has_content = false;
             Some(std::mem::take(&mut self.pending))
@@ -179,24 +174,7 @@ fn is_terminator(c: char) -> bool {
 
 /// Closing quotes and brackets, which stay with the sentence they close.
 fn is_closer(c: char) -> bool {
-    matches!(
-        c,
-        '"' | '\''
-            | '”'
-            | '’'
-            | ')'
-            | ']'
-            | '」'
-            | '』'
-            | '）'
-            | '】'
-            | '»'
-            | '》'
-            | '〉'
-            | '〕'
-            | '］'
-            | '〗'
-    )
+    matches!(c, '"' | '\'' | '”' | '’' | ')' | ']' | '」' | '』' | '）' | '】' | '»' | '》' | '〉' | '〕' | '］' | '〗')
 }
 
 fn is_line_break(c: char) -> bool {
@@ -228,10 +206,7 @@ mod tests {
     /// Table of whole texts and their sentences.
     const CASES: &[(&str, &[&str])] = &[
         // English, whitespace goes with the sentence before it.
-        (
-            "Hello there. How are you?",
-            &["Hello there. ", "How are you?"],
-        ),
+        ("Hello there. How are you?", &["Hello there. ", "How are you?"]),
         ("One! Two? Three.", &["One! ", "Two? ", "Three."]),
         ("Hi.   Spaces stay.  ", &["Hi.   ", "Spaces stay.  "]),
         ("  Leading space. Next", &["  Leading space. ", "Next"]),
@@ -247,26 +222,17 @@ mod tests {
         ("Wait…what", &["Wait…what"]),
         ("Really?! Yes!!! Ok?", &["Really?! ", "Yes!!! ", "Ok?"]),
         // Quotes and brackets.
-        (
-            "He said \"hi.\" Then left.",
-            &["He said \"hi.\" ", "Then left."],
-        ),
+        ("He said \"hi.\" Then left.", &["He said \"hi.\" ", "Then left."]),
         ("(Quietly.) Then", &["(Quietly.) ", "Then"]),
         ("[Done!] Next", &["[Done!] ", "Next"]),
-        (
-            "She said ‘no.’ He said “yes.” End",
-            &["She said ‘no.’ ", "He said “yes.” ", "End"],
-        ),
+        ("She said ‘no.’ He said “yes.” End", &["She said ‘no.’ ", "He said “yes.” ", "End"]),
         ("\"Really?!\") Next", &["\"Really?!\") ", "Next"]),
         ("He said \"hi\" and left", &["He said \"hi\" and left"]),
         ("It's x.\"y\" z", &["It's x.\"y\" z"]),
         // CJK: at once, closers kept, runs kept.
         ("こんにちは。元気？", &["こんにちは。", "元気？"]),
         ("「元気？」はい。", &["「元気？」", "はい。"]),
-        (
-            "『本当！』（笑）。次【注】",
-            &["『本当！』", "（笑）。", "次【注】"],
-        ),
+        ("『本当！』（笑）。次【注】", &["『本当！』", "（笑）。", "次【注】"]),
         ("本当！？うん。", &["本当！？", "うん。"]),
         ("你好。我很好！谢谢？", &["你好。", "我很好！", "谢谢？"]),
         ("はい。 次", &["はい。 ", "次"]),
@@ -276,10 +242,7 @@ mod tests {
         ("終わり． 次", &["終わり． ", "次"]),
         ("等等……好吧", &["等等……好吧"]),
         // Korean uses spaced periods.
-        (
-            "안녕하세요. 반가워요. 잘 지내요?",
-            &["안녕하세요. ", "반가워요. ", "잘 지내요?"],
-        ),
+        ("안녕하세요. 반가워요. 잘 지내요?", &["안녕하세요. ", "반가워요. ", "잘 지내요?"]),
         ("버전 1.2 입니다.", &["버전 1.2 입니다."]),
         // Newlines end a sentence and stay with it.
         ("Title\nBody text", &["Title\n", "Body text"]),
@@ -314,9 +277,7 @@ mod tests {
     #[test]
     fn streaming_equals_whole() {
         for (text, want) in CASES {
-            let bounds: Vec<usize> = (0..=text.len())
-                .filter(|&i| text.is_char_boundary(i))
-                .collect();
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
             for &i in &bounds {
                 for &j in bounds.iter().filter(|&&j| j >= i) {
                     let got = feed(&[&text[..i], &text[i..j], &text[j..]]);
@@ -386,12 +347,9 @@ mod tests {
             let content = chars[last..k].iter().any(|&(_, c)| !c.is_whitespace());
             let is_cut = content
                 && if ws.is_empty() {
-                    tail.iter().any(|&(_, c)| is_cjk_terminator(c))
-                        && !is_terminator(c)
-                        && !is_closer(c)
+                    tail.iter().any(|&(_, c)| is_cjk_terminator(c)) && !is_terminator(c) && !is_closer(c)
                 } else {
-                    ws.iter().any(|&(_, c)| is_line_break(c))
-                        || tail.iter().any(|&(_, c)| is_terminator(c))
+                    ws.iter().any(|&(_, c)| is_line_break(c)) || tail.iter().any(|&(_, c)| is_terminator(c))
                 };
             if is_cut {
                 cuts.push(byte);
@@ -403,12 +361,10 @@ mod tests {
 
     fn text_strategy() -> impl Strategy<Value = String> {
         let interesting = prop::sample::select(vec![
-            'a', 'Z', '1', ' ', ' ', '\n', '\r', '\t', '\u{3000}', '.', '.', '!', '?', '…', '．',
-            '。', '！', '？', '｡', '"', '\'', '”', '’', ')', ']', '」', '』', '）', '】', 'é',
-            'あ', '한', '😀', '\u{200d}',
+            'a', 'Z', '1', ' ', ' ', '\n', '\r', '\t', '\u{3000}', '.', '.', '!', '?', '…', '．', '。', '！', '？', '｡', '"', '\'', '”', '’', ')', ']', '」',
+            '』', '）', '】', 'é', 'あ', '한', '😀', '\u{200d}',
         ]);
-        prop::collection::vec(prop_oneof![4 => interesting, 1 => any::<char>()], 0..48)
-            .prop_map(|cs| cs.into_iter().collect())
+        prop::collection::vec(prop_oneof![4 => interesting, 1 => any::<char>()], 0..48).prop_map(|cs| cs.into_iter().collect())
     }
 
     proptest! {

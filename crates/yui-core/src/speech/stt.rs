@@ -42,13 +42,7 @@ impl Default for SttConfig {
     /// No base URL and no key; OpenAI's `whisper-1`, no language,
     /// [`STT_REQUEST_WAIT`].
     fn default() -> Self {
-        Self {
-            base_url: String::new(),
-            key: String::new(),
-            model: "whisper-1".into(),
-            language: None,
-            wait: STT_REQUEST_WAIT,
-        }
+        Self { base_url: String::new(), key: String::new(), model: "whisper-1".into(), language: None, wait: STT_REQUEST_WAIT }
     }
 }
 
@@ -74,12 +68,7 @@ pub fn transcriptions_url(base: &str) -> String {
 /// 16 kHz mono `f32` samples (nominally -1..1; louder is clipped) as a
 /// 16-bit PCM WAV file.
 pub fn wav_16k_mono(samples: &[f32]) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: VAD_SAMPLE_RATE,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
+    let spec = hound::WavSpec { channels: 1, sample_rate: VAD_SAMPLE_RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     let mut out = std::io::Cursor::new(Vec::with_capacity(44 + samples.len() * 2));
     {
         // Writing into a Vec cannot fail short of running out of memory,
@@ -175,12 +164,7 @@ pub async fn transcribe(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>)
         Err(_) => Err(SttError::Timeout { after: cfg.wait }),
     };
     match &result {
-        Ok(text) => tracing::info!(
-            record = "stt_done",
-            chars = text.chars().count(),
-            ms = started.elapsed().as_millis() as u64,
-            "transcription ready"
-        ),
+        Ok(text) => tracing::info!(record = "stt_done", chars = text.chars().count(), ms = started.elapsed().as_millis() as u64, "transcription ready"),
         Err(e) => tracing::warn!(
             record = "stt_failed",
             status = e.status(),
@@ -200,14 +184,8 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
         return Err(SttError::Invalid("no audio to transcribe"));
     }
     let url = transcriptions_url(&cfg.base_url);
-    let file = reqwest::multipart::Part::bytes(wav)
-        .file_name("speech.wav")
-        .mime_str("audio/wav")
-        .expect("audio/wav is a valid MIME type");
-    let mut form = reqwest::multipart::Form::new()
-        .part("file", file)
-        .text("model", cfg.model.clone())
-        .text("response_format", "json");
+    let file = reqwest::multipart::Part::bytes(wav).file_name("speech.wav").mime_str("audio/wav").expect("audio/wav is a valid MIME type");
+    let mut form = reqwest::multipart::Form::new().part("file", file).text("model", cfg.model.clone()).text("response_format", "json");
     if let Some(language) = cfg.language.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
         form = form.text("language", language.to_string());
     }
@@ -215,10 +193,7 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
     if !cfg.key.is_empty() {
         builder = builder.bearer_auth(&cfg.key);
     }
-    let connect = |e: reqwest::Error| SttError::Connect {
-        url: url.clone(),
-        message: crate::error::error_chain(&e.without_url()),
-    };
+    let connect = |e: reqwest::Error| SttError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) };
     let resp = builder.send().await.map_err(connect)?;
     let status = resp.status();
     if !status.is_success() {
@@ -229,9 +204,7 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
     let bytes = super::http::read_capped(resp, STT_ANSWER_BYTES, true)
         .await
         .map_err(|(_, message)| SttError::Connect { url: url.clone(), message: message.unwrap_or_default() })?;
-    let text = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| v.get("text").and_then(|t| t.as_str()).map(|t| t.trim().to_string()));
+    let text = serde_json::from_slice::<serde_json::Value>(&bytes).ok().and_then(|v| v.get("text").and_then(|t| t.as_str()).map(|t| t.trim().to_string()));
     text.ok_or_else(|| SttError::BadJson { body: String::from_utf8_lossy(&bytes).into_owned() })
 }
 

@@ -122,13 +122,9 @@ pub async fn speak_wav(text: &str, opts: &SystemVoice) -> Result<Vec<u8>, System
         .await
         .unwrap_or_else(|e| Err(SystemVoiceError::Io { program: program.clone(), source: std::io::Error::other(e) }));
     match &result {
-        Ok(bytes) => tracing::debug!(
-            record = "system_voice_done",
-            program,
-            chars = text.chars().count(),
-            bytes = bytes.len(),
-            ms = started.elapsed().as_millis() as u64,
-        ),
+        Ok(bytes) => {
+            tracing::debug!(record = "system_voice_done", program, chars = text.chars().count(), bytes = bytes.len(), ms = started.elapsed().as_millis() as u64,)
+        }
         Err(e) => tracing::warn!(record = "system_voice_failed", program, error = %e),
     }
     result
@@ -211,10 +207,7 @@ impl Plan {
             $s.SetOutputToWaveFile($env:YUI_WAV_OUT); \
             $s.Speak($t); \
             $s.Dispose()";
-        let mut env = vec![
-            ("YUI_RATE".to_string(), rate.to_string()),
-            ("YUI_WAV_OUT".to_string(), out.to_string_lossy().into_owned()),
-        ];
+        let mut env = vec![("YUI_RATE".to_string(), rate.to_string()), ("YUI_WAV_OUT".to_string(), out.to_string_lossy().into_owned())];
         env.push(("YUI_VOICE".into(), opts.voice.clone().unwrap_or_default()));
         Plan {
             program: "powershell".into(),
@@ -317,11 +310,7 @@ mod tests {
     fn the_text_never_becomes_an_argument() {
         let text = "-v de; rm -rf / $(reboot) \"quoted\"";
         let opts = SystemVoice { voice: Some("en-us".into()), speed: 1.0 };
-        for plan in [
-            Plan::espeak(text, &opts),
-            Plan::say(text, &opts, PathBuf::from("/tmp/x.wav")),
-            Plan::sapi(text, &opts, PathBuf::from("x.wav")),
-        ] {
+        for plan in [Plan::espeak(text, &opts), Plan::say(text, &opts, PathBuf::from("/tmp/x.wav")), Plan::sapi(text, &opts, PathBuf::from("x.wav"))] {
             assert_eq!(plan.stdin, text);
             assert!(plan.args.iter().all(|a| !a.contains("rm -rf")), "{plan:?}");
             assert!(plan.env.iter().all(|(_, v)| !v.contains("rm -rf")), "{plan:?}");

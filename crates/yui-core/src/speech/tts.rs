@@ -22,9 +22,7 @@
 //! ms) and `tts_failed` (seq, status, kind). Never the text, the caption,
 //! the error body or the key.
 
-use crate::limits::{
-    TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT,
-};
+use crate::limits::{TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -113,11 +111,7 @@ impl Tone {
         let raw = match self {
             Tone::Free(s) | Tone::Tag(s) => s,
         };
-        let clean: String = raw
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .filter(|c| !matches!(c, '[' | ']'))
-            .collect();
+        let clean: String = raw.chars().map(|c| if c.is_control() { ' ' } else { c }).filter(|c| !matches!(c, '[' | ']')).collect();
         let clean = clean.split_whitespace().collect::<Vec<_>>().join(" ");
         (!clean.is_empty()).then_some(clean)
     }
@@ -250,10 +244,7 @@ impl TtsError {
     /// The HTTP status, when the server answered one.
     pub fn status(&self) -> Option<u16> {
         match self {
-            TtsError::Http { status, .. }
-            | TtsError::NotAudio { status, .. }
-            | TtsError::Empty { status }
-            | TtsError::Body { status, .. } => Some(*status),
+            TtsError::Http { status, .. } | TtsError::NotAudio { status, .. } | TtsError::Empty { status } | TtsError::Body { status, .. } => Some(*status),
             _ => None,
         }
     }
@@ -304,12 +295,7 @@ pub async fn synth(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechReques
     synth_logged(client, cfg, req, None).await
 }
 
-async fn synth_logged(
-    client: &reqwest::Client,
-    cfg: &TtsConfig,
-    req: &SpeechRequest,
-    seq: Option<u64>,
-) -> Result<Synth, TtsError> {
+async fn synth_logged(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest, seq: Option<u64>) -> Result<Synth, TtsError> {
     let started = Instant::now();
     tracing::info!(
         record = "tts_request",
@@ -324,13 +310,7 @@ async fn synth_logged(
         Err(_) => Err(TtsError::Timeout { after: cfg.wait }),
     };
     match &result {
-        Ok(s) => tracing::debug!(
-            record = "tts_done",
-            seq,
-            bytes = s.bytes.len(),
-            ms = started.elapsed().as_millis() as u64,
-            "speech ready"
-        ),
+        Ok(s) => tracing::debug!(record = "tts_done", seq, bytes = s.bytes.len(), ms = started.elapsed().as_millis() as u64, "speech ready"),
         Err(e) => tracing::warn!(
             record = "tts_failed",
             seq,
@@ -355,17 +335,9 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     if !cfg.key.is_empty() {
         builder = builder.bearer_auth(&cfg.key);
     }
-    let resp = builder
-        .send()
-        .await
-        .map_err(|e| TtsError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) })?;
+    let resp = builder.send().await.map_err(|e| TtsError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) })?;
     let status = resp.status().as_u16();
-    let content_type = resp
-        .headers()
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.trim().to_string())
-        .unwrap_or_default();
+    let content_type = resp.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_string()).unwrap_or_default();
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
 
     if !resp.status().is_success() {
@@ -374,11 +346,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     }
     if essence == "application/json" || essence.starts_with("text/") {
         let bytes = super::http::read_capped(resp, TTS_ERROR_BODY_KEPT, true).await.unwrap_or_else(|(b, _)| b);
-        return Err(TtsError::NotAudio {
-            status,
-            mime: content_type,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        });
+        return Err(TtsError::NotAudio { status, mime: content_type, body: String::from_utf8_lossy(&bytes).into_owned() });
     }
     let bytes = match super::http::read_capped(resp, TTS_AUDIO_BYTES, false).await {
         Ok(b) => b,
@@ -388,11 +356,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     if bytes.is_empty() {
         return Err(TtsError::Empty { status });
     }
-    let mime = if essence.is_empty() || essence == "application/octet-stream" {
-        format_mime(&cfg.response_format)
-    } else {
-        essence
-    };
+    let mime = if essence.is_empty() || essence == "application/octet-stream" { format_mime(&cfg.response_format) } else { essence };
     Ok(Synth { bytes, mime })
 }
 

@@ -17,8 +17,8 @@
 //! Logs: `vad_utterance` (ms, speech_ms, cut) and `vad_dropped` (speech_ms).
 
 use crate::limits::{
-    BARGE_IN_SPEECH, UTTERANCE_MAX, UTTERANCE_MIN, VAD_FRAME_SAMPLES, VAD_HANGOVER, VAD_POST_ROLL, VAD_PRE_ROLL,
-    VAD_LEVEL_FLOOR, VAD_SAMPLE_RATE, VAD_SPEECH_START,
+    BARGE_IN_SPEECH, UTTERANCE_MAX, UTTERANCE_MIN, VAD_FRAME_SAMPLES, VAD_HANGOVER, VAD_LEVEL_FLOOR, VAD_POST_ROLL, VAD_PRE_ROLL, VAD_SAMPLE_RATE,
+    VAD_SPEECH_START,
 };
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -96,10 +96,7 @@ pub struct Segmenter {
 
 impl std::fmt::Debug for Segmenter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Segmenter")
-            .field("threshold", &self.threshold)
-            .field("speaking", &self.speech.is_some())
-            .finish_non_exhaustive()
+        f.debug_struct("Segmenter").field("threshold", &self.threshold).field("speaking", &self.speech.is_some()).finish_non_exhaustive()
     }
 }
 
@@ -170,10 +167,7 @@ impl Segmenter {
     }
 
     fn score(&mut self, frame: &[f32]) -> f32 {
-        let pcm: Vec<i16> = frame
-            .iter()
-            .map(|&s| if s.is_finite() { (s.clamp(-1.0, 1.0) * i16::MAX as f32) as i16 } else { 0 })
-            .collect();
+        let pcm: Vec<i16> = frame.iter().map(|&s| if s.is_finite() { (s.clamp(-1.0, 1.0) * i16::MAX as f32) as i16 } else { 0 }).collect();
         self.detector.predict_i16(&pcm)
     }
 
@@ -197,14 +191,7 @@ impl Segmenter {
                     let samples: Vec<f32> = self.pre_roll.drain(..).flatten().collect();
                     let speech_start = samples.len() - run * VAD_FRAME_SAMPLES;
                     self.voiced_run = 0;
-                    self.speech = Some(Speech {
-                        voiced_end: samples.len(),
-                        samples,
-                        speech_start,
-                        voiced_frames: run,
-                        silent_run: 0,
-                        sustained: false,
-                    });
+                    self.speech = Some(Speech { voiced_end: samples.len(), samples, speech_start, voiced_frames: run, silent_run: 0, sustained: false });
                     events.push(VadEvent::SpeechStarted);
                     self.check_sustained(events);
                 }
@@ -262,13 +249,7 @@ impl Segmenter {
         }
         let keep = (speech.voiced_end + self.post_roll_frames * VAD_FRAME_SAMPLES).min(speech.samples.len());
         speech.samples.truncate(keep);
-        tracing::info!(
-            record = "vad_utterance",
-            ms = ms(speech.samples.len()),
-            speech_ms = ms(speech_len),
-            cut,
-            "utterance heard"
-        );
+        tracing::info!(record = "vad_utterance", ms = ms(speech.samples.len()), speech_ms = ms(speech_len), cut, "utterance heard");
         Some(speech.samples)
     }
 }
@@ -298,15 +279,7 @@ impl Resampler {
         let rate = if rate == 0 { VAD_SAMPLE_RATE } else { rate };
         let step = rate as f64 / VAD_SAMPLE_RATE as f64;
         let width = (step.floor() as usize).max(1);
-        Self {
-            channels: (channels as usize).max(1),
-            step,
-            pos: 0.0,
-            prev: None,
-            window: VecDeque::with_capacity(width + 1),
-            width,
-            sum: 0.0,
-        }
+        Self { channels: (channels as usize).max(1), step, pos: 0.0, prev: None, window: VecDeque::with_capacity(width + 1), width, sum: 0.0 }
     }
 
     /// Convert `interleaved` and append the 16 kHz mono result to `out`. A

@@ -17,8 +17,8 @@ use crate::settings::VoiceSettings;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use super::audio::LipFn;
 use super::audio::CpalSink;
+pub use super::audio::LipFn;
 use super::decode::decode;
 use super::system_voice::{self, SystemVoice};
 use super::tts::{self, TtsConfig};
@@ -107,9 +107,7 @@ pub fn choose_voice(voice: &VoiceSettings, output: AudioOutput) -> Arc<dyn Voice
 
 /// Decode audio bytes off the async threads.
 async fn decoded(bytes: Vec<u8>, mime: String) -> Result<Sound, String> {
-    tokio::task::spawn_blocking(move || decode(&bytes, &mime).map_err(|e| e.to_string()))
-        .await
-        .map_err(|e| e.to_string())?
+    tokio::task::spawn_blocking(move || decode(&bytes, &mime).map_err(|e| e.to_string())).await.map_err(|e| e.to_string())?
 }
 
 /// An OpenAI-compatible TTS server.
@@ -154,11 +152,7 @@ impl Voice for SystemSpeech {
 /// How long reading `text` takes: [`READING_CHARS_PER_SECOND`] characters
 /// a second (a CJK character counts twice), at least [`READING_MIN`].
 pub fn reading_time(text: &str) -> Duration {
-    let weight: u64 = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| if is_wide(c) { 2 } else { 1 })
-        .sum();
+    let weight: u64 = text.chars().filter(|c| !c.is_whitespace()).map(|c| if is_wide(c) { 2 } else { 1 }).sum();
     let ms = weight * 1000 / READING_CHARS_PER_SECOND;
     READING_MIN.max(Duration::from_millis(ms))
 }

@@ -277,7 +277,14 @@ mod tests {
         assert_eq!(answer("body_action", json!({"action": "move_to"})), "error: missing field spot");
         assert_eq!(answer("body_action", json!({"action": "move_to", "spot": "middle"})), "error: invalid field spot");
         assert_eq!(answer("body_action", json!({"action": "move_to", "spot": "top-left", "monitor": -1})), "error: invalid field monitor");
-        for ok in [json!({"action": "sit_on_window", "app": "Notes"}), json!({"action": "peek", "side": "left"}), json!({"action": "move_to", "spot": "bottom-right", "monitor": 1}), json!({"action": "stand_down"}), json!({"action": "go_to_bed"}), json!({"action": "get_up"})] {
+        for ok in [
+            json!({"action": "sit_on_window", "app": "Notes"}),
+            json!({"action": "peek", "side": "left"}),
+            json!({"action": "move_to", "spot": "bottom-right", "monitor": 1}),
+            json!({"action": "stand_down"}),
+            json!({"action": "go_to_bed"}),
+            json!({"action": "get_up"}),
+        ] {
             assert_eq!(answer("body_action", ok.clone()), "ok body_action", "{ok}");
         }
         assert_eq!(ToolError::TurnStopped.to_string(), "error: turn stopped");

@@ -150,13 +150,7 @@ enum Step {
     Heard(String, Option<Heard>),
 }
 
-async fn work(
-    tools: Arc<dyn Run>,
-    mut orders: mpsc::UnboundedReceiver<Order>,
-    results: mpsc::UnboundedSender<ToolResult>,
-    prefit: bool,
-    asker: Option<Asker>,
-) {
+async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, results: mpsc::UnboundedSender<ToolResult>, prefit: bool, asker: Option<Asker>) {
     let answer = |id: String, turn_id: String, a: Answer| {
         let _ = results.send(ToolResult { id, turn_id, result: a.result, images: a.images });
     };
@@ -257,7 +251,14 @@ async fn work(
 fn ask(asker: &Option<Asker>, call: Queued, questions: &mut Questions) -> Result<Parked, Queued> {
     let Some(asker) = asker else { return Err(call) };
     let (reply, answered) = tokio::sync::oneshot::channel();
-    let question = Ask { turn_id: call.turn_id.clone(), call_id: call.id.clone(), name: call.args.name().to_string(), args: call.raw.clone(), tool: call.args.clone(), reply };
+    let question = Ask {
+        turn_id: call.turn_id.clone(),
+        call_id: call.id.clone(),
+        name: call.args.name().to_string(),
+        args: call.raw.clone(),
+        tool: call.args.clone(),
+        reply,
+    };
     if asker.send(question).is_err() {
         return Err(call);
     }

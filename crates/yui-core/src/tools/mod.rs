@@ -21,9 +21,9 @@ mod executor;
 mod offer;
 mod toolbox;
 
+pub use crate::body::BodyAction;
 pub use args::{BrowserAction, LookAt, ToolArgs, ToolError, RELATION_WHY_CHARS};
 pub use executor::Executor;
-pub use crate::body::BodyAction;
 pub use offer::{Offers, Switch};
 pub use toolbox::{Toolbox, SCREEN_SWITCHED_OFF};
 
@@ -438,7 +438,16 @@ mod pet_window_tests {
 
     #[test]
     fn a_layered_frame_takes_the_scale_of_the_display_at_its_corner() {
-        let d = |index: usize, x: i32, width: u32, height: u32, scale: f32| Display { index, label: String::new(), x, y: 0, width, height, scale, primary: index == 0 };
+        let d = |index: usize, x: i32, width: u32, height: u32, scale: f32| Display {
+            index,
+            label: String::new(),
+            x,
+            y: 0,
+            width,
+            height,
+            scale,
+            primary: index == 0,
+        };
         let displays = [d(0, 0, 1280, 800, 1.0), d(1, 2560, 2560, 1600, 2.0)];
         assert_eq!(PetWindow::on_displays(100, 50, (360, 520), &displays), PetWindow { x: 100, y: 50, width: 360, height: 520, scale: 1.0 });
         assert_eq!(PetWindow::on_displays(3000, 900, (360, 520), &displays), PetWindow { x: 3000, y: 900, width: 720, height: 1040, scale: 2.0 });

@@ -117,7 +117,8 @@ impl Offers {
 
     /// A window opened and asks: send the offers standing at `now_ms` again.
     pub fn repeat(&self, now_ms: i64) {
-        let standing: Vec<(Switch, i64)> = self.standing.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|(_, u)| **u > now_ms).map(|(s, u)| (*s, *u)).collect();
+        let standing: Vec<(Switch, i64)> =
+            self.standing.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|(_, u)| **u > now_ms).map(|(s, u)| (*s, *u)).collect();
         for (switch, until) in standing {
             self.sink.emit(UiEvent::ToolOffer { switch: switch.name().into(), until_ms: Some(until) });
         }
@@ -167,11 +168,7 @@ mod tests {
         assert!(offers.raise(Switch::LookScreen, 1_000 + open), "lapsed: raised again");
         assert_eq!(
             offers_seen(&sink),
-            [
-                ("look.screen".into(), Some(1_000 + open)),
-                ("browser".into(), Some(2_000 + open)),
-                ("look.screen".into(), Some(1_000 + 2 * open))
-            ]
+            [("look.screen".into(), Some(1_000 + open)), ("browser".into(), Some(2_000 + open)), ("look.screen".into(), Some(1_000 + 2 * open))]
         );
     }
 

@@ -320,7 +320,8 @@ impl Inner {
         }
         let sink = self.sink.clone();
         let tid = turn_id.to_string();
-        let mut guard = Clear(Some(Box::new(move || sink.emit(UiEvent::ToolStatus { turn_id: tid.clone(), state: ToolState::Failed, tool_id: "browser".into() }))));
+        let mut guard =
+            Clear(Some(Box::new(move || sink.emit(UiEvent::ToolStatus { turn_id: tid.clone(), state: ToolState::Failed, tool_id: "browser".into() }))));
         let answer = match action {
             BrowserAction::Open { url } => {
                 // An Allow for the next open is used up by this one.
@@ -328,7 +329,9 @@ impl Inner {
                 browser.open(url).await.map(|p| Answer::text(format!("opened {}: {}", p.url, quote(&p.title))))
             }
             BrowserAction::Read => browser.read().await.map(|(p, text)| Answer::text(readable(&p.title, &text))),
-            BrowserAction::Screenshot => browser.screenshot().await.map(|(p, picture)| Answer { result: format!("screenshot of {}", p.url), images: vec![picture] }),
+            BrowserAction::Screenshot => {
+                browser.screenshot().await.map(|(p, picture)| Answer { result: format!("screenshot of {}", p.url), images: vec![picture] })
+            }
             BrowserAction::Back => browser.back().await.map(|_| Answer::text("ok")),
             BrowserAction::Close => browser.close().await.map(|_| Answer::text("ok")),
         };
@@ -354,7 +357,13 @@ fn one_line(s: &str) -> String {
 pub fn readable(title: &str, text: &str) -> String {
     let title = one_line(title);
     let body = one_line(text);
-    let mut s = if title.is_empty() { body } else if body.is_empty() { title } else { format!("{title}\n{body}") };
+    let mut s = if title.is_empty() {
+        body
+    } else if body.is_empty() {
+        title
+    } else {
+        format!("{title}\n{body}")
+    };
     if s.len() > BROWSER_READ_BYTES {
         let mut cut = BROWSER_READ_BYTES;
         while !s.is_char_boundary(cut) {

@@ -10,8 +10,8 @@
 //! of the stream. A call with no text before it is a cue-only segment.
 
 use crate::model::{Cue, Segment, Vocabulary};
-use serde_json::{json, Map, Value};
 use crate::speech::split::Splitter;
+use serde_json::{json, Map, Value};
 
 /// The tool's name.
 pub const NAME: &str = "generate_express";
@@ -89,12 +89,7 @@ pub fn parse_cue(arguments: &str) -> Result<Cue, String> {
             Some(_) => Err(format!("error: invalid field {name}")),
         }
     };
-    let cue = Cue {
-        emotion_id: field("emotion_id")?,
-        motion_id: field("motion_id")?,
-        emotion_text: field("emotion_text")?,
-        caption: field("caption")?,
-    };
+    let cue = Cue { emotion_id: field("emotion_id")?, motion_id: field("motion_id")?, emotion_text: field("emotion_text")?, caption: field("caption")? };
     if cue == Cue::default() {
         return Err(EMPTY_CUE.into());
     }

@@ -254,11 +254,15 @@ pub(crate) async fn fit_pictures(pictures: Vec<crate::picture::Picture>, room: u
     }
     let started = std::time::Instant::now();
     let n = pictures.len();
-    let fitted = tokio::task::spawn_blocking(move || crate::picture::fit(&pictures, room))
-        .await
-        .unwrap_or(Err(crate::picture::FitError::TooLarge));
+    let fitted = tokio::task::spawn_blocking(move || crate::picture::fit(&pictures, room)).await.unwrap_or(Err(crate::picture::FitError::TooLarge));
     match &fitted {
-        Ok(urls) => tracing::info!(record = "images_fitted", count = n, room, bytes = urls.iter().map(String::len).sum::<usize>(), ms = started.elapsed().as_millis() as u64),
+        Ok(urls) => tracing::info!(
+            record = "images_fitted",
+            count = n,
+            room,
+            bytes = urls.iter().map(String::len).sum::<usize>(),
+            ms = started.elapsed().as_millis() as u64
+        ),
         Err(e) => tracing::warn!(record = "images_unfittable", count = n, room, error = %e),
     }
     fitted

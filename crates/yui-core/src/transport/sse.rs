@@ -200,10 +200,7 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<SseEvent, RequestError>>
 /// The HTTP client the request transports share: a connect timeout, no
 /// overall timeout (the engine's liveness deadline ends a stalled stream).
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .connect_timeout(CONNECT_TIMEOUT)
-        .build()
-        .unwrap_or_else(|_| reqwest::Client::new())
+    reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT).build().unwrap_or_else(|_| reqwest::Client::new())
 }
 
 /// `POST` `body` as JSON to `url` with `Authorization: Bearer <key>` (none

@@ -40,8 +40,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::{Cue, Trigger, TriggerKind};
 use crate::limits::{
-    CUE_CONTEXT_CHARS, CUE_IDLE_AFTER_MAX_MIN, CUE_IDLE_MAX, CUE_ID_CHARS, CUE_LABEL_CHARS, CUE_SCHEDULE_MAX,
-    SCHEDULE_LATE_MAX_MIN, TAP_BORED_TAPS, TAP_BORED_WINDOW,
+    CUE_CONTEXT_CHARS, CUE_IDLE_AFTER_MAX_MIN, CUE_IDLE_MAX, CUE_ID_CHARS, CUE_LABEL_CHARS, CUE_SCHEDULE_MAX, SCHEDULE_LATE_MAX_MIN, TAP_BORED_TAPS,
+    TAP_BORED_WINDOW,
 };
 
 /// The shipped `configs/avatar.json`.
@@ -185,9 +185,7 @@ impl CueConfig {
                 || name == "touch_*"
                 || name.strip_prefix("touch_").is_some_and(|r| !r.is_empty() && slug(r) == r);
             if !known {
-                return Err(format!(
-                    "{at}: not a touch cue (head_pat, tap_bored, drag_held, window_sit, peek, dropped, touch_<region>, touch_*)"
-                ));
+                return Err(format!("{at}: not a touch cue (head_pat, tap_bored, drag_held, window_sit, peek, dropped, touch_<region>, touch_*)"));
             }
             if let Some(label) = &c.label {
                 check_text(&at, label, None)?;
@@ -571,9 +569,7 @@ mod tests {
 
     #[test]
     fn schedule_fires_due_cues_one_per_call_by_time() {
-        let c = config(
-            r#"{"cues":{"schedule":[{"id":"b","at":"09:10","label":"b"},{"id":"a","at":"09:00","label":"a"}]}}"#,
-        );
+        let c = config(r#"{"cues":{"schedule":[{"id":"b","at":"09:10","label":"b"},{"id":"a","at":"09:00","label":"a"}]}}"#);
         let mut s = Schedule::new(&c);
         assert_eq!(s.poll("d", 9 * 60 + 15).unwrap().event_name.as_deref(), Some("schedule.a"));
         assert_eq!(s.poll("d", 9 * 60 + 15).unwrap().event_name.as_deref(), Some("schedule.b"));
@@ -582,9 +578,7 @@ mod tests {
 
     #[test]
     fn idle_cues_fire_once_per_session_in_order() {
-        let c = config(
-            r#"{"cues":{"idle":[{"after_min":90,"label":"long"},{"id":"short","after_min":30,"label":"short one"}]}}"#,
-        );
+        let c = config(r#"{"cues":{"idle":[{"after_min":90,"label":"long"},{"id":"short","after_min":30,"label":"short one"}]}}"#);
         let mut idle = IdleCues::new(&c);
         assert_eq!(idle.poll(29), None);
         let t = idle.poll(30).unwrap();
@@ -650,12 +644,9 @@ mod tests {
         assert_eq!(t.cue, Some(Cue { label: Some("arm poke".into()), context: Some("arm".into()) }));
         let t = touch_trigger(&TouchKind::Dropped, &c);
         assert_eq!(t.cue, Some(Cue { label: Some("dropped".into()), context: None }));
-        for (kind, name) in [
-            (TouchKind::DragHeld, "drag_held"),
-            (TouchKind::WindowSit, "window_sit"),
-            (TouchKind::Peek, "peek"),
-            (TouchKind::TapBored, "tap_bored"),
-        ] {
+        for (kind, name) in
+            [(TouchKind::DragHeld, "drag_held"), (TouchKind::WindowSit, "window_sit"), (TouchKind::Peek, "peek"), (TouchKind::TapBored, "tap_bored")]
+        {
             let t = touch_trigger(&kind, &CueConfig::default());
             assert_eq!(t.event_name, Some(format!("proactive.{name}")));
             assert_eq!(t.cue.unwrap().context, None);
@@ -697,16 +688,12 @@ mod tests {
 
         // tap_bored carries drained signal groups under its headline.
         let mut t = touch_trigger(&TouchKind::TapBored, &none);
-        let group: SignalGroup = serde_json::from_str(
-            r#"{"envelope":{"source":"ci","event_type":"build","event_id":"b-7","occurred_at":1787449000000},"items":[{"ok":true}]}"#,
-        )
-        .unwrap();
+        let group: SignalGroup =
+            serde_json::from_str(r#"{"envelope":{"source":"ci","event_type":"build","event_id":"b-7","occurred_at":1787449000000},"items":[{"ok":true}]}"#)
+                .unwrap();
         t.signals = Some(vec![group]);
         let (lines, marker) = rendered(t);
-        assert_eq!(
-            lines,
-            ["trigger: proactive cue \"tap bored\"", "signal [ci/build @2026-08-23T01:36:40.000Z, id b-7]: {\"ok\":true}"]
-        );
+        assert_eq!(lines, ["trigger: proactive cue \"tap bored\"", "signal [ci/build @2026-08-23T01:36:40.000Z, id b-7]: {\"ok\":true}"]);
         assert_eq!(marker, "(I keep poking at you)");
     }
 }

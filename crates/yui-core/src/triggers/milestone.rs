@@ -45,8 +45,7 @@ impl MilestoneLatch {
         let day = match std::fs::read_to_string(path) {
             Ok(text) => {
                 let day = text.trim();
-                (!day.is_empty() && !day.contains(char::is_whitespace) && day.chars().count() <= DAY_KEY_CHARS)
-                    .then(|| day.to_string())
+                (!day.is_empty() && !day.contains(char::is_whitespace) && day.chars().count() <= DAY_KEY_CHARS).then(|| day.to_string())
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("{}: {e}", path.display())),
@@ -59,9 +58,7 @@ impl MilestoneLatch {
     pub fn save(&self) -> Result<(), String> {
         let Some(day) = &self.day else { return Ok(()) };
         let tmp = self.path.with_extension("tmp");
-        std::fs::write(&tmp, format!("{day}\n"))
-            .and_then(|()| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        std::fs::write(&tmp, format!("{day}\n")).and_then(|()| std::fs::rename(&tmp, &self.path)).map_err(|e| format!("{}: {e}", self.path.display()))
     }
 
     /// The latched day key, if any.
@@ -161,12 +158,6 @@ mod tests {
         assert_eq!(wake.signals, None);
         wake.wake = Some(Wake { cause: Some(WakeCause::Timeout) });
         let (lines, _) = rendered(wake);
-        assert_eq!(
-            lines,
-            [
-                "trigger: milestone first_activity (fired at 08:12)",
-                "wake: the character just woke from the bed, woken by the wake timeout",
-            ]
-        );
+        assert_eq!(lines, ["trigger: milestone first_activity (fired at 08:12)", "wake: the character just woke from the bed, woken by the wake timeout",]);
     }
 }

@@ -7,9 +7,9 @@
 pub mod agent;
 pub mod cues;
 pub mod inbox;
+pub mod milestone;
 pub mod pacing;
 pub mod screen;
-pub mod milestone;
 #[cfg(test)]
 mod tests;
 

@@ -98,9 +98,7 @@
 use std::collections::VecDeque;
 
 use crate::context::{minutes_since, ScreenSwitch, ScreenTransition, Trigger, TriggerKind};
-use crate::limits::{
-    SCREEN_HOLD_MIN, SCREEN_LONG_SESSION_MIN, SCREEN_LONG_SESSION_REPEAT_MIN, SCREEN_RECENT_CAP, SCREEN_SETTLE_S,
-};
+use crate::limits::{SCREEN_HOLD_MIN, SCREEN_LONG_SESSION_MIN, SCREEN_LONG_SESSION_REPEAT_MIN, SCREEN_RECENT_CAP, SCREEN_SETTLE_S};
 
 /// The event name (and background marker) of an `app_switched` turn.
 pub const APP_SWITCHED_EVENT: &str = "proactive.screen_app_switched";
@@ -379,11 +377,7 @@ impl ScreenWatch {
 
     /// Keep a switch that did not fire for `recent switches`.
     fn hold(&mut self, due: Due) {
-        self.recent.push_back(ScreenSwitch {
-            from_app: Some(due.from_app),
-            dwell_min: Some(due.from_dwell_min),
-            to_app: Some(due.to_app),
-        });
+        self.recent.push_back(ScreenSwitch { from_app: Some(due.from_app), dwell_min: Some(due.from_dwell_min), to_app: Some(due.to_app) });
         self.trim_recent();
     }
 
@@ -455,17 +449,7 @@ mod tests {
     #[test]
     fn defaults_are_the_documented_ones() {
         let s = ScreenSettings::default();
-        assert_eq!(
-            s,
-            ScreenSettings {
-                enabled: true,
-                hold_min: 10,
-                settle_s: 60,
-                long_session_min: 45,
-                long_session_repeat_min: 45,
-                recent_cap: 5
-            }
-        );
+        assert_eq!(s, ScreenSettings { enabled: true, hold_min: 10, settle_s: 60, long_session_min: 45, long_session_repeat_min: 45, recent_cap: 5 });
     }
 
     #[test]
@@ -632,10 +616,7 @@ mod tests {
             assert!(sim.run(Some(app), 2 * 60, false).is_empty());
         }
         // Seven held switches (A→B … G→H), the oldest two dropped.
-        assert_eq!(
-            held(&sim.w),
-            vec![switch("C", 2, "D"), switch("D", 2, "E"), switch("E", 2, "F"), switch("F", 2, "G"), switch("G", 2, "H")]
-        );
+        assert_eq!(held(&sim.w), vec![switch("C", 2, "D"), switch("D", 2, "E"), switch("E", 2, "F"), switch("F", 2, "G"), switch("G", 2, "H")]);
         let fired = sim.run(Some("I"), 11, true);
         assert_eq!(fired.len(), 1);
         let s = screen(&fired[0]);

@@ -263,11 +263,7 @@ fn each_buffer_holds_five_groups_dropping_the_oldest() {
         assert_eq!(inbox.poll(T0 + i, AWAY), None);
     }
     let t = inbox.poll(T0 + MIN, READY).unwrap();
-    assert_eq!(
-        ids(&t),
-        ["d-3", "b-3", "d-4", "b-4", "d-5", "b-5", "d-6", "b-6", "d-7", "b-7"],
-        "each buffer kept its newest five, merged in arrival order"
-    );
+    assert_eq!(ids(&t), ["d-3", "b-3", "d-4", "b-4", "d-5", "b-5", "d-6", "b-6", "d-7", "b-7"], "each buffer kept its newest five, merged in arrival order");
 }
 
 // --- urgent and legacy ---

@@ -246,7 +246,10 @@ impl Engine {
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
             UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
-            UserCommand::Regenerate { .. } | UserCommand::PickVersion { .. } | UserCommand::Fork { .. } | UserCommand::DeleteMessage { .. }
+            UserCommand::Regenerate { .. }
+            | UserCommand::PickVersion { .. }
+            | UserCommand::Fork { .. }
+            | UserCommand::DeleteMessage { .. }
             | UserCommand::DeleteConversation { .. }
             | UserCommand::DeleteAllConversations => {}
             // The driver's: the body, not the turns.
@@ -306,13 +309,11 @@ impl Engine {
 
     /// Waits and fillers that are due by `now`.
     pub fn tick(&mut self, now: Now, fx: &mut Effects) {
-        let ids: Vec<String> =
-            self.turns.iter().filter(|t| t.deadline.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
+        let ids: Vec<String> = self.turns.iter().filter(|t| t.deadline.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
         for id in ids {
             self.end_wait(&id, "network_stall", now, fx);
         }
-        let due: Vec<String> =
-            self.turns.iter().filter(|t| t.filler_at.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
+        let due: Vec<String> = self.turns.iter().filter(|t| t.filler_at.is_some_and(|d| d <= now.at)).map(|t| t.id.clone()).collect();
         for id in due {
             self.filler(&id, None, now, fx);
         }
@@ -449,12 +450,7 @@ impl Engine {
         };
         fx.push(Effect::Ui(UiEvent::Notice { code, message: message.into() }));
         if delivered {
-            fx.push(Effect::Ui(UiEvent::TurnEnded {
-                turn_id: id.into(),
-                outcome: TurnOutcome::Failed,
-                usage: None,
-                error: Some("The reply stalled.".into()),
-            }));
+            fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id: id.into(), outcome: TurnOutcome::Failed, usage: None, error: Some("The reply stalled.".into()) }));
             self.drain_queue(now, fx);
         } else {
             let why = if record == "network_stall" { Failure::Timeout } else { Failure::Unreachable };
@@ -604,8 +600,7 @@ impl Engine {
         tracing::info!(record = "push.turn_end", transport = self.cfg.transport, turn_id = %turn_id, "turn_end");
         self.backend_turns.remove(&turn_id);
         self.thinking_over(&turn_id, now, fx);
-        let error_after_speech =
-            self.turns.iter().any(|t| t.id == turn_id && t.error.is_some() && !t.spoken.is_empty());
+        let error_after_speech = self.turns.iter().any(|t| t.id == turn_id && t.error.is_some() && !t.spoken.is_empty());
         if error_after_speech {
             // A stream error after speech cut the reply: `interrupted`.
             let mut pfx = PlayEffects::new();

@@ -240,7 +240,13 @@ fn request_liveness_is_45_s_after_speech_and_240_s_after_anything_else() {
     let fx = r.tick(75);
     assert!(sent(&fx).contains(&Outbound::Abandon { turn_id: id.clone() }), "the stalled request is aborted: {fx:?}");
     assert!(matches!(ui(&fx).last(), Some(UiEvent::TurnEnded { outcome: TurnOutcome::Failed, .. })));
-    let rec = fx.iter().find_map(|f| match f { Effect::Save(r) => Some(r.clone()), _ => None }).unwrap();
+    let rec = fx
+        .iter()
+        .find_map(|f| match f {
+            Effect::Save(r) => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
     assert_eq!(rec.outcome, Outcome::Interrupted, "speech had started");
     assert_eq!(rec.already_spoken.as_deref(), Some("Hi!"));
     assert!(r.e.next_deadline().is_none() && !r.e.busy());
@@ -469,7 +475,13 @@ fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
     cfg.filler = Some(crate::speech::filler::FillerLines::for_locale("ja_JP.UTF-8"));
     let mut e = Engine::new(cfg);
     let t0 = Instant::now();
-    let mut r = Rig { e: { e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new()); e }, t0 };
+    let mut r = Rig {
+        e: {
+            e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new());
+            e
+        },
+        t0,
+    };
     let id = r.send("hi", 0);
     let fx = r.tick(240);
     let lines = crate::speech::filler::FillerLines::for_locale("ja");
@@ -502,10 +514,8 @@ fn stop_while_speaking(cmd: UserCommand) -> (Effects, String) {
     let mut fx = Vec::new();
     r.e.on_command(UserCommand::SendText { text: "tell me".into() }, r.at(0), &mut fx);
     let id = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.turn_id.clone()) } else { None }).unwrap();
-    let segs = vec![
-        Segment { cues: vec![], speech: "Three logs are left.".into() },
-        Segment { cues: vec![], speech: "Two of them are from yesterday.".into() },
-    ];
+    let segs =
+        vec![Segment { cues: vec![], speech: "Three logs are left.".into() }, Segment { cues: vec![], speech: "Two of them are from yesterday.".into() }];
     let fx = raw_reply(&mut r, &id, ReplyPart::Render { source: None, segments: segs, reasoning: None }, 1);
     let first = plays(&fx)[0];
     let mut fx = Vec::new();
@@ -568,7 +578,12 @@ fn a_spoken_turn_is_marked_and_named_by_its_own_event() {
 fn caption_and_tone_ride_with_the_sentence_and_never_show() {
     let mut r = slow_rig();
     let cue = Cue { emotion_id: Some("curious".into()), emotion_text: Some("😏".into()), caption: Some("gently".into()), ..Cue::default() };
-    let fx = raw_reply(&mut r, "bg", ReplyPart::Render { source: None, segments: vec![Segment { cues: vec![cue], speech: "How was it?".into() }], reasoning: None }, 0);
+    let fx = raw_reply(
+        &mut r,
+        "bg",
+        ReplyPart::Render { source: None, segments: vec![Segment { cues: vec![cue], speech: "How was it?".into() }], reasoning: None },
+        0,
+    );
     let req = fx.iter().find_map(|f| if let Effect::Synth { request, .. } = f { Some(request.clone()) } else { None }).unwrap();
     assert_eq!(req.text, "How was it?");
     assert_eq!(req.caption.as_deref(), Some("gently"));

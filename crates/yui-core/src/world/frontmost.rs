@@ -82,7 +82,11 @@ impl Held {
     /// The name transitions use, and the identity "the same app" compares:
     /// the app name, else the title.
     fn label(&self) -> &str {
-        if self.app.is_empty() { &self.title } else { &self.app }
+        if self.app.is_empty() {
+            &self.title
+        } else {
+            &self.app
+        }
     }
 
     fn frontmost(&self) -> Frontmost {
@@ -286,10 +290,7 @@ mod tests {
         let mut tr = FrontmostTracker::new(Some(777)).ignore_app("yui-demo");
         tr.observe(s("Firefox", "A"), 0);
         let own_pid = Some(Sample { app: "Whatever".into(), title: "chat".into(), pid: Some(777), fullscreen: false });
-        for (i, sample) in [own_pid, s("Yui", "YUI"), s("yui-demo", "d"), s("Xfdesktop", "Desktop"), s("plasmashell", ""), s("", "")]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, sample) in [own_pid, s("Yui", "YUI"), s("yui-demo", "d"), s("Xfdesktop", "Desktop"), s("plasmashell", ""), s("", "")].into_iter().enumerate() {
             let o = tr.observe(sample.clone(), (i as i64 + 1) * 10_000);
             assert_eq!(o.frontmost, fm("Firefox", "A", 0), "{sample:?} is a clear");
             assert!(o.transitions.is_empty(), "{sample:?}");

@@ -44,7 +44,9 @@ impl BackendChoice {
             BackendChoice::AsSet => "GDK_BACKEND is set: kept",
             BackendChoice::NotWayland => "not a Wayland session",
             BackendChoice::LayerShell => "the compositor has layer-shell: a native Wayland overlay",
-            BackendChoice::NoXwayland => "the compositor has no layer-shell and XWayland does not run: a native toplevel (she cannot place herself or stay above)",
+            BackendChoice::NoXwayland => {
+                "the compositor has no layer-shell and XWayland does not run: a native toplevel (she cannot place herself or stay above)"
+            }
             BackendChoice::Unknown => "the compositor could not be asked for layer-shell: GTK chooses",
             BackendChoice::Xwayland => "the compositor has no layer-shell: XWayland (GDK_BACKEND=x11), where she places herself and stays above",
         }

@@ -27,17 +27,17 @@
 pub mod activity;
 pub mod frontmost;
 pub mod gdk_backend;
+#[cfg(target_os = "macos")]
+pub mod macos;
 pub mod presence;
 pub mod stage;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod sway;
-pub mod win32;
-#[cfg(target_os = "macos")]
-pub mod macos;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod wayland;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod wayland_idle;
+pub mod win32;
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub mod x11;
 
@@ -92,10 +92,12 @@ pub struct NoDesktop {
 pub const WAYLAND_LIMITATION: &str = "Wayland offers no general way to see which window has the focus or how long the user has been idle; the frontmost line is left out and the user counts as present.";
 
 /// The reason other systems give no frontmost line yet.
-pub const UNSUPPORTED_LIMITATION: &str = "The frontmost window and idle time are not read on this system yet; the frontmost line is left out and the user counts as present.";
+pub const UNSUPPORTED_LIMITATION: &str =
+    "The frontmost window and idle time are not read on this system yet; the frontmost line is left out and the user counts as present.";
 
 /// The reason an X11 session without a display gives no frontmost line.
-pub const NO_DISPLAY_LIMITATION: &str = "No display to read: neither DISPLAY nor WAYLAND_DISPLAY is set; the frontmost line is left out and the user counts as present.";
+pub const NO_DISPLAY_LIMITATION: &str =
+    "No display to read: neither DISPLAY nor WAYLAND_DISPLAY is set; the frontmost line is left out and the user counts as present.";
 
 impl NoDesktop {
     /// A desktop that answers `None`, for `reason` (shown in the settings).

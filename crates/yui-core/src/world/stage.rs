@@ -134,11 +134,16 @@ pub fn input_region(rects: &[InputRect], width: i32, height: i32) -> Result<Vec<
 impl StageReport {
     /// The checks that failed, one line each (`transparency: …`).
     pub fn problems(&self) -> Vec<String> {
-        [("transparency", &self.transparency), ("click-through", &self.click_through), ("always on top", &self.always_on_top), ("moving her window", &self.placement)]
-            .into_iter()
-            .filter(|(_, c)| !c.ok)
-            .map(|(name, c)| format!("{name}: {}", c.note))
-            .collect()
+        [
+            ("transparency", &self.transparency),
+            ("click-through", &self.click_through),
+            ("always on top", &self.always_on_top),
+            ("moving her window", &self.placement),
+        ]
+        .into_iter()
+        .filter(|(_, c)| !c.ok)
+        .map(|(name, c)| format!("{name}: {}", c.note))
+        .collect()
     }
 }
 
@@ -213,7 +218,8 @@ pub fn notice_due(data_dir: &crate::data_dir::DataDir, report: &StageReport) -> 
     if let Err(e) = crate::data_dir::write_atomic(&path, &json) {
         tracing::warn!(record = "desktop_check_save_failed", error = %e);
     }
-    (!problems.is_empty()).then(|| format!("This desktop ({}) cannot give her everything. {}. Settings > Startup shows the desktop check.", report.path, problems.join("; ")))
+    (!problems.is_empty())
+        .then(|| format!("This desktop ({}) cannot give her everything. {}. Settings > Startup shows the desktop check.", report.path, problems.join("; ")))
 }
 
 /// Read this machine's desktop and report.

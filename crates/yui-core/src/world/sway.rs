@@ -15,8 +15,8 @@
 //! so idle time is unknown ([`SWAY_LIMITATION`]).
 
 use super::{DesktopFacts, Sample};
-use crate::picture::capture::RawWindow;
 use crate::limits::{SWAY_IPC_REPLY_MAX, SWAY_IPC_TIMEOUT};
+use crate::picture::capture::RawWindow;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
@@ -174,11 +174,7 @@ fn find_focused(node: &Value) -> Option<&Value> {
     if node.get("focused").and_then(Value::as_bool) == Some(true) {
         return Some(node);
     }
-    ["nodes", "floating_nodes"]
-        .iter()
-        .filter_map(|k| node.get(*k).and_then(Value::as_array))
-        .flatten()
-        .find_map(find_focused)
+    ["nodes", "floating_nodes"].iter().filter_map(|k| node.get(*k).and_then(Value::as_array)).flatten().find_map(find_focused)
 }
 
 impl SwayDesktop {

@@ -9,7 +9,8 @@ use super::{DesktopFacts, Sample, WAYLAND_LIMITATION};
 
 /// The reason a compositor with an idle protocol but no sway IPC gives no
 /// frontmost line.
-pub const IDLE_ONLY_LIMITATION: &str = "This compositor tells YUI how long the user has been idle but not which window has the focus; the frontmost line is left out.";
+pub const IDLE_ONLY_LIMITATION: &str =
+    "This compositor tells YUI how long the user has been idle but not which window has the focus; the frontmost line is left out.";
 
 /// A Wayland session's reader: each half present when the compositor
 /// offers it.

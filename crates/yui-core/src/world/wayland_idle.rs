@@ -128,9 +128,7 @@ impl IdleWatch {
     pub fn shared() -> Result<&'static IdleWatch, &'static str> {
         static WATCH: OnceLock<Result<IdleWatch, String>> = OnceLock::new();
         WATCH
-            .get_or_init(|| {
-                IdleWatch::connect(WAYLAND_IDLE_PROBE).inspect_err(|e| tracing::info!(reason = %e, "world: no Wayland idle time"))
-            })
+            .get_or_init(|| IdleWatch::connect(WAYLAND_IDLE_PROBE).inspect_err(|e| tracing::info!(reason = %e, "world: no Wayland idle time")))
             .as_ref()
             .map_err(String::as_str)
     }
@@ -165,7 +163,14 @@ impl Dispatch<ext_idle_notifier_v1::ExtIdleNotifierV1, ()> for State {
 }
 
 impl Dispatch<ext_idle_notification_v1::ExtIdleNotificationV1, ()> for State {
-    fn event(state: &mut Self, _: &ext_idle_notification_v1::ExtIdleNotificationV1, event: ext_idle_notification_v1::Event, _: &(), _: &Connection, _: &QueueHandle<Self>) {
+    fn event(
+        state: &mut Self,
+        _: &ext_idle_notification_v1::ExtIdleNotificationV1,
+        event: ext_idle_notification_v1::Event,
+        _: &(),
+        _: &Connection,
+        _: &QueueHandle<Self>,
+    ) {
         match event {
             ext_idle_notification_v1::Event::Idled => state.idled(),
             ext_idle_notification_v1::Event::Resumed => state.resumed(),
@@ -179,7 +184,14 @@ impl Dispatch<org_kde_kwin_idle::OrgKdeKwinIdle, ()> for State {
 }
 
 impl Dispatch<org_kde_kwin_idle_timeout::OrgKdeKwinIdleTimeout, ()> for State {
-    fn event(state: &mut Self, timeout: &org_kde_kwin_idle_timeout::OrgKdeKwinIdleTimeout, event: org_kde_kwin_idle_timeout::Event, _: &(), _: &Connection, _: &QueueHandle<Self>) {
+    fn event(
+        state: &mut Self,
+        timeout: &org_kde_kwin_idle_timeout::OrgKdeKwinIdleTimeout,
+        event: org_kde_kwin_idle_timeout::Event,
+        _: &(),
+        _: &Connection,
+        _: &QueueHandle<Self>,
+    ) {
         match event {
             org_kde_kwin_idle_timeout::Event::Idle => state.idled(),
             org_kde_kwin_idle_timeout::Event::Resumed => state.resumed(),

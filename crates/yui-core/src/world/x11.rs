@@ -104,9 +104,7 @@ impl Conn {
         if !self.screensaver {
             return Ok(None);
         }
-        let reply = self
-            .conn
-            .wait_for_reply(self.conn.send_request(&screensaver::QueryInfo { drawable: x::Drawable::Window(self.root) }))?;
+        let reply = self.conn.wait_for_reply(self.conn.send_request(&screensaver::QueryInfo { drawable: x::Drawable::Window(self.root) }))?;
         Ok(Some(u64::from(reply.ms_since_user_input())))
     }
 }
@@ -124,23 +122,13 @@ fn text(reply: &x::GetPropertyReply) -> String {
 /// Ask for `property` of `window` (any type, up to 16 KiB); read the
 /// reply with `conn.wait_for_reply`. Shared by the desktop and capture readers.
 pub fn get_property(conn: &xcb::Connection, window: x::Window, property: x::Atom) -> x::GetPropertyCookie {
-    conn.send_request(&x::GetProperty {
-        delete: false,
-        window,
-        property,
-        r#type: x::ATOM_ANY,
-        long_offset: 0,
-        long_length: 4096,
-    })
+    conn.send_request(&x::GetProperty { delete: false, window, property, r#type: x::ATOM_ANY, long_offset: 0, long_length: 4096 })
 }
 
 /// Intern `names` in one round trip (every `InternAtom` sent, then every
 /// reply read), in order; the first failure answers the error.
 pub fn intern_atoms(conn: &xcb::Connection, names: &[&str]) -> Result<Vec<x::Atom>, xcb::Error> {
-    let cookies: Vec<_> = names
-        .iter()
-        .map(|n| conn.send_request(&x::InternAtom { only_if_exists: false, name: n.as_bytes() }))
-        .collect();
+    let cookies: Vec<_> = names.iter().map(|n| conn.send_request(&x::InternAtom { only_if_exists: false, name: n.as_bytes() })).collect();
     cookies.into_iter().map(|c| Ok(conn.wait_for_reply(c)?.atom())).collect()
 }
 

@@ -167,7 +167,10 @@ async fn attachments_go_as_data_urls_and_text_items_not_folded_into_the_prompt()
     let items = body["attachments"].as_array().unwrap();
     assert_eq!(items.len(), 3, "{items:?}");
     assert!(items[0]["url"].as_str().unwrap().starts_with("data:image/"), "{:?}", items[0]);
-    assert_eq!(items[1], json!({"name": "d.pdf", "url": format!("data:application/pdf;base64,{}", base64::engine::general_purpose::STANDARD.encode(b"%PDF-1.4 x"))}));
+    assert_eq!(
+        items[1],
+        json!({"name": "d.pdf", "url": format!("data:application/pdf;base64,{}", base64::engine::general_purpose::STANDARD.encode(b"%PDF-1.4 x"))})
+    );
     assert_eq!(items[2], json!({"name": "n.txt", "text": "hello file"}));
     let prompt = body["prompt"].as_str().unwrap();
     assert!(prompt.ends_with("\n\nsee attached") && !prompt.contains("hello file"), "the client folds no text file in: {prompt}");
@@ -679,7 +682,10 @@ async fn the_engines_exact_bytes_read_with_nulls_and_a_bad_event_is_skipped() {
         format!("event: end\ndata: {{\"msg_id\": \"{m}\", \"user_index\": null, \"assistant_index\": null, \"versions\": 1, \"active\": 0}}\n\n"),
     ]
     .concat();
-    let second = vec![format!("event: start\ndata: {{\"msg_id\": \"m2\", \"run_id\": \"r\"}}\n\n"), "event: error\ndata: {\"msg_id\": \"m2\", \"kind\": \"empty\", \"message\": \"the engine produced no output\"}\n\n".to_string()];
+    let second = vec![
+        format!("event: start\ndata: {{\"msg_id\": \"m2\", \"run_id\": \"r\"}}\n\n"),
+        "event: error\ndata: {\"msg_id\": \"m2\", \"kind\": \"empty\", \"message\": \"the engine produced no output\"}\n\n".to_string(),
+    ];
     let (base, f) = fake(vec![vec![bytes], second], 200).await;
     let mut w = Wired::new(&format!("{base}/"), LONG).await;
     w.turn("t1", "how are you", Some("c1"));

@@ -107,30 +107,21 @@ fn rms(windows: &[f32]) -> f32 {
 
 fn tone(secs: f32) -> Sound {
     let rate = 24_000;
-    let samples: Vec<f32> = (0..(rate as f32 * secs) as usize)
-        .map(|i| (i as f32 * 440.0 * std::f32::consts::TAU / rate as f32).sin() * 0.3)
-        .collect();
+    let samples: Vec<f32> = (0..(rate as f32 * secs) as usize).map(|i| (i as f32 * 440.0 * std::f32::consts::TAU / rate as f32).sin() * 0.3).collect();
     Sound::Pcm { sample_rate: rate, channels: 1, samples: samples.into() }
 }
 
 async fn next_event(rx: &mut tokio::sync::mpsc::UnboundedReceiver<SinkEvent>, wait: Duration) -> (SinkEvent, Instant) {
-    let event = tokio::time::timeout(wait, rx.recv())
-        .await
-        .unwrap_or_else(|_| panic!("no sink event within {wait:?}"))
-        .expect("the sink's event channel stays open");
+    let event =
+        tokio::time::timeout(wait, rx.recv()).await.unwrap_or_else(|_| panic!("no sink event within {wait:?}")).expect("the sink's event channel stays open");
     (event, Instant::now())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a sound server: eval \"$(scripts/sound-server.sh)\" first"]
 async fn speech_and_halt_through_a_real_sound_server() {
-    assert!(
-        std::env::var_os("PULSE_SERVER").is_some(),
-        "PULSE_SERVER is not set: run eval \"$(scripts/sound-server.sh)\" first"
-    );
-    let wav = speak_wav("Hello, I am Yui. Nice to meet you.", &SystemVoice::default())
-        .await
-        .expect("espeak-ng must be installed");
+    assert!(std::env::var_os("PULSE_SERVER").is_some(), "PULSE_SERVER is not set: run eval \"$(scripts/sound-server.sh)\" first");
+    let wav = speak_wav("Hello, I am Yui. Nice to meet you.", &SystemVoice::default()).await.expect("espeak-ng must be installed");
     let speech = decode(&wav, "audio/wav").unwrap();
     let speech_len = speech.duration();
     assert!(speech_len > Duration::from_millis(1_200), "{speech_len:?}");

@@ -81,7 +81,19 @@ async fn the_launch_scene_sleeps_through_the_milestone_and_a_click_wakes_her_wit
     let mock = mock_demo(Some("k")).await;
     let (session, sink, clock, dir) = bed_session(&mock, true, true).await;
     body_becomes(&sink, PostureState::Lying, Some(BedPhase::Asleep)).await;
-    assert_eq!(session.body(), UiEvent::Body { posture: PostureState::Lying, bed: sink.events().iter().rev().find_map(|e| match e { UiEvent::Body { bed, .. } => *bed, _ => None }), gait: None, peek: None, below: None });
+    assert_eq!(
+        session.body(),
+        UiEvent::Body {
+            posture: PostureState::Lying,
+            bed: sink.events().iter().rev().find_map(|e| match e {
+                UiEvent::Body { bed, .. } => *bed,
+                _ => None,
+            }),
+            gait: None,
+            peek: None,
+            below: None
+        }
+    );
     // Present and the day's milestone owed: it waits while she sleeps.
     tokio::time::sleep(Duration::from_millis(2_200)).await;
     assert!(blocks(&sink).is_empty(), "nothing fires while she is on the bed");

@@ -50,7 +50,17 @@ struct FakeDesk {
 impl FakeDesk {
     fn new(placeable: bool) -> Arc<Self> {
         // Standing on the floor at x = 200.
-        Arc::new(FakeDesk { pet: Mutex::new((20, 800 - 520 + feet())), pointer: Mutex::new((0, 0)), blind: false, windows: Mutex::new(vec![notes(600)]), placeable, above: Mutex::new(Vec::new()), no_size: Default::default(), lagging: Default::default(), placed: Mutex::new(Vec::new()) })
+        Arc::new(FakeDesk {
+            pet: Mutex::new((20, 800 - 520 + feet())),
+            pointer: Mutex::new((0, 0)),
+            blind: false,
+            windows: Mutex::new(vec![notes(600)]),
+            placeable,
+            above: Mutex::new(Vec::new()),
+            no_size: Default::default(),
+            lagging: Default::default(),
+            placed: Mutex::new(Vec::new()),
+        })
     }
     fn pet(&self) -> (i32, i32) {
         *self.pet.lock().unwrap()
@@ -110,7 +120,8 @@ async fn she_steps_back_while_a_fullscreen_app_is_frontmost() {
     let desk = FakeDesk::new(true);
     let dir = tempfile::tempdir().unwrap();
     let facts = Arc::new(Frontmost(Mutex::new(false)));
-    let mut cfg = SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    let mut cfg =
+        SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
     cfg.desk = desk.clone();
     cfg.world = facts.clone();
     let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
@@ -236,7 +247,10 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     let (x, y) = desk.pet();
     assert_eq!(y + 520 - seat(), 400, "seated on the edge at {x},{y}");
     assert!((600..1100).contains(&(x + 180)), "over the window: {x}");
-    assert!(sink.events().iter().any(|e| matches!(e, UiEvent::Body { posture: PostureState::Climbing, gait: Some(yui_core::body::Gait::Climb), .. })), "she climbed its side");
+    assert!(
+        sink.events().iter().any(|e| matches!(e, UiEvent::Body { posture: PostureState::Climbing, gait: Some(yui_core::body::Gait::Climb), .. })),
+        "she climbed its side"
+    );
 
     assert_eq!(call(&mock, &clock, &t, "e", json!({"action": "peek", "side": "right"})).await, "ok: peeking on Notes");
     let peek = sink.events().into_iter().rev().find_map(|e| match e {
@@ -246,10 +260,12 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(peek.map(|p| (p.side, p.edge)), Some((yui_core::body::Side::Right, Some(180.0))), "the edge runs through her middle");
     assert_eq!(call(&mock, &clock, &t, "f", json!({"action": "stand_down"})).await, "ok: standing");
     assert_eq!(desk.pet().1 + 520 - feet(), 800, "on the floor");
-    let below = || sink.events().into_iter().rev().find_map(|e| match e {
-        UiEvent::Body { below, .. } => Some(below),
-        _ => None,
-    });
+    let below = || {
+        sink.events().into_iter().rev().find_map(|e| match e {
+            UiEvent::Body { below, .. } => Some(below),
+            _ => None,
+        })
+    };
     assert_eq!(below(), Some(Some(feet() as f64)), "on the floor the strip under her feet hangs below the display: the page lifts its controls");
     assert_eq!(call(&mock, &clock, &t, "g", json!({"action": "move_to", "spot": "top-left"})).await, "ok: standing");
     assert_eq!(desk.pet(), (20, 20), "inset from the corner by 1/40 of the display");
@@ -270,7 +286,10 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
         assert!(std::time::Instant::now() < deadline, "not restored: {:?}", desk2.pet());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(!mock.received().iter().any(|f| f["type"] == "turn" && f["client_context"].as_str().unwrap_or("").contains("\nwake:")), "get_up fires no wake turn");
+    assert!(
+        !mock.received().iter().any(|f| f["type"] == "turn" && f["client_context"].as_str().unwrap_or("").contains("\nwake:")),
+        "get_up fires no wake turn"
+    );
 }
 
 #[tokio::test]
@@ -278,7 +297,10 @@ async fn a_grab_interrupts_a_move_and_a_moved_window_lets_her_fall() {
     let desk = FakeDesk::new(true);
     let (session, sink, clock, mock, _dir) = session(desk.clone(), &avatar_json(json!(100))).await;
     let t = turn(&mock, &session).await;
-    assert!(mock.push(json!({"type": "tool_call", "id": "m", "turn_id": t, "name": "body_action", "arguments": {"action": "move_to", "spot": "bottom-right"}})).await);
+    assert!(
+        mock.push(json!({"type": "tool_call", "id": "m", "turn_id": t, "name": "body_action", "arguments": {"action": "move_to", "spot": "bottom-right"}}))
+            .await
+    );
     becomes(&sink, &clock, PostureState::Walking).await;
     clock.advance(500);
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -394,8 +416,15 @@ async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
     // display: the page hears it at once (and from `body()` when it loads
     // later), not at her first move.
     let event = sink.wait_for(WAIT, |e| matches!(e, UiEvent::Body { below: Some(_), .. })).await;
-    assert!(matches!(event, Some(UiEvent::Body { below: Some(b), .. }) if b == feet() as f64), "the first body event lifts her controls by her feet's strip: {event:?}");
-    assert!(matches!(session.body(), UiEvent::Body { below: Some(b), .. } if b == feet() as f64), "a page that loads later reads the lift too: {:?}", session.body());
+    assert!(
+        matches!(event, Some(UiEvent::Body { below: Some(b), .. }) if b == feet() as f64),
+        "the first body event lifts her controls by her feet's strip: {event:?}"
+    );
+    assert!(
+        matches!(session.body(), UiEvent::Body { below: Some(b), .. } if b == feet() as f64),
+        "a page that loads later reads the lift too: {:?}",
+        session.body()
+    );
 }
 
 #[tokio::test]
@@ -426,7 +455,8 @@ async fn her_last_place_is_restored_even_before_the_window_has_its_size() {
     desk.no_size.store(true, std::sync::atomic::Ordering::SeqCst);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(yui_core::placement::PLACES_FILE), r#"{"default": [20, 20]}"#).unwrap();
-    let mut cfg = SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    let mut cfg =
+        SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
     cfg.desk = desk.clone();
     let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
     let deadline = std::time::Instant::now() + WAIT;

@@ -3,10 +3,7 @@
 //! when an import fails.
 
 use base64::Engine;
-use yui_core::card::{
-    assemble, current, default_card, greetings, import_bytes, import_into, instructions, post_history, Card, CardError,
-    CardStore, Names,
-};
+use yui_core::card::{assemble, current, default_card, greetings, import_bytes, import_into, instructions, post_history, Card, CardError, CardStore, Names};
 use yui_core::{CoreError, DataDir, ErrorCode};
 
 const FRAMING_SAM: &str = "You are Mio, a character who lives on Sam's desktop as an animated companion and talks with Sam.";

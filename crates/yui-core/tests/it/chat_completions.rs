@@ -12,12 +12,12 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use yui_core::context::{GuideKey, GUIDE_INSTRUCTION};
+use yui_core::error::ErrorCode;
 use yui_core::event::Status;
 use yui_core::model::{Cue, Segment, Usage, Vocabulary};
 use yui_core::transport::chat_completions::run;
 use yui_core::transport::request::{RequestConfig, GENERIC_FAILURE};
 use yui_core::transport::{Inbound, Link, Outbound, ReplyPart, ToolCall, ToolResult, TurnRequest};
-use yui_core::error::ErrorCode;
 
 #[derive(Clone)]
 enum Answer {
@@ -59,20 +59,31 @@ async fn handler(State(fake): State<Fake>, body: String) -> Response {
             });
             sse(Body::from_stream(items))
         }
-        Answer::Status(code, b) => Response::builder().status(StatusCode::from_u16(code).unwrap()).header("content-type", "application/json").body(Body::from(b)).unwrap(),
+        Answer::Status(code, b) => {
+            Response::builder().status(StatusCode::from_u16(code).unwrap()).header("content-type", "application/json").body(Body::from(b)).unwrap()
+        }
     }
 }
 
 const DONE: &str = "data: [DONE]\n\n";
 
 fn chunk(delta: Value) -> String {
-    format!("data: {}\n\n", json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":delta,"logprobs":null,"finish_reason":null}]}))
+    format!(
+        "data: {}\n\n",
+        json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":delta,"logprobs":null,"finish_reason":null}]})
+    )
 }
 fn finish(reason: &str) -> String {
-    format!("data: {}\n\n", json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":reason}]}))
+    format!(
+        "data: {}\n\n",
+        json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":reason}]})
+    )
 }
 fn usage(p: u64, c: u64) -> String {
-    format!("data: {}\n\n", json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":p,"completion_tokens":c,"total_tokens":p+c}}))
+    format!(
+        "data: {}\n\n",
+        json!({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":p,"completion_tokens":c,"total_tokens":p+c}})
+    )
 }
 fn call(index: usize, id: Option<&str>, name: Option<&str>, args: &str) -> String {
     let mut tc = json!({"index": index, "function": {"arguments": args}});
@@ -113,7 +124,9 @@ fn config(base: String, dir: &std::path::Path) -> RequestConfig {
         reasoning_effort: None,
         instructions: "CARD".into(),
         post_history: None,
-        tools: vec![json!({"type":"function","function":{"name":"address_character","description":"d","parameters":{"type":"object","properties":{"character":{"type":"string"}}}}})],
+        tools: vec![
+            json!({"type":"function","function":{"name":"address_character","description":"d","parameters":{"type":"object","properties":{"character":{"type":"string"}}}}}),
+        ],
         vocabulary: Vocabulary::default(),
         context_window: 100_000,
         transcript_path: dir.join("yui.jsonl"),
@@ -305,7 +318,9 @@ async fn cues_reasoning_usage_and_unknown_fields() {
 async fn every_event_keeps_the_turn_alive() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::start(dir.path(), |_| {}).await;
-    h.script(Answer::Sse([chunk(json!({"role":"assistant"})), chunk(json!({"content":"Hi"})), "data: {bad\n\n".into(), finish("stop"), usage(1, 1), DONE.into()].concat()));
+    h.script(Answer::Sse(
+        [chunk(json!({"role":"assistant"})), chunk(json!({"content":"Hi"})), "data: {bad\n\n".into(), finish("stop"), usage(1, 1), DONE.into()].concat(),
+    ));
     h.turn("t1", "hi");
     let mut all = Vec::new();
     loop {
@@ -352,7 +367,10 @@ async fn errors_follow_the_table() {
     h.script(Answer::Sse(format!("{}data: {}\n\n", chunk(json!({"content":"Hel"})), json!({"error":{"message":"upstream overloaded","code":500}}))));
     h.turn("t", "hi");
     let unsaid = |t: &str| reply("t", ReplyPart::Unsaid { text: t.into() });
-    assert_eq!(h.until_end().await, vec![unsaid("Hel"), reply("t", ReplyPart::Error { message: "HTTP 500: upstream overloaded".into() }), reply("t", end(None))]);
+    assert_eq!(
+        h.until_end().await,
+        vec![unsaid("Hel"), reply("t", ReplyPart::Error { message: "HTTP 500: upstream overloaded".into() }), reply("t", end(None))]
+    );
     h.script(Answer::Broken(chunk(json!({"content":"Hel"}))));
     h.turn("t", "hi");
     assert_eq!(h.until_end().await, vec![unsaid("Hel"), reply("t", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t", end(None))]);
@@ -389,7 +407,10 @@ async fn a_tool_round_trip_and_the_cap() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::start(dir.path(), |_| {}).await;
     let tool_reply = |id: &str| {
-        Answer::Sse([call(0, Some(id), Some("address_character"), "{\"chara"), call(0, None, None, "cter\":\"Mio\"}"), finish("tool_calls"), usage(5, 1), DONE.into()].concat())
+        Answer::Sse(
+            [call(0, Some(id), Some("address_character"), "{\"chara"), call(0, None, None, "cter\":\"Mio\"}"), finish("tool_calls"), usage(5, 1), DONE.into()]
+                .concat(),
+        )
     };
     h.script(tool_reply("call_1"));
     h.script(text_reply("Told her."));
@@ -414,7 +435,10 @@ async fn a_tool_round_trip_and_the_cap() {
     let m = b[1]["messages"].as_array().unwrap();
     assert_eq!(m.len(), 5);
     assert_eq!(m[2], user("tell Mio"));
-    assert_eq!(m[3], json!({"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"address_character","arguments":"{\"character\":\"Mio\"}"}}]}));
+    assert_eq!(
+        m[3],
+        json!({"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"address_character","arguments":"{\"character\":\"Mio\"}"}}]})
+    );
     assert_eq!(m[4], json!({"role":"tool","tool_call_id":"call_1","content":"ok"}));
 
     // The cap: three requests, then the turn ends with what it has.
@@ -571,7 +595,10 @@ async fn a_stream_cut_before_its_finish_is_a_failure_that_keeps_what_streamed() 
     h.script(Answer::Sse([chunk(json!({"role":"assistant","content":""})), chunk(json!({"content":"Hello, I was say"}))].concat()));
     h.turn("t1", "hi");
     let unsaid = |id: &str, t: &str| reply(id, ReplyPart::Unsaid { text: t.into() });
-    assert_eq!(h.until_end().await, vec![unsaid("t1", "Hello, I was say"), reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]);
+    assert_eq!(
+        h.until_end().await,
+        vec![unsaid("t1", "Hello, I was say"), reply("t1", ReplyPart::Error { message: GENERIC_FAILURE.into() }), reply("t1", end(None))]
+    );
     // A [DONE] without any finish_reason is no proper end either.
     h.script(Answer::Sse([chunk(json!({"content":"Partial"})), DONE.into()].concat()));
     h.turn("t2", "hi");
@@ -604,7 +631,16 @@ async fn an_error_chunk_with_a_string_error_fails_the_turn() {
 async fn a_follow_up_request_first_reports_a_long_liveness_wait() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::start(dir.path(), |_| {}).await;
-    h.script(Answer::Sse([chunk(json!({"content":"Let me tell her."})), call(0, Some("call_1"), Some("address_character"), "{\"character\":\"Mio\"}"), finish("tool_calls"), usage(5, 1), DONE.into()].concat()));
+    h.script(Answer::Sse(
+        [
+            chunk(json!({"content":"Let me tell her."})),
+            call(0, Some("call_1"), Some("address_character"), "{\"character\":\"Mio\"}"),
+            finish("tool_calls"),
+            usage(5, 1),
+            DONE.into(),
+        ]
+        .concat(),
+    ));
     // The follow-up's first event is speech, so only the transport's own report can come first.
     h.script(Answer::Sse([chunk(json!({"content":"Told her."})), finish("stop"), usage(10, 2), DONE.into()].concat()));
     h.turn("t1", "tell Mio");
@@ -730,7 +766,11 @@ async fn text_held_at_a_stop_an_abandon_or_an_error_is_shown_and_kept() {
     h.turn("t4", "again");
     assert_eq!(
         h.until_end().await,
-        vec![reply("t4", ReplyPart::Unsaid { text: "Half a sen".into() }), reply("t4", ReplyPart::Error { message: "HTTP 529: overloaded".into() }), reply("t4", end(None))]
+        vec![
+            reply("t4", ReplyPart::Unsaid { text: "Half a sen".into() }),
+            reply("t4", ReplyPart::Error { message: "HTTP 529: overloaded".into() }),
+            reply("t4", end(None))
+        ]
     );
     // Every one of them is in the transcript, each after its user entry.
     h.script(text_reply("ok"));
@@ -739,6 +779,18 @@ async fn text_held_at_a_stop_an_abandon_or_an_error_is_shown_and_kept() {
     let said_it = said("Before it stopped. ");
     assert_eq!(
         h.bodies()[4]["messages"],
-        json!([sys("CARD"), user("stop test"), said_it, user("stop test"), said_it, user("error test"), said_it, user("again"), said("Half a sen"), ctx("t5"), user("next")])
+        json!([
+            sys("CARD"),
+            user("stop test"),
+            said_it,
+            user("stop test"),
+            said_it,
+            user("error test"),
+            said_it,
+            user("again"),
+            said("Half a sen"),
+            ctx("t5"),
+            user("next")
+        ])
     );
 }

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use yui_core::chat::{ApprovalState, AnswerState, Conversation, Role, ToolCardState};
+use yui_core::chat::{AnswerState, ApprovalState, Conversation, Role, ToolCardState};
 use yui_core::transport::agent_chat::ChatEvent;
 
 #[derive(Serialize, Deserialize)]

@@ -19,7 +19,11 @@ fn turns(log: &mut ChatLog, from: usize, n: usize) {
         let at = 1_000 + k as i64 * 10;
         log.ui(&UiEvent::TurnStarted { turn_id: t.clone(), text: format!("question {k}"), remakes: None, files: Vec::new() }, at);
         log.wire(&t, &ChatEvent::Delta { msg_id: t.clone(), text: format!("answer {k}") }, at + 1);
-        log.wire(&t, &ChatEvent::End { msg_id: t.clone(), user_index: Some(2 * k as u64), assistant_index: Some(2 * k as u64 + 1), versions: Some(1), active: Some(0) }, at + 2);
+        log.wire(
+            &t,
+            &ChatEvent::End { msg_id: t.clone(), user_index: Some(2 * k as u64), assistant_index: Some(2 * k as u64 + 1), versions: Some(1), active: Some(0) },
+            at + 2,
+        );
         log.ui(&UiEvent::TurnEnded { turn_id: t, outcome: TurnOutcome::Complete, usage: None, error: None }, at + 3);
     }
 }

@@ -8,10 +8,10 @@ use crate::common;
 
 use common::sse::{cc_call, cc_text, cc_wrap};
 use common::*;
-use yui_mock::{HttpScript, StreamStep};
 use yui_core::chat::{AnswerState, Role, ToolCardState};
 use yui_core::transport::agent_chat::ChatEvent;
 use yui_core::{ChatApi, CollectingSink, UiEvent, UserCommand};
+use yui_mock::{HttpScript, StreamStep};
 
 fn chat_kinds(sink: &CollectingSink, msg_id: &str) -> Vec<&'static str> {
     sink.events()
@@ -230,7 +230,8 @@ async fn silence_shows_nothing_and_its_cues_still_play() {
     use common::sse::{r_call, r_wrap};
     use yui_mock::openai::{chat, responses as r};
     let cue = r#"{"emotion_id":"happy"}"#;
-    let silent_cc = cc_wrap([vec![StreamStep::Data(chat::chunk_text("cc", "[SILENT]"))], cc_call(0, "call_1", "generate_express", &[cue])].concat(), "tool_calls");
+    let silent_cc =
+        cc_wrap([vec![StreamStep::Data(chat::chunk_text("cc", "[SILENT]"))], cc_call(0, "call_1", "generate_express", &[cue])].concat(), "tool_calls");
     let silent_r = r_wrap("resp_1", [vec![StreamStep::Data(r::text_delta("msg_1", "[SILENT]"))], r_call(1, "call_1", "generate_express", &[cue])].concat());
     for (api, script) in [(ChatApi::ChatCompletions, silent_cc), (ChatApi::Responses, silent_r)] {
         let mock = mock_http(vec![script]).await;

@@ -160,11 +160,7 @@ const SEED_EXAMPLE_LINES: &[&str] = &[
 #[test]
 fn every_seed_example_line_is_rendered_by_a_fixture() {
     let texts: Vec<String> = names_with("txt").iter().map(|n| expected_for(n)).collect();
-    let missing: Vec<&str> = SEED_EXAMPLE_LINES
-        .iter()
-        .copied()
-        .filter(|line| !texts.iter().any(|t| t.split('\n').any(|l| l == *line)))
-        .collect();
+    let missing: Vec<&str> = SEED_EXAMPLE_LINES.iter().copied().filter(|line| !texts.iter().any(|t| t.split('\n').any(|l| l == *line))).collect();
     assert!(missing.is_empty(), "seed lines with no fixture:\n{}", missing.join("\n"));
 }
 

@@ -196,16 +196,31 @@ fn any_json() -> impl Strategy<Value = Value> {
         any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
         hostile_raw().prop_map(Value::String),
         prop_oneof![
-            Just("user"), Just("proactive"), Just("agent"), Just("signals"), Just("milestone"), Just("addressed"),
-            Just("schedule"), Just("interrupted"), Just("failed"), Just("click"), Just("timeout"), Just("controls"),
-            Just("monitor"), Just("window"), Just("browser_tab"), Just("sitting"), Just("lying"), Just("assistant")
-        ].prop_map(|s| json!(s)),
+            Just("user"),
+            Just("proactive"),
+            Just("agent"),
+            Just("signals"),
+            Just("milestone"),
+            Just("addressed"),
+            Just("schedule"),
+            Just("interrupted"),
+            Just("failed"),
+            Just("click"),
+            Just("timeout"),
+            Just("controls"),
+            Just("monitor"),
+            Just("window"),
+            Just("browser_tab"),
+            Just("sitting"),
+            Just("lying"),
+            Just("assistant")
+        ]
+        .prop_map(|s| json!(s)),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::vec((hostile_raw(), inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            proptest::collection::vec((hostile_raw(), inner), 0..6).prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
 }
@@ -313,4 +328,3 @@ fn extreme_clock_readings_do_not_panic() {
         }
     }
 }
-

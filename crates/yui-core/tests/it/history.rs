@@ -27,7 +27,16 @@ fn answer(run: &str, text: &str, state: AnswerState) -> Answer {
 }
 
 fn assistant(id: &str, text: &str, at: i64, index: Option<u64>) -> ChatMessage {
-    ChatMessage { id: id.into(), role: Role::Assistant, at_ms: at, text: String::new(), files: Vec::new(), answers: vec![answer(id, text, AnswerState::Done)], active: 0, server_index: index }
+    ChatMessage {
+        id: id.into(),
+        role: Role::Assistant,
+        at_ms: at,
+        text: String::new(),
+        files: Vec::new(),
+        answers: vec![answer(id, text, AnswerState::Done)],
+        active: 0,
+        server_index: index,
+    }
 }
 
 /// A history in `dir` with conversation `c` of `n` exchanges (`u<k>`, `a<k>`,
@@ -238,7 +247,15 @@ fn versions_keep_every_answer_with_its_cards_and_the_active_one() {
     let h = with_exchanges(dir.path(), "c", 2);
     let mut m = all(&h, "c")[1].clone();
     let mut second = answer("r2", "A second try.", AnswerState::Done);
-    second.tools.push(ToolCard { call_id: "k1".into(), name: "search".into(), args: serde_json::json!({"q": "sea", "n": 3}), state: ToolCardState::Done, output: "found".into(), seconds: Some(0.25), approval_id: None });
+    second.tools.push(ToolCard {
+        call_id: "k1".into(),
+        name: "search".into(),
+        args: serde_json::json!({"q": "sea", "n": 3}),
+        state: ToolCardState::Done,
+        output: "found".into(),
+        seconds: Some(0.25),
+        approval_id: None,
+    });
     second.reasoning = "thinking".into();
     second.reasoning_ms = Some(1_200);
     m.answers.push(second);
@@ -301,7 +318,10 @@ fn deleting_an_exchange_lowers_the_later_server_indices() {
     let h = with_exchanges(dir.path(), "c", 4);
     h.delete_messages("c", vec!["u1".into(), "a1".into()], Some((2, 2)));
     let left = all(&h, "c");
-    assert_eq!(left.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(), [("u0", Some(0)), ("a0", Some(1)), ("u2", Some(2)), ("a2", Some(3)), ("u3", Some(4)), ("a3", Some(5))]);
+    assert_eq!(
+        left.iter().map(|m| (m.id.as_str(), m.server_index)).collect::<Vec<_>>(),
+        [("u0", Some(0)), ("a0", Some(1)), ("u2", Some(2)), ("a2", Some(3)), ("u3", Some(4)), ("a3", Some(5))]
+    );
     // Without renumbering, and unknown ids ignored.
     h.delete_messages("c", vec!["a3".into(), "nope".into()], None);
     h.delete_messages("c", vec!["nope".into()], Some((0, 2)));
@@ -433,11 +453,8 @@ fn search_answers_what_the_file_store_answered() {
     let files = dir.path().join("chats");
     std::fs::create_dir(&files).unwrap();
     store_files(&files);
-    let convs: Vec<Conversation> = std::fs::read_dir(&files)
-        .unwrap()
-        .flatten()
-        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
-        .collect();
+    let convs: Vec<Conversation> =
+        std::fs::read_dir(&files).unwrap().flatten().map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap()).collect();
     let h = History::open(&dir.path().join("history.db")).unwrap();
     h.import_json(&files).unwrap();
     for q in ["weather", "WEATHER", "kyoto", "雨です", "京都", "rainy", "rain", "cook", "e", "ideas", "xyz", "the", "do"] {
@@ -456,7 +473,8 @@ fn file_store_hits(convs: &[Conversation], query: &str) -> Vec<(String, String)>
     let needle = query.trim().to_lowercase();
     let mut hits = Vec::new();
     for c in convs {
-        let mine: Vec<(String, String)> = c.messages.iter().filter(|m| m.shown_text().to_lowercase().contains(&needle)).map(|m| (c.id.clone(), m.id.clone())).collect();
+        let mine: Vec<(String, String)> =
+            c.messages.iter().filter(|m| m.shown_text().to_lowercase().contains(&needle)).map(|m| (c.id.clone(), m.id.clone())).collect();
         if mine.is_empty() && c.title.to_lowercase().contains(&needle) {
             hits.extend(c.messages.iter().find(|m| m.role == Role::User).map(|m| (c.id.clone(), m.id.clone())));
         }
@@ -488,7 +506,16 @@ fn fixture_conversations() -> Vec<Conversation> {
 /// A conversation whole, back from the history.
 fn whole(h: &History, id: &str) -> Conversation {
     let m = h.conversation(id).unwrap();
-    Conversation { id: m.id, title: m.title, created_ms: m.created_ms, updated_ms: m.updated_ms, messages: all(h, id), more_before: false, more_after: false, server_id: m.server_id }
+    Conversation {
+        id: m.id,
+        title: m.title,
+        created_ms: m.created_ms,
+        updated_ms: m.updated_ms,
+        messages: all(h, id),
+        more_before: false,
+        more_after: false,
+        server_id: m.server_id,
+    }
 }
 
 struct LogBuf(Arc<Mutex<Vec<u8>>>);
@@ -508,7 +535,10 @@ fn the_json_files_import_whole_and_equal_once() {
     let expected = fixture_conversations();
     assert_eq!(expected.len(), 3, "the fixture's readable files");
     assert!(expected.iter().any(|c| c.server_id.as_deref() == Some("srv-fork-7")), "a named fork");
-    assert!(expected.iter().flat_map(|c| &c.messages).any(|m| m.answers.len() == 2 && m.answers.iter().any(|a| !a.tools.is_empty() && !a.approvals.is_empty() && a.usage.is_some())));
+    assert!(expected
+        .iter()
+        .flat_map(|c| &c.messages)
+        .any(|m| m.answers.len() == 2 && m.answers.iter().any(|a| !a.tools.is_empty() && !a.approvals.is_empty() && a.usage.is_some())));
     assert!(expected.iter().flat_map(|c| &c.messages).flat_map(|m| &m.answers).any(|a| a.error.is_some()));
 
     let logs = Arc::new(Mutex::new(Vec::new()));

@@ -176,7 +176,8 @@ async fn the_guard_refuses_foreign_hosts_and_origins() {
 async fn loopback_hosts_and_origins_pass() {
     let s = Server::start(false).await;
     let port = s.addr().port();
-    let hosts = ["127.0.0.1".to_string(), format!("127.0.0.1:{port}"), "localhost".into(), format!("localhost:{port}"), "[::1]".into(), format!("[::1]:{port}")];
+    let hosts =
+        ["127.0.0.1".to_string(), format!("127.0.0.1:{port}"), "localhost".into(), format!("localhost:{port}"), "[::1]".into(), format!("[::1]:{port}")];
     for host in &hosts {
         let (status, text) = raw(s.addr(), &post_head(host, "", BODY.as_bytes()), BODY.as_bytes()).await;
         assert_eq!(status, 200, "Host {host}: {text}");
@@ -225,7 +226,15 @@ async fn methods_paths_and_bad_bodies() {
     assert_eq!(s.http.post(s.url("/nowhere")).body(BODY).send().await.unwrap().status().as_u16(), 404);
     assert_eq!(s.http.post(s.url("/signals/")).body(BODY).send().await.unwrap().status().as_u16(), 404);
 
-    for (body, why) in [("not json", "not JSON"), ("", "empty"), ("{}", "no signals"), (r#"{"signals":{"a":1}}"#, "signals not an array"), (r#"{"signals":null}"#, "signals null"), ("[1]", "not an object"), (r#"{"signals":[1]"#, "cut short")] {
+    for (body, why) in [
+        ("not json", "not JSON"),
+        ("", "empty"),
+        ("{}", "no signals"),
+        (r#"{"signals":{"a":1}}"#, "signals not an array"),
+        (r#"{"signals":null}"#, "signals null"),
+        ("[1]", "not an object"),
+        (r#"{"signals":[1]"#, "cut short"),
+    ] {
         let (status, answer) = s.post("/signals", body).await;
         assert_eq!(status, 400, "{why}: {answer}");
         assert!(answer["error"].is_string(), "{why}: {answer}");
@@ -436,15 +445,21 @@ async fn agent_events_are_cut_on_utf8_boundaries() {
     assert_eq!(got.strip_suffix(TRUNCATED_MARKER).unwrap().len(), 8_192);
 
     // An invalid payload: delivered bare (the renderer's `trigger: agent`).
-    for bad in [json!({ "tool": "claude-code" }), json!([1]), json!({ "tool": "", "project": "p", "cwd": "/", "phase": "done", "summary": "", "ts": 1 }), {
-        let mut b = agent_body("x", None);
-        b["phase"] = json!("started");
-        b
-    }, {
-        let mut b = agent_body("x", None);
-        b["ts"] = json!("yesterday");
-        b
-    }] {
+    for bad in [
+        json!({ "tool": "claude-code" }),
+        json!([1]),
+        json!({ "tool": "", "project": "p", "cwd": "/", "phase": "done", "summary": "", "ts": 1 }),
+        {
+            let mut b = agent_body("x", None);
+            b["phase"] = json!("started");
+            b
+        },
+        {
+            let mut b = agent_body("x", None);
+            b["ts"] = json!("yesterday");
+            b
+        },
+    ] {
         assert_eq!(s.agent(bad.clone()).await, AgentEvent::default(), "{bad}");
     }
     s.stop().await;
@@ -611,7 +626,24 @@ fn random_json(rng: &mut StdRng, depth: u32) -> Value {
         5 => json!(["NaN", "Infinity", "-Infinity", "-0", "1e400", "8640000000000001"][rng.random_range(0..6)]),
         6 => Value::Array((0..rng.random_range(0..4)).map(|_| random_json(rng, depth - 1)).collect()),
         _ => {
-            let keys = ["signals", "envelope", "source", "event_type", "event_id", "delivery", "occurred_at", "urgent", "label", "summary", "detail", "tool", "phase", "ts", "note", "x"];
+            let keys = [
+                "signals",
+                "envelope",
+                "source",
+                "event_type",
+                "event_id",
+                "delivery",
+                "occurred_at",
+                "urgent",
+                "label",
+                "summary",
+                "detail",
+                "tool",
+                "phase",
+                "ts",
+                "note",
+                "x",
+            ];
             Value::Object((0..rng.random_range(0..5)).map(|_| (keys[rng.random_range(0..keys.len())].to_string(), random_json(rng, depth - 1))).collect())
         }
     }
@@ -643,7 +675,9 @@ fn random_envelope(rng: &mut StdRng) -> Value {
         }
     }
     if rng.random_range(0..6) == 0 {
-        e["occurred_at"] = json!([SIGNAL_OCCURRED_AT_MAX_ABS_MS, -SIGNAL_OCCURRED_AT_MAX_ABS_MS, SIGNAL_OCCURRED_AT_MAX_ABS_MS + 1, i64::MIN, i64::MAX][rng.random_range(0..5)]);
+        e["occurred_at"] = json!(
+            [SIGNAL_OCCURRED_AT_MAX_ABS_MS, -SIGNAL_OCCURRED_AT_MAX_ABS_MS, SIGNAL_OCCURRED_AT_MAX_ABS_MS + 1, i64::MIN, i64::MAX][rng.random_range(0..5)]
+        );
     }
     e
 }
@@ -755,6 +789,10 @@ fn fuzz_the_parsers() {
         cut += check_agent(&body);
         let _ = parse_relations(&body);
     }
-    println!("fuzz: 20000 bodies in {:.2?}: {} parsed as /signals ({enveloped} enveloped, {legacy} legacy), {cut} agent events cut", started.elapsed(), enveloped + legacy);
+    println!(
+        "fuzz: 20000 bodies in {:.2?}: {} parsed as /signals ({enveloped} enveloped, {legacy} legacy), {cut} agent events cut",
+        started.elapsed(),
+        enveloped + legacy
+    );
     assert!(enveloped > 100 && legacy > 100 && cut > 10, "the fuzz reaches every outcome: {enveloped} / {legacy} / {cut}");
 }

@@ -43,10 +43,7 @@ async fn next(rx: &mut UnboundedReceiver<Heard>, deadline: Instant) -> Heard {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a sound server: eval \"$(scripts/sound-server.sh)\""]
 async fn speech_played_into_the_virtual_microphone_comes_out_as_one_utterance() {
-    assert!(
-        std::env::var_os("PULSE_SERVER").is_some(),
-        "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)"
-    );
+    assert!(std::env::var_os("PULSE_SERVER").is_some(), "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)");
     let _sink = SINK.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("speech.wav");
@@ -99,9 +96,7 @@ async fn speech_played_into_the_virtual_microphone_comes_out_as_one_utterance() 
     assert!(rx.try_recv().is_err(), "no second utterance from silence");
 
     let (base, fake) = fake_stt(Answer::Text("Hello Yui.".into())).await;
-    let text = stt::transcribe(&stt::client(), &SttConfig { base_url: base, ..SttConfig::default() }, stt::wav_16k_mono(&utterance))
-        .await
-        .unwrap();
+    let text = stt::transcribe(&stt::client(), &SttConfig { base_url: base, ..SttConfig::default() }, stt::wav_16k_mono(&utterance)).await.unwrap();
     assert_eq!(text, "Hello Yui.");
     let ups = fake.uploads();
     assert_eq!(ups.len(), 1);
@@ -114,10 +109,7 @@ async fn speech_played_into_the_virtual_microphone_comes_out_as_one_utterance() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a sound server: eval \"$(scripts/sound-server.sh)\""]
 async fn releasing_push_to_talk_cuts_the_utterance_at_once() {
-    assert!(
-        std::env::var_os("PULSE_SERVER").is_some(),
-        "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)"
-    );
+    assert!(std::env::var_os("PULSE_SERVER").is_some(), "run under eval \"$(scripts/sound-server.sh)\" (see the top of tests/listen.rs)");
     let _sink = SINK.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("speech.wav");

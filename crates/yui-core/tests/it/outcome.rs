@@ -12,11 +12,13 @@ fn previous_line(turn: &serde_json::Value) -> Option<String> {
 
 #[tokio::test]
 async fn a_failed_turn_is_replayed_as_playback_and_survives_a_restart() {
-    let mock = mock_scenario(r#"{"connections": [
+    let mock = mock_scenario(
+        r#"{"connections": [
         [{"expect": "turn"}, {"expect": "playback"}],
         [{"expect": "turn"}, {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Back."}]}},
          {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
-         {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]]}"#)
+         {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]]}"#,
+    )
     .await;
     let dir = tempfile::tempdir().unwrap();
     let mut t = fast_timeouts();
@@ -37,10 +39,7 @@ async fn a_failed_turn_is_replayed_as_playback_and_survives_a_restart() {
     session.send(UserCommand::SendText { text: "hello again".into() }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { text, .. } if text == "Back.")).await.unwrap();
     let second = mock.wait_for_frame("turn", 1, WAIT).await.unwrap();
-    assert_eq!(
-        previous_line(&second).as_deref(),
-        Some("previous turn: the reply to user.text_submitted failed before speaking (0min ago)")
-    );
+    assert_eq!(previous_line(&second).as_deref(), Some("previous turn: the reply to user.text_submitted failed before speaking (0min ago)"));
     assert!(session.wait_idle(WAIT).await);
     // The reply played: complete clears the line.
     session.send(UserCommand::SendText { text: "and now?".into() }).unwrap();
@@ -52,12 +51,14 @@ async fn a_failed_turn_is_replayed_as_playback_and_survives_a_restart() {
 
 #[tokio::test]
 async fn a_stopped_reply_is_interrupted_with_what_was_heard_and_silence_keeps_the_record() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"},
         {"send": {"type": "speech", "turn_id": "$turn_id", "segments": [{"speech": "Three logs are left."}]}},
         {"expect": "stop"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
         {"expect": "turn"}, {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"cues": [{"emotion_id": "sad"}], "speech": "[SILENT]"}]}},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
-        {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"expect": "turn"}, {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "status?".into() }).unwrap();

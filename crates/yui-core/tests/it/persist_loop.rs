@@ -12,13 +12,15 @@ use yui_core::{CollectingSink, DataDir, Session, SessionConfig, Settings, UiEven
 
 #[tokio::test]
 async fn a_blocked_disk_does_not_hold_the_ui_events_and_the_records_land_after() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"},
         {"send": {"type": "delegations", "items": [{"id": "d-1", "title": "Sort the list", "started_at": 1, "state": "running"}]}},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Done."}]}},
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
         {"expect": "turn"},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Again."}]}},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let dir = tempfile::tempdir().unwrap();
     let writer = Writer::spawn("test-blocked-disk");

@@ -31,10 +31,7 @@ async fn a_closed_socket_reconnects_with_backoff_and_resets_after_ready() {
     let mock = mock_demo(None).await;
     let (session, sink, _dir) = ready_session(&mock).await;
     mock.close_all(1011);
-    let reconnecting = sink
-        .wait_for(WAIT, |e| matches!(e, UiEvent::Status { status: Status::Reconnecting { .. } }))
-        .await
-        .expect("reconnecting");
+    let reconnecting = sink.wait_for(WAIT, |e| matches!(e, UiEvent::Status { status: Status::Reconnecting { .. } })).await.expect("reconnecting");
     match reconnecting {
         UiEvent::Status { status: Status::Reconnecting { delay_ms, close_code, .. } } => {
             assert_eq!(delay_ms, 50, "first delay after a ready is the first value");
@@ -79,9 +76,11 @@ async fn a_dead_server_is_retried_with_growing_delays() {
 
 #[tokio::test]
 async fn a_stalled_turn_fails_with_the_failure_line_and_a_late_render_still_plays() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"}, {"sleep_ms": 700},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"}, {"sleep_ms": 700},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Late but here."}]}},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let dir = tempfile::tempdir().unwrap();
     let mut t = fast_timeouts();
@@ -101,9 +100,11 @@ async fn a_stalled_turn_fails_with_the_failure_line_and_a_late_render_still_play
 #[tokio::test]
 async fn an_error_frame_fails_the_turn_with_the_server_text() {
     let long = "x".repeat(300);
-    let mock = mock_scenario(&format!(r#"{{"steps": [{{"expect": "turn"}},
+    let mock = mock_scenario(&format!(
+        r#"{{"steps": [{{"expect": "turn"}},
         {{"send": {{"type": "error", "turn_id": "$turn_id", "message": "Provider returned 429:\n rate limit {long}"}}}},
-        {{"send": {{"type": "turn_end", "turn_id": "$turn_id"}}}}]}}"#))
+        {{"send": {{"type": "turn_end", "turn_id": "$turn_id"}}}}]}}"#
+    ))
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
@@ -122,13 +123,15 @@ async fn an_error_frame_fails_the_turn_with_the_server_text() {
 
 #[tokio::test]
 async fn malformed_and_oversize_frames_are_dropped_and_the_turn_goes_on() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"},
         {"send_raw": "{not json"},
         {"send": {"type": "tool_call", "id": 5, "turn_id": "$turn_id", "name": "look", "arguments": {}}},
         {"send": {"type": "no_such_frame", "turn_id": "$turn_id"}},
         {"send_oversize": "render"},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Still here."}]}},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
@@ -141,12 +144,14 @@ async fn malformed_and_oversize_frames_are_dropped_and_the_turn_goes_on() {
 
 #[tokio::test]
 async fn tool_calls_are_answered_by_the_client_rules() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"},
         {"send": {"type": "tool_call", "id": "c-1", "turn_id": "$turn_id", "name": "body_action", "arguments": {"action": "stand_down"}}},
         {"send": {"type": "tool_call", "id": "c-2", "turn_id": "$turn_id", "name": "address_character", "arguments": {}}},
         {"send": {"type": "tool_call", "id": "c-3", "turn_id": "$turn_id", "name": "look", "arguments": {"at": "body"}}},
         {"expect": "tool_result"}, {"expect": "tool_result"}, {"expect": "tool_result"},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "go".into() }).unwrap();
@@ -163,7 +168,8 @@ async fn tool_calls_are_answered_by_the_client_rules() {
 
 #[tokio::test]
 async fn stop_names_outstanding_turns_and_drops_their_frames() {
-    let mock = mock_scenario(r#"{"steps": [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"steps": [{"expect": "turn"},
         {"send": {"type": "speech", "turn_id": "$turn_id", "segments": [{"speech": "One."}]}},
         {"expect": "stop"},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Should not show."}]}},
@@ -171,7 +177,8 @@ async fn stop_names_outstanding_turns_and_drops_their_frames() {
         {"send": {"type": "turn_end", "turn_id": "$turn_id"}},
         {"expect": "turn"},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Fresh."}]}},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]}"#,
+    )
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "long story".into() }).unwrap();
@@ -191,9 +198,11 @@ async fn stop_names_outstanding_turns_and_drops_their_frames() {
 
 #[tokio::test]
 async fn a_drop_mid_turn_fails_it_and_the_client_reconnects() {
-    let mock = mock_scenario(r#"{"connections": [[{"expect": "turn"}, {"drop": true}], [{"expect": "turn"},
+    let mock = mock_scenario(
+        r#"{"connections": [[{"expect": "turn"}, {"drop": true}], [{"expect": "turn"},
         {"send": {"type": "render", "turn_id": "$turn_id", "segments": [{"speech": "Back."}]}},
-        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]]}"#)
+        {"send": {"type": "turn_end", "turn_id": "$turn_id"}}]]}"#,
+    )
     .await;
     let (session, sink, _dir) = ready_session(&mock).await;
     session.send(UserCommand::SendText { text: "one".into() }).unwrap();

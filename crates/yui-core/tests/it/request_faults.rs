@@ -214,7 +214,9 @@ async fn a_stall_after_one_unspoken_text_delta_ends_after_45_seconds() {
         // line is); the stall ends that wait: the record says interrupted,
         // with the held text as never spoken.
         assert!(!speeches(&run.sink).iter().any(|s| s.contains("Hello")), "{:?}", speeches(&run.sink));
-        let unsaid = |s: &CollectingSink| s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: yui_core::transport::agent_chat::ChatEvent::Delta { text, .. } } if text == "Hello"));
+        let unsaid = |s: &CollectingSink| {
+            s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: yui_core::transport::agent_chat::ChatEvent::Delta { text, .. } } if text == "Hello"))
+        };
         run.sink.wait_for(WAIT, |_| unsaid(&run.sink)).await.expect("the held text shows in the chat");
         let prev = previous(run.dir.path()).expect("a record");
         assert_eq!((prev.outcome, prev.never_spoken.as_deref()), (Outcome::Interrupted, Some("Hello")), "{api:?}");
@@ -332,7 +334,8 @@ fn answer(session: &Session, n: usize) -> yui_core::chat::Answer {
 
 /// Waits until the chat shows `text` as a delta.
 async fn chat_shows(sink: &CollectingSink, text: &str) {
-    let seen = |s: &CollectingSink| s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: ChatEvent::Delta { text: t, .. } } if t.contains(text.trim())));
+    let seen =
+        |s: &CollectingSink| s.events().iter().any(|e| matches!(e, UiEvent::Chat { event: ChatEvent::Delta { text: t, .. } } if t.contains(text.trim())));
     sink.wait_for(WAIT, |_| seen(sink)).await.unwrap_or_else(|| panic!("the chat shows {text:?}: {:#?}", sink.events()));
 }
 
@@ -392,7 +395,11 @@ async fn a_sentence_held_at_a_stall_is_shown_failed_recorded_never_spoken_and_ke
         assert_eq!((a.text.as_str(), a.state), (HELD, AnswerState::Failed), "{api:?}");
         assert!(a.error.is_some(), "{api:?}: the error mark");
         let prev = previous(dir.path()).expect("a record");
-        assert_eq!((prev.outcome, prev.already_spoken.as_deref(), prev.never_spoken.as_deref()), (Outcome::Interrupted, None, Some("Before it stopped.")), "{api:?}");
+        assert_eq!(
+            (prev.outcome, prev.already_spoken.as_deref(), prev.never_spoken.as_deref()),
+            (Outcome::Interrupted, None, Some("Before it stopped.")),
+            "{api:?}"
+        );
         let body = next_request(&session, &sink, &mock).await;
         assert!(body.contains(HELD), "{api:?}: the exchange is kept: {body}");
         session.close().await;

@@ -132,10 +132,8 @@ async fn responses_404_resets_the_chain_and_a_reset_carries_the_greeting() {
     assert!(!sink.events().iter().any(|e| matches!(e, UiEvent::FailureLine { .. })));
 
     session.send(UserCommand::Reset).unwrap();
-    let greeting = sink
-        .wait_for(WAIT, |e| matches!(e, UiEvent::Speech { turn_id, .. } if turn_id.starts_with("greeting-")))
-        .await
-        .expect("a greeting after the reset");
+    let greeting =
+        sink.wait_for(WAIT, |e| matches!(e, UiEvent::Speech { turn_id, .. } if turn_id.starts_with("greeting-"))).await.expect("a greeting after the reset");
     let UiEvent::Speech { text: greeting, .. } = greeting else { unreachable!() };
     assert_eq!(greeting, "Hi, User! I'm Yui. I'll be right here on your desktop.");
     assert!(complete(&say(&session, &sink, 2, "after").await));
@@ -217,8 +215,7 @@ async fn chat_completions_trims_to_a_small_window_without_leading_tool_messages(
     reply.extend(cc_call(0, "call_$n", EXPRESS, &[HAPPY]));
     let mock = mock_http(vec![cc_wrap(reply, "tool_calls")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let (session, sink) =
-        request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| s.context_window = 1200).await;
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| s.context_window = 1200).await;
     let turns = 10;
     for n in 0..turns {
         let end = say(&session, &sink, n, &format!("message {n}: here is a fairly long line of user text to fill the window up")).await;
@@ -255,7 +252,10 @@ async fn chat_completions_trims_to_a_small_window_without_leading_tool_messages(
     assert!(trimmed, "the oldest entries leave the request");
     let last = all.last().unwrap().body["messages"].as_array().unwrap().clone();
     assert!(!last.iter().any(|x| x["content"].as_str().is_some_and(|c| c.starts_with("message 0:"))), "{last:#?}");
-    assert!(last.iter().any(|x| x["content"].as_str().is_some_and(|c| c.starts_with(&format!("message {}:", turns - 2)))), "the newest history stays: {last:#?}");
+    assert!(
+        last.iter().any(|x| x["content"].as_str().is_some_and(|c| c.starts_with(&format!("message {}:", turns - 2)))),
+        "the newest history stays: {last:#?}"
+    );
     session.close().await;
 }
 

@@ -155,10 +155,14 @@ async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_runnin
         assert!(std::time::Instant::now() < deadline, "the held signal never fired");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    let blocks: Vec<String> = sink.events().iter().filter_map(|e| match e {
-        UiEvent::ContextSent { block, .. } => Some(block.clone()),
-        _ => None,
-    }).collect();
+    let blocks: Vec<String> = sink
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            UiEvent::ContextSent { block, .. } => Some(block.clone()),
+            _ => None,
+        })
+        .collect();
     assert!(!blocks[1].contains("delivery-43"), "the user's turn carries no signal: {}", blocks[1]);
     assert!(blocks[2].contains("trigger: signals (1 signal)"), "{}", blocks[2]);
     assert!(blocks[2].contains("id delivery-43]"), "{}", blocks[2]);
@@ -236,7 +240,10 @@ async fn a_fed_world_replaces_the_sampler_and_each_reading_is_acknowledged_once_
     assert!(session.wait_ready(WAIT).await);
     tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
     assert!(!sink.events().iter().any(|e| matches!(e, UiEvent::TurnStarted { .. })), "no sampler runs");
-    let editor = |idle_ms| WorldSample { frontmost: Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None, fullscreen: false }), idle_ms: Some(idle_ms) };
+    let editor = |idle_ms| WorldSample {
+        frontmost: Some(yui_core::world::Sample { app: "Editor".into(), title: "notes.md".into(), pid: None, fullscreen: false }),
+        idle_ms: Some(idle_ms),
+    };
     // Away: folded, nothing begins.
     session.feed_world(editor(60 * 60_000)).await.expect("folded");
     assert!(!session.activity().borrow().busy);

@@ -105,7 +105,9 @@ fn config(base: &str) -> RequestConfig {
         reasoning_effort: None,
         instructions: "You are Yui.".into(),
         post_history: None,
-        tools: vec![json!({"type":"function","function":{"name":"address_character","description":"Speak to another open character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]}}})],
+        tools: vec![
+            json!({"type":"function","function":{"name":"address_character","description":"Speak to another open character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]}}}),
+        ],
         vocabulary: Vocabulary::default(),
         context_window: 8192,
         transcript_path: "/nonexistent/transcript.jsonl".into(),
@@ -302,7 +304,13 @@ async fn cues_land_where_their_calls_arrive() {
 #[tokio::test]
 async fn turns_chain_and_reset_starts_fresh_with_greetings() {
     let (fake, base) = Fake::start().await;
-    fake.push(ok(&[text("A."), call("c1", "generate_express", r#"{"emotion_id":"happy"}"#), text("B."), call("c2", "generate_express", "{}"), completed("resp_1")]));
+    fake.push(ok(&[
+        text("A."),
+        call("c1", "generate_express", r#"{"emotion_id":"happy"}"#),
+        text("B."),
+        call("c2", "generate_express", "{}"),
+        completed("resp_1"),
+    ]));
     fake.push(ok(&[text("Again."), completed("resp_2")]));
     fake.push(ok(&[text("Fresh."), completed("resp_3")]));
     let mut h = Harness::start(config(&base)).await;
@@ -352,7 +360,11 @@ async fn a_lost_chain_restarts_fresh_once() {
     h.turn(turn("t1", "one")).await;
     let got = h.turn(turn("t2", "two")).await;
     assert!(got.contains(&Inbound::Notice { code: ErrorCode::ContextReset, message: CONTEXT_RESET_NOTICE.into() }), "{got:?}");
-    assert!(parts(&got).contains(&ReplyPart::Render { source: Some("gpt-test".into()), segments: vec![Segment { cues: vec![], speech: "Two.".into() }], reasoning: None }));
+    assert!(parts(&got).contains(&ReplyPart::Render {
+        source: Some("gpt-test".into()),
+        segments: vec![Segment { cues: vec![], speech: "Two.".into() }],
+        reasoning: None
+    }));
     assert!(!parts(&got).iter().any(|p| matches!(p, ReplyPart::Error { .. })));
     let reqs = fake.requests();
     assert_eq!(reqs.len(), 3);
@@ -464,9 +476,15 @@ async fn failures_show_what_the_table_says() {
     assert_eq!(p, failed_with(GENERIC_FAILURE));
     let (p, _) = failure(Answer { status: 200, chunks: vec![sse(&[text("Half")])], tail: Tail::Break }).await;
     assert_eq!(p, half(GENERIC_FAILURE));
-    let (p, _) = failure(ok(&[text("Half"), json!({"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"secret detail"}}})])).await;
+    let (p, _) = failure(ok(&[
+        text("Half"),
+        json!({"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"secret detail"}}}),
+    ]))
+    .await;
     assert_eq!(p, half(GENERIC_FAILURE));
-    let (p, _) = failure(ok(&[json!({"type":"response.incomplete","response":{"id":"r","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}})])).await;
+    let (p, _) =
+        failure(ok(&[json!({"type":"response.incomplete","response":{"id":"r","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}})]))
+            .await;
     assert_eq!(p, failed_with(GENERIC_FAILURE));
 }
 
@@ -534,7 +552,11 @@ async fn a_client_tool_makes_a_follow_up_round() {
     assert_eq!((tool_call.id.as_str(), tool_call.name.as_str(), &tool_call.arguments), ("c2", "address_character", &json!({"character":"Rin"})));
     h.send(Outbound::ToolResult(ToolResult { id: "c2".into(), turn_id: "t1".into(), result: "ok".into(), images: vec![] }));
     let rest = h.until_end("t1").await;
-    assert!(parts(&rest).contains(&ReplyPart::Render { source: Some("gpt-test".into()), segments: vec![Segment { cues: vec![], speech: "Done!".into() }], reasoning: None }));
+    assert!(parts(&rest).contains(&ReplyPart::Render {
+        source: Some("gpt-test".into()),
+        segments: vec![Segment { cues: vec![], speech: "Done!".into() }],
+        reasoning: None
+    }));
     let reqs = fake.requests();
     assert_eq!(reqs.len(), 2);
     assert_eq!(reqs[1]["previous_response_id"], "resp_1");
@@ -666,7 +688,12 @@ async fn completion_and_a_follow_up_request_report_the_long_budget() {
     assert_eq!(
         got,
         vec![
-            Inbound::ToolCall(yui_core::transport::ToolCall { id: "c2".into(), turn_id: "t1".into(), name: "address_character".into(), arguments: json!({"character":"Rin"}) }),
+            Inbound::ToolCall(yui_core::transport::ToolCall {
+                id: "c2".into(),
+                turn_id: "t1".into(),
+                name: "address_character".into(),
+                arguments: json!({"character":"Rin"})
+            }),
             alive(true),
             reply(ReplyPart::Speech { segments: vec![Segment { cues: vec![cue("happy")], speech: "Telling Rin.".into() }] }),
             alive(true),
@@ -710,7 +737,11 @@ async fn failures_are_logged_without_the_key_or_a_refusal_body() {
     let _guard = tracing::subscriber::set_default(subscriber);
 
     // A 401 whose body repeats the key: the status and the kind, nothing of the body.
-    let (p, _) = failure(http(401, r#"{"error":{"message":"Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."}}"#)).await;
+    let (p, _) = failure(http(
+        401,
+        r#"{"error":{"message":"Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."}}"#,
+    ))
+    .await;
     assert_eq!(p, failed_with(GENERIC_FAILURE));
     let log = logs.text();
     let line = log.lines().find(|l| l.contains("record=\"http_error\"")).unwrap_or_else(|| panic!("no http_error record:\n{log}"));
@@ -747,7 +778,11 @@ async fn text_held_at_a_stop_an_abandon_or_an_error_is_shown_and_kept() {
     let litellm = json!({"error": {"message": "litellm.InternalServerError: upstream broke", "type": "None", "param": "None", "code": "500"}});
     fake.push(Answer { status: 200, chunks: vec![held.clone(), format!("data: {litellm}\n\n")], tail: Tail::End });
     // An `event: error` frame with a flat body, after a fragment.
-    fake.push(Answer { status: 200, chunks: vec![sse(&[text("Half a sen")]), "event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n".into()], tail: Tail::End });
+    fake.push(Answer {
+        status: 200,
+        chunks: vec![sse(&[text("Half a sen")]), "event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n".into()],
+        tail: Tail::End,
+    });
     fake.push(ok(&[text("Fine."), completed("resp_6")]));
     let mut h = Harness::start(config(&base)).await;
     h.turn(turn("t0", "hello")).await;
@@ -774,7 +809,10 @@ async fn text_held_at_a_stop_an_abandon_or_an_error_is_shown_and_kept() {
         "the complete sentence is spoken, the status and the server's text shown"
     );
     let got = h.turn(turn("t4", "again")).await;
-    assert_eq!(parts(&got), vec![ReplyPart::Unsaid { text: "Half a sen".into() }, ReplyPart::Error { message: "HTTP 529: overloaded".into() }, ReplyPart::End { usage: None }]);
+    assert_eq!(
+        parts(&got),
+        vec![ReplyPart::Unsaid { text: "Half a sen".into() }, ReplyPart::Error { message: "HTTP 529: overloaded".into() }, ReplyPart::End { usage: None }]
+    );
     h.turn(turn("t5", "next")).await;
     let reqs = fake.requests();
     assert_eq!(reqs[5]["previous_response_id"], "resp_1", "still chained to the last completed response");

@@ -202,7 +202,7 @@ async fn push_a_switched_off_call_answers_at_once_and_the_accepted_offer_lets_th
     assert!(mock.push(json!({"type": "turn_end", "turn_id": t})).await);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::TurnEnded { .. })).await.unwrap();
     session.send(UserCommand::SendText { text: "again".into() }).unwrap();
-    let block = sink.wait_for(WAIT, |e| matches!(e, UiEvent::ContextSent { .. } ) && blocks(&sink).len() == 2).await.map(|_| blocks(&sink)[1].clone()).unwrap();
+    let block = sink.wait_for(WAIT, |e| matches!(e, UiEvent::ContextSent { .. }) && blocks(&sink).len() == 2).await.map(|_| blocks(&sink)[1].clone()).unwrap();
     assert!(block.contains("tool switches: look.screen=on, browser=off, relations=off"), "{block}");
 
     // The settings window turning a switch on ends its offer too.
@@ -276,7 +276,12 @@ async fn shown_result(sink: &CollectingSink, call: &str, since: Instant) -> (Str
 
 /// The `tool` message for `call` in a Chat Completions request body.
 fn tool_message(body: &Value, call: &str) -> String {
-    body["messages"].as_array().unwrap().iter().find(|m| m["role"] == "tool" && m["tool_call_id"] == call).unwrap_or_else(|| panic!("no tool message for {call}: {body}"))["content"]
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool" && m["tool_call_id"] == call)
+        .unwrap_or_else(|| panic!("no tool message for {call}: {body}"))["content"]
         .as_str()
         .unwrap()
         .to_string()
@@ -291,7 +296,14 @@ async fn chat_completions_refusals_answer_at_once_a_queued_look_does_not_wait_on
     let mock = mock_http(vec![cc_wrap(calls, "tool_calls"), cc_text("I cannot yet."), cc_wrap(again, "tool_calls"), cc_text("I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
     let desk = Arc::new(FakeDesk::default());
-    let settings = Settings { chat_api: ChatApi::ChatCompletions, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), browser: true, ..Default::default() };
+    let settings = Settings {
+        chat_api: ChatApi::ChatCompletions,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        browser: true,
+        ..Default::default()
+    };
     let (session, sink) = session_with(settings, dir.path(), desk.clone());
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "what is on my screen?".into() }).unwrap();

@@ -10,12 +10,12 @@ use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use yui_core::model::ToolState;
 use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
 use yui_core::picture::Picture;
 use yui_core::tools::{Browser, Desk, Page, Shot};
-use yui_core::model::ToolState;
-use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
+use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
 
 /// A small "JPEG" the fitter passes through as it is (it fits any share).
@@ -101,7 +101,8 @@ impl Desk for FakeDesk {
         Some((2000, 300))
     }
     fn displays(&self) -> Result<Vec<Display>, CaptureError> {
-        let d = |index: usize, x: i32, label: &str, primary: bool| Display { index, label: label.into(), x, y: 0, width: 1920, height: 1080, scale: 1.0, primary };
+        let d =
+            |index: usize, x: i32, label: &str, primary: bool| Display { index, label: label.into(), x, y: 0, width: 1920, height: 1080, scale: 1.0, primary };
         Ok(vec![d(0, 0, "Fake Left", true), d(1, 1920, "Fake Right", false)])
     }
     fn windows(&self) -> Result<Vec<WindowInfo>, CaptureError> {
@@ -149,7 +150,15 @@ async fn call(mock: &MockServer, turn_id: &str, id: &str, name: &str, arguments:
 
 /// Push a gated call, answer its approval card with `decision`, and wait
 /// for its tool_result.
-async fn call_answered(mock: &MockServer, session: &Session, sink: &CollectingSink, turn_id: &str, id: &str, (name, arguments): (&str, Value), decision: ApprovalDecision) -> Value {
+async fn call_answered(
+    mock: &MockServer,
+    session: &Session,
+    sink: &CollectingSink,
+    turn_id: &str,
+    id: &str,
+    (name, arguments): (&str, Value),
+    decision: ApprovalDecision,
+) -> Value {
     assert!(mock.push(json!({"type": "tool_call", "id": id, "turn_id": turn_id, "name": name, "arguments": arguments})).await);
     let asked = sink
         .wait_for(WAIT, |e| matches!(e, UiEvent::Chat { event: ChatEvent::ApprovalRequest { call_id, .. } } if call_id == id))
@@ -219,7 +228,10 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     assert_eq!(r(call(&mock, &t, "r2", "rate_relation", json!({"target": "user", "delta": 1, "why": "again"})).await), "error: capped");
     assert_eq!(r(call(&mock, &t, "r3", "rate_relation", json!({"target": "Mio", "delta": -3, "why": "took my chair"})).await), "ok: toward Mio cold");
     assert_eq!(r(call(&mock, &t, "r4", "rate_relation", json!({"target": "Nobody", "delta": 1, "why": "x"})).await), "error: invalid field target");
-    assert_eq!(r(call(&mock, &t, "r5", "rate_relation", json!({"target": "user (character)", "delta": 1, "why": "x"})).await), "ok: toward user (character) neutral");
+    assert_eq!(
+        r(call(&mock, &t, "r5", "rate_relation", json!({"target": "user (character)", "delta": 1, "why": "x"})).await),
+        "ok: toward user (character) neutral"
+    );
     assert_eq!(r(call(&mock, &t, "r6", "rate_relation", json!({"target": "user", "delta": 0, "why": "x"})).await), "error: invalid field delta");
     assert_eq!(r(call(&mock, &t, "r7", "rate_relation", json!({"target": "user", "delta": 1})).await), "error: missing field why");
 
@@ -382,7 +394,8 @@ async fn responses_screenshot_and_look_pictures_ride_as_input_images() {
     assert_eq!(parts[1]["type"], "input_image");
     assert!(parts[1]["image_url"].as_str().unwrap().starts_with("data:image/jpeg;base64,"));
     let two = mock.wait_for_request("/v1/responses", 1, WAIT).await.unwrap().body;
-    let out = two["input"].as_array().unwrap().iter().find(|i| i["type"] == "function_call_output" && i["call_id"] == "call_l").cloned().expect("the look's output");
+    let out =
+        two["input"].as_array().unwrap().iter().find(|i| i["type"] == "function_call_output" && i["call_id"] == "call_l").cloned().expect("the look's output");
     assert_eq!(out["output"][0], json!({"type": "input_text", "text": "screen of monitor 1 (Fake Right), 1920x1080"}));
     assert_eq!(out["output"][1]["type"], "input_image");
     assert!(out["output"][1]["image_url"].as_str().unwrap().starts_with("data:image/jpeg;base64,"));
@@ -394,7 +407,8 @@ async fn chat_completions_screenshot_first_and_a_follow_up_image_for_look() {
     let call = cc_wrap(cc_call(0, "call_l", "look", &[r#"{"at":"screen","monitor":0}"#]), "tool_calls");
     let mock = mock_http(vec![call, cc_text("I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::ChatCompletions, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let mut settings =
+        Settings { chat_api: ChatApi::ChatCompletions, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
     settings.screenshot.enabled = true;
     settings.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));

@@ -13,7 +13,7 @@ use axum::Router;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use yui_core::speech::tts::{self, SpeechRequest, TtsConfig, TtsError, Tone};
+use yui_core::speech::tts::{self, SpeechRequest, Tone, TtsConfig, TtsError};
 
 #[derive(Debug, Clone)]
 struct Recorded {
@@ -57,11 +57,7 @@ fn wav() -> Vec<u8> {
 }
 
 fn delay_of(input: &str) -> Duration {
-    input
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix('~').and_then(|n| n.parse::<u64>().ok()))
-        .map(Duration::from_millis)
-        .unwrap_or(Duration::ZERO)
+    input.split_whitespace().find_map(|w| w.strip_prefix('~').and_then(|n| n.parse::<u64>().ok())).map(Duration::from_millis).unwrap_or(Duration::ZERO)
 }
 
 async fn speech(State(fake): State<Arc<Fake>>, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
@@ -107,11 +103,7 @@ fn say(text: &str) -> SpeechRequest {
 async fn body_carries_model_voice_speed_tone_and_caption_with_the_key() {
     let (base, fake) = fake_server().await;
     let cfg = TtsConfig { key: "sk-test-123".into(), speed: 1.25, ..cfg(&base) };
-    let req = SpeechRequest {
-        text: "Good morning.".into(),
-        caption: Some("Sleepy, barely awake.".into()),
-        tone: Some(Tone::Free("whisper".into())),
-    };
+    let req = SpeechRequest { text: "Good morning.".into(), caption: Some("Sleepy, barely awake.".into()), tone: Some(Tone::Free("whisper".into())) };
     let synth = tts::synth(&tts::client(), &cfg, &req).await.unwrap();
     assert_eq!(synth.bytes, wav());
     assert_eq!(&synth.bytes[..4], b"RIFF");

@@ -54,12 +54,7 @@ fn speech_between_silences_is_one_utterance_of_about_its_length() {
     let span = voiced_span(&speech);
     let len = lens[0];
     let slack = (VAD_PRE_ROLL.as_secs_f64() * SECOND as f64) as usize + SECOND / 2;
-    assert!(
-        len + SECOND / 4 >= span && len <= span + slack,
-        "utterance {} ms for {} ms of speech",
-        len * 1000 / SECOND,
-        span * 1000 / SECOND
-    );
+    assert!(len + SECOND / 4 >= span && len <= span + slack, "utterance {} ms for {} ms of speech", len * 1000 / SECOND, span * 1000 / SECOND);
     assert!(!seg.speaking(), "the silence after it ended the speech");
 }
 

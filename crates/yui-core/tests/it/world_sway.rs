@@ -41,10 +41,7 @@ const TREE: &str = r#"{
 
 fn tree(focus: &str) -> Vec<u8> {
     let pick = |k: &str| if k == focus { "true" } else { "false" };
-    TREE.replace("{FOCUS_NATIVE}", pick("native"))
-        .replace("{FOCUS_X}", pick("x"))
-        .replace("{FOCUS_WS}", pick("ws"))
-        .into_bytes()
+    TREE.replace("{FOCUS_NATIVE}", pick("native")).replace("{FOCUS_X}", pick("x")).replace("{FOCUS_WS}", pick("ws")).into_bytes()
 }
 
 /// How the fake compositor answers.
@@ -106,10 +103,7 @@ fn the_focused_xwayland_window() {
     let (_dir, path, rx) = serve(Answer::Reply(4, tree("x")));
     let desktop = SwayDesktop::connect(&path).expect("the fake compositor accepts");
     let sample = desktop.frontmost();
-    assert_eq!(
-        sample,
-        Some(Sample { app: "libreoffice-calc".into(), title: "Spreadsheet — LibreOffice Calc".into(), pid: Some(5151), fullscreen: false })
-    );
+    assert_eq!(sample, Some(Sample { app: "libreoffice-calc".into(), title: "Spreadsheet — LibreOffice Calc".into(), pid: Some(5151), fullscreen: false }));
     let (kind, payload) = rx.recv_timeout(Duration::from_secs(1)).unwrap();
     assert_eq!((kind, payload.len()), (4, 0), "GET_TREE with an empty payload");
     assert_eq!(desktop.idle_ms(), None, "sway does not tell idle time");
@@ -136,11 +130,11 @@ fn malformed_replies_answer_none() {
     for answer in [
         Answer::Reply(4, b"{\"type\": \"root\", \"nodes\": [".to_vec()),
         Answer::Reply(4, b"not json".to_vec()),
-        Answer::Reply(3, tree("x")), // a reply of another type
+        Answer::Reply(3, tree("x")),                                       // a reply of another type
         Answer::Raw(b"i4-ipc\x02\x00\x00\x00\x04\x00\x00\x00{}".to_vec()), // bad magic
-        Answer::Raw(framed(4, &tree("x"))[..40].to_vec()), // cut short
-        Answer::Raw(b"i3-ipc\xff\xff\xff\xff\x04\x00\x00\x00".to_vec()), // claims 4 GiB
-        Answer::Raw(Vec::new()), // closes at once
+        Answer::Raw(framed(4, &tree("x"))[..40].to_vec()),                 // cut short
+        Answer::Raw(b"i3-ipc\xff\xff\xff\xff\x04\x00\x00\x00".to_vec()),   // claims 4 GiB
+        Answer::Raw(Vec::new()),                                           // closes at once
     ] {
         let (_dir, path, _rx) = serve(answer);
         let (seen, log) = logged(|| SwayDesktop::new(&path).frontmost());

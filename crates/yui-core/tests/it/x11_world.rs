@@ -24,9 +24,7 @@ impl Drop for Procs {
 }
 
 fn installed(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
-        .unwrap_or(false)
+    std::env::var_os("PATH").map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())).unwrap_or(false)
 }
 
 fn wait_until<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
@@ -254,9 +252,7 @@ fn frontmost_and_idle_under_xvfb_and_openbox() {
     // Fullscreen: the window manager sets _NET_WM_STATE_FULLSCREEN on the
     // first window; the second stays a plain window.
     make_fullscreen(&conn, root, first);
-    let sample = wait_until("the first window to be fullscreen", Duration::from_secs(5), || {
-        desktop.frontmost().filter(|s| s.app == "First" && s.fullscreen)
-    });
+    let sample = wait_until("the first window to be fullscreen", Duration::from_secs(5), || desktop.frontmost().filter(|s| s.app == "First" && s.fullscreen));
     assert_eq!(sample.title, "Première fenêtre");
     activate(&conn, root, second);
     let sample = frontmost_becomes(&desktop, "Second", "plain name");
@@ -313,7 +309,13 @@ fn the_desktop_self_test_sees_the_window_manager_and_the_compositor_arrive() {
     assert_eq!(facts(), Some((false, Some(true), true)));
     procs.0.push(spawn_on("xcompmgr", &display, home.path()));
     wait_until("xcompmgr to own _NET_WM_CM_S0", Duration::from_secs(10), || facts().filter(|f| f.0).map(|_| ()));
-    let facts = yui_core::world::stage::StageFacts { session: yui_core::world::stage::StageSession::X11, compositor: Some(true), above: Some(true), input_shape: Some(true), layer_shell: false };
+    let facts = yui_core::world::stage::StageFacts {
+        session: yui_core::world::stage::StageSession::X11,
+        compositor: Some(true),
+        above: Some(true),
+        input_shape: Some(true),
+        layer_shell: false,
+    };
     assert!(yui_core::world::stage::report(&facts).problems().is_empty());
     assert_eq!(yui_core::world::x11::stage_facts(Some(":65001")), None, "an unreachable display reads nothing");
 }

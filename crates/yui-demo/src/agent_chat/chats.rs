@@ -31,12 +31,7 @@ pub struct Stored {
 
 impl Stored {
     fn new(role: &'static str, content: &str) -> Stored {
-        Stored {
-            role,
-            content: content.to_string(),
-            versions: Vec::new(),
-            active: 0,
-        }
+        Stored { role, content: content.to_string(), versions: Vec::new(), active: 0 }
     }
 
     /// `(count, active)`: 1 and 0 for an answer never regenerated.
@@ -125,32 +120,15 @@ impl Chats {
     /// returns the user message's index. With `regenerate_of: Some(u)` and an
     /// answer at `u + 1`, `reply` becomes that answer's newest, active
     /// version instead; any other `u` appends a new exchange.
-    pub fn persist(
-        &mut self,
-        cid: &str,
-        prompt: &str,
-        reply: &str,
-        regenerate_of: Option<u64>,
-    ) -> usize {
+    pub fn persist(&mut self, cid: &str, prompt: &str, reply: &str, regenerate_of: Option<u64>) -> usize {
         let now = self.tick();
-        let chat = self.by_id.entry(cid.to_string()).or_insert_with(|| Chat {
-            id: cid.to_string(),
-            title: String::new(),
-            messages: Vec::new(),
-            updated: now,
-        });
+        let chat = self.by_id.entry(cid.to_string()).or_insert_with(|| Chat { id: cid.to_string(), title: String::new(), messages: Vec::new(), updated: now });
         chat.updated = now;
         if chat.title.is_empty() {
             let typed = crate::reply::strip_context(prompt);
             chat.title = typed.chars().take(TITLE_CHARS).collect();
         }
-        let target = regenerate_of
-            .and_then(|u| usize::try_from(u).ok())
-            .filter(|&u| {
-                chat.messages
-                    .get(u + 1)
-                    .is_some_and(|m| m.role == "assistant")
-            });
+        let target = regenerate_of.and_then(|u| usize::try_from(u).ok()).filter(|&u| chat.messages.get(u + 1).is_some_and(|m| m.role == "assistant"));
         if let Some(u) = target {
             let answer = &mut chat.messages[u + 1];
             if answer.versions.is_empty() {
@@ -170,10 +148,7 @@ impl Chats {
     /// `(versions, active)` of the answer to user message `u` of `cid`
     /// (`(1, 0)` when there is none).
     pub fn version_info(&self, cid: &str, u: usize) -> (usize, usize) {
-        self.by_id
-            .get(cid)
-            .and_then(|c| c.messages.get(u + 1))
-            .map_or((1, 0), Stored::version_info)
+        self.by_id.get(cid).and_then(|c| c.messages.get(u + 1)).map_or((1, 0), Stored::version_info)
     }
 
     /// The user message at `u` of `cid`, if there is one.
@@ -184,12 +159,7 @@ impl Chats {
 
     /// Shows version `n` of the answer to user message `u`: `(active,
     /// count, content)`.
-    pub fn pick_version(
-        &mut self,
-        cid: &str,
-        u: usize,
-        n: usize,
-    ) -> Result<(usize, usize, String), Refused> {
+    pub fn pick_version(&mut self, cid: &str, u: usize, n: usize) -> Result<(usize, usize, String), Refused> {
         let now = self.tick();
         let chat = self.by_id.get_mut(cid).ok_or(Refused::NoVersion)?;
         let m = chat.messages.get_mut(u + 1).ok_or(Refused::NoVersion)?;
@@ -209,17 +179,8 @@ impl Chats {
     pub fn fork(&mut self, cid: &str, idx: usize) -> Result<String, Refused> {
         let src = self.by_id.get(cid).ok_or(Refused::NoConversation)?;
         let keep = idx.saturating_add(1).min(src.messages.len());
-        let title = if src.title.is_empty() {
-            "New chat"
-        } else {
-            &src.title
-        };
-        let mut fork = Chat {
-            id: String::new(),
-            title: format!("{title} (fork)"),
-            messages: src.messages[..keep].to_vec(),
-            updated: 0,
-        };
+        let title = if src.title.is_empty() { "New chat" } else { &src.title };
+        let mut fork = Chat { id: String::new(), title: format!("{title} (fork)"), messages: src.messages[..keep].to_vec(), updated: 0 };
         let n = self.tick();
         fork.id = format!("{cid}-f{n}");
         fork.updated = n;
@@ -256,9 +217,7 @@ impl Chats {
     pub fn list(&self) -> Vec<Value> {
         let mut all: Vec<&Chat> = self.by_id.values().collect();
         all.sort_by_key(|c| std::cmp::Reverse(c.updated));
-        all.iter()
-            .map(|c| json!({ "id": c.id, "title": c.title, "updated": c.updated }))
-            .collect()
+        all.iter().map(|c| json!({ "id": c.id, "title": c.title, "updated": c.updated })).collect()
     }
 }
 
@@ -280,25 +239,12 @@ mod tests {
         // An index with no answer after it appends a new exchange.
         assert_eq!(c.persist("c", "odd", "r", Some(1)), 4);
         assert_eq!(c.persist("c", "far", "r", Some(40)), 6);
-        assert_eq!(
-            c.pick_version("c", 2, 0),
-            Ok((0, 2, "answer two".to_string()))
-        );
+        assert_eq!(c.pick_version("c", 2, 0), Ok((0, 2, "answer two".to_string())));
         let shown = c.get("c").unwrap().to_json();
-        assert_eq!(
-            shown["messages"][3],
-            json!({"role": "assistant", "content": "answer two", "version_count": 2, "version_active": 0})
-        );
-        assert_eq!(
-            shown["messages"][1],
-            json!({"role": "assistant", "content": "one"})
-        );
+        assert_eq!(shown["messages"][3], json!({"role": "assistant", "content": "answer two", "version_count": 2, "version_active": 0}));
+        assert_eq!(shown["messages"][1], json!({"role": "assistant", "content": "one"}));
         assert_eq!(c.pick_version("c", 2, 2), Err(Refused::NoVersion));
-        assert_eq!(
-            c.pick_version("c", 0, 0),
-            Err(Refused::NoVersion),
-            "never regenerated"
-        );
+        assert_eq!(c.pick_version("c", 0, 0), Err(Refused::NoVersion), "never regenerated");
         assert_eq!(c.pick_version("nope", 0, 0), Err(Refused::NoVersion));
     }
 
@@ -310,19 +256,12 @@ mod tests {
         let f = c.fork("c", 1).unwrap();
         assert!(f.starts_with("c-f"), "{f}");
         let fork = c.get(&f).unwrap();
-        assert_eq!(
-            (fork.messages.len(), fork.title.as_str()),
-            (2, "one (fork)")
-        );
+        assert_eq!((fork.messages.len(), fork.title.as_str()), (2, "one (fork)"));
         let all = c.fork("c", 99).unwrap();
         assert_eq!(c.get(&all).unwrap().messages.len(), 4);
         assert_eq!(c.fork("nope", 0), Err(Refused::NoConversation));
         assert_eq!(c.delete_exchange("c", 0), Ok(2));
-        assert_eq!(
-            c.get("c").unwrap().messages[0].content,
-            "two",
-            "indices shift"
-        );
+        assert_eq!(c.get("c").unwrap().messages[0].content, "two", "indices shift");
         assert_eq!(c.delete_exchange("c", 2), Err(Refused::NoMessage));
         assert_eq!(c.delete_exchange("nope", 0), Err(Refused::NoConversation));
         assert!(c.delete_chat("c") && !c.delete_chat("c"));

@@ -10,11 +10,7 @@ use serde_json::{json, Value};
 /// without the `type` key, then a blank line.
 pub fn frame(event: &Value) -> String {
     let mut data = event.clone();
-    let name = data
-        .as_object_mut()
-        .and_then(|o| o.remove("type"))
-        .and_then(|t| t.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let name = data.as_object_mut().and_then(|o| o.remove("type")).and_then(|t| t.as_str().map(str::to_string)).unwrap_or_default();
     format!("event: {name}\ndata: {data}\n\n")
 }
 
@@ -44,14 +40,7 @@ pub fn tool_call(msg_id: &str, call_id: &str, name: &str, args: &Value) -> Value
 }
 
 /// `tool_result {msg_id, call_id, name, ok, output, seconds}`.
-pub fn tool_result(
-    msg_id: &str,
-    call_id: &str,
-    name: &str,
-    ok: bool,
-    output: &str,
-    seconds: f64,
-) -> Value {
+pub fn tool_result(msg_id: &str, call_id: &str, name: &str, ok: bool, output: &str, seconds: f64) -> Value {
     json!({
         "type": "tool_result", "msg_id": msg_id, "call_id": call_id, "name": name,
         "ok": ok, "output": output, "seconds": seconds,
@@ -60,13 +49,7 @@ pub fn tool_result(
 
 /// `approval_request {msg_id, approval_id, call_id, name, args}`: the run
 /// waits for `POST /approve/{approval_id}`.
-pub fn approval_request(
-    msg_id: &str,
-    approval_id: &str,
-    call_id: &str,
-    name: &str,
-    args: &Value,
-) -> Value {
+pub fn approval_request(msg_id: &str, approval_id: &str, call_id: &str, name: &str, args: &Value) -> Value {
     json!({
         "type": "approval_request", "msg_id": msg_id, "approval_id": approval_id,
         "call_id": call_id, "name": name, "args": args,
@@ -90,13 +73,7 @@ pub fn error(msg_id: &str, message: &str, kind: &str) -> Value {
 }
 
 /// `end {msg_id, user_index, assistant_index, versions, active}`.
-pub fn end(
-    msg_id: &str,
-    user_index: usize,
-    assistant_index: usize,
-    versions: usize,
-    active: usize,
-) -> Value {
+pub fn end(msg_id: &str, user_index: usize, assistant_index: usize, versions: usize, active: usize) -> Value {
     json!({
         "type": "end", "msg_id": msg_id, "user_index": user_index,
         "assistant_index": assistant_index, "versions": versions, "active": active,
@@ -113,8 +90,7 @@ mod tests {
         let (head, data) = wire.split_once('\n').unwrap();
         assert_eq!(head, "event: start");
         assert!(wire.ends_with("}\n\n"), "{wire:?}");
-        let data: Value =
-            serde_json::from_str(data.strip_prefix("data: ").unwrap().trim_end()).unwrap();
+        let data: Value = serde_json::from_str(data.strip_prefix("data: ").unwrap().trim_end()).unwrap();
         assert_eq!(data, json!({ "msg_id": "m_1", "run_id": "" }));
     }
 }

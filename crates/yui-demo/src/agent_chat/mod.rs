@@ -113,9 +113,7 @@ impl Decision {
     /// `choice` `allow` or `always`; anything else, a missing choice or a
     /// body that is not JSON is a deny.
     pub fn of_body(body: &[u8]) -> Decision {
-        let choice = serde_json::from_slice::<Value>(body)
-            .ok()
-            .and_then(|b| b.get("choice").and_then(Value::as_str).map(str::to_string));
+        let choice = serde_json::from_slice::<Value>(body).ok().and_then(|b| b.get("choice").and_then(Value::as_str).map(str::to_string));
         match choice.as_deref().and_then(Decision::parse) {
             Some(Decision::Always) => Decision::Always,
             Some(Decision::Allow) => Decision::Allow,
@@ -199,29 +197,19 @@ fn answer(status: StatusCode, body: Value) -> Response {
 }
 
 fn refused(why: Refused) -> Response {
-    answer(
-        StatusCode::NOT_FOUND,
-        json!({ "ok": false, "error": why.message() }),
-    )
+    answer(StatusCode::NOT_FOUND, json!({ "ok": false, "error": why.message() }))
 }
 
 /// Checks the key; `Some` is the 401 to answer.
 fn keyed(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
-    check_bearer(shared.config.key.as_deref(), headers)
-        .err()
-        .map(|r| reply(shared, r))
+    check_bearer(shared.config.key.as_deref(), headers).err().map(|r| reply(shared, r))
 }
 
 /// The `POST /chat` body read as the engine reads it.
 fn read_ask(body: &Value) -> Ask {
     let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or_default();
-    let session = Some(text("session"))
-        .filter(|s| !s.is_empty())
-        .unwrap_or(DEFAULT_CONVERSATION)
-        .to_string();
-    let chat_id = Some(text("chat_id"))
-        .filter(|s| !s.is_empty())
-        .map_or_else(|| session.clone(), str::to_string);
+    let session = Some(text("session")).filter(|s| !s.is_empty()).unwrap_or(DEFAULT_CONVERSATION).to_string();
+    let chat_id = Some(text("chat_id")).filter(|s| !s.is_empty()).map_or_else(|| session.clone(), str::to_string);
     let run_id = match body.get("run_id") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
@@ -256,17 +244,10 @@ fn read_ask(body: &Value) -> Ask {
 
 async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     let began = Instant::now();
-    let body = match check_bearer(shared.config.key.as_deref(), &headers)
-        .and_then(|()| parse_body(&body))
-    {
+    let body = match check_bearer(shared.config.key.as_deref(), &headers).and_then(|()| parse_body(&body)) {
         Ok(b) if b.is_object() => b,
         Ok(_) => {
-            let r = HttpReply::error(
-                400,
-                "the body must be a JSON object",
-                "invalid_request_error",
-                "invalid_json",
-            );
+            let r = HttpReply::error(400, "the body must be a JSON object", "invalid_request_error", "invalid_json");
             return reply(&shared, r);
         }
         Err(r) => return reply(&shared, r),
@@ -296,21 +277,8 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
         attachments = ask.attached.len(),
     );
     let (tx, rx) = mpsc::channel::<String>(64);
-    let guard = RunGuard {
-        shared: shared.clone(),
-        n,
-        run_id: ask.run_id.clone(),
-    };
-    let run = Run {
-        shared: shared.clone(),
-        n,
-        ask,
-        tx,
-        cancel,
-        began,
-        first: OnceLock::new(),
-        calls: Default::default(),
-    };
+    let guard = RunGuard { shared: shared.clone(), n, run_id: ask.run_id.clone() };
+    let run = Run { shared: shared.clone(), n, ask, tx, cancel, began, first: OnceLock::new(), calls: Default::default() };
     tokio::spawn(async move {
         let _guard = guard;
         if let Err(Stop::Cancelled) = run.play(&history, &local_time_hhmm()).await {
@@ -319,9 +287,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
             tracing::info!(event = "agent_chat_cancelled", run_id = %run.ask.run_id);
         }
     });
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|s| (Ok::<_, Infallible>(s), rx))
-    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|s| (Ok::<_, Infallible>(s), rx)) });
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
@@ -330,12 +296,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes
         .expect("static response parts")
 }
 
-async fn approve(
-    State(shared): State<Arc<Shared>>,
-    Path(aid): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn approve(State(shared): State<Arc<Shared>>, Path(aid): Path<String>, headers: HeaderMap, body: Bytes) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
@@ -345,45 +306,26 @@ async fn approve(
     if pending.is_some_and(|p| p.answer.send(decision).is_ok()) {
         Json(json!({ "ok": true, "error": null })).into_response()
     } else {
-        answer(
-            StatusCode::NOT_FOUND,
-            json!({ "ok": false, "error": "no such pending approval" }),
-        )
+        answer(StatusCode::NOT_FOUND, json!({ "ok": false, "error": "no such pending approval" }))
     }
 }
 
-async fn cancel(
-    State(shared): State<Arc<Shared>>,
-    Path(run_id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+async fn cancel(State(shared): State<Arc<Shared>>, Path(run_id): Path<String>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
-    let live = shared
-        .agent
-        .lock()
-        .runs
-        .get(&run_id)
-        .map(|(_, t)| t.clone());
+    let live = shared.agent.lock().runs.get(&run_id).map(|(_, t)| t.clone());
     tracing::info!(event = "agent_chat_cancel", run_id = %run_id, live = live.is_some());
     match live {
         Some(token) => {
             token.cancel();
             Json(json!({ "ok": true, "run_id": run_id, "error": null })).into_response()
         }
-        None => answer(
-            StatusCode::NOT_FOUND,
-            json!({ "ok": false, "run_id": run_id, "error": "no such active run" }),
-        ),
+        None => answer(StatusCode::NOT_FOUND, json!({ "ok": false, "run_id": run_id, "error": "no such active run" })),
     }
 }
 
-async fn fork(
-    State(shared): State<Arc<Shared>>,
-    Path((cid, idx)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Response {
+async fn fork(State(shared): State<Arc<Shared>>, Path((cid, idx)): Path<(String, String)>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
@@ -397,11 +339,7 @@ async fn fork(
     }
 }
 
-async fn version(
-    State(shared): State<Arc<Shared>>,
-    Path((cid, idx, n)): Path<(String, String, String)>,
-    headers: HeaderMap,
-) -> Response {
+async fn version(State(shared): State<Arc<Shared>>, Path((cid, idx, n)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
@@ -410,19 +348,12 @@ async fn version(
     };
     let picked = shared.agent.lock().chats.pick_version(&cid, u, n);
     match picked {
-        Ok((active, count, content)) => {
-            Json(json!({ "ok": true, "active": active, "count": count, "content": content }))
-                .into_response()
-        }
+        Ok((active, count, content)) => Json(json!({ "ok": true, "active": active, "count": count, "content": content })).into_response(),
         Err(why) => refused(why),
     }
 }
 
-async fn delete_exchange(
-    State(shared): State<Arc<Shared>>,
-    Path((cid, idx)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Response {
+async fn delete_exchange(State(shared): State<Arc<Shared>>, Path((cid, idx)): Path<(String, String)>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
@@ -436,11 +367,7 @@ async fn delete_exchange(
     }
 }
 
-async fn delete_chat(
-    State(shared): State<Arc<Shared>>,
-    Path(cid): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+async fn delete_chat(State(shared): State<Arc<Shared>>, Path(cid): Path<String>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
@@ -457,20 +384,11 @@ async fn list_chats(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Re
     Json(json!({ "chats": chats })).into_response()
 }
 
-async fn get_chat(
-    State(shared): State<Arc<Shared>>,
-    Path(cid): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+async fn get_chat(State(shared): State<Arc<Shared>>, Path(cid): Path<String>, headers: HeaderMap) -> Response {
     if let Some(r) = keyed(&shared, &headers) {
         return r;
     }
-    let chat = shared
-        .agent
-        .lock()
-        .chats
-        .get(&cid)
-        .map(chats::Chat::to_json);
+    let chat = shared.agent.lock().chats.get(&cid).map(chats::Chat::to_json);
     match chat {
         Some(c) => Json(c).into_response(),
         None => refused(Refused::NoConversation),
@@ -506,24 +424,9 @@ mod tests {
     #[test]
     fn a_body_without_allow_is_a_deny() {
         assert_eq!(Decision::of_body(br#"{"choice":"allow"}"#), Decision::Allow);
-        assert_eq!(
-            Decision::of_body(br#"{"choice":"always"}"#),
-            Decision::Always
-        );
-        for deny in [
-            &br#"{"choice":"deny"}"#[..],
-            b"{}",
-            b"",
-            b"not json",
-            br#"{"decision":"allow"}"#,
-            br#"{"choice":"Allow"}"#,
-        ] {
-            assert_eq!(
-                Decision::of_body(deny),
-                Decision::Deny,
-                "{:?}",
-                String::from_utf8_lossy(deny)
-            );
+        assert_eq!(Decision::of_body(br#"{"choice":"always"}"#), Decision::Always);
+        for deny in [&br#"{"choice":"deny"}"#[..], b"{}", b"", b"not json", br#"{"decision":"allow"}"#, br#"{"choice":"Allow"}"#] {
+            assert_eq!(Decision::of_body(deny), Decision::Deny, "{:?}", String::from_utf8_lossy(deny));
         }
     }
 }

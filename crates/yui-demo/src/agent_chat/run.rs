@@ -97,8 +97,7 @@ impl Run {
     async fn emit(&self, delay_ms: f64, event: Value) -> Result<(), Stop> {
         let ms = delay_ms * self.shared.config.pace.max(0.0);
         if ms >= 1.0 {
-            self.guard(tokio::time::sleep(Duration::from_millis(ms as u64)))
-                .await?;
+            self.guard(tokio::time::sleep(Duration::from_millis(ms as u64))).await?;
         }
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
@@ -106,18 +105,14 @@ impl Run {
         if event["type"] == "delta" {
             let _ = self.first.set(self.began.elapsed());
         }
-        self.tx
-            .send(events::frame(&event))
-            .await
-            .map_err(|_| Stop::Gone)
+        self.tx.send(events::frame(&event)).await.map_err(|_| Stop::Gone)
     }
 
     /// Streams `text` as a few `delta`s.
     async fn say(&self, text: &str) -> Result<(), Stop> {
         for (i, part) in chunks(text, 3).iter().enumerate() {
             let delay = if i == 0 { FIRST_DELTA_MS } else { DELTA_MS };
-            self.emit(delay, events::delta(&self.msg_id(), part))
-                .await?;
+            self.emit(delay, events::delta(&self.msg_id(), part)).await?;
         }
         Ok(())
     }
@@ -133,18 +128,12 @@ impl Run {
         let a = &self.ask;
         let (user_index, (versions, active)) = {
             let mut st = self.shared.agent.lock();
-            let u = st
-                .chats
-                .persist(&a.chat_id, &a.prompt, text, a.regenerate_of);
-            st.sessions
-                .entry(a.session.clone())
-                .or_default()
-                .push(a.utterance.clone());
+            let u = st.chats.persist(&a.chat_id, &a.prompt, text, a.regenerate_of);
+            st.sessions.entry(a.session.clone()).or_default().push(a.utterance.clone());
             (u, st.chats.version_info(&a.chat_id, u))
         };
         let m = self.msg_id();
-        self.emit(0.0, events::usage(&m, chars, seconds, ttft))
-            .await?;
+        self.emit(0.0, events::usage(&m, chars, seconds, ttft)).await?;
         let end = events::end(&m, user_index, user_index + 1, versions, active);
         self.emit(0.0, end).await
     }
@@ -156,8 +145,7 @@ impl Run {
         self.emit(0.0, events::start(&m, &self.ask.run_id)).await?;
         let utterance = strip_context(&self.ask.utterance);
         let reply = demo_reply(&utterance, now);
-        let files =
-            self.ask.tools && !reply.background && !reply.fail && asks_for_files(&utterance);
+        let files = self.ask.tools && !reply.background && !reply.fail && asks_for_files(&utterance);
         let mut reasoning = String::new();
         if let Some(last) = history.last() {
             reasoning.push_str(&format!("Earlier in this session you said \"{last}\". "));
@@ -166,19 +154,12 @@ impl Run {
             let names = self.ask.attached.join(", ");
             reasoning.push_str(&format!("Attached: {names}. "));
         }
-        reasoning.push_str(if files {
-            "The user wants to see files. list_files needs their permission first, so I'll ask."
-        } else {
-            reply.reasoning.as_str()
-        });
+        reasoning.push_str(if files { "The user wants to see files. list_files needs their permission first, so I'll ask." } else { reply.reasoning.as_str() });
         for part in chunks(&reasoning, 2) {
-            self.emit(REASONING_MS, events::reasoning(&m, &part))
-                .await?;
+            self.emit(REASONING_MS, events::reasoning(&m, &part)).await?;
         }
         if reply.fail {
-            return self
-                .emit(0.0, events::error(&m, FAIL_MESSAGE, "rate_limit"))
-                .await;
+            return self.emit(0.0, events::error(&m, FAIL_MESSAGE, "rate_limit")).await;
         }
         let text = if files {
             self.list_files().await?
@@ -196,14 +177,10 @@ impl Run {
     /// `tool_drafting`, `tool_call` and `tool_result` together, with the
     /// call id `c_<k>_<name>`.
     async fn tool(&self, name: &str, args: &Value, ok: bool, output: &str) -> Result<(), Stop> {
-        let k = self
-            .calls
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            + 1;
+        let k = self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let (m, call) = (self.msg_id(), format!("c_{k}_{name}"));
         self.emit(TOOL_MS, events::tool_drafting(&m, name)).await?;
-        self.emit(0.0, events::tool_call(&m, &call, name, args))
-            .await?;
+        self.emit(0.0, events::tool_call(&m, &call, name, args)).await?;
         let result = events::tool_result(&m, &call, name, ok, output, 0.02);
         self.emit(0.0, result).await
     }
@@ -214,25 +191,15 @@ impl Run {
     async fn list_files(&self) -> Result<String, Stop> {
         let args = json!({ "path": "~/yui-demo" });
         let always = self.shared.agent.lock().always.contains(FILES_TOOL);
-        let allowed = if always {
-            Some(true)
-        } else {
-            self.approval(&args).await?
-        };
+        let allowed = if always { Some(true) } else { self.approval(&args).await? };
         let (output, text) = match allowed {
             Some(true) => (
                 FILES_OUTPUT,
                 "I peeked into my demo folder: notes.txt, todo.md and yui.png. \
                  It's only a pretend folder, so nothing of yours was touched.",
             ),
-            Some(false) => (
-                DECLINED,
-                "Okay, I won't look. Just ask again if you change your mind.",
-            ),
-            None => (
-                DECLINED,
-                "I didn't hear back, so I left the files alone. Ask me again any time!",
-            ),
+            Some(false) => (DECLINED, "Okay, I won't look. Just ask again if you change your mind."),
+            None => (DECLINED, "I didn't hear back, so I left the files alone. Ask me again any time!"),
         };
         self.tool(FILES_TOOL, &args, true, output).await?;
         Ok(text.to_string())
@@ -242,36 +209,16 @@ impl Run {
     /// the wait: `Some(true)` allowed (or always), `Some(false)` denied,
     /// `None` timed out.
     async fn approval(&self, args: &Value) -> Result<Option<bool>, Stop> {
-        let salt = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let (m, call, aid) = (
-            self.msg_id(),
-            format!("c_{:x}", u64::from(salt) ^ (self.n << 32)),
-            format!("ap_{}{:x}", self.n, salt),
-        );
+        let salt = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let (m, call, aid) = (self.msg_id(), format!("c_{:x}", u64::from(salt) ^ (self.n << 32)), format!("ap_{}{:x}", self.n, salt));
         let (tx, rx) = oneshot::channel();
-        let pending = Pending {
-            run: self.n,
-            answer: tx,
-        };
-        self.shared
-            .agent
-            .lock()
-            .approvals
-            .insert(aid.clone(), pending);
+        let pending = Pending { run: self.n, answer: tx };
+        self.shared.agent.lock().approvals.insert(aid.clone(), pending);
         let request = events::approval_request(&m, &aid, &call, FILES_TOOL, args);
         self.emit(TOOL_MS, request).await?;
-        let answer = match self
-            .guard(tokio::time::timeout(APPROVAL_TIMEOUT, rx))
-            .await?
-        {
+        let answer = match self.guard(tokio::time::timeout(APPROVAL_TIMEOUT, rx)).await? {
             Ok(Ok(Decision::Always)) => {
-                self.shared
-                    .agent
-                    .lock()
-                    .always
-                    .insert(FILES_TOOL.to_string());
+                self.shared.agent.lock().always.insert(FILES_TOOL.to_string());
                 Some(true)
             }
             Ok(Ok(d)) => Some(d == Decision::Allow),
@@ -295,36 +242,19 @@ fn round(d: Duration) -> f64 {
 /// "folder", "directory", or "list" with "file"/"folder"/"dir".
 pub(crate) fn asks_for_files(utterance: &str) -> bool {
     let lower = utterance.to_lowercase();
-    let w: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let w: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let has = |k: &str| w.contains(&k);
-    ["run", "ls", "files", "folder", "folders", "directory"]
-        .iter()
-        .any(|k| has(k))
-        || (has("list") && ["file", "dir"].iter().any(|k| has(k)))
+    ["run", "ls", "files", "folder", "folders", "directory"].iter().any(|k| has(k)) || (has("list") && ["file", "dir"].iter().any(|k| has(k)))
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn files_are_asked_for_by_run_ls_and_list_files() {
-        for yes in [
-            "run ls",
-            "please list files",
-            "list the file",
-            "what's in this folder?",
-            "RUN it",
-        ] {
+        for yes in ["run ls", "please list files", "list the file", "what's in this folder?", "RUN it"] {
             assert!(super::asks_for_files(yes), "{yes}");
         }
-        for no in [
-            "add it to my todo list",
-            "running late",
-            "hello",
-            "what time is it",
-        ] {
+        for no in ["add it to my todo list", "running late", "hello", "what time is it"] {
             assert!(!super::asks_for_files(no), "{no}");
         }
     }

@@ -10,10 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{
-    chat_user_text, is_chat_follow_up, split_args, wants_stream, HttpReply, Plan, SseEvent,
-    FIRST_MS, REASONING_MS, SENTENCE_MS,
-};
+use super::{chat_user_text, is_chat_follow_up, split_args, wants_stream, HttpReply, Plan, SseEvent, FIRST_MS, REASONING_MS, SENTENCE_MS};
 use crate::openai::chat as c;
 use crate::push::Ids;
 use crate::reply::chunks;
@@ -22,8 +19,7 @@ use crate::reply::chunks;
 /// `HH:MM` it tells when asked the time, `ids` mints `chatcmpl-<n>`.
 pub fn chat_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
     let (text, follow_up) = (chat_user_text(req), is_chat_follow_up(req));
-    Plan::new(req, ids, now, "chat_completions_request", text, follow_up)
-        .map_or_else(|e| e, |plan| chat_answer(req, &plan))
+    Plan::new(req, ids, now, "chat_completions_request", text, follow_up).map_or_else(|e| e, |plan| chat_answer(req, &plan))
 }
 
 fn chat_answer(req: &Value, plan: &Plan) -> HttpReply {
@@ -56,10 +52,7 @@ fn chat_answer(req: &Value, plan: &Plan) -> HttpReply {
 
     let mut events: Vec<(f64, Value)> = vec![(0.0, c::chunk_role(&id))];
     for part in chunks(&plan.reasoning, 3) {
-        events.push((
-            REASONING_MS,
-            c::chunk_reasoning(&id, "reasoning_content", &part),
-        ));
+        events.push((REASONING_MS, c::chunk_reasoning(&id, "reasoning_content", &part)));
     }
     let mut index = 0;
     for (i, (piece, args)) in pieces.iter().enumerate() {
@@ -67,30 +60,16 @@ fn chat_answer(req: &Value, plan: &Plan) -> HttpReply {
         events.push((delay, c::chunk_text(&id, piece)));
         let Some(args) = args else { continue };
         let call_id = format!("call_{n}_{}", i + 1);
-        events.push((
-            0.0,
-            c::chunk_tool_call(&id, index, Some(&call_id), Some("generate_express"), ""),
-        ));
+        events.push((0.0, c::chunk_tool_call(&id, index, Some(&call_id), Some("generate_express"), "")));
         for part in split_args(args, 2) {
             events.push((0.0, c::chunk_tool_call(&id, index, None, None, &part)));
         }
         index += 1;
     }
     events.push((0.0, c::chunk_finish(&id, finish_reason)));
-    let include_usage = req
-        .pointer("/stream_options/include_usage")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let include_usage = req.pointer("/stream_options/include_usage").and_then(Value::as_bool).unwrap_or(false);
     if include_usage {
-        events.push((
-            0.0,
-            c::chunk_usage(
-                &id,
-                prompt_tokens,
-                completion_tokens,
-                prompt_tokens + completion_tokens,
-            ),
-        ));
+        events.push((0.0, c::chunk_usage(&id, prompt_tokens, completion_tokens, prompt_tokens + completion_tokens)));
     }
     let mut stream: Vec<SseEvent> = events
         .into_iter()

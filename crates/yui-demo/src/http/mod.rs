@@ -42,20 +42,12 @@ pub struct SseEvent {
 impl SseEvent {
     /// A Responses event: `event: <type>` + `data: <json>`.
     pub fn named(delay_ms: f64, data: &Value) -> SseEvent {
-        SseEvent {
-            delay_ms,
-            event: data["type"].as_str().map(str::to_string),
-            data: data.to_string(),
-        }
+        SseEvent { delay_ms, event: data["type"].as_str().map(str::to_string), data: data.to_string() }
     }
 
     /// A Chat Completions chunk (or `[DONE]`): `data:` only.
     pub fn data(delay_ms: f64, data: impl Into<String>) -> SseEvent {
-        SseEvent {
-            delay_ms,
-            event: None,
-            data: data.into(),
-        }
+        SseEvent { delay_ms, event: None, data: data.into() }
     }
 
     /// The event as it goes on the wire, blank line included.
@@ -86,41 +78,24 @@ pub enum HttpReply {
 impl HttpReply {
     /// An OpenAI-style error.
     pub fn error(status: u16, message: &str, kind: &str, code: &str) -> HttpReply {
-        HttpReply::Error {
-            status,
-            body: json!({ "error": { "message": message, "type": kind, "code": code } }),
-        }
+        HttpReply::Error { status, body: json!({ "error": { "message": message, "type": kind, "code": code } }) }
     }
 
     /// 401 `invalid_api_key`.
     pub fn unauthorized() -> HttpReply {
-        HttpReply::error(
-            401,
-            "Incorrect API key provided.",
-            "invalid_request_error",
-            "invalid_api_key",
-        )
+        HttpReply::error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
     }
 
     /// 429 `rate_limit_exceeded` (the demo's answer to "fail").
     pub fn rate_limited() -> HttpReply {
-        HttpReply::error(
-            429,
-            "Rate limit reached (yui-demo).",
-            "rate_limit_error",
-            "rate_limit_exceeded",
-        )
+        HttpReply::error(429, "Rate limit reached (yui-demo).", "rate_limit_error", "rate_limit_exceeded")
     }
 
     /// Sends the reply; stream delays are scaled by `pace` and the stream
     /// ends early when `cancel` fires.
     pub fn into_response(self, pace: f64, cancel: CancellationToken) -> Response {
         match self {
-            HttpReply::Error { status, body } => (
-                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-                Json(body),
-            )
-                .into_response(),
+            HttpReply::Error { status, body } => (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), Json(body)).into_response(),
             HttpReply::Json(body) => Json(body).into_response(),
             HttpReply::Stream(events) => stream_response(events, pace, cancel),
         }
@@ -153,10 +128,7 @@ fn stream_response(events: Vec<SseEvent>, pace: f64, cancel: CancellationToken) 
 /// `Authorization: Bearer <key>` when `key` is set; `Err(401)` otherwise.
 pub fn check_bearer(key: Option<&str>, headers: &HeaderMap) -> Result<(), HttpReply> {
     let Some(key) = key else { return Ok(()) };
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
+    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     if bearer == Some(key) {
         Ok(())
     } else {
@@ -167,14 +139,7 @@ pub fn check_bearer(key: Option<&str>, headers: &HeaderMap) -> Result<(), HttpRe
 
 /// Parses a request body as JSON; `Err(400)` otherwise.
 pub fn parse_body(body: &[u8]) -> Result<Value, HttpReply> {
-    serde_json::from_slice(body).map_err(|e| {
-        HttpReply::error(
-            400,
-            &format!("request body is not JSON: {e}"),
-            "invalid_request_error",
-            "invalid_json",
-        )
-    })
+    serde_json::from_slice(body).map_err(|e| HttpReply::error(400, &format!("request body is not JSON: {e}"), "invalid_request_error", "invalid_json"))
 }
 
 /// Text of a message `content`: a string, or the text parts of an array.
@@ -183,12 +148,7 @@ fn content_text(content: Option<&Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => parts
             .iter()
-            .filter(|p| {
-                matches!(
-                    p.get("type").and_then(Value::as_str),
-                    Some("input_text" | "text" | "output_text")
-                )
-            })
+            .filter(|p| matches!(p.get("type").and_then(Value::as_str), Some("input_text" | "text" | "output_text")))
             .filter_map(|p| p.get("text").and_then(Value::as_str))
             .collect::<Vec<_>>()
             .join("\n"),
@@ -202,12 +162,9 @@ fn content_text(content: Option<&Value>) -> String {
 pub fn responses_user_text(req: &Value) -> String {
     let text = match req.get("input") {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .rev()
-            .find(|i| i.get("role").and_then(Value::as_str) == Some("user"))
-            .map(|i| content_text(i.get("content")))
-            .unwrap_or_default(),
+        Some(Value::Array(items)) => {
+            items.iter().rev().find(|i| i.get("role").and_then(Value::as_str) == Some("user")).map(|i| content_text(i.get("content"))).unwrap_or_default()
+        }
         _ => String::new(),
     };
     strip_context(&text)
@@ -216,40 +173,25 @@ pub fn responses_user_text(req: &Value) -> String {
 /// The utterance of a Chat Completions request: the last user message's text
 /// without tagged blocks.
 pub fn chat_user_text(req: &Value) -> String {
-    let text = messages(req)
-        .iter()
-        .rev()
-        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        .map(|m| content_text(m.get("content")))
-        .unwrap_or_default();
+    let text =
+        messages(req).iter().rev().find(|m| m.get("role").and_then(Value::as_str) == Some("user")).map(|m| content_text(m.get("content"))).unwrap_or_default();
     strip_context(&text)
 }
 
 fn messages(req: &Value) -> &[Value] {
-    req.get("messages")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
+    req.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
 }
 
 /// A Responses follow-up within a turn: the last input item is a
 /// `function_call_output` (the answers to the previous response's calls).
 pub fn is_responses_follow_up(req: &Value) -> bool {
-    req.get("input")
-        .and_then(Value::as_array)
-        .and_then(|items| items.last())
-        .and_then(|i| i.get("type"))
-        .and_then(Value::as_str)
+    req.get("input").and_then(Value::as_array).and_then(|items| items.last()).and_then(|i| i.get("type")).and_then(Value::as_str)
         == Some("function_call_output")
 }
 
 /// A Chat Completions follow-up: the last message is a `tool` message.
 pub fn is_chat_follow_up(req: &Value) -> bool {
-    messages(req)
-        .last()
-        .and_then(|m| m.get("role"))
-        .and_then(Value::as_str)
-        == Some("tool")
+    messages(req).last().and_then(|m| m.get("role")).and_then(Value::as_str) == Some("tool")
 }
 
 fn wants_stream(req: &Value) -> bool {
@@ -278,24 +220,14 @@ struct Plan {
 impl Plan {
     /// Logs the request as `event`, then plans the answer to `text`; a
     /// failing turn (not a follow-up) is `Err(429)` and mints no id.
-    fn new(
-        req: &Value,
-        ids: &Ids,
-        now: &str,
-        event: &'static str,
-        text: String,
-        follow_up: bool,
-    ) -> Result<Plan, HttpReply> {
+    fn new(req: &Value, ids: &Ids, now: &str, event: &'static str, text: String, follow_up: bool) -> Result<Plan, HttpReply> {
         tracing::info!(event, text, follow_up, stream = wants_stream(req));
         let reply = demo_reply(&text, now);
         if reply.fail && !follow_up {
             return Err(HttpReply::rate_limited());
         }
         let n = ids.next();
-        let model = req
-            .get("model")
-            .cloned()
-            .unwrap_or(json!(crate::openai::MODEL));
+        let model = req.get("model").cloned().unwrap_or(json!(crate::openai::MODEL));
         let (pieces, reasoning) = if follow_up {
             (vec![(FOLLOW_UP.to_string(), None)], String::new())
         } else {
@@ -311,15 +243,7 @@ impl Plan {
             (pieces, reply.reasoning)
         };
         let full: String = pieces.iter().map(|(p, _)| p.as_str()).collect();
-        Ok(Plan {
-            n,
-            model,
-            input_tokens: 900 + tokens(&text),
-            output_tokens: tokens(&full) + tokens(&reasoning),
-            pieces,
-            reasoning,
-            full,
-        })
+        Ok(Plan { n, model, input_tokens: 900 + tokens(&text), output_tokens: tokens(&full) + tokens(&reasoning), pieces, reasoning, full })
     }
 }
 
@@ -356,10 +280,7 @@ mod tests {
         assert!(!is_responses_follow_up(&req));
         let follow = json!({ "input": [{ "type": "function_call_output", "call_id": "c", "output": "ok" }] });
         assert!(is_responses_follow_up(&follow));
-        assert_eq!(
-            responses_user_text(&json!({ "input": "what time" })),
-            "what time"
-        );
+        assert_eq!(responses_user_text(&json!({ "input": "what time" })), "what time");
         let cc = json!({ "messages": [
             { "role": "system", "content": "card" },
             { "role": "system", "content": "client_context:\n..." },

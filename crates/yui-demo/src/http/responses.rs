@@ -10,10 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{
-    is_responses_follow_up, responses_user_text, split_args, wants_stream, HttpReply, Plan,
-    SseEvent, FIRST_MS, REASONING_MS, SENTENCE_MS,
-};
+use super::{is_responses_follow_up, responses_user_text, split_args, wants_stream, HttpReply, Plan, SseEvent, FIRST_MS, REASONING_MS, SENTENCE_MS};
 use crate::openai::responses as r;
 use crate::push::Ids;
 use crate::reply::{chunks, tokens};
@@ -22,8 +19,7 @@ use crate::reply::{chunks, tokens};
 /// tells when asked the time, `ids` mints `resp_<n>` etc.
 pub fn responses_reply(req: &Value, ids: &Ids, now: &str) -> HttpReply {
     let (text, follow_up) = (responses_user_text(req), is_responses_follow_up(req));
-    Plan::new(req, ids, now, "responses_request", text, follow_up)
-        .map_or_else(|e| e, |plan| responses_answer(req, &plan))
+    Plan::new(req, ids, now, "responses_request", text, follow_up).map_or_else(|e| e, |plan| responses_answer(req, &plan))
 }
 
 fn responses_answer(req: &Value, plan: &Plan) -> HttpReply {
@@ -35,8 +31,7 @@ fn responses_answer(req: &Value, plan: &Plan) -> HttpReply {
     // Output indices: reasoning 0 (when any), the message, then one per call.
     let msg_index = usize::from(!reasoning.is_empty());
     let mut output = Vec::new();
-    let mut events: Vec<(f64, Value)> =
-        vec![(0.0, r::created(&resp_id)), (0.0, r::in_progress(&resp_id))];
+    let mut events: Vec<(f64, Value)> = vec![(0.0, r::created(&resp_id)), (0.0, r::in_progress(&resp_id))];
     if !reasoning.is_empty() {
         let item = r::reasoning_item(&rs_id, Some(reasoning));
         events.push((0.0, r::item_added(0, r::reasoning_item(&rs_id, None))));
@@ -50,10 +45,7 @@ fn responses_answer(req: &Value, plan: &Plan) -> HttpReply {
         output.push(item);
     }
     let at = |e: Value| r::at(e, msg_index);
-    events.push((
-        FIRST_MS,
-        r::item_added(msg_index, r::message_item(&msg_id, "in_progress", None)),
-    ));
+    events.push((FIRST_MS, r::item_added(msg_index, r::message_item(&msg_id, "in_progress", None))));
     events.push((0.0, at(r::content_part_added(&msg_id))));
     let mut calls = Vec::new();
     for (i, (piece, args)) in pieces.iter().enumerate() {
@@ -62,25 +54,13 @@ fn responses_answer(req: &Value, plan: &Plan) -> HttpReply {
         let Some(args) = args else { continue };
         let index = msg_index + 1 + calls.len();
         let (fc_id, call_id) = (format!("fc_{n}_{}", i + 1), format!("call_{n}_{}", i + 1));
-        events.push((
-            0.0,
-            r::function_call_added(index, &fc_id, &call_id, "generate_express", ""),
-        ));
+        events.push((0.0, r::function_call_added(index, &fc_id, &call_id, "generate_express", "")));
         for part in split_args(args, 2) {
             events.push((0.0, r::function_call_arguments_delta(index, &fc_id, &part)));
         }
         events.push((0.0, r::function_call_arguments_done(index, &fc_id, args)));
-        events.push((
-            0.0,
-            r::function_call_done(index, &fc_id, &call_id, "generate_express", args),
-        ));
-        calls.push(r::function_call_item(
-            &fc_id,
-            &call_id,
-            "generate_express",
-            args,
-            "completed",
-        ));
+        events.push((0.0, r::function_call_done(index, &fc_id, &call_id, "generate_express", args)));
+        calls.push(r::function_call_item(&fc_id, &call_id, "generate_express", args, "completed"));
     }
     let message = r::message_item(&msg_id, "completed", Some(full));
     events.push((0.0, at(r::output_text_done(&msg_id, full))));

@@ -16,11 +16,7 @@ pub fn chunk(id: &str, delta: Value, finish_reason: Option<&str>) -> Value {
 
 /// The first chunk OpenAI sends: `{"role":"assistant","content":""}`.
 pub fn chunk_role(id: &str) -> Value {
-    chunk(
-        id,
-        json!({ "role": "assistant", "content": "", "refusal": null }),
-        None,
-    )
+    chunk(id, json!({ "role": "assistant", "content": "", "refusal": null }), None)
 }
 
 /// A `content` delta.
@@ -39,13 +35,7 @@ pub fn chunk_reasoning(id: &str, field: &str, text: &str) -> Value {
 /// One `tool_calls` delta. The first delta of a call carries `call_id`
 /// (`id`), `type: "function"` and the `name`; later ones only `index` and an
 /// `arguments` part, which the client appends by `index`.
-pub fn chunk_tool_call(
-    id: &str,
-    index: usize,
-    call_id: Option<&str>,
-    name: Option<&str>,
-    arguments_part: &str,
-) -> Value {
+pub fn chunk_tool_call(id: &str, index: usize, call_id: Option<&str>, name: Option<&str>, arguments_part: &str) -> Value {
     let mut function = json!({ "arguments": arguments_part });
     if let Some(name) = name {
         function["name"] = json!(name);

@@ -12,9 +12,7 @@ pub mod responses;
 
 /// Seconds since the Unix epoch (the `created` / `created_at` fields).
 pub(crate) fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// The `model` field the builders put in responses and chunks.

@@ -90,13 +90,7 @@ pub fn reasoning_item(id: &str, summary: Option<&str>) -> Value {
 }
 
 /// A function call output item.
-pub fn function_call_item(
-    id: &str,
-    call_id: &str,
-    name: &str,
-    arguments: &str,
-    status: &str,
-) -> Value {
+pub fn function_call_item(id: &str, call_id: &str, name: &str, arguments: &str, status: &str) -> Value {
     json!({ "id": id, "type": "function_call", "status": status, "call_id": call_id, "name": name, "arguments": arguments })
 }
 
@@ -112,31 +106,13 @@ pub fn item_done(output_index: usize, item: Value) -> Value {
 
 /// `response.output_item.added` for a function call (status `in_progress`).
 /// OpenAI itself sends `arguments: ""` here and streams them after.
-pub fn function_call_added(
-    output_index: usize,
-    id: &str,
-    call_id: &str,
-    name: &str,
-    arguments: &str,
-) -> Value {
-    item_added(
-        output_index,
-        function_call_item(id, call_id, name, arguments, "in_progress"),
-    )
+pub fn function_call_added(output_index: usize, id: &str, call_id: &str, name: &str, arguments: &str) -> Value {
+    item_added(output_index, function_call_item(id, call_id, name, arguments, "in_progress"))
 }
 
 /// `response.output_item.done` for a function call (status `completed`).
-pub fn function_call_done(
-    output_index: usize,
-    id: &str,
-    call_id: &str,
-    name: &str,
-    arguments: &str,
-) -> Value {
-    item_done(
-        output_index,
-        function_call_item(id, call_id, name, arguments, "completed"),
-    )
+pub fn function_call_done(output_index: usize, id: &str, call_id: &str, name: &str, arguments: &str) -> Value {
+    item_done(output_index, function_call_item(id, call_id, name, arguments, "completed"))
 }
 
 /// `response.function_call_arguments.delta` (`item_id` is the item's `id`, not its `call_id`).

@@ -16,11 +16,7 @@ async fn a_plain_turn_streams_start_to_end_in_the_engines_order() {
     let body = chat("hello yui", "c1");
     let mut live = Live::open(server.addr(), body.clone(), None).await;
     assert_eq!(live.status, 200);
-    assert!(
-        live.content_type.starts_with("text/event-stream"),
-        "{}",
-        live.content_type
-    );
+    assert!(live.content_type.starts_with("text/event-stream"), "{}", live.content_type);
     assert_eq!(live.connection, "close");
     let events = live.rest().await;
     let kinds = types(&events);
@@ -28,10 +24,7 @@ async fn a_plain_turn_streams_start_to_end_in_the_engines_order() {
     assert_eq!(&kinds[kinds.len() - 2..], ["usage", "end"]);
     let middle: Vec<&str> = kinds[1..kinds.len() - 2].to_vec();
     let reasoning = middle.iter().take_while(|k| **k == "reasoning").count();
-    assert!(
-        reasoning >= 1 && middle[reasoning..].iter().all(|k| *k == "delta"),
-        "{kinds:?}"
-    );
+    assert!(reasoning >= 1 && middle[reasoning..].iter().all(|k| *k == "delta"), "{kinds:?}");
     assert!(middle.len() - reasoning >= 2, "a few deltas: {kinds:?}");
     let msg_id = events[0]["msg_id"].as_str().unwrap();
     assert!(msg_id.starts_with("m_"), "{msg_id}");
@@ -43,60 +36,29 @@ async fn a_plain_turn_streams_start_to_end_in_the_engines_order() {
     assert_eq!(usage["chars"].as_u64(), Some(reply.chars().count() as u64));
     assert!(usage["seconds"].as_f64().unwrap() >= usage["ttft"].as_f64().unwrap());
     let end = &events[events.len() - 1];
-    assert_eq!(
-        (
-            &end["user_index"],
-            &end["assistant_index"],
-            &end["versions"],
-            &end["active"]
-        ),
-        (&json!(0), &json!(1), &json!(1), &json!(0))
-    );
+    assert_eq!((&end["user_index"], &end["assistant_index"], &end["versions"], &end["active"]), (&json!(0), &json!(1), &json!(1), &json!(0)));
 
     let second = turn(server.addr(), chat("I feel sad", "c1")).await;
     let end = second.last().unwrap();
-    assert_eq!(
-        (&end["user_index"], &end["assistant_index"]),
-        (&json!(2), &json!(3))
-    );
+    assert_eq!((&end["user_index"], &end["assistant_index"]), (&json!(2), &json!(3)));
     assert!(text(&second).starts_with("You said: \"I feel sad\"."));
     let (status, stored) = call(server.addr(), "GET", "/chats/c1", json!(null), None).await;
     assert_eq!(status, 200);
     assert_eq!(stored["id"], "c1");
-    assert_eq!(
-        stored["title"], "hello yui",
-        "the first prompt, context skipped"
-    );
+    assert_eq!(stored["title"], "hello yui", "the first prompt, context skipped");
     let messages = stored["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 4);
-    assert_eq!(
-        messages[3],
-        json!({ "role": "assistant", "content": text(&second) })
-    );
+    assert_eq!(messages[3], json!({ "role": "assistant", "content": text(&second) }));
 
     // Neither chat_id nor run_id: the session's conversation, run_id "".
     let other = turn(server.addr(), json!({ "prompt": "hi", "session": "s9" })).await;
     assert_eq!(other[0]["run_id"], "", "no run id sent");
-    assert_eq!(
-        other.last().unwrap()["user_index"],
-        0,
-        "another conversation"
-    );
-    assert_eq!(
-        call(server.addr(), "GET", "/chats/s9", json!(null), None)
-            .await
-            .0,
-        200
-    );
+    assert_eq!(other.last().unwrap()["user_index"], 0, "another conversation");
+    assert_eq!(call(server.addr(), "GET", "/chats/s9", json!(null), None).await.0, 200);
     let bare = turn(server.addr(), json!({})).await;
     assert_eq!(bare.last().unwrap()["type"], "end");
     let (_, list) = call(server.addr(), "GET", "/chats", json!(null), None).await;
-    let ids: Vec<&str> = list["chats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = list["chats"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["default", "s9", "c1"], "newest first");
 }
 
@@ -112,18 +74,9 @@ async fn the_data_carries_no_type_and_bad_bodies_are_refused() {
     let mut live = Live::open(addr, chat("hello", "raw"), None).await;
     let first = live.next().await.unwrap();
     assert_eq!(first["type"], "start");
-    let mut keys: Vec<&str> = first
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let mut keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
-    assert_eq!(
-        keys,
-        ["msg_id", "run_id", "type"],
-        "type added by the test client"
-    );
+    assert_eq!(keys, ["msg_id", "run_id", "type"], "type added by the test client");
     live.rest().await;
 }
 
@@ -132,41 +85,23 @@ async fn asking_the_time_runs_get_time_before_the_text() {
     let server = start().await;
     let events = turn(server.addr(), chat("what time is it?", "t")).await;
     let kinds = types(&events);
-    let drafting = kinds
-        .iter()
-        .position(|k| *k == "tool_drafting")
-        .expect("drafting");
-    assert_eq!(
-        &kinds[drafting..drafting + 4],
-        ["tool_drafting", "tool_call", "tool_result", "delta"],
-        "{kinds:?}"
-    );
+    let drafting = kinds.iter().position(|k| *k == "tool_drafting").expect("drafting");
+    assert_eq!(&kinds[drafting..drafting + 4], ["tool_drafting", "tool_call", "tool_result", "delta"], "{kinds:?}");
     let (call, result) = (&events[drafting + 1], &events[drafting + 2]);
-    assert_eq!(
-        (&events[drafting]["name"], &call["name"], &result["name"]),
-        (&json!("get_time"), &json!("get_time"), &json!("get_time"))
-    );
+    assert_eq!((&events[drafting]["name"], &call["name"], &result["name"]), (&json!("get_time"), &json!("get_time"), &json!("get_time")));
     assert_eq!(call["call_id"], "c_1_get_time");
     assert_eq!(call["call_id"], result["call_id"]);
     assert!(call["args"].is_object());
     assert_eq!(result["ok"], true);
     assert!(result["seconds"].is_number());
     let now = result["output"].as_str().unwrap();
-    assert!(
-        text(&events).contains(&format!("It's {now}.")),
-        "{}",
-        text(&events)
-    );
+    assert!(text(&events).contains(&format!("It's {now}.")), "{}", text(&events));
 
     // With tools off, no tool runs (the reply still tells the time).
     let mut body = chat("what time is it?", "t");
     body["tools"] = json!(false);
     let events = turn(server.addr(), body).await;
-    assert!(
-        !types(&events).contains(&"tool_call"),
-        "{:?}",
-        types(&events)
-    );
+    assert!(!types(&events).contains(&"tool_call"), "{:?}", types(&events));
     assert!(text(&events).contains("It's "));
 }
 
@@ -175,20 +110,11 @@ async fn a_failing_turn_ends_with_an_error_and_stores_nothing() {
     let server = start().await;
     let events = turn(server.addr(), chat("please fail", "f")).await;
     let last = events.last().unwrap();
-    assert_eq!(
-        (&last["type"], &last["kind"]),
-        (&json!("error"), &json!("rate_limit"))
-    );
+    assert_eq!((&last["type"], &last["kind"]), (&json!("error"), &json!("rate_limit")));
     assert!(last["message"].as_str().is_some_and(|m| !m.is_empty()));
     let kinds = types(&events);
-    assert!(
-        !kinds.contains(&"end") && !kinds.contains(&"usage"),
-        "{kinds:?}"
-    );
-    assert_eq!(
-        call(server.addr(), "GET", "/chats/f", json!(null), None).await,
-        (404, json!({ "ok": false, "error": "no such conversation" }))
-    );
+    assert!(!kinds.contains(&"end") && !kinds.contains(&"usage"), "{kinds:?}");
+    assert_eq!(call(server.addr(), "GET", "/chats/f", json!(null), None).await, (404, json!({ "ok": false, "error": "no such conversation" })));
 }
 
 #[tokio::test]
@@ -199,101 +125,46 @@ async fn cancel_by_run_id_sends_cancelled_and_ends_the_stream() {
     let (msg_id, run_id) = (&events[0]["msg_id"], events[0]["run_id"].as_str().unwrap());
     let path = format!("/cancel/{run_id}");
     let (status, body) = call_raw(addr, "POST", &path, "", None).await;
-    assert_eq!(
-        (status, body),
-        (200, json!({ "ok": true, "run_id": run_id, "error": null }))
-    );
+    assert_eq!((status, body), (200, json!({ "ok": true, "run_id": run_id, "error": null })));
     let rest = live.rest().await;
-    assert_eq!(
-        rest,
-        [json!({ "type": "cancelled", "msg_id": msg_id, "run_id": run_id })]
-    );
+    assert_eq!(rest, [json!({ "type": "cancelled", "msg_id": msg_id, "run_id": run_id })]);
     let (status, body) = call_raw(addr, "POST", &path, "", None).await;
-    assert_eq!(
-        (status, body),
-        (
-            404,
-            json!({ "ok": false, "run_id": run_id, "error": "no such active run" })
-        ),
-        "no longer live"
-    );
-    assert_eq!(
-        call_raw(addr, "POST", "/cancel/nope", "", None).await.0,
-        404
-    );
-    assert_eq!(
-        call(addr, "GET", "/chats/x", json!(null), None).await.0,
-        404,
-        "a cancelled exchange is not stored"
-    );
+    assert_eq!((status, body), (404, json!({ "ok": false, "run_id": run_id, "error": "no such active run" })), "no longer live");
+    assert_eq!(call_raw(addr, "POST", "/cancel/nope", "", None).await.0, 404);
+    assert_eq!(call(addr, "GET", "/chats/x", json!(null), None).await.0, 404, "a cancelled exchange is not stored");
 
     // A paced plain turn (~5 s at pace 5) is stopped mid-way too.
     let server = start_with(5.0, None).await;
     let mut live = Live::open(server.addr(), chat("hello", "x"), None).await;
     let start = live.until("start").await;
     let path = format!("/cancel/{}", start[0]["run_id"].as_str().unwrap());
-    assert_eq!(
-        call_raw(server.addr(), "POST", &path, "", None).await.0,
-        200
-    );
+    assert_eq!(call_raw(server.addr(), "POST", &path, "", None).await.0, 200);
     let rest = live.rest().await;
     assert_eq!(rest.last().unwrap()["type"], "cancelled", "{rest:?}");
     let kinds = types(&rest);
-    assert!(
-        !kinds.contains(&"end") && !kinds.contains(&"usage"),
-        "{kinds:?}"
-    );
+    assert!(!kinds.contains(&"end") && !kinds.contains(&"usage"), "{kinds:?}");
 }
 
 #[tokio::test]
 async fn each_session_keeps_its_own_history() {
     let server = start().await;
     let addr = server.addr();
-    let reasoning = |events: &[serde_json::Value]| -> String {
-        events
-            .iter()
-            .filter(|e| e["type"] == "reasoning")
-            .map(|e| e["text"].as_str().unwrap())
-            .collect()
-    };
+    let reasoning =
+        |events: &[serde_json::Value]| -> String { events.iter().filter(|e| e["type"] == "reasoning").map(|e| e["text"].as_str().unwrap()).collect() };
     let first = turn(addr, chat("hello", "a")).await;
-    assert!(
-        !reasoning(&first).contains("Earlier"),
-        "{}",
-        reasoning(&first)
-    );
+    assert!(!reasoning(&first).contains("Earlier"), "{}", reasoning(&first));
     let other = turn(addr, chat("I like tea", "b")).await;
-    assert!(
-        !reasoning(&other).contains("Earlier"),
-        "{}",
-        reasoning(&other)
-    );
+    assert!(!reasoning(&other).contains("Earlier"), "{}", reasoning(&other));
     let again = turn(addr, chat("and you?", "a")).await;
-    assert!(
-        reasoning(&again).starts_with("Earlier in this session you said \"hello\"."),
-        "{}",
-        reasoning(&again)
-    );
+    assert!(reasoning(&again).starts_with("Earlier in this session you said \"hello\"."), "{}", reasoning(&again));
     let b = turn(addr, chat("more", "b")).await;
-    assert!(
-        reasoning(&b).contains("\"I like tea\""),
-        "{}",
-        reasoning(&b)
-    );
+    assert!(reasoning(&b).contains("\"I like tea\""), "{}", reasoning(&b));
     // POST /reset forgets one session's history.
     let (status, body) = call(addr, "POST", "/reset", json!({ "session": "a" }), None).await;
     assert_eq!((status, body), (200, json!({ "ok": true })));
     let fresh = turn(addr, chat("hi again", "a")).await;
-    assert!(
-        !reasoning(&fresh).contains("Earlier"),
-        "{}",
-        reasoning(&fresh)
-    );
-    assert_eq!(
-        fresh.last().unwrap()["user_index"],
-        4,
-        "the stored conversation stays"
-    );
+    assert!(!reasoning(&fresh).contains("Earlier"), "{}", reasoning(&fresh));
+    assert_eq!(fresh.last().unwrap()["user_index"], 4, "the stored conversation stays");
 }
 
 #[tokio::test]
@@ -310,23 +181,13 @@ async fn attachments_fold_text_into_the_prompt_and_take_five() {
         { "name": "sixth.md", "text": "never" },
     ]);
     let events = turn(addr, body).await;
-    let reasoning: String = events
-        .iter()
-        .filter(|e| e["type"] == "reasoning")
-        .map(|e| e["text"].as_str().unwrap())
-        .collect();
-    assert!(
-        reasoning.starts_with("Attached: notes.txt, dot.png, paper.pdf, a.md, b.md."),
-        "{reasoning}"
-    );
+    let reasoning: String = events.iter().filter(|e| e["type"] == "reasoning").map(|e| e["text"].as_str().unwrap()).collect();
+    assert!(reasoning.starts_with("Attached: notes.txt, dot.png, paper.pdf, a.md, b.md."), "{reasoning}");
     assert!(text(&events).contains("see attached"), "{}", text(&events));
     let (_, stored) = call(addr, "GET", "/chats/att", json!(null), None).await;
     let user = stored["messages"][0]["content"].as_str().unwrap();
     assert!(user.ends_with("see attached\n\n--- attached: notes.txt ---\nbuy milk\n\n--- attached: a.md ---\nA\n\n--- attached: b.md ---\nB"), "{user:?}");
-    assert!(
-        !user.contains("never") && !user.contains("base64"),
-        "{user:?}"
-    );
+    assert!(!user.contains("never") && !user.contains("base64"), "{user:?}");
 }
 
 #[tokio::test]
@@ -355,10 +216,5 @@ async fn every_route_checks_the_key() {
         assert_eq!(status, 401, "{path}");
         assert_eq!(body["error"]["code"], "invalid_api_key");
     }
-    assert_eq!(
-        call(addr, "POST", "/fork/k/1", json!({}), Some("k-1"))
-            .await
-            .0,
-        200
-    );
+    assert_eq!(call(addr, "POST", "/fork/k/1", json!({}), Some("k-1")).await.0, 200);
 }

@@ -7,17 +7,11 @@ use yui_demo::test_client::{connect, frame, send, Binary};
 
 #[tokio::test]
 async fn binary_prints_one_line_and_serves_the_demo() {
-    let bin = Binary::spawn(
-        env!("CARGO_BIN_EXE_yui-demo"),
-        &["--port", "0", "--pace", "0", "--key", "k"],
-    );
+    let bin = Binary::spawn(env!("CARGO_BIN_EXE_yui-demo"), &["--port", "0", "--pace", "0", "--key", "k"]);
     let mut ws = connect(bin.addr()).await;
     let hello = json!({ "type": "hello", "key": "k", "chat_id": "bin", "accepts": ["error"] });
     send(&mut ws, hello).await;
-    assert_eq!(
-        frame(&mut ws).await,
-        json!({ "type": "ready", "chat_id": "bin", "max_turn_bytes": yui_demo::MAX_TURN_BYTES })
-    );
+    assert_eq!(frame(&mut ws).await, json!({ "type": "ready", "chat_id": "bin", "max_turn_bytes": yui_demo::MAX_TURN_BYTES }));
     // A turn with a picture: the demo says it sees it.
     let turn = json!({ "type": "turn", "turn_id": "1", "client_context": "", "text": "hello", "images": ["data:image/jpeg;base64,AAAA"] });
     send(&mut ws, turn).await;
@@ -41,10 +35,7 @@ async fn binary_prints_one_line_and_serves_the_demo() {
 
 #[test]
 fn binary_rejects_a_bad_pace() {
-    let out = Command::new(env!("CARGO_BIN_EXE_yui-demo"))
-        .args(["--pace", "-1"])
-        .output()
-        .expect("binary runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_yui-demo")).args(["--pace", "-1"]).output().expect("binary runs");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
 }

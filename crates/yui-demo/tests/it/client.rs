@@ -13,60 +13,30 @@ use tokio::net::TcpStream;
 use crate::common::{parse_sse, WAIT};
 
 /// Writes one HTTP/1.1 request (`Connection: close`).
-async fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: &str,
-    key: Option<&str>,
-) -> TcpStream {
-    let auth = key
-        .map(|k| format!("Authorization: Bearer {k}\r\n"))
-        .unwrap_or_default();
+async fn request(addr: SocketAddr, method: &str, path: &str, body: &str, key: Option<&str>) -> TcpStream {
+    let auth = key.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let mut stream = TcpStream::connect(addr).await.expect("tcp connect");
-    stream
-        .write_all(head.as_bytes())
-        .await
-        .expect("write request");
+    stream.write_all(head.as_bytes()).await.expect("write request");
     stream
 }
 
 /// A side request answered with JSON: `(status, body)`.
-pub async fn call(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: Value,
-    key: Option<&str>,
-) -> (u16, Value) {
+pub async fn call(addr: SocketAddr, method: &str, path: &str, body: Value, key: Option<&str>) -> (u16, Value) {
     call_raw(addr, method, path, &body.to_string(), key).await
 }
 
 /// The same with a raw body (`""`: none).
-pub async fn call_raw(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: &str,
-    key: Option<&str>,
-) -> (u16, Value) {
+pub async fn call_raw(addr: SocketAddr, method: &str, path: &str, body: &str, key: Option<&str>) -> (u16, Value) {
     let mut stream = request(addr, method, path, body, key).await;
     let mut raw = Vec::new();
-    tokio::time::timeout(WAIT, stream.read_to_end(&mut raw))
-        .await
-        .expect("answer in time")
-        .expect("read");
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut raw)).await.expect("answer in time").expect("read");
     let raw = String::from_utf8(raw).expect("utf-8");
     let (head, body) = raw.split_once("\r\n\r\n").expect("header end");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("status");
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("status");
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
@@ -103,15 +73,7 @@ impl Live {
         let at = live.raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
         let head = String::from_utf8(live.raw.drain(..at + 4).collect()).unwrap();
         live.status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
-        let header = |name: &str| {
-            head.lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix(name)
-                        .map(|v| v.trim().to_string())
-                })
-                .unwrap_or_default()
-        };
+        let header = |name: &str| head.lines().find_map(|l| l.to_ascii_lowercase().strip_prefix(name).map(|v| v.trim().to_string())).unwrap_or_default();
         live.content_type = header("content-type:");
         live.connection = header("connection:");
         live
@@ -120,10 +82,7 @@ impl Live {
     /// Reads more bytes; `false` at the end of the connection.
     async fn read(&mut self) -> bool {
         let mut buf = [0u8; 4096];
-        let n = tokio::time::timeout(WAIT, self.stream.read(&mut buf))
-            .await
-            .expect("bytes in time")
-            .expect("read");
+        let n = tokio::time::timeout(WAIT, self.stream.read(&mut buf)).await.expect("bytes in time").expect("read");
         self.raw.extend_from_slice(&buf[..n]);
         n > 0
     }
@@ -131,9 +90,7 @@ impl Live {
     /// Moves whole chunks from `raw` to `body`.
     fn dechunk(&mut self) {
         while let Some(line) = self.raw.windows(2).position(|w| w == b"\r\n") {
-            let size =
-                usize::from_str_radix(std::str::from_utf8(&self.raw[..line]).unwrap().trim(), 16)
-                    .expect("chunk size");
+            let size = usize::from_str_radix(std::str::from_utf8(&self.raw[..line]).unwrap().trim(), 16).expect("chunk size");
             if size == 0 {
                 self.done = true;
                 return;
@@ -141,12 +98,7 @@ impl Live {
             if self.raw.len() < line + 2 + size + 2 {
                 return;
             }
-            let chunk: Vec<u8> = self
-                .raw
-                .drain(..line + 2 + size + 2)
-                .skip(line + 2)
-                .take(size)
-                .collect();
+            let chunk: Vec<u8> = self.raw.drain(..line + 2 + size + 2).skip(line + 2).take(size).collect();
             self.body.push_str(&String::from_utf8(chunk).unwrap());
         }
     }
@@ -161,10 +113,7 @@ impl Live {
                 let block: String = self.body.drain(..end + 2).collect();
                 let ev = parse_sse(&block).pop().expect("one event");
                 let mut data: Value = serde_json::from_str(&ev.data).expect("JSON data");
-                assert!(
-                    data.get("type").is_none(),
-                    "no type key in the data: {data}"
-                );
+                assert!(data.get("type").is_none(), "no type key in the data: {data}");
                 data["type"] = json!(ev.event.expect("an event: line"));
                 return Some(data);
             }
@@ -200,10 +149,7 @@ impl Live {
     pub async fn quiet(&mut self, d: Duration) -> bool {
         let mut buf = [0u8; 64];
         self.dechunk();
-        self.body.is_empty()
-            && tokio::time::timeout(d, self.stream.read(&mut buf))
-                .await
-                .is_err()
+        self.body.is_empty() && tokio::time::timeout(d, self.stream.read(&mut buf)).await.is_err()
     }
 }
 
@@ -214,11 +160,7 @@ pub fn types(events: &[Value]) -> Vec<&str> {
 
 /// The streamed reply text (every `delta` joined).
 pub fn text(events: &[Value]) -> String {
-    events
-        .iter()
-        .filter(|e| e["type"] == "delta")
-        .map(|e| e["text"].as_str().unwrap())
-        .collect()
+    events.iter().filter(|e| e["type"] == "delta").map(|e| e["text"].as_str().unwrap()).collect()
 }
 
 /// A `POST /chat` body as the engine's own UI sends it: `chat_id` and

@@ -292,7 +292,11 @@ pub(crate) async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, 
         // As the engine: a session with no agent yet (new, or reset) is
         // seeded from the stored conversation's non-empty messages.
         if !st.sessions.contains_key(&session) {
-            let seeded = st.conversations.get(&chat_id).map(|c| c.messages.iter().map(|m| m.content.clone()).filter(|t| !t.trim().is_empty()).collect()).unwrap_or_default();
+            let seeded = st
+                .conversations
+                .get(&chat_id)
+                .map(|c| c.messages.iter().map(|m| m.content.clone()).filter(|t| !t.trim().is_empty()).collect())
+                .unwrap_or_default();
             st.sessions.insert(session.clone(), seeded);
         }
         let prior = st.sessions.get(&session).map_or(0, Vec::len);

@@ -157,7 +157,8 @@ impl Run {
                 self.finish(&reply, plan == Plan::Unsaved).await
             }
             Plan::Approve | Plan::ApproveTwice => {
-                let asks: Vec<Value> = if plan == Plan::Approve { vec![json!({"command": "ls"})] } else { vec![json!({"command": "ls"}), json!({"command": "pwd"})] };
+                let asks: Vec<Value> =
+                    if plan == Plan::Approve { vec![json!({"command": "ls"})] } else { vec![json!({"command": "ls"}), json!({"command": "pwd"})] };
                 let mut drained = Vec::new();
                 let mut any_allowed = false;
                 for (i, args) in asks.iter().enumerate() {

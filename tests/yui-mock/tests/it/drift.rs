@@ -74,10 +74,7 @@ fn the_chat_helpers_build_real_chunks() {
         as_chunk(chunk);
     }
     let err = chat::error_chunk("overloaded", json!(502));
-    assert_eq!(
-        err,
-        json!({ "error": { "message": "overloaded", "code": 502 } })
-    );
+    assert_eq!(err, json!({ "error": { "message": "overloaded", "code": 502 } }));
 }
 
 fn stream_data(reply: HttpReply) -> Vec<String> {
@@ -91,8 +88,7 @@ fn stream_data(reply: HttpReply) -> Vec<String> {
 fn every_event_the_demo_streams_is_real() {
     let ids = Ids::default();
     for text in ["hello", "what time is it?", "add a todo", "I am sad", ""] {
-        let req =
-            json!({ "model": "m", "stream": true, "input": [{ "role": "user", "content": text }] });
+        let req = json!({ "model": "m", "stream": true, "input": [{ "role": "user", "content": text }] });
         let follow = json!({ "stream": true, "input": [{ "type": "function_call_output", "call_id": "c", "output": "ok" }] });
         for req in [req, follow] {
             let events = stream_data(responses_reply(&req, &ids, "12:00"));

@@ -18,10 +18,7 @@ async fn hello_gets_ready_with_chat_id_echo() {
     send(&mut ws, hello_frame("yui-3f9a2c1d", "anything", &["error"])).await;
     let ready = frame(&mut ws).await;
     assert_eq!(ready, json!({ "type": "ready", "chat_id": "yui-3f9a2c1d" }));
-    let hello = server
-        .wait_for_frame("hello", 0, WAIT)
-        .await
-        .expect("hello recorded");
+    let hello = server.wait_for_frame("hello", 0, WAIT).await.expect("hello recorded");
     assert_eq!(hello["chat_id"], "yui-3f9a2c1d");
     assert_eq!(server.connections(), 1);
     assert_eq!(server.open_connections(), 1);
@@ -29,11 +26,7 @@ async fn hello_gets_ready_with_chat_id_echo() {
 
 #[tokio::test]
 async fn ready_carries_max_turn_bytes_when_configured() {
-    let config = MockConfig {
-        pace: 0.0,
-        max_turn_bytes: Some(4_000_000),
-        ..MockConfig::default()
-    };
+    let config = MockConfig { pace: 0.0, max_turn_bytes: Some(4_000_000), ..MockConfig::default() };
     let server = MockServer::start(config).await.unwrap();
     let (_ws, ready) = connect_ready(server.addr(), &[]).await;
     assert_eq!(ready["max_turn_bytes"], 4_000_000);
@@ -42,11 +35,7 @@ async fn ready_carries_max_turn_bytes_when_configured() {
 
 #[tokio::test]
 async fn wrong_key_closes_4401_and_sends_nothing() {
-    let config = MockConfig {
-        key: Some("sekrit".into()),
-        pace: 0.0,
-        ..MockConfig::default()
-    };
+    let config = MockConfig { key: Some("sekrit".into()), pace: 0.0, ..MockConfig::default() };
     let server = MockServer::start(config).await.unwrap();
     let mut ws = connect(server.addr()).await;
     send(&mut ws, hello_frame("c", "wrong", &[])).await;
@@ -69,16 +58,8 @@ async fn malformed_and_oversize_frames_are_dropped_and_the_socket_stays() {
     let big = json!({ "type": "vocabulary", "vocabulary": { "pad": "x".repeat(MAX_FRAME_BYTES) } });
     send(&mut ws, big).await;
     // A turn over 256 KiB without max_turn_bytes is dropped too.
-    send(
-        &mut ws,
-        json!({ "type": "turn", "turn_id": "1", "text": "x".repeat(MAX_FRAME_BYTES) }),
-    )
-    .await;
-    send(
-        &mut ws,
-        json!({ "type": "playback", "turn_id": "1", "ended": "failed" }),
-    )
-    .await;
+    send(&mut ws, json!({ "type": "turn", "turn_id": "1", "text": "x".repeat(MAX_FRAME_BYTES) })).await;
+    send(&mut ws, json!({ "type": "playback", "turn_id": "1", "ended": "failed" })).await;
     let render = frame(&mut ws).await;
     assert_eq!(render["turn_id"], "ok");
     assert_eq!(types(&server.received()), ["hello", "playback"]);
@@ -86,39 +67,15 @@ async fn malformed_and_oversize_frames_are_dropped_and_the_socket_stays() {
 
 #[tokio::test]
 async fn big_turns_pass_up_to_max_turn_bytes() {
-    let config = MockConfig {
-        mode: Mode::Scenario(Scenario::new("quiet", vec![])),
-        max_turn_bytes: Some(1_000_000),
-        pace: 0.0,
-        ..MockConfig::default()
-    };
+    let config = MockConfig { mode: Mode::Scenario(Scenario::new("quiet", vec![])), max_turn_bytes: Some(1_000_000), pace: 0.0, ..MockConfig::default() };
     let server = MockServer::start(config).await.unwrap();
     let (mut ws, _) = connect_ready(server.addr(), &[]).await;
-    send(
-        &mut ws,
-        json!({ "type": "vocabulary", "pad": "x".repeat(MAX_FRAME_BYTES) }),
-    )
-    .await;
-    send(
-        &mut ws,
-        json!({ "type": "turn", "turn_id": "7", "text": "", "images": ["x".repeat(600_000)] }),
-    )
-    .await;
-    send(
-        &mut ws,
-        json!({ "type": "turn", "turn_id": "8", "text": "x".repeat(1_000_001) }),
-    )
-    .await;
+    send(&mut ws, json!({ "type": "vocabulary", "pad": "x".repeat(MAX_FRAME_BYTES) })).await;
+    send(&mut ws, json!({ "type": "turn", "turn_id": "7", "text": "", "images": ["x".repeat(600_000)] })).await;
+    send(&mut ws, json!({ "type": "turn", "turn_id": "8", "text": "x".repeat(1_000_001) })).await;
     send(&mut ws, json!({ "type": "stop", "turn_ids": ["7"] })).await;
-    server
-        .wait_for_frame("stop", 0, WAIT)
-        .await
-        .expect("stop recorded");
-    let turns: Vec<_> = server
-        .received()
-        .into_iter()
-        .filter(|f| f["type"] == "turn")
-        .collect();
+    server.wait_for_frame("stop", 0, WAIT).await.expect("stop recorded");
+    let turns: Vec<_> = server.received().into_iter().filter(|f| f["type"] == "turn").collect();
     assert_eq!(turns.len(), 1);
     assert_eq!(turns[0]["turn_id"], "7");
     assert!(server.received().iter().all(|f| f["type"] != "vocabulary"));
@@ -127,17 +84,11 @@ async fn big_turns_pass_up_to_max_turn_bytes() {
 #[tokio::test]
 async fn push_close_all_and_wait_for_frame() {
     let server = start_scenario(r#"{"auto_ready": false, "steps": []}"#).await;
-    assert!(
-        !server.push(json!({ "type": "render" })).await,
-        "no client yet"
-    );
+    assert!(!server.push(json!({ "type": "render" })).await, "no client yet");
     let mut quiet = connect(server.addr()).await;
     send(&mut quiet, hello_frame("q", "", &[])).await;
     server.wait_for_frame("hello", 0, WAIT).await.unwrap();
-    assert!(
-        !server.push(json!({ "type": "render" })).await,
-        "a client without ready gets no push"
-    );
+    assert!(!server.push(json!({ "type": "render" })).await, "a client without ready gets no push");
 
     let server = start(Mode::Demo).await;
     let (mut ws, _) = connect_ready(server.addr(), &[]).await;
@@ -146,27 +97,14 @@ async fn push_close_all_and_wait_for_frame() {
     assert_eq!(frame(&mut ws).await, frame_out);
 
     for n in 0..3 {
-        send(
-            &mut ws,
-            json!({ "type": "playback", "turn_id": n.to_string(), "ended": "failed" }),
-        )
-        .await;
+        send(&mut ws, json!({ "type": "playback", "turn_id": n.to_string(), "ended": "failed" })).await;
     }
-    let third = server
-        .wait_for_frame("playback", 2, WAIT)
-        .await
-        .expect("third playback");
+    let third = server.wait_for_frame("playback", 2, WAIT).await.expect("third playback");
     assert_eq!(third["turn_id"], "2");
-    assert!(server
-        .wait_for_frame("playback", 3, Duration::from_millis(100))
-        .await
-        .is_none());
+    assert!(server.wait_for_frame("playback", 3, Duration::from_millis(100)).await.is_none());
 
     server.close_all(4000);
-    assert!(matches!(
-        next(&mut ws, WAIT).await,
-        Next::Closed(Some(4000))
-    ));
+    assert!(matches!(next(&mut ws, WAIT).await, Next::Closed(Some(4000))));
     // A client reconnects; the server counts it.
     let (_ws2, _) = connect_ready(server.addr(), &[]).await;
     assert!(server.wait_for_connections(2, WAIT).await);
@@ -179,21 +117,10 @@ async fn shutdown_ends_open_sockets_and_frees_the_port() {
     let addr = server.addr();
     let (mut ws, _) = connect_ready(server.addr(), &[]).await;
     server.shutdown().await;
-    assert!(matches!(
-        next(&mut ws, WAIT).await,
-        Next::Closed(_) | Next::Ended(_)
-    ));
-    assert!(
-        tokio::net::TcpStream::connect(addr).await.is_err(),
-        "nothing listens after shutdown"
-    );
+    assert!(matches!(next(&mut ws, WAIT).await, Next::Closed(_) | Next::Ended(_)));
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "nothing listens after shutdown");
     // The same port can be bound again (a restarted backend).
-    let again = MockServer::start(MockConfig {
-        port: addr.port(),
-        ..MockConfig::default()
-    })
-    .await
-    .unwrap();
+    let again = MockServer::start(MockConfig { port: addr.port(), ..MockConfig::default() }).await.unwrap();
     assert_eq!(again.addr(), addr);
 }
 

@@ -86,7 +86,8 @@ pub fn insert_conversation(conn: &Connection, c: &Conversation) -> rusqlite::Res
     if exists {
         return Ok(None);
     }
-    let meta = ConversationMeta { id: c.id.clone(), title: c.title.clone(), created_ms: c.created_ms, updated_ms: c.updated_ms, server_id: c.server_id.clone() };
+    let meta =
+        ConversationMeta { id: c.id.clone(), title: c.title.clone(), created_ms: c.created_ms, updated_ms: c.updated_ms, server_id: c.server_id.clone() };
     put_conversation(conn, &meta)?;
     let mut seen = HashSet::new();
     for (pos, m) in c.messages.iter().enumerate() {

@@ -217,7 +217,14 @@ pub fn put_answer(conn: &Connection, seq: i64, n: usize, a: &Answer) -> rusqlite
 /// Insert message `m` at `pos` of `conversation_id` with its answers, with
 /// `server_index` and `parent_index` (a fork's copy keeps its parent's index
 /// there) as given. Returns its `seq` and the rows written.
-pub fn insert_message(conn: &Connection, conversation_id: &str, pos: i64, m: &ChatMessage, server_index: Option<u64>, parent_index: Option<u64>) -> rusqlite::Result<(i64, usize)> {
+pub fn insert_message(
+    conn: &Connection,
+    conversation_id: &str,
+    pos: i64,
+    m: &ChatMessage,
+    server_index: Option<u64>,
+    parent_index: Option<u64>,
+) -> rusqlite::Result<(i64, usize)> {
     let skey = time_key(conn, m.at_ms)?;
     conn.prepare_cached(
         "INSERT INTO messages (conversation_id, pos, id, role, at_ms, skey, text, files, active, server_index, parent_index)

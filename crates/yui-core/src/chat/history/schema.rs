@@ -77,7 +77,12 @@ fn indexed_text(filter: &str) -> String {
 /// time key (`skey`), so the newest matches come first straight from the
 /// index; kept by triggers on both tables and filled from the rows there.
 fn v2(tx: &Transaction) -> rusqlite::Result<()> {
-    let reindex = |seq: &str| format!("DELETE FROM search WHERE rowid = (SELECT skey FROM messages WHERE seq = {seq}); INSERT INTO search (rowid, text) {};", indexed_text(&format!("WHERE m.seq = {seq}")));
+    let reindex = |seq: &str| {
+        format!(
+            "DELETE FROM search WHERE rowid = (SELECT skey FROM messages WHERE seq = {seq}); INSERT INTO search (rowid, text) {};",
+            indexed_text(&format!("WHERE m.seq = {seq}"))
+        )
+    };
     tx.execute_batch(&format!(
         "CREATE VIRTUAL TABLE search USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
          CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN

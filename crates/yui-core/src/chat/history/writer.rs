@@ -19,10 +19,24 @@ use std::sync::{Arc, Condvar, Mutex};
 /// One write, as asked.
 pub enum Op {
     PutConversation(ConversationMeta),
-    PutMessage { conversation_id: String, message: Box<ChatMessage> },
-    DeleteMessages { conversation_id: String, ids: Vec<String>, renumber: Option<(u64, u64)> },
-    Fork { from: String, upto_msg_id: String, new: ConversationMeta },
-    NameFork { id: String, server_id: String },
+    PutMessage {
+        conversation_id: String,
+        message: Box<ChatMessage>,
+    },
+    DeleteMessages {
+        conversation_id: String,
+        ids: Vec<String>,
+        renumber: Option<(u64, u64)>,
+    },
+    Fork {
+        from: String,
+        upto_msg_id: String,
+        new: ConversationMeta,
+    },
+    NameFork {
+        id: String,
+        server_id: String,
+    },
     DeleteConversation(String),
     SetCurrent(String),
     Import(Box<ImportBatch>, SyncSender<Result<ImportReport, HistoryError>>),
@@ -146,7 +160,9 @@ pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Sh
                 for op in batch {
                     match op {
                         Op::Flush(reply) => replies.push(reply),
-                        Op::Import(_, reply) => imports.push((reply, Err(HistoryError::WriteFailed { path: path.clone(), failures: vec![format!("begin: {e}")] }))),
+                        Op::Import(_, reply) => {
+                            imports.push((reply, Err(HistoryError::WriteFailed { path: path.clone(), failures: vec![format!("begin: {e}")] })))
+                        }
                         _ => {}
                     }
                 }
@@ -218,8 +234,11 @@ pub fn put_conversation(conn: &Connection, meta: &ConversationMeta) -> rusqlite:
 /// A conversation row for `id` when it has none yet (a message written
 /// before its conversation's row is kept all the same).
 fn ensure_conversation(conn: &Connection, id: &str, now_ms: i64) -> rusqlite::Result<usize> {
-    conn.prepare_cached("INSERT OR IGNORE INTO conversations (id, title, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?3)")?
-        .execute(params![id, crate::chat::fold::NEW_CHAT_TITLE, now_ms])
+    conn.prepare_cached("INSERT OR IGNORE INTO conversations (id, title, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?3)")?.execute(params![
+        id,
+        crate::chat::fold::NEW_CHAT_TITLE,
+        now_ms
+    ])
 }
 
 /// The position after the last message of `conversation_id`.
@@ -297,9 +316,7 @@ fn name_fork(conn: &Connection, id: &str, server_id: &str) -> rusqlite::Result<u
 }
 
 fn delete_conversation(conn: &Connection, id: &str) -> rusqlite::Result<usize> {
-    let mut rows = conn
-        .prepare_cached("DELETE FROM answers WHERE message_seq IN (SELECT seq FROM messages WHERE conversation_id = ?1)")?
-        .execute([id])?;
+    let mut rows = conn.prepare_cached("DELETE FROM answers WHERE message_seq IN (SELECT seq FROM messages WHERE conversation_id = ?1)")?.execute([id])?;
     rows += conn.prepare_cached("DELETE FROM messages WHERE conversation_id = ?1")?.execute([id])?;
     rows += conn.prepare_cached("DELETE FROM conversations WHERE id = ?1")?.execute([id])?;
     Ok(rows)
@@ -307,8 +324,7 @@ fn delete_conversation(conn: &Connection, id: &str) -> rusqlite::Result<usize> {
 
 /// Set one of the store's own facts.
 pub fn set_meta(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<usize> {
-    conn.prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")?
-        .execute(params![key, value])
+    conn.prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")?.execute(params![key, value])
 }
 
 /// One of the store's own facts.

@@ -10,8 +10,8 @@ mod trigger;
 use serde::{Deserialize, Serialize};
 
 pub use trigger::{
-    AddressedBy, AddressedTo, AgentCatchup, AgentEvent, Cue, GuideKey, Milestone, ScreenSwitch, ScreenTransition,
-    SignalEnvelope, SignalGroup, Trigger, TriggerKind, Wake, WakeCause,
+    AddressedBy, AddressedTo, AgentCatchup, AgentEvent, Cue, GuideKey, Milestone, ScreenSwitch, ScreenTransition, SignalEnvelope, SignalGroup, Trigger,
+    TriggerKind, Wake, WakeCause,
 };
 
 /// Everything one turn's block is rendered from. Unknown fields are ignored.
@@ -353,11 +353,7 @@ impl ClientContext {
         ClientContext {
             env: Env::now_local(),
             screenshot: None,
-            body_state: BodyState {
-                posture: Posture { state: PostureState::Standing, perched_on: None },
-                since: body_since_ms,
-                waking: false,
-            },
+            body_state: BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: body_since_ms, waking: false },
             relations: Vec::new(),
             tool_switches: Vec::new(),
             previous_turn: None,

@@ -54,8 +54,7 @@
 pub mod wire;
 
 pub use wire::{
-    parse_event, ApprovalDecision, ApproveRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, Latency, WireAttachment,
-    EVENT_TYPES,
+    parse_event, ApprovalDecision, ApproveRequest, ChatErrorKind, ChatEvent, ChatRequest, Endpoints, EventError, Latency, WireAttachment, EVENT_TYPES,
 };
 
 use crate::error::ErrorCode;
@@ -409,10 +408,7 @@ impl Session {
         let Some(f) = self.flight.take() else { return };
         tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn_id, status = ?e.status(), code = ?e.code());
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
-            link.report(Inbound::Notice {
-                code: ErrorCode::Auth,
-                message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
-            });
+            link.report(Inbound::Notice { code: ErrorCode::Auth, message: format!("The server refused the key (HTTP {status}). Check the key in settings.") });
         }
         link.reply(&f.turn_id, ReplyPart::Error { message: e.shown() });
         link.reply(&f.turn_id, ReplyPart::End { usage: None });
@@ -500,7 +496,13 @@ impl Session {
 
 /// One side request: `(status, JSON body or null)`, or why it never got
 /// an answer (one line).
-async fn send(client: &reqwest::Client, method: reqwest::Method, url: &str, key: &str, body: Option<&serde_json::Value>) -> Result<(u16, serde_json::Value), String> {
+async fn send(
+    client: &reqwest::Client,
+    method: reqwest::Method,
+    url: &str,
+    key: &str,
+    body: Option<&serde_json::Value>,
+) -> Result<(u16, serde_json::Value), String> {
     let mut req = client.request(method, url).timeout(crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT);
     if !key.is_empty() {
         req = req.bearer_auth(key);
@@ -626,7 +628,12 @@ mod tests {
 
     #[test]
     fn the_key_is_redacted() {
-        let cfg = AgentChatConfig { base_url: "http://h".into(), key: "sk-secret".into(), conversation_id: None, stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT };
+        let cfg = AgentChatConfig {
+            base_url: "http://h".into(),
+            key: "sk-secret".into(),
+            conversation_id: None,
+            stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT,
+        };
         assert!(!format!("{cfg:?}").contains("sk-secret"));
     }
 }

@@ -24,19 +24,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 /// Every event type of the stream, in the seed's order.
-pub const EVENT_TYPES: [&str; 11] = [
-    "start",
-    "reasoning",
-    "delta",
-    "tool_drafting",
-    "tool_call",
-    "tool_result",
-    "approval_request",
-    "usage",
-    "cancelled",
-    "error",
-    "end",
-];
+pub const EVENT_TYPES: [&str; 11] =
+    ["start", "reasoning", "delta", "tool_drafting", "tool_call", "tool_result", "approval_request", "usage", "cancelled", "error", "end"];
 
 /// Reads an id that the engine may send as a string or as a number.
 fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -226,7 +215,11 @@ pub enum ChatEvent {
 fn index<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     match Value::deserialize(d)? {
         Value::Null => Ok(None),
-        Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)).map(Some).ok_or_else(|| serde::de::Error::custom(format!("{n} is not an index"))),
+        Value::Number(n) => n
+            .as_u64()
+            .or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("{n} is not an index"))),
         Value::String(s) => s.trim().parse().map(Some).map_err(|_| serde::de::Error::custom(format!("{s:?} is not an index"))),
         other => Err(serde::de::Error::custom(format!("{other} is not an index"))),
     }
@@ -712,8 +705,22 @@ mod tests {
         // `event: <name>` + `data: <json>` with no "type" key, as the engine writes them.
         let e = parse_event("start", r#"{"msg_id": "m_18c2f", "run_id": ""}"#).unwrap();
         assert_eq!(e, ChatEvent::Start { msg_id: "m_18c2f".into(), run_id: String::new() });
-        let e = parse_event("tool_result", r#"{"msg_id": "m_1", "call_id": "c_1_get_time", "name": "get_time", "ok": true, "output": "\"21:00\"", "seconds": null}"#).unwrap();
-        assert_eq!(e, ChatEvent::ToolResult { msg_id: "m_1".into(), call_id: "c_1_get_time".into(), name: "get_time".into(), ok: true, output: "21:00".into(), seconds: None });
+        let e = parse_event(
+            "tool_result",
+            r#"{"msg_id": "m_1", "call_id": "c_1_get_time", "name": "get_time", "ok": true, "output": "\"21:00\"", "seconds": null}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            e,
+            ChatEvent::ToolResult {
+                msg_id: "m_1".into(),
+                call_id: "c_1_get_time".into(),
+                name: "get_time".into(),
+                ok: true,
+                output: "21:00".into(),
+                seconds: None
+            }
+        );
         let e = parse_event("tool_result", r#"{"msg_id": "m_1", "call_id": "c", "name": "n", "ok": false, "output": "plain \"quoted\" text"}"#).unwrap();
         assert!(matches!(e, ChatEvent::ToolResult { ref output, seconds: None, .. } if output == "plain \"quoted\" text"), "{e:?}");
         let e = parse_event("end", r#"{"msg_id": "m_1", "user_index": null, "assistant_index": null, "versions": 1, "active": 0}"#).unwrap();

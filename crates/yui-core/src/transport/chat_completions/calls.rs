@@ -47,17 +47,9 @@ impl Calls {
 
     /// Add one piece; answers the call it completed, if any.
     pub fn piece(&mut self, d: &ToolCallDelta, seg: &mut Segmenter) -> Option<Assembled> {
-        let same = self.open.as_ref().is_some_and(|o| {
-            o.index == d.index && !matches!((&o.id, &d.id), (Some(a), Some(b)) if a != b)
-        });
+        let same = self.open.as_ref().is_some_and(|o| o.index == d.index && !matches!((&o.id, &d.id), (Some(a), Some(b)) if a != b));
         let done = if same { None } else { self.finish() };
-        let open = self.open.get_or_insert_with(|| Open {
-            index: d.index,
-            id: None,
-            name: String::new(),
-            arguments: String::new(),
-            taken: None,
-        });
+        let open = self.open.get_or_insert_with(|| Open { index: d.index, id: None, name: String::new(), arguments: String::new(), taken: None });
         if open.id.is_none() {
             open.id = d.id.clone().filter(|s| !s.is_empty());
         }
@@ -81,12 +73,7 @@ impl Calls {
     pub fn finish(&mut self) -> Option<Assembled> {
         let o = self.open.take()?;
         self.count += 1;
-        Some(Assembled {
-            id: o.id.unwrap_or_else(|| format!("call_{}_{}", o.index, self.count)),
-            name: o.name,
-            arguments: o.arguments,
-            taken: o.taken,
-        })
+        Some(Assembled { id: o.id.unwrap_or_else(|| format!("call_{}_{}", o.index, self.count)), name: o.name, arguments: o.arguments, taken: o.taken })
     }
 
     /// The text the open `generate_express` call took from the segmenter,
@@ -108,11 +95,7 @@ mod tests {
     use crate::transport::chat_completions::wire::FunctionDelta;
 
     fn d(index: usize, id: Option<&str>, name: Option<&str>, args: &str) -> ToolCallDelta {
-        ToolCallDelta {
-            index,
-            id: id.map(str::to_string),
-            function: Some(FunctionDelta { name: name.map(str::to_string), arguments: Some(args.into()) }),
-        }
+        ToolCallDelta { index, id: id.map(str::to_string), function: Some(FunctionDelta { name: name.map(str::to_string), arguments: Some(args.into()) }) }
     }
 
     #[test]
@@ -125,7 +108,10 @@ mod tests {
         assert!(calls.piece(&d(0, None, None, "{\"emotion_id\""), &mut seg).is_none());
         assert!(calls.piece(&d(0, None, None, ":\"happy\"}"), &mut seg).is_none());
         let first = calls.piece(&d(1, Some("b"), Some("look"), "{}"), &mut seg).unwrap();
-        assert_eq!(first, Assembled { id: "a".into(), name: "generate_express".into(), arguments: "{\"emotion_id\":\"happy\"}".into(), taken: Some("Hello!".into()) });
+        assert_eq!(
+            first,
+            Assembled { id: "a".into(), name: "generate_express".into(), arguments: "{\"emotion_id\":\"happy\"}".into(), taken: Some("Hello!".into()) }
+        );
         let second = calls.finish().unwrap();
         assert_eq!((second.id.as_str(), second.taken), ("b", None));
         assert!(calls.finish().is_none());

@@ -51,10 +51,7 @@ pub fn tools(cfg: &RequestConfig) -> Vec<Value> {
 pub fn messages(cfg: &RequestConfig, transcript: &mut Transcript, turn: &TurnRequest, rounds: &[Value]) -> Vec<Value> {
     let context = context_message(&turn.block);
     let window = cfg.context_window as usize;
-    let fixed = estimate(&cfg.instructions)
-        + cfg.post_history.as_deref().map_or(0, estimate)
-        + estimate(&context)
-        + estimate(&turn.input);
+    let fixed = estimate(&cfg.instructions) + cfg.post_history.as_deref().map_or(0, estimate) + estimate(&context) + estimate(&turn.input);
     let reserve = REPLY_RESERVE_MAX.min(window / 4);
     let budget = window.saturating_sub(fixed).saturating_sub(reserve);
     let mut out = vec![system(&cfg.instructions)];

@@ -193,13 +193,9 @@ impl Session {
                 }
             }
             Outbound::Reset => self.transcript.reset(),
-            Outbound::Greeting { text } => {
-                self.transcript.commit(vec![Entry::Assistant { content: text, tool_calls: Vec::new() }])
-            }
+            Outbound::Greeting { text } => self.transcript.commit(vec![Entry::Assistant { content: text, tool_calls: Vec::new() }]),
             Outbound::Vocabulary(v) => self.cfg.vocabulary = v,
-            Outbound::Playback { .. }
-            | Outbound::Reconnect
-            | Outbound::Side(_) => {}
+            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Side(_) => {}
         }
     }
 
@@ -263,10 +259,7 @@ impl Session {
         let Some(mut f) = self.flight.take() else { return };
         tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn.turn_id, status = ?e.status(), kind);
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
-            link.report(Inbound::Notice {
-                code: ErrorCode::Auth,
-                message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
-            });
+            link.report(Inbound::Notice { code: ErrorCode::Auth, message: format!("The server refused the key (HTTP {status}). Check the key in settings.") });
         }
         let mut parts = Vec::new();
         if let Some(taken) = f.calls.take_back() {

@@ -112,10 +112,7 @@ pub fn assistant_message(content: &str, calls: &[CallRecord]) -> Value {
     if calls.is_empty() {
         return json!({ "role": "assistant", "content": content });
     }
-    let calls: Vec<Value> = calls
-        .iter()
-        .map(|c| json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": c.arguments } }))
-        .collect();
+    let calls: Vec<Value> = calls.iter().map(|c| json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": c.arguments } })).collect();
     let content = if content.is_empty() { Value::Null } else { json!(content) };
     json!({ "role": "assistant", "content": content, "tool_calls": calls })
 }
@@ -300,9 +297,7 @@ impl Transcript {
         }
         if from[0] > budget {
             let target = budget * 3 / 4;
-            let at = (0..live.len())
-                .find(|&k| !matches!(live[k], Entry::Tool { .. }) && from[k] <= target)
-                .unwrap_or(live.len());
+            let at = (0..live.len()).find(|&k| !matches!(live[k], Entry::Tool { .. }) && from[k] <= target).unwrap_or(live.len());
             self.cursor += at;
         }
         self.entries[self.cursor..].iter().flat_map(Entry::messages).collect()
@@ -327,7 +322,11 @@ mod tests {
         let mut t = Transcript::load(&path);
         t.commit(vec![user("old"), said("old reply")]);
         t.reset();
-        t.commit(vec![user("hi"), Entry::Assistant { content: String::new(), tool_calls: vec![CallRecord { id: "c1".into(), name: "look".into(), arguments: "{}".into() }] }, Entry::Tool { tool_call_id: "c1".into(), content: "ok".into() }]);
+        t.commit(vec![
+            user("hi"),
+            Entry::Assistant { content: String::new(), tool_calls: vec![CallRecord { id: "c1".into(), name: "look".into(), arguments: "{}".into() }] },
+            Entry::Tool { tool_call_id: "c1".into(), content: "ok".into() },
+        ]);
         t.flush();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{broken\n").unwrap();
         t.commit(vec![said("bye")]);
@@ -375,7 +374,12 @@ mod tests {
         let calls = vec![CallRecord { id: "c".into(), name: "look".into(), arguments: "{}".into() }];
         // each cost: "x"*36 → 9 + 4 = 13
         let x = "x".repeat(36);
-        t.commit(vec![user(&x), Entry::Assistant { content: x.clone(), tool_calls: calls }, Entry::Tool { tool_call_id: "c".into(), content: x.clone() }, said(&x)]);
+        t.commit(vec![
+            user(&x),
+            Entry::Assistant { content: x.clone(), tool_calls: calls },
+            Entry::Tool { tool_call_id: "c".into(), content: x.clone() },
+            said(&x),
+        ]);
         assert_eq!(t.replay(1000).len(), 4);
         assert_eq!(t.cursor(), 0);
         // budget 30: total from 0 is > 30; 3/4 = 22 → only the last entry fits (13), index 2 is a tool entry

@@ -155,9 +155,13 @@ mod tests {
         let c = parse(r#"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null,"x_new":{"a":1}}"#).unwrap();
         assert_eq!(c.choices[0].delta.content.as_deref(), Some("Hi"));
         assert!(c.usage.is_none());
-        let c = parse(r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"look","arguments":""}}]}}]}"#).unwrap();
+        let c = parse(
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"look","arguments":""}}]}}]}"#,
+        )
+        .unwrap();
         assert_eq!(c.choices[0].delta.tool_calls[0].index, 1);
-        let c = parse(r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":0}}}"#).unwrap();
+        let c = parse(r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":0}}}"#)
+            .unwrap();
         assert_eq!(Usage::from(c.usage.unwrap()).total_tokens, 15);
         let c = parse(r#"{"choices":[{"delta":{"tool_calls":null}}]}"#).unwrap();
         assert!(c.choices[0].delta.tool_calls.is_empty());

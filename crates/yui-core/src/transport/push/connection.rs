@@ -48,7 +48,11 @@ enum End {
     /// The user asked for a reconnect: go again at once.
     Requested,
     Auth,
-    Lost { close_code: Option<u16>, reason: String, was_ready: bool },
+    Lost {
+        close_code: Option<u16>,
+        reason: String,
+        was_ready: bool,
+    },
 }
 
 /// The exponential backoff schedule of the limits table.
@@ -99,11 +103,9 @@ impl Conn {
     /// the next hello, a reconnect request is answered by the caller.
     fn offline(&mut self, out: Outbound) {
         match out {
-            Outbound::Turn(t) => self.link.report(Inbound::Rejected {
-                turn_id: t.turn_id,
-                code: ErrorCode::Network,
-                reason: "Not connected to the backend.".into(),
-            }),
+            Outbound::Turn(t) => {
+                self.link.report(Inbound::Rejected { turn_id: t.turn_id, code: ErrorCode::Network, reason: "Not connected to the backend.".into() })
+            }
             Outbound::ToolResult(r) => {
                 tracing::warn!(record = "tool_result_unsent", id = %r.id, turn_id = %r.turn_id, "the socket is not ready; the result is dropped")
             }
@@ -133,10 +135,7 @@ pub async fn run(cfg: PushConfig, link: Link) {
             }
             End::Auth => {
                 conn.status(Status::AuthFailed);
-                conn.link.report(Inbound::Notice {
-                    code: ErrorCode::Auth,
-                    message: "The backend refused the key (4401). Check the key in settings.".into(),
-                });
+                conn.link.report(Inbound::Notice { code: ErrorCode::Auth, message: "The backend refused the key (4401). Check the key in settings.".into() });
                 None
             }
             End::Lost { close_code, reason, was_ready } => {
@@ -181,10 +180,7 @@ async fn connect_once(conn: &mut Conn) -> End {
     let ws_config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .max_message_size(Some(INBOUND_MESSAGE_CAP))
         .max_frame_size(Some(INBOUND_MESSAGE_CAP));
-    let connect = tokio::time::timeout(
-        conn.cfg.timeouts.hello_reply_wait,
-        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config), true),
-    );
+    let connect = tokio::time::timeout(conn.cfg.timeouts.hello_reply_wait, tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config), true));
     tokio::pin!(connect);
     let mut ws: Ws = loop {
         tokio::select! {
@@ -303,7 +299,9 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
                                 *images = Some(urls);
                             }
                         }
-                        Err(e) => tracing::warn!(record = "images_not_sent", turn_id = %t.turn_id, error = %e, "the pictures do not fit the turn frame: it goes without them"),
+                        Err(e) => {
+                            tracing::warn!(record = "images_not_sent", turn_id = %t.turn_id, error = %e, "the pictures do not fit the turn frame: it goes without them")
+                        }
                     }
                 }
             }
@@ -344,10 +342,7 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
         }
         // Push keeps a turn whose wait passed outstanding, carries no card
         // and reconnects in the caller.
-        Outbound::Abandon { .. }
-        | Outbound::Greeting { .. }
-        | Outbound::Reconnect
-        | Outbound::Side(_) => return Ok(()),
+        Outbound::Abandon { .. } | Outbound::Greeting { .. } | Outbound::Reconnect | Outbound::Side(_) => return Ok(()),
     };
     send_frame(ws, &frame, TEXT_FRAME_SIZE).await
 }
@@ -376,9 +371,7 @@ fn read(msg: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>) -> 
     match msg {
         None => Read::Closed(None, String::new()),
         Some(Err(e)) => Read::Closed(None, e.to_string()),
-        Some(Ok(Message::Close(frame))) => {
-            Read::Closed(frame.as_ref().map(|f| u16::from(f.code)), frame.map(|f| f.reason.to_string()).unwrap_or_default())
-        }
+        Some(Ok(Message::Close(frame))) => Read::Closed(frame.as_ref().map(|f| u16::from(f.code)), frame.map(|f| f.reason.to_string()).unwrap_or_default()),
         Some(Ok(Message::Text(text))) => {
             if text.len() > TEXT_FRAME_SIZE {
                 tracing::warn!(record = "frame_oversize", direction = "inbound", bytes = text.len(), "frame dropped unread");

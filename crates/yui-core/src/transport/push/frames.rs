@@ -1,8 +1,8 @@
 //! The push wire: every frame as a `#[serde(tag = "type")]` enum with the wire names.
 
+use crate::limits::{DELEGATION_ITEM_SUMMARY, DELEGATION_ITEM_TITLE, DELEGATION_LIST_ITEMS};
 use crate::model::{Cue, DelegationItem, DelegationState, Segment as ReplySegment, ToolState, Usage, Vocabulary};
 use serde::de::Deserializer;
-use crate::limits::{DELEGATION_ITEM_SUMMARY, DELEGATION_ITEM_TITLE, DELEGATION_LIST_ITEMS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -122,12 +122,9 @@ pub enum ClientFrame {
 impl fmt::Debug for ClientFrame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClientFrame::Hello { chat_id, accepts, .. } => f
-                .debug_struct("Hello")
-                .field("key", &"<redacted>")
-                .field("chat_id", chat_id)
-                .field("accepts", accepts)
-                .finish_non_exhaustive(),
+            ClientFrame::Hello { chat_id, accepts, .. } => {
+                f.debug_struct("Hello").field("key", &"<redacted>").field("chat_id", chat_id).field("accepts", accepts).finish_non_exhaustive()
+            }
             other => write!(f, "{}", serde_json::to_string(other).unwrap_or_default()),
         }
     }
@@ -380,7 +377,8 @@ mod tests {
     #[test]
     fn render_and_usage_parse() {
         let f: ServerFrame = serde_json::from_value(json!({"type":"render","turn_id":"1","source":"hermes",
-            "segments":[{"cues":[{"emotion_id":"happy"}],"speech":"All green."}]})).unwrap();
+            "segments":[{"cues":[{"emotion_id":"happy"}],"speech":"All green."}]}))
+        .unwrap();
         match f {
             ServerFrame::Render { segments, .. } => {
                 assert_eq!(segments[0].cues[0].emotion_id.as_deref(), Some("happy"));
@@ -401,10 +399,8 @@ mod tests {
     #[test]
     fn delegations_are_cut_to_limits() {
         let long = "x".repeat(500);
-        let items: Vec<Value> = (0..60)
-            .map(|i| json!({"id": format!("d-{i}"), "title": long, "started_at": 1, "state": "running"}))
-            .chain([json!({"broken": true})])
-            .collect();
+        let items: Vec<Value> =
+            (0..60).map(|i| json!({"id": format!("d-{i}"), "title": long, "started_at": 1, "state": "running"})).chain([json!({"broken": true})]).collect();
         let out = parse_delegations(&items);
         assert_eq!(out.len(), DELEGATION_LIST_ITEMS);
         assert_eq!(out[0].title.chars().count(), DELEGATION_ITEM_TITLE);

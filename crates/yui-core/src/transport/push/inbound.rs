@@ -11,9 +11,7 @@ pub fn inbound(frame: ServerFrame) -> Option<Inbound> {
     let segments = |s: Vec<super::frames::Segment>| s.into_iter().map(Segment::from).collect::<Vec<_>>();
     match frame {
         ServerFrame::Ready { .. } => None,
-        ServerFrame::Render { turn_id, source, segments: s, reasoning } => {
-            reply(turn_id, ReplyPart::Render { source, segments: segments(s), reasoning })
-        }
+        ServerFrame::Render { turn_id, source, segments: s, reasoning } => reply(turn_id, ReplyPart::Render { source, segments: segments(s), reasoning }),
         ServerFrame::Speech { turn_id, segments: s } => reply(turn_id, ReplyPart::Speech { segments: segments(s) }),
         ServerFrame::TurnEnd { turn_id, usage } => reply(turn_id, ReplyPart::End { usage: parse_usage(usage.as_ref()) }),
         ServerFrame::Error { turn_id, message } => reply(turn_id, ReplyPart::Error { message }),

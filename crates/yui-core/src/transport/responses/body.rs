@@ -119,7 +119,9 @@ mod tests {
             reasoning_effort: None,
             instructions: "You are Yui.".into(),
             post_history: None,
-            tools: vec![json!({"type":"function","function":{"name":"address_character","description":"Speak to another character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]}}})],
+            tools: vec![
+                json!({"type":"function","function":{"name":"address_character","description":"Speak to another character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]}}}),
+            ],
             vocabulary: Vocabulary::default(),
             context_window: 8192,
             transcript_path: "/nonexistent".into(),
@@ -150,7 +152,10 @@ mod tests {
         assert_eq!(t[0]["strict"], false);
         assert!(t[0].get("function").is_none());
         assert_eq!(t[0]["parameters"]["properties"]["emotion_id"]["enum"], json!(cfg.vocabulary.emotion_ids));
-        assert_eq!(t[1], json!({"type":"function","name":"address_character","description":"Speak to another character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]},"strict":false}));
+        assert_eq!(
+            t[1],
+            json!({"type":"function","name":"address_character","description":"Speak to another character","parameters":{"type":"object","properties":{"character":{"type":"string"}},"required":["character"]},"strict":false})
+        );
         assert_eq!(flat_tool(&json!({"type":"function","name":"x"})), json!({"type":"function","name":"x","strict":false}));
     }
 

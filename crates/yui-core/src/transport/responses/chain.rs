@@ -43,11 +43,8 @@ impl Chain {
     /// a chain, the greetings on a fresh chain.
     /// Then the turns carried since ([`Chain::carry`]).
     pub fn leading_items(&self) -> Vec<Value> {
-        let mut items: Vec<Value> = if self.previous_id.is_some() {
-            self.pending.clone()
-        } else {
-            self.greetings.iter().map(|g| body::greeting_item(g)).collect()
-        };
+        let mut items: Vec<Value> =
+            if self.previous_id.is_some() { self.pending.clone() } else { self.greetings.iter().map(|g| body::greeting_item(g)).collect() };
         items.extend(self.carried.iter().cloned());
         items
     }

@@ -97,15 +97,7 @@ fn error_kind(e: &RequestError) -> &'static str {
 /// or its outbound channel closes.
 pub async fn run(cfg: RequestConfig, link: Link) {
     let vocab = cfg.vocabulary.clone();
-    let mut task = Task {
-        cfg,
-        vocab,
-        chain: Chain::new(),
-        client: sse::client(),
-        link,
-        deferred: VecDeque::new(),
-        results: HashMap::new(),
-    };
+    let mut task = Task { cfg, vocab, chain: Chain::new(), client: sse::client(), link, deferred: VecDeque::new(), results: HashMap::new() };
     task.link.report(Inbound::Status(Status::Stateless));
     loop {
         let msg = match task.deferred.pop_front() {
@@ -130,9 +122,7 @@ pub async fn run(cfg: RequestConfig, link: Link) {
             // Nothing is running: a stale stop, abandon or tool result.
             Outbound::Stop { .. } | Outbound::Abandon { .. } | Outbound::ToolResult(_) => {}
             // Push only.
-            Outbound::Playback { .. }
-            | Outbound::Reconnect
-            | Outbound::Side(_) => {}
+            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Side(_) => {}
         }
     }
 }
@@ -194,9 +184,7 @@ impl Task {
                 let mut kept = VecDeque::new();
                 for m in self.deferred.drain(..) {
                     match m {
-                        Outbound::Turn(t) if turn_ids.contains(&t.turn_id) => {
-                            self.link.reply(&t.turn_id, ReplyPart::End { usage: None })
-                        }
+                        Outbound::Turn(t) if turn_ids.contains(&t.turn_id) => self.link.reply(&t.turn_id, ReplyPart::End { usage: None }),
                         other => kept.push_back(other),
                     }
                 }
@@ -212,9 +200,7 @@ impl Task {
             }
             Outbound::ToolResult(_) => {}
             Outbound::Vocabulary(v) => self.vocab = v,
-            Outbound::Playback { .. }
-            | Outbound::Reconnect
-            | Outbound::Side(_) => {}
+            Outbound::Playback { .. } | Outbound::Reconnect | Outbound::Side(_) => {}
             // One turn in flight: the newer one aborts this one and starts
             // after what was kept before it.
             turn @ Outbound::Turn(_) => {

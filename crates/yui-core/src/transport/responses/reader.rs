@@ -186,17 +186,9 @@ impl Reader {
 
     /// A function call is complete: place its cue, or hand it to the engine.
     fn call_done(&mut self, output_index: Option<u64>, item: OutputItem, text: &mut TurnText) {
-        let streamed = item
-            .id
-            .as_ref()
-            .and_then(|id| self.arguments.remove(id))
-            .or_else(|| index_key(output_index).and_then(|k| self.arguments.remove(&k)));
+        let streamed = item.id.as_ref().and_then(|id| self.arguments.remove(id)).or_else(|| index_key(output_index).and_then(|k| self.arguments.remove(&k)));
         let arguments = item.arguments.clone().filter(|a| !a.trim().is_empty()).or(streamed).unwrap_or_default();
-        let call_id = item
-            .call_id
-            .clone()
-            .or_else(|| item.id.clone())
-            .unwrap_or_else(|| format!("call_{}", self.calls.len() + 1));
+        let call_id = item.call_id.clone().or_else(|| item.id.clone()).unwrap_or_else(|| format!("call_{}", self.calls.len() + 1));
         let name = item.name.clone().unwrap_or_default();
         if express::is_express(&name) {
             let answer = match express::parse_cue(&arguments) {
@@ -218,12 +210,7 @@ impl Reader {
         } else {
             serde_json::from_str(&arguments).unwrap_or_else(|_| Value::String(arguments.clone()))
         };
-        self.outbox.push(Inbound::ToolCall(ToolCall {
-            id: call_id.clone(),
-            turn_id: self.turn_id.clone(),
-            name: name.clone(),
-            arguments: parsed,
-        }));
+        self.outbox.push(Inbound::ToolCall(ToolCall { id: call_id.clone(), turn_id: self.turn_id.clone(), name: name.clone(), arguments: parsed }));
         self.calls.push(Call { call_id, name, arguments, answer: None });
     }
 }
@@ -283,7 +270,11 @@ mod tests {
     #[test]
     fn an_empty_cue_answers_an_error_and_places_nothing() {
         let (mut r, mut t) = (Reader::new("t1"), TurnText::default());
-        feed(&mut r, &mut t, &[json!({"type":"response.output_item.done","item":{"id":"fc","type":"function_call","name":"generate_express","call_id":"c","arguments":"{}"}})]);
+        feed(
+            &mut r,
+            &mut t,
+            &[json!({"type":"response.output_item.done","item":{"id":"fc","type":"function_call","name":"generate_express","call_id":"c","arguments":"{}"}})],
+        );
         assert_eq!(r.calls()[0].answer.as_deref(), Some(express::EMPTY_CUE));
         assert!(parts(r.drain()).is_empty());
     }
@@ -292,9 +283,23 @@ mod tests {
     fn client_calls_go_to_the_engine() {
         let (mut r, mut t) = (Reader::new("t1"), TurnText::default());
         assert!(t.segmenter.text("Hi").is_empty());
-        feed(&mut r, &mut t, &[json!({"type":"response.output_item.done","item":{"type":"function_call","name":"address_character","call_id":"c1","arguments":"{\"character\":\"Rin\"}"}})]);
+        feed(
+            &mut r,
+            &mut t,
+            &[
+                json!({"type":"response.output_item.done","item":{"type":"function_call","name":"address_character","call_id":"c1","arguments":"{\"character\":\"Rin\"}"}}),
+            ],
+        );
         let out = r.drain();
-        assert_eq!(out, vec![Inbound::ToolCall(ToolCall { id: "c1".into(), turn_id: "t1".into(), name: "address_character".into(), arguments: json!({"character":"Rin"}) })]);
+        assert_eq!(
+            out,
+            vec![Inbound::ToolCall(ToolCall {
+                id: "c1".into(),
+                turn_id: "t1".into(),
+                name: "address_character".into(),
+                arguments: json!({"character":"Rin"})
+            })]
+        );
         assert_eq!(r.calls()[0].answer, None);
         assert_eq!(t.segmenter.finish(), Some(Segment { cues: vec![], speech: "Hi".into() }), "a client call places no cue");
     }

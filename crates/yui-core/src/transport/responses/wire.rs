@@ -253,12 +253,16 @@ mod tests {
 
     #[test]
     fn the_seed_shape_parses() {
-        let ev = parse(json!({"type":"response.output_item.done","output_index":1,"item":{"id":"fc_1","type":"function_call","name":"generate_express","call_id":"call_1","arguments":"{\"emotion_id\":\"happy\"}"},"sequence_number":4}));
+        let ev = parse(
+            json!({"type":"response.output_item.done","output_index":1,"item":{"id":"fc_1","type":"function_call","name":"generate_express","call_id":"call_1","arguments":"{\"emotion_id\":\"happy\"}"},"sequence_number":4}),
+        );
         let StreamEvent::OutputItemDone { item, output_index } = ev else { panic!("{ev:?}") };
         assert_eq!(output_index, Some(1));
         assert_eq!(item.classify(), ItemKind::FunctionCall);
         assert_eq!(item.call_id.as_deref(), Some("call_1"));
-        let done = parse(json!({"type":"response.completed","response":{"id":"resp_1","status":"completed","usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15},"output":[]}}));
+        let done = parse(
+            json!({"type":"response.completed","response":{"id":"resp_1","status":"completed","usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15},"output":[]}}),
+        );
         let StreamEvent::Completed { response } = done else { panic!() };
         assert_eq!(response.id.as_deref(), Some("resp_1"));
         assert_eq!(Usage::from(response.usage.unwrap()), Usage { input_tokens: 10, output_tokens: 5, total_tokens: 15 });
@@ -280,7 +284,10 @@ mod tests {
     #[test]
     fn unknown_events_and_fields_are_other_or_ignored() {
         assert_eq!(parse(json!({"type":"response.audio.delta","delta":"x"})), StreamEvent::Other);
-        assert_eq!(parse(json!({"type":"response.output_text.delta","delta":"hi","logprobs":[],"extra":{"a":1}})), StreamEvent::OutputTextDelta { delta: "hi".into() });
+        assert_eq!(
+            parse(json!({"type":"response.output_text.delta","delta":"hi","logprobs":[],"extra":{"a":1}})),
+            StreamEvent::OutputTextDelta { delta: "hi".into() }
+        );
         assert_eq!(parse(json!({"type":"response.content_part.added","part":{"type":"output_text"}})), StreamEvent::ContentPartAdded);
     }
 

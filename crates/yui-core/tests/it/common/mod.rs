@@ -10,15 +10,11 @@ pub const WAIT: Duration = Duration::from_secs(10);
 
 pub async fn mock_scenario(json: &str) -> MockServer {
     let scenario = Scenario::from_json(json).expect("scenario");
-    MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() })
-        .await
-        .expect("mock")
+    MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() }).await.expect("mock")
 }
 
 pub async fn mock_demo(key: Option<&str>) -> MockServer {
-    MockServer::start(MockConfig { key: key.map(str::to_string), pace: 0.0, ..MockConfig::default() })
-        .await
-        .expect("mock")
+    MockServer::start(MockConfig { key: key.map(str::to_string), pace: 0.0, ..MockConfig::default() }).await.expect("mock")
 }
 
 pub fn fast_timeouts() -> Timeouts {
@@ -68,9 +64,7 @@ pub async fn ready_session(mock: &MockServer) -> (Session, CollectingSink, tempf
 /// A mock whose SSE endpoints answer `http` in order (past the end: the last entry again).
 pub async fn mock_http(http: Vec<yui_mock::HttpScript>) -> MockServer {
     let scenario = Scenario { http, ..Scenario::default() };
-    MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() })
-        .await
-        .expect("mock")
+    MockServer::start(MockConfig { mode: Mode::Scenario(scenario), pace: 0.0, ..MockConfig::default() }).await.expect("mock")
 }
 
 /// A session over a request transport (`api`) with key "k" and model "m" against

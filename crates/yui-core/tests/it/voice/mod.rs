@@ -103,11 +103,7 @@ impl Fake {
 }
 
 async fn transcriptions(State(fake): State<Arc<Fake>>, uri: Uri, headers: HeaderMap, mut form: Multipart) -> Response {
-    let mut up = Upload {
-        path: uri.path().to_string(),
-        auth: headers.get("authorization").map(|v| v.to_str().unwrap().to_string()),
-        ..Upload::default()
-    };
+    let mut up = Upload { path: uri.path().to_string(), auth: headers.get("authorization").map(|v| v.to_str().unwrap().to_string()), ..Upload::default() };
     while let Some(field) = form.next_field().await.expect("a well-formed multipart body") {
         let name = field.name().unwrap_or_default().to_string();
         match name.as_str() {

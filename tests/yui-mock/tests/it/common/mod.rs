@@ -7,21 +7,12 @@ use yui_mock::{MockConfig, MockServer, Mode, Scenario};
 
 /// Starts a mock with pace 0.
 pub async fn start(mode: Mode) -> MockServer {
-    MockServer::start(MockConfig {
-        mode,
-        pace: 0.0,
-        ..MockConfig::default()
-    })
-    .await
-    .expect("mock starts")
+    MockServer::start(MockConfig { mode, pace: 0.0, ..MockConfig::default() }).await.expect("mock starts")
 }
 
 /// Starts a scenario mock from JSON text.
 pub async fn start_scenario(json: &str) -> MockServer {
-    start(Mode::Scenario(
-        Scenario::from_json(json).expect("scenario parses"),
-    ))
-    .await
+    start(Mode::Scenario(Scenario::from_json(json).expect("scenario parses"))).await
 }
 
 use serde_json::Value;
@@ -41,10 +32,7 @@ pub struct LiveStream {
 /// Opens `POST path` with a JSON body and reads the status and headers.
 pub async fn open_stream(addr: SocketAddr, path: &str, body: &Value) -> LiveStream {
     let body = body.to_string();
-    let request = format!(
-        "POST {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let request = format!("POST {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
     let mut stream = TcpStream::connect(addr).await.expect("tcp connect");
     stream.write_all(request.as_bytes()).await.expect("write request");
     let mut reader = BufReader::new(stream);
