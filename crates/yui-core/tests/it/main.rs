@@ -20,6 +20,7 @@ mod delegations;
 mod history;
 mod ingress;
 mod listen;
+mod module_graph;
 mod outcome;
 mod persist_loop;
 mod push_faults;
