@@ -105,6 +105,25 @@ impl Writer {
     }
 }
 
+/// Mark the calling thread as background work: the writer threads (this
+/// one, the history's, the log's) persist what the session loop already
+/// decided, and must never keep the loop from a core. On Linux the thread's
+/// nice value becomes [`crate::limits::WRITER_NICE`] (Linux keeps a nice
+/// value per thread), so the loop, woken by a frame, runs at once on a core
+/// a writer holds; a writer still gets its share of a busy machine, so it
+/// never stalls. Elsewhere nothing changes. A refusal is logged.
+pub fn background_thread() {
+    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
+    {
+        // SAFETY: setpriority with PRIO_PROCESS and 0 changes only the
+        // calling thread's nice value; it touches no memory of ours.
+        let rc = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, crate::limits::WRITER_NICE) };
+        if rc != 0 {
+            tracing::debug!(record = "writer_priority", error = %std::io::Error::last_os_error(), "the writer thread keeps its priority");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,24 +172,5 @@ mod tests {
         w.submit(move || *r.lock().unwrap() = true);
         w.flush();
         assert!(*ran.lock().unwrap());
-    }
-}
-
-/// Mark the calling thread as background work: the writer threads (this
-/// one, the history's, the log's) persist what the session loop already
-/// decided, and must never keep the loop from a core. On Linux the thread's
-/// nice value becomes [`crate::limits::WRITER_NICE`] (Linux keeps a nice
-/// value per thread), so the loop, woken by a frame, runs at once on a core
-/// a writer holds; a writer still gets its share of a busy machine, so it
-/// never stalls. Elsewhere nothing changes. A refusal is logged.
-pub fn background_thread() {
-    #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-    {
-        // SAFETY: setpriority with PRIO_PROCESS and 0 changes only the
-        // calling thread's nice value; it touches no memory of ours.
-        let rc = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, crate::limits::WRITER_NICE) };
-        if rc != 0 {
-            tracing::debug!(record = "writer_priority", error = %std::io::Error::last_os_error(), "the writer thread keeps its priority");
-        }
     }
 }

@@ -247,9 +247,9 @@ async fn work(tools: Arc<dyn Run>, mut orders: mpsc::UnboundedReceiver<Order>, r
 
 /// Ask the user about `call`: its question waits (off the run slot) at most
 /// [`crate::limits::BROWSER_OPEN_ASK_WAIT`], never past the call's own wait.
-/// The call back when there is nobody to ask.
-fn ask(asker: &Option<Asker>, call: Queued, questions: &mut Questions) -> Result<Parked, Queued> {
-    let Some(asker) = asker else { return Err(call) };
+/// The call back (boxed: it is large) when there is nobody to ask.
+fn ask(asker: &Option<Asker>, call: Queued, questions: &mut Questions) -> Result<Parked, Box<Queued>> {
+    let Some(asker) = asker else { return Err(Box::new(call)) };
     let (reply, answered) = tokio::sync::oneshot::channel();
     let question = Ask {
         turn_id: call.turn_id.clone(),
@@ -260,7 +260,7 @@ fn ask(asker: &Option<Asker>, call: Queued, questions: &mut Questions) -> Result
         reply,
     };
     if asker.send(question).is_err() {
-        return Err(call);
+        return Err(Box::new(call));
     }
     tracing::info!(record = "tool_approval_asked", id = %call.id, turn_id = %call.turn_id, name = call.args.name());
     let since = Instant::now();

@@ -88,7 +88,7 @@ fn strip(src: &str) -> String {
             }
             out.push(b' ');
             i += 1;
-        } else if c == b'\'' && b.get(i + 2) == Some(&b'\'') || c == b'\'' && b.get(i + 1) == Some(&b'\\') {
+        } else if c == b'\'' && (b.get(i + 2) == Some(&b'\'') || b.get(i + 1) == Some(&b'\\')) {
             // A char literal ('x', '\n', '\''); a lifetime is left alone.
             let end = b[i + 1..].iter().skip(1).position(|&x| x == b'\'').map(|p| i + 2 + p).unwrap_or(i);
             for &x in &b[i..=end] {
