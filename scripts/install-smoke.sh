@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install smoke test: build the release .deb and .rpm (one release build,
-# `npx tauri build --bundles deb,rpm`), install the .deb with apt (so its
+# Install smoke test: build the .deb and .rpm (`npx tauri build --bundles
+# deb,rpm`; YUI_SMOKE_PROFILE=debug bundles the workspace's debug build
+# instead of making a release one, see below), install the .deb with apt (so its
 # dependencies resolve), start the installed binary on a fresh Xvfb +
 # xcompmgr display with an empty HOME and XDG directories (nothing
 # configured, so the app starts its demo agent), and check that
@@ -13,7 +14,17 @@
 #     hides her, Bring back shows her again.
 # Then it removes the package. Exits non-zero with a message on any failure.
 # Runnable on its own (as root or with sudo); scripts/test.sh runs it last.
-# SKIP_BUILD=1 reuses the bundles already in $CARGO_TARGET_DIR/release/bundle.
+# SKIP_BUILD=1 reuses the bundles already in $CARGO_TARGET_DIR/<profile>/bundle.
+#
+# YUI_SMOKE_PROFILE=debug (what scripts/test.sh sets): the packages are made
+# from the debug build of the whole workspace with the custom-protocol
+# feature, the very build the end-to-end and Wayland tests ran (`tauri build
+# --debug -- --workspace` finds it built and only bundles it), so CI does not
+# compile the app a second time, optimized, for seven minutes. The package,
+# its files, its dependencies, the installed binary with its embedded UI and
+# its first start are the same as a release one's; only the compiler's
+# optimization differs. Without it (the default) the release packages are
+# built and tested, as a release is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -31,13 +42,20 @@ for bin in Xvfb xcompmgr xdotool import convert identify dbus-daemon gdbus npx d
 done
 
 # --- build -----------------------------------------------------------------
-bundle="$TARGET/release/bundle"
+profile="${YUI_SMOKE_PROFILE:-release}"
+case "$profile" in
+  release) build_args=(--bundles deb,rpm) ;;
+  debug) build_args=(--debug --bundles deb,rpm -- --workspace) ;;
+  *) fail "YUI_SMOKE_PROFILE is release or debug, not $profile" ;;
+esac
+bundle="$TARGET/$profile/bundle"
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  say "npx tauri build --bundles deb,rpm (release; CARGO_TARGET_DIR=$TARGET)"
+  say "npx tauri build ${build_args[*]} ($profile; CARGO_TARGET_DIR=$TARGET)"
   start=$(date +%s)
   # The CLI builds the UI first (beforeBuildCommand) and embeds it.
-  CARGO_TARGET_DIR="$TARGET" npx tauri build --bundles deb,rpm
-  say "release build and bundles took $(( $(date +%s) - start )) s"
+  rm -rf "$bundle/deb" "$bundle/rpm"
+  CARGO_TARGET_DIR="$TARGET" npx tauri build "${build_args[@]}"
+  say "$profile build and bundles took $(( $(date +%s) - start )) s"
 fi
 deb=$(ls -t "$bundle"/deb/*.deb 2>/dev/null | head -1 || true)
 rpm=$(ls -t "$bundle"/rpm/*.rpm 2>/dev/null | head -1 || true)

@@ -18,6 +18,12 @@ fail() { printf '[setup] %s\n' "$*" >&2; exit 1; }
 apt_ensure "${APT_PACKAGES[@]}"
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and re-run" >&2; exit 1; }
+# rustfmt and clippy: the test run checks the format and the lints.
+if command -v rustup >/dev/null; then
+  for c in rustfmt clippy; do
+    rustup component list --installed 2>/dev/null | grep -q "^$c" || { say "rustup component add $c"; rustup component add "$c"; }
+  done
+fi
 command -v npm >/dev/null || { echo "npm not found: install Node.js 20 and re-run" >&2; exit 1; }
 
 # npm packages: reinstall when the lockfile changed since the last install.

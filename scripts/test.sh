@@ -5,7 +5,7 @@
 # the end-to-end test of the real app under Xvfb, the same build under a
 # headless sway (Wayland, layer-shell) and under headless mutter and weston
 # (no layer-shell: the XWayland fallback), and the install smoke test (the
-# release .deb/.rpm, installed and started).
+# .deb/.rpm of that same build, installed and started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's seconds, printed as a table when the run ends (pass or fail).
@@ -39,6 +39,10 @@ export CARGO_INCREMENTAL=0
 
 step "UI build (the app embeds ui/dist)"
 npm run --silent ui:build
+
+step "Format and lints (rustfmt, clippy with warnings as errors)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --features yui/custom-protocol -- -D warnings
 
 step "Rust tests (workspace, including the stale-bindings check)"
 cargo test --workspace --features yui/custom-protocol
@@ -86,5 +90,5 @@ CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
 step "XWayland fallback: the same build under GNOME's mutter and weston, headless (no layer-shell)"
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/xwayland-smoke.sh
 
-step "Install smoke: the release .deb and .rpm, the .deb installed and started fresh"
-./scripts/install-smoke.sh
+step "Install smoke: the .deb and .rpm of the build tested above, the .deb installed and started fresh"
+YUI_SMOKE_PROFILE=debug ./scripts/install-smoke.sh
