@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { test } from "node:test";
+import { after as afterAll, before as beforeAll, test } from "node:test";
 import { requireExecutable, startMock } from "./harness.mjs";
 import { display, launch, screenshot, useDisplay, waitReady } from "./app.mjs";
 
@@ -20,12 +20,22 @@ function xdotool(...args) {
   assert.equal(r.status, 0, `xdotool ${args.join(" ")} failed: ${r.stderr}`);
 }
 
-test("transparent pixels let the mouse through, the character and the shortcut take it back", { timeout: 180_000 }, async (t) => {
+// Both tests run in one launch: their settings are the same, and the drag
+// test starts from wherever the first left her (it measures from there).
+let app;
+beforeAll(async () => {
   const baseUrl = await startMock();
-  const { browser, close } = await launch("clickthrough", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+  app = await launch("clickthrough", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+  await waitReady(app.browser);
+  await app.browser.waitUntil(() => app.browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+test("transparent pixels let the mouse through, the character and the shortcut take it back", { timeout: 180_000 }, async (t) => {
+  const { browser } = app;
   try {
-    await waitReady(browser);
-    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
     const rect = await browser.getWindowRect();
     const box = await browser.execute(() => window.__yui.characterBox());
     const clickThrough = () => browser.execute(() => window.__yui.clickThrough());
@@ -47,16 +57,12 @@ test("transparent pixels let the mouse through, the character and the shortcut t
     assert.equal(await clickThrough(), false, "the shortcut holds the window interactive for a while, even over the background");
   } finally {
     await screenshot(t, browser, "clickthrough");
-    await close();
   }
 });
 
 test("a press that moves drags the window; a click in place does not move it", { timeout: 180_000 }, async (t) => {
-  const baseUrl = await startMock();
-  const { browser, close } = await launch("drag", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+  const { browser } = app;
   try {
-    await waitReady(browser);
-    await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
     const before = await browser.getWindowRect();
     const box = await browser.execute(() => window.__yui.characterBox());
     const x = Math.round(before.x + box.x + box.width / 2);
@@ -91,6 +97,5 @@ test("a press that moves drags the window; a click in place does not move it", {
     assert.equal(after.y + after.height - FEET, 800, "let go, she stands on the floor (the bottom of the screen)");
   } finally {
     await screenshot(t, browser, "drag");
-    await close();
   }
 });
