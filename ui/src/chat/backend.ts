@@ -3,8 +3,8 @@
 // that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
 
 import type { ChatPage, ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
-import { asCommandError, inTauri } from "../backend";
-import { subscribeEvents, type Unsubscribe } from "../events";
+import { asCommandError, inTauri } from "../pet/backend";
+import { subscribeEvents, type Unsubscribe } from "../shell/events";
 import { commands } from "../bindings/commands";
 
 /** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */

@@ -3,7 +3,7 @@
 // what a change means and what a test found.
 import { commands } from "../bindings/commands";
 import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindings";
-import { subscribeEvents } from "../events";
+import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
 import { bedFromForm, bedToForm } from "./bed";

@@ -3,8 +3,8 @@
 
 import "./style.css";
 import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
-import { commands } from "./bindings/commands";
-import type { Conversation, DragPhase, Side, Touch, UiEvent, UserCommand } from "./bindings/index";
+import { commands } from "../bindings/commands";
+import type { Conversation, DragPhase, Side, Touch, UiEvent, UserCommand } from "../bindings/index";
 import { Facing, turnsFor } from "./character/facing";
 import { CharacterHost, type CharacterSource } from "./character/host";
 import { postureMix } from "./character/posture";
@@ -14,7 +14,7 @@ import { Director } from "./director";
 import { alphaHit } from "./hittest";
 import { RenderLoop } from "./loop";
 import { clippedAlpha, clipPathCss, peekSpan, type VisibleSpan } from "./peekclip";
-import { bedAnimating, bedFrame, bedShown, postureAnimating, type BodySlice } from "./slices/body";
+import { bedAnimating, bedFrame, bedShown, postureAnimating, type BodySlice } from "./body";
 import { clickTouch, HeadPat, onHead, Press } from "./touch";
 import { composerTucked } from "./tuck";
 import { answered, asking, conversationLoaded, dismissOffer, initialState, offer, reduce, stopPressed, TOOL_STATUS_HOLD_MS, type State } from "./state";

@@ -9,8 +9,8 @@
 // hears every event.
 
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
-import type { UiEvent } from "./bindings/index";
+import { Channel, commands, shellEvents, type ShellEventPayloads } from "../bindings/commands";
+import type { UiEvent } from "../bindings/index";
 
 
 /** Stop receiving events. */

@@ -2,10 +2,10 @@
 // the Tauri shell (tauriBackend) and a browser fake for development and
 // screenshots (fakeBackend.ts), picked by `pickBackend`.
 
-import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
+import { Channel, commands, shellEvents, type ShellEventPayloads } from "../bindings/commands";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import type { ErrorCode, InputRect, Status, UiEvent, UserCommand } from "./bindings/index";
-import { subscribeEvents, type Unsubscribe } from "./events";
+import type { ErrorCode, InputRect, Status, UiEvent, UserCommand } from "../bindings/index";
+import { subscribeEvents, type Unsubscribe } from "../shell/events";
 
 /** A cursor position in window CSS pixels from the window's top-left (the
  * shell polls it every 33 ms), or null when it left the window: what the
