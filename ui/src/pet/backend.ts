@@ -1,24 +1,17 @@
-// The page's one way to reach the core and the shell. Two implementations:
-// the Tauri shell (tauriBackend) and a browser fake for development and
-// screenshots (fakeBackend.ts), picked by `pickBackend`.
+// The pet page's backend: what the page needs from the core and the shell,
+// built on the one shell access (`../shell/`). Two implementations: the Tauri
+// shell (tauriBackend) and a browser fake for development and screenshots
+// (fakeBackend.ts), picked by `pickBackend`.
 
-import { Channel, commands, shellEvents, type ShellEventPayloads } from "../bindings/commands";
-import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import type { ErrorCode, InputRect, Status, UiEvent, UserCommand } from "../bindings/index";
+import type { InputRect, Status, UiEvent, UserCommand } from "../bindings/index";
 import { subscribeEvents, type Unsubscribe } from "../shell/events";
+import { asArrayBuffer, connect, shell, type Commands } from "../shell/shell";
+import { Channel, onShellEvent, shellEvents, startDragging } from "../shell/window";
 
 /** A cursor position in window CSS pixels from the window's top-left (the
  * shell polls it every 33 ms), or null when it left the window: what the
  * generated `cursorChannel` carries. */
-export type CursorPayload = Parameters<typeof commands.cursorChannel>[0] extends Channel<infer T> ? T : never;
-
-/** What a rejected command carries: a code to switch on and a line for a person. */
-export interface CommandError {
-  /** What kind of problem. */
-  code: ErrorCode;
-  /** One line for a person. */
-  message: string;
-}
+export type CursorPayload = Parameters<Commands["cursorChannel"]>[0] extends Channel<infer T> ? T : never;
 
 /** Stops a subscription. */
 export type { Unsubscribe };
@@ -72,81 +65,44 @@ export const BUNDLED_CHARACTER = `${import.meta.env.BASE_URL}characters/yui.vrm`
 
 /** The backend of a page running inside the Tauri shell. */
 export function tauriBackend(): Backend {
-  const win = getCurrentWebviewWindow();
-  /** A command's answer; a rejection as a `CommandError`. */
-  const call = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (err) {
-      throw asCommandError(err);
-    }
-  };
   const done = () => undefined;
   return {
     kind: "tauri",
-    send: (command) => call(() => commands.sendCommand(command)).then(done),
-    startDragging: () => win.startDragging(),
-    currentStatus: () => call(commands.currentStatus),
+    send: (command) => shell.sendCommand(command).then(done),
+    startDragging,
+    currentStatus: shell.currentStatus,
     subscribe: subscribeEvents,
-    characterFile: async () => asArrayBuffer(await call(commands.characterFile)),
-    userMotions: () => call(commands.userMotions),
-    motionFile: async (id) => asArrayBuffer(await call(() => commands.motionFile(id))),
-    setClickThrough: (ignore) => call(() => commands.setClickThrough(ignore)).then(done),
-    inputByShape: () => call(commands.inputByShape),
-    setInputShape: (rects) => call(() => commands.setInputShape(rects)).then(done),
-    setKeyboard: (on) => call(() => commands.setPetKeyboard(on)).then(done),
+    characterFile: async () => asArrayBuffer(await shell.characterFile()),
+    userMotions: shell.userMotions,
+    motionFile: async (id) => asArrayBuffer(await shell.motionFile(id)),
+    setClickThrough: (ignore) => shell.setClickThrough(ignore).then(done),
+    inputByShape: shell.inputByShape,
+    setInputShape: (rects) => shell.setInputShape(rects).then(done),
+    setKeyboard: (on) => shell.setPetKeyboard(on).then(done),
     onCursor: async (handler) => {
       const channel = new Channel<CursorPayload>();
       let live = true;
       channel.onmessage = (p) => live && handler(p ?? null);
-      await call(() => commands.cursorChannel(channel));
+      await shell.cursorChannel(channel);
       return () => {
         live = false;
       };
     },
-    onInteractive: (handler) =>
-      win.listen<ShellEventPayloads[typeof shellEvents.interactive]>(shellEvents.interactive, (e) => handler(Number(e.payload?.seconds) || 0)),
-    screenWatched: () => call(commands.screenWatched),
+    onInteractive: (handler) => onShellEvent(shellEvents.interactive, (payload) => handler(Number(payload?.seconds) || 0)),
+    screenWatched: shell.screenWatched,
     lipChannel: (handler) => {
       const channel = new Channel<number>();
       channel.onmessage = (level) => handler(Number(level) || 0);
-      return call(() => commands.lipChannel(channel)).then(done);
+      return shell.lipChannel(channel).then(done);
     },
-    micEnabled: () => call(commands.micEnabled),
-    setMic: (on) => call(() => commands.setMic(on)).then(done),
-    openChat: () => call(commands.openChat).then(done),
-    bodyNow: () => call(commands.bodyNow),
+    micEnabled: shell.micEnabled,
+    setMic: (on) => shell.setMic(on).then(done),
+    openChat: () => shell.openChat().then(done),
+    bodyNow: shell.bodyNow,
   };
 }
 
-/** True when the page runs inside the Tauri shell. */
-export function inTauri(): boolean {
-  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
-}
-
 /** The Tauri backend inside the shell, else the browser fake (loaded on demand). */
-export async function pickBackend(): Promise<Backend> {
-  if (inTauri()) return tauriBackend();
-  const { fakeBackend } = await import("./fakeBackend");
-  return fakeBackend();
-}
-
-/** Bytes from a command's answer: a raw ArrayBuffer (tauri::ipc::Response), a typed array, or a JSON number array. */
-export function asArrayBuffer(value: unknown): ArrayBuffer {
-  if (value instanceof ArrayBuffer) return value;
-  if (ArrayBuffer.isView(value)) {
-    const v = value as ArrayBufferView;
-    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice().buffer;
-  }
-  if (Array.isArray(value)) return Uint8Array.from(value as number[]).buffer;
-  if (value === null || value === undefined) return new ArrayBuffer(0);
-  throw new Error(`expected bytes, got ${typeof value}`);
-}
-
-/** Any rejection as a `CommandError`, keeping the shell's code when it sent one. */
-export function asCommandError(err: unknown): CommandError {
-  if (typeof err === "object" && err !== null && "code" in err && "message" in err) {
-    return err as CommandError;
-  }
-  return { code: "closed", message: String(err) };
+export function pickBackend(): Promise<Backend> {
+  return connect(tauriBackend, async () => (await import("./fakeBackend")).fakeBackend());
 }

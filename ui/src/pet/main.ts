@@ -2,8 +2,8 @@
 // render the page and the character, and forward what the user does.
 
 import "./style.css";
-import { asCommandError, BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
-import { commands } from "../bindings/commands";
+import { BUNDLED_CHARACTER, pickBackend, type Backend } from "./backend";
+import { asCommandError, shell } from "../shell/shell";
 import type { Conversation, DragPhase, Side, Touch, UiEvent, UserCommand } from "../bindings/index";
 import { Facing, turnsFor } from "./character/facing";
 import { CharacterHost, type CharacterSource } from "./character/host";
@@ -43,7 +43,7 @@ function characterSource(backend: Backend, bundledOnly: boolean): CharacterSourc
  * it the same way); the browser fake has none. */
 async function currentConversation(backend: Backend): Promise<Conversation | null> {
   if (backend.kind !== "tauri") return null;
-  return commands.chatConversation(null, null);
+  return shell.chatConversation(null, null);
 }
 
 /** Wire the page to `backend`. */
