@@ -1,6 +1,6 @@
 // Rendering cost of the real app under Xvfb: frames per second and CPU while
 // the pet is idle but awake (just loaded), once she has settled (nothing
-// happened for ui/src/settle.ts's SETTLE_MS: breathing and blinks only; the
+// happened for ui/src/pet/settle.ts's SETTLE_MS: breathing and blinks only; the
 // issue 12 target is under 20% of one core), and while a turn is active.
 // Prints figures; it is a benchmark, not a test. Build as tests/e2e/run.sh
 // does, then: node tests/e2e/bench-idle.mjs
@@ -25,7 +25,7 @@ const ticks = () => {
   return total;
 };
 const HZ = 100;
-/** ui/src/settle.ts's SETTLE_MS: she settles this long after the last thing happened. */
+/** ui/src/pet/settle.ts's SETTLE_MS: she settles this long after the last thing happened. */
 const SETTLE_MS = 20_000;
 
 async function measure(browser, label, seconds) {

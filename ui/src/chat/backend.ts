@@ -1,11 +1,11 @@
-// The chat window's one way to reach the core and the shell. Two
-// implementations: the Tauri shell (`tauriChatBackend`) and a browser fake
-// that replays a demo conversation (`./fake.ts`), picked by `pickChatBackend`.
+// The chat window's backend: what it needs from the core and the shell, built
+// on the one shell access (`../shell/`). Two implementations: the Tauri shell
+// (`tauriChatBackend`) and a browser fake that replays a demo conversation
+// (`./fake.ts`), picked by `pickChatBackend`.
 
 import type { ChatPage, ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
-import { asCommandError, inTauri } from "../backend";
-import { subscribeEvents, type Unsubscribe } from "../events";
-import { commands } from "../bindings/commands";
+import { subscribeEvents, type Unsubscribe } from "../shell/events";
+import { connect, shell } from "../shell/shell";
 
 /** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */
 export interface ChatBackend {
@@ -37,33 +37,24 @@ export interface ChatBackend {
 
 /** The backend of the chat window inside the Tauri shell. */
 export function tauriChatBackend(): ChatBackend {
-  /** A command's answer; a rejection as a `CommandError`. */
-  const call = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (err) {
-      throw asCommandError(err);
-    }
-  };
+  const done = () => undefined;
   return {
     kind: "tauri",
-    send: (command) => call(() => commands.sendCommand(command)).then(() => undefined),
-    currentStatus: () => call(commands.currentStatus),
-    settings: () => call(commands.chatSettings),
-    conversations: () => call(commands.chatConversations),
-    conversation: (id, at = null) => call(() => commands.chatConversation(id, at)),
-    page: (id, before, after) => call(() => commands.chatPage(id, before, after)),
-    search: (query) => call(() => commands.chatSearch(query)),
-    deleteConversation: (id) => call(() => commands.chatDeleteConversation(id)).then(() => undefined),
-    deleteAllConversations: () => call(commands.chatDeleteAllConversations).then(() => undefined),
-    openSettings: () => call(commands.openSettings).then(() => undefined),
+    send: (command) => shell.sendCommand(command).then(done),
+    currentStatus: shell.currentStatus,
+    settings: shell.chatSettings,
+    conversations: shell.chatConversations,
+    conversation: (id, at = null) => shell.chatConversation(id, at),
+    page: (id, before, after) => shell.chatPage(id, before, after),
+    search: (query) => shell.chatSearch(query),
+    deleteConversation: (id) => shell.chatDeleteConversation(id).then(done),
+    deleteAllConversations: () => shell.chatDeleteAllConversations().then(done),
+    openSettings: () => shell.openSettings().then(done),
     subscribe: subscribeEvents,
   };
 }
 
 /** The Tauri backend inside the shell, else the demo fake (loaded on demand). */
-export async function pickChatBackend(): Promise<ChatBackend> {
-  if (inTauri()) return tauriChatBackend();
-  const { fakeChatBackend } = await import("./fake");
-  return fakeChatBackend();
+export function pickChatBackend(): Promise<ChatBackend> {
+  return connect(tauriChatBackend, async () => (await import("./fake")).fakeChatBackend());
 }

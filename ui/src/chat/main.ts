@@ -3,7 +3,7 @@
 // here, where they become commands.
 
 import type { ApprovalDecision, Attachment, ChatMessage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
-import { asCommandError } from "../backend";
+import { asCommandError } from "../shell/shell";
 import { queuedTexts } from "../slices/turn";
 import { pickChatBackend, type ChatBackend } from "./backend";
 import { Composer } from "./composer";

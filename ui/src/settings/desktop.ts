@@ -2,7 +2,7 @@
 // XWayland, Wayland…) and, for transparency, click-through, always-on-top and
 // placing her window, whether it works here or which fallback is active.
 
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { StageReport } from "../bindings/index";
 
 /** One line per check: its name, whether it works, and what that means. */
@@ -40,7 +40,7 @@ export function renderCheck(box: HTMLElement, report: StageReport | null): void 
 }
 
 /** Ask the shell for the report; null when it cannot say. */
-export async function fetchCheck(ask: () => Promise<StageReport> = commands.desktopCheck): Promise<StageReport | null> {
+export async function fetchCheck(ask: () => Promise<StageReport> = shell.desktopCheck): Promise<StageReport | null> {
   try {
     return await ask();
   } catch {

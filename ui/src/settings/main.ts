@@ -1,9 +1,9 @@
 // The settings window: reads and saves settings through the shell, tests a
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindings";
-import { subscribeEvents } from "../events";
+import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
 import { ChatSection } from "./chat";
 import { bedFromForm, bedToForm } from "./bed";
@@ -98,7 +98,7 @@ const PLACE_TEXT: Record<KeyPlace, string> = {
 
 async function loadKeyPlace(): Promise<void> {
   try {
-    keyPlace.textContent = PLACE_TEXT[await commands.keyPlace()];
+    keyPlace.textContent = PLACE_TEXT[await shell.keyPlace()];
   } catch (e) {
     keyPlace.textContent = errorText(e);
   }
@@ -111,7 +111,7 @@ async function loadDesktopCheck(): Promise<void> {
 
 async function loadCardName(): Promise<void> {
   try {
-    const name = await commands.currentCardName();
+    const name = await shell.currentCardName();
     cardName.textContent = name ? `Card: ${name}` : "Card: (unnamed)";
   } catch (e) {
     cardName.textContent = errorText(e);
@@ -120,7 +120,7 @@ async function loadCardName(): Promise<void> {
 
 async function load(): Promise<void> {
   try {
-    fill(await commands.loadSettings());
+    fill(await shell.loadSettings());
   } catch (e) {
     say(errorText(e), true);
   }
@@ -134,7 +134,7 @@ form.addEventListener("submit", async (ev) => {
   if (!current) return;
   const next = formSettings(current);
   try {
-    await commands.saveSettings(next);
+    await shell.saveSettings(next);
     current = next;
     say("Saved.");
     void reactions.load();
@@ -175,7 +175,7 @@ testButton.addEventListener("click", async () => {
   probeList.hidden = false;
   probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: "Testing…", className: "detail" }));
   try {
-    showReport(await commands.testConnection(formSettings(current)));
+    showReport(await shell.testConnection(formSettings(current)));
   } catch (e) {
     probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: errorText(e), className: "bad" }));
   } finally {
@@ -198,7 +198,7 @@ document.getElementById("vrm")?.addEventListener("change", async (ev) => {
   const file = (ev.target as HTMLInputElement).files?.[0];
   if (!file) return;
   try {
-    const info = await upload(commands.importCharacter, file);
+    const info = await upload(shell.importCharacter, file);
     say(`Loaded ${info.name} (VRM ${info.version === "v1" ? "1.0" : "0.x"}).`);
     await load();
   } catch (e) {
@@ -208,7 +208,7 @@ document.getElementById("vrm")?.addEventListener("change", async (ev) => {
 
 document.getElementById("default-character")?.addEventListener("click", async () => {
   try {
-    await commands.useDefaultCharacter();
+    await shell.useDefaultCharacter();
     say("Back to Yui.");
     await load();
   } catch (e) {
@@ -220,7 +220,7 @@ document.getElementById("vrma")?.addEventListener("change", async (ev) => {
   const file = (ev.target as HTMLInputElement).files?.[0];
   if (!file) return;
   try {
-    const id = await upload(commands.importMotion, file);
+    const id = await upload(shell.importMotion, file);
     say(`Added the motion "${id}".`);
   } catch (e) {
     say(errorText(e), true);
@@ -232,7 +232,7 @@ document.getElementById("card")?.addEventListener("change", async (ev) => {
   const file = input.files?.[0];
   if (!file) return;
   try {
-    const name = await upload(commands.importCard, file);
+    const name = await upload(shell.importCard, file);
     say(`Loaded the card of ${name || "(unnamed)"}.`);
     void loadCardName();
   } catch (e) {
@@ -247,7 +247,7 @@ const contextList = document.getElementById("contexts") as HTMLOListElement;
 /** Fill the inspector with the blocks the pet sent, newest first. */
 async function loadContexts(): Promise<void> {
   try {
-    const sent = await commands.recentContexts();
+    const sent = await shell.recentContexts();
     contextList.replaceChildren(
       ...sent.reverse().map((c) => {
         const li = document.createElement("li");
@@ -293,7 +293,7 @@ async function mirrorSession(): Promise<void> {
   };
   await subscribeEvents(apply);
   try {
-    const status = await commands.currentStatus();
+    const status = await shell.currentStatus();
     // A status event that came while asking is newer than the answer.
     if (!sawStatus) apply({ type: "status", status });
   } catch (e) {
@@ -303,7 +303,7 @@ async function mirrorSession(): Promise<void> {
   try {
     // The running ones of the kept history are the backend's current list
     // (an item a later list left out is kept as done).
-    const history = await commands.delegationHistory();
+    const history = await shell.delegationHistory();
     if (!sawDelegations) apply({ type: "delegations", items: history.filter((d) => d.state === "running") });
   } catch (e) {
     console.warn("yui: delegation_history failed", errorText(e));

@@ -5,7 +5,7 @@
 // switches, why this desktop gives no frontmost line or idle time when it
 // cannot (say Wayland without sway). The core decides all of it; this shows it.
 
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
 import { errorText } from "./tools";
 
@@ -59,7 +59,7 @@ export function limitationLine(limitation: string | null | undefined): { text: s
 }
 
 /** Why the desktop reader gives no frontmost line or idle time, from the shell; null when it reads both or the shell cannot say. */
-export async function fetchLimitation(ask: () => Promise<string | null> = commands.desktopLimitation): Promise<string | null> {
+export async function fetchLimitation(ask: () => Promise<string | null> = shell.desktopLimitation): Promise<string | null> {
   try {
     return await ask();
   } catch {
@@ -140,7 +140,7 @@ export class ReactionsSection {
       this.limitation.hidden = line.hidden;
     });
     try {
-      this.show(await commands.ingressInfo());
+      this.show(await shell.ingressInfo());
     } catch (e) {
       this.status.textContent = errorText(e);
       this.status.classList.add("error-line");

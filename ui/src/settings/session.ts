@@ -4,7 +4,7 @@
 // when the window gets focus, on "Refresh", and (debounced) when the core
 // sends a new delegations list.
 
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { DelegationItem } from "../bindings";
 import { errorText } from "./tools";
 
@@ -92,7 +92,7 @@ export class SessionSection {
   /** Ask the core for the history and show it. */
   async load(): Promise<void> {
     try {
-      this.items = await commands.delegationHistory();
+      this.items = await shell.delegationHistory();
       this.render();
     } catch (e) {
       this.list.replaceChildren(Object.assign(document.createElement("li"), { className: "session-note error-line", textContent: errorText(e) }));

@@ -2,7 +2,7 @@
 // source, the tool switches, and the relations list with a value set by hand.
 // The switches save with the form; a relation is set at once.
 
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { Display, RelationRecord, Settings } from "../bindings";
 import { displayOptions, relationChange, relationRows, relationValue, sourceFromForm, thumbnails } from "./screen";
 
@@ -90,7 +90,7 @@ export class ScreenTools {
   async loadDisplays(saved: number | null): Promise<void> {
     let displays: Display[] = [];
     try {
-      displays = await commands.listDisplays();
+      displays = await shell.listDisplays();
       this.displaysError.hidden = true;
     } catch (e) {
       this.displaysError.textContent = `Cannot list the displays: ${errorText(e)}`;
@@ -106,7 +106,7 @@ export class ScreenTools {
   async loadRelations(): Promise<void> {
     let records: RelationRecord[];
     try {
-      records = await commands.listRelations();
+      records = await shell.listRelations();
     } catch (e) {
       this.relationsMessage.textContent = errorText(e);
       return;
@@ -143,7 +143,7 @@ export class ScreenTools {
       return;
     }
     try {
-      const record = await commands.setRelation(target, value);
+      const record = await shell.setRelation(target, value);
       this.relationsMessage.textContent = `Set ${record.target} to ${record.value} (${record.band}).`;
       await this.loadRelations();
     } catch (e) {

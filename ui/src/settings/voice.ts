@@ -3,7 +3,7 @@
 // readily speech is heard, the STT server). Saved with the form; the mic
 // toggle itself lives on the pet (its value is kept as loaded).
 
-import { commands } from "../bindings/commands";
+import { shell } from "../shell/shell";
 import type { Settings, VoiceSettings } from "../bindings";
 import { errorText } from "./tools";
 
@@ -76,8 +76,8 @@ export class VoiceSection {
     this.input("filler").checked = v.filler;
     this.showRanges();
     this.syncEnabled();
-    void this.loadDevices("output_device", commands.listOutputDevices, v.output_device);
-    void this.loadDevices("mic_device", commands.listInputDevices, v.mic_device);
+    void this.loadDevices("output_device", shell.listOutputDevices, v.output_device);
+    void this.loadDevices("mic_device", shell.listInputDevices, v.mic_device);
   }
 
   /** The section's part of the settings, as the form shows it now. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "../bindings/index";
 import { initialState as initialChat, reduce as reduceChat } from "../chat/state";
-import { initialState as initialPet, reduce as reducePet } from "../state";
+import { initialState as initialPet, reduce as reducePet } from "../pet/state";
 import { SAMPLES, samplesExcept } from "./samples";
 import { initialSession, reduceSession, sessionStopped, type SessionSlices } from "./session";
 

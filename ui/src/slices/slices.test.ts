@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DelegationItem, UiEvent } from "../bindings/index";
 import { initialState as initialChatState, reduce as reduceChat } from "../chat/state";
-import { initialState, reduce as reducePet } from "../state";
+import { initialState, reduce as reducePet } from "../pet/state";
 import { canSend, initialConnection, reduceConnection } from "./connection";
 import { chipItems, chipText, reduceDelegations } from "./delegations";
 

@@ -1,6 +1,6 @@
 // window.__yui: the hook end-to-end tests (and screenshots) read the page through.
 
-import type { Cue } from "./bindings/index";
+import type { Cue } from "../bindings/index";
 import type { PostureView } from "./character/posture";
 import type { Rect } from "./hittest";
 import { asking, thinking, type Asking, type State } from "./state";

@@ -10,7 +10,7 @@ import { warnOnce } from "../log";
 import { resolveMotion, thinkingPose } from "./clips";
 import { Face, type Gaze } from "./face";
 import { MotionPlayer } from "./motion";
-import type { BedFrame } from "../slices/body";
+import type { BedFrame } from "../body";
 import { addRot, applyPose, breathing, emptyPose, restPose, sway, type Pose } from "./pose";
 import { worldBox } from "./stage";
 

@@ -13,9 +13,9 @@ import type { Object3D } from "three";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { beforeAll, describe, expect, it } from "vitest";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const vrmPath = fileURLToPath(new URL("../../public/characters/yui.vrm", import.meta.url));
-const generator = fileURLToPath(new URL("../../../scripts/gen-character.mjs", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const vrmPath = fileURLToPath(new URL("../../../public/characters/yui.vrm", import.meta.url));
+const generator = fileURLToPath(new URL("../../../../scripts/gen-character.mjs", import.meta.url));
 
 const BONES: VRMHumanBoneName[] = [
   "hips",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BedView, UiEvent } from "../bindings/index";
-import { postureMix } from "../character/posture";
+import { postureMix } from "./character/posture";
 import { bedAnimating, bedFrame, bedShown, initialBody, postureAnimating, reduceBody, STANDING } from "./body";
-import { SAMPLES } from "./samples";
+import { SAMPLES } from "../slices/samples";
 
 const body = (phase: BedView["phase"] | null, phase_ms = 0, posture: "lying" | "standing" = "lying"): UiEvent =>
   phase === null ? { type: "body", posture: "standing" } : { type: "body", posture, bed: { entry: "command", phase, phase_ms } };

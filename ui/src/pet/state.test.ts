@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UiEvent } from "./bindings/index";
+import type { UiEvent } from "../bindings/index";
 import { answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */

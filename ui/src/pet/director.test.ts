@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UiEvent } from "./bindings/index";
+import type { UiEvent } from "../bindings/index";
 import { Director, RELAX_DELAY_MS, type Performer } from "./director";
 import { speechDurationMs } from "./lipsync";
 

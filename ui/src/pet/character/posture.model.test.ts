@@ -12,7 +12,7 @@ import { loadVrm } from "./loader";
 import { applyPose, emptyPose, restPose } from "./pose";
 import { postureOffsets, WALK_HZ, type PostureClip } from "./posture";
 
-const vrmPath = fileURLToPath(new URL("../../public/characters/yui.vrm", import.meta.url));
+const vrmPath = fileURLToPath(new URL("../../../public/characters/yui.vrm", import.meta.url));
 
 let vrm: VRM;
 let hipsRest: THREE.Vector3;

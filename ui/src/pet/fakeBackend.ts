@@ -2,7 +2,7 @@
 // developed and screenshot in a plain browser (`npm run ui:dev`). Used only
 // when `window.__TAURI_INTERNALS__` is absent.
 
-import type { Cue, Gait, InputRect, PeekView, PostureState, Status, UiEvent, UserCommand } from "./bindings/index";
+import type { Cue, Gait, InputRect, PeekView, PostureState, Status, UiEvent, UserCommand } from "../bindings/index";
 import type { Backend, CursorPayload } from "./backend";
 
 /** Dev-only controls on `window.__yuiFake`, for screenshots and manual poking. */

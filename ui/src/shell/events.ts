@@ -8,9 +8,9 @@
 // never both. One channel serves the whole page: every subscriber of the page
 // hears every event.
 
-import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
-import { Channel, commands, shellEvents, type ShellEventPayloads } from "./bindings/commands";
-import type { UiEvent } from "./bindings/index";
+import { Channel, commands, shellEvents } from "../bindings/commands";
+import type { UiEvent } from "../bindings/index";
+import { onShellEvent } from "./window";
 
 
 /** Stop receiving events. */
@@ -31,7 +31,7 @@ function deliver(event: UiEvent): void {
 
 /** Listen on the window's event, then register the page's channel (once per page). */
 async function open(): Promise<void> {
-  await getCurrentWebviewWindow().listen<ShellEventPayloads[typeof shellEvents.event]>(shellEvents.event, (e) => deliver(e.payload));
+  await onShellEvent(shellEvents.event, deliver);
   const channel = new Channel<UiEvent>();
   channel.onmessage = deliver;
   try {

@@ -3,8 +3,8 @@
 
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
-import type { ApprovalDecision, DelegationItem } from "./bindings/index";
-import { offerText } from "./slices/offers";
+import type { ApprovalDecision, DelegationItem } from "../bindings/index";
+import { offerText } from "../slices/offers";
 import { asking as askingOf, offer as offerOf, chipItems, chipText, composerLocked, pillText, pillTone, thinking, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */

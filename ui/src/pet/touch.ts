@@ -2,7 +2,7 @@
 // a click (a poke at the body part nearest the pointer, or the bed); the
 // pointer stroking her head to and fro without a button is a head pat.
 
-import type { Touch } from "./bindings/index";
+import type { Touch } from "../bindings/index";
 import type { Point } from "./hittest";
 
 /** A press must move this far (CSS px) to become a drag. */

@@ -12,7 +12,7 @@
 // `hipsLift` here counts in standing hip heights (the avatar scales it by its
 // model's), so a crouch keeps the feet on the floor whatever her size.
 
-import type { Gait, PeekView, PostureState, Side } from "../bindings/index";
+import type { Gait, PeekView, PostureState, Side } from "../../bindings/index";
 import { addRot, type Pose } from "./pose";
 import { ease, type ClipWeight, type PostureClip } from "./postureblend";
 

@@ -4,13 +4,13 @@
 // the approval notice is derived from the transcript. Pure: no DOM, no
 // Tauri, so vitest runs it as is.
 
-import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ToolState, UiEvent, Usage, VoiceState } from "./bindings/index";
-import { initialBody, reduceBody, type BodySlice } from "./slices/body";
-import { canSend } from "./slices/connection";
-import { chipItems as chipItemsOf, chipText } from "./slices/delegations";
-import { initialSession, isRunning, queuedCount, reduceSession, sessionStopped, type SessionSlices } from "./slices/session";
-import { NO_OFFERS, offerShown, reduceOffers, withoutOffer, type Offer, type OffersSlice } from "./slices/offers";
-import { answerIn, initialTranscript, loadedTranscript, newestPending, reduceTranscript, type TranscriptSlice } from "./slices/transcript";
+import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ToolState, UiEvent, Usage, VoiceState } from "../bindings/index";
+import { initialBody, reduceBody, type BodySlice } from "./body";
+import { canSend } from "../slices/connection";
+import { chipItems as chipItemsOf, chipText } from "../slices/delegations";
+import { initialSession, isRunning, queuedCount, reduceSession, sessionStopped, type SessionSlices } from "../slices/session";
+import { NO_OFFERS, offerShown, reduceOffers, withoutOffer, type Offer, type OffersSlice } from "../slices/offers";
+import { answerIn, initialTranscript, loadedTranscript, newestPending, reduceTranscript, type TranscriptSlice } from "../slices/transcript";
 
 /** Everything the pet window renders. Only `reduce` (and the user's own
  * actions below) produce a new one. The shared slices: `connection`, `turn`

@@ -3,7 +3,7 @@
 // moving while speech is said (stopping when the sound ends or is cut), and the return to neutral after a reply.
 // Pure timing logic: the clock comes in as ms, the body is a `Performer`.
 
-import type { UiEvent } from "./bindings/index";
+import type { UiEvent } from "../bindings/index";
 import { speechDurationMs } from "./lipsync";
 
 /** How long after the last speech ends the face and body go back to neutral/idle. */

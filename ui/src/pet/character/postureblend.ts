@@ -3,7 +3,7 @@
 // moment to the new clip over POSTURE_FADE_MS (like the bed scene's `from`).
 // Pure: no DOM, no three.js (the body slice keeps a blend).
 
-import type { Gait, PostureState } from "../bindings/index";
+import type { Gait, PostureState } from "../../bindings/index";
 
 /** How long a change of posture takes to crossfade, ms. */
 export const POSTURE_FADE_MS = 250;

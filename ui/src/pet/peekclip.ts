@@ -3,7 +3,7 @@
 // work), and the hit test treats hidden pixels as transparent so clicks there
 // reach the window behind. Pure.
 
-import type { PeekView } from "./bindings/index";
+import type { PeekView } from "../bindings/index";
 import type { Point } from "./hittest";
 
 /** The visible x range of the canvas, CSS px (edges included). */

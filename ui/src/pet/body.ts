@@ -7,7 +7,7 @@
 // three.js.
 
 import type { BedView, Gait, PeekView, PostureState, UiEvent } from "../bindings/index";
-import { blending, blendTo, clipMoves, clipOf, initialBlend, type PostureBlend } from "../character/postureblend";
+import { blending, blendTo, clipMoves, clipOf, initialBlend, type PostureBlend } from "./character/postureblend";
 
 /** A bed fade (after `waking`, or a bed that went away) takes this long, ms. */
 export const BED_FADE_MS = 600;

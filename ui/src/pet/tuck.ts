@@ -3,7 +3,7 @@
 // cover the other app. It comes back as soon as the pointer is in her window,
 // or while it has focus or text. Pure.
 
-import type { PostureState } from "./bindings/index";
+import type { PostureState } from "../bindings/index";
 
 /** What the tuck depends on. */
 export interface TuckInput {
