@@ -10,7 +10,7 @@
 //! of the stream. A call with no text before it is a cue-only segment.
 
 use crate::model::{Cue, Segment, Vocabulary};
-use crate::speech::split::Splitter;
+use crate::turn::voice::split::Splitter;
 use serde_json::{json, Map, Value};
 
 /// The tool's name.

@@ -13,10 +13,11 @@
 //! turns are dropped; how each turn ended and what the previous-turn record
 //! says.
 
+pub mod chat_map;
 mod engine;
 mod queue;
 mod recent;
-mod voice;
+pub mod voice;
 
 pub use engine::{Begin, Effect, Effects, Engine, EngineConfig, Now};
 pub use recent::RecentSet;
