@@ -1,6 +1,6 @@
 //! The turn engine: one pure state machine for every transport.
 //!
-//! [`Engine`] takes user commands, [`crate::transport::Inbound`] events, tool
+//! [`Engine`] takes user commands, [`crate::contract::Inbound`] events, tool
 //! results and the time, and answers [`Effect`]s: UI events, outbound
 //! messages, a turn to render and send, a tool to run, an outcome record to
 //! save. It owns no socket, reads no clock (every call carries a [`Now`]) and
