@@ -7,7 +7,8 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use yui_core::chat::{ChatLog, ChatStore};
+use yui_core::chat::ChatStore;
+use yui_core::session::chat_log::ChatLog;
 use yui_core::transport::agent_chat::ChatEvent;
 use yui_core::UiEvent;
 

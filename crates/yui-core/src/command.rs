@@ -78,7 +78,7 @@ pub enum UserCommand {
         /// The card's approval id.
         approval_id: String,
         /// The answer.
-        decision: crate::transport::agent_chat::ApprovalDecision,
+        decision: crate::chat::ApprovalDecision,
     },
     /// Accept the offer to switch a tool switch on (`look.screen`,
     /// `browser` or `relations`; see [`crate::UiEvent::ToolOffer`]): the

@@ -291,7 +291,7 @@ pub enum UiEvent {
     /// transport; `msg_id` is the turn id.
     Chat {
         /// The event.
-        event: crate::transport::agent_chat::ChatEvent,
+        event: crate::chat::ChatEvent,
     },
     /// The current conversation was replaced (New chat): the chat window
     /// shows this one.

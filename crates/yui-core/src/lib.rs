@@ -16,6 +16,7 @@ pub mod clock;
 pub mod command;
 pub mod context;
 pub mod context_log;
+pub mod contract;
 pub mod data_dir;
 pub mod delegations;
 pub mod error;

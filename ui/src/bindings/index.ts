@@ -1129,7 +1129,7 @@ primary: boolean, };
  * assistant message it belongs to.
  *
  * The same eleven events are the chat window's whole vocabulary on every
- * transport (`crate::chat` maps the others onto them), so the type is also
+ * transport (`crate::turn::chat_map` maps the others onto them), so the type is also
  * exported to the UI. There `msg_id` is the client's turn id.
  */
 export type ChatEvent = { "type": "start", 

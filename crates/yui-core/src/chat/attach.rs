@@ -131,7 +131,7 @@ mod tests {
 
     fn png() -> Vec<u8> {
         let p = Picture::from_rgba(2, 2, vec![255; 16]).unwrap();
-        let url = &crate::transport::request::urls(&[p])[0];
+        let url = &crate::picture::fit(&[p], crate::limits::REQUEST_IMAGE_BYTES).unwrap()[0];
         let data = url.split_once(";base64,").unwrap().1;
         base64::engine::general_purpose::STANDARD.decode(data).unwrap()
     }

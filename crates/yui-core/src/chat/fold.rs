@@ -24,7 +24,7 @@
 //!   with how many tool calls succeeded; pending approvals end with the run.
 
 use super::model::*;
-use crate::transport::agent_chat::ChatEvent;
+use super::vocabulary::ChatEvent;
 
 /// The most characters of the first user message a title keeps.
 pub const TITLE_CHARS: usize = 60;

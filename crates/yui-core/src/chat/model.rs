@@ -3,7 +3,7 @@
 //! pieces of an answer (reasoning, tool cards, approvals, usage, failure).
 //! The UI's transcript slice uses these types as generated.
 
-use crate::transport::agent_chat::Latency;
+use super::vocabulary::Latency;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;

@@ -73,7 +73,7 @@ pub(super) struct Driver {
     /// Session section reads it through the session).
     pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's events and conversations.
-    pub chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
+    pub chat: Arc<std::sync::Mutex<crate::session::chat_log::ChatLog>>,
     /// The client's own tools' questions: approval id → where the answer
     /// goes (kept a while after the call answered: a late answer applies to
     /// the next call).
@@ -249,7 +249,7 @@ impl Driver {
         self.status.send_replace(Status::Closed);
     }
 
-    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatLog> {
+    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::session::chat_log::ChatLog> {
         self.chat.lock().unwrap_or_else(|p| p.into_inner())
     }
 

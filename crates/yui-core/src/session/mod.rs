@@ -3,6 +3,7 @@
 //! [`Session`] cancels both tasks.
 
 mod body;
+pub mod chat_log;
 mod driver;
 mod initiative;
 mod moves;
@@ -136,7 +137,7 @@ pub struct Session {
     /// Every delegation this character has seen, persisted.
     delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's conversations (the driver writes, queries read).
-    chat: Arc<std::sync::Mutex<crate::chat::ChatLog>>,
+    chat: Arc<std::sync::Mutex<crate::session::chat_log::ChatLog>>,
     /// Their database: the chat window's queries read it without the lock.
     history: crate::chat::history::History,
     /// The runtime the session's tasks run on (voice input spawns there).
@@ -183,7 +184,7 @@ impl Session {
         let delegations = Arc::new(std::sync::Mutex::new(
             crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character).writing_through(config.persist.clone()),
         ));
-        let chat = Arc::new(std::sync::Mutex::new(crate::chat::ChatLog::new(
+        let chat = Arc::new(std::sync::Mutex::new(crate::session::chat_log::ChatLog::new(
             crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
@@ -402,7 +403,7 @@ impl Session {
         self.history.search(query)
     }
 
-    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatLog> {
+    fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::session::chat_log::ChatLog> {
         self.chat.lock().unwrap_or_else(|p| p.into_inner())
     }
 

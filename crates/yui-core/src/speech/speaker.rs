@@ -169,7 +169,7 @@ impl Speaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::playback::TimerSink;
+    use crate::turn::voice::playback::TimerSink;
     use std::time::Duration;
 
     /// Each sentence takes `len` chars × 100 ms to make and lasts 1 s;

@@ -62,7 +62,7 @@ impl std::fmt::Debug for SttConfig {
 /// with no second `/v1` when the base already ends in one (the request
 /// transports' rule, [`crate::transport::endpoint`]).
 pub fn transcriptions_url(base: &str) -> String {
-    crate::transport::endpoint(base, "audio/transcriptions")
+    crate::contract::endpoint(base, "audio/transcriptions")
 }
 
 /// 16 kHz mono `f32` samples (nominally -1..1; louder is clipped) as a

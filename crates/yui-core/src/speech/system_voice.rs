@@ -295,7 +295,7 @@ fn remove(path: Option<&Path>) {
 mod tests {
     use super::*;
     use crate::speech::decode::decode;
-    use crate::speech::playback::Sound;
+    use crate::turn::voice::playback::Sound;
 
     #[test]
     fn speed_becomes_words_per_minute_within_bounds() {

@@ -1,6 +1,7 @@
 //! A tool call's name and arguments read into one typed value, and the
 //! generic answers of a call that does not read.
 
+pub use crate::contract::ToolError;
 use crate::limits;
 use serde_json::{Map, Value};
 use std::time::Duration;
@@ -67,31 +68,6 @@ pub enum BrowserAction {
 
 /// `why` of `rate_relation`: at most this many code points are kept.
 pub const RELATION_WHY_CHARS: usize = 200;
-
-/// Why a call failed; its `Display` is the answer sent, word for word.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ToolError {
-    /// The name is not a declared tool.
-    #[error("error: unknown tool")]
-    UnknownTool,
-    /// A field the tool needs is absent.
-    #[error("error: missing field {0}")]
-    MissingField(&'static str),
-    /// A field carries a value the tool does not accept.
-    #[error("error: invalid field {0}")]
-    InvalidField(&'static str),
-    /// The call's turn was stopped.
-    #[error("error: turn stopped")]
-    TurnStopped,
-    /// The answer does not fit its frame or request, even fitted.
-    #[error("error: result too large")]
-    ResultTooLarge,
-    /// The call ran past its client wait. The spec names only the backend's
-    /// wording (`error: no reply from the client within <n> s`); the client's
-    /// own is this shorter `error: no reply within <n> s`, in whole seconds.
-    #[error("error: no reply within {} s", .0.as_secs())]
-    NoReply(Duration),
-}
 
 impl ToolArgs {
     /// Read a call. Arguments that are not a JSON object make every field

@@ -31,8 +31,8 @@
 //!   later answer goes to [`Run::answered_late`] through the driver).
 
 use super::{Answer, Ask, Asker, Run, ToolArgs, ToolError};
-use crate::transport::agent_chat::ApprovalDecision;
-use crate::transport::{ToolCall, ToolResult};
+use crate::chat::ApprovalDecision;
+use crate::contract::{ToolCall, ToolResult};
 use futures_util::future::{AbortHandle, Abortable, BoxFuture};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::collections::{HashMap, VecDeque};
@@ -297,7 +297,7 @@ fn start(tools: Arc<dyn Run>, q: Queued, prefit: bool) -> Running {
             return answer;
         }
         let Answer { result, images } = answer;
-        let fitted = tokio::task::spawn_blocking(move || crate::transport::request::prefit(&images)).await;
+        let fitted = tokio::task::spawn_blocking(move || crate::contract::prefit(&images)).await;
         match fitted {
             Ok(Ok(images)) => Answer { result, images },
             _ => ToolError::ResultTooLarge.into(),
@@ -325,7 +325,7 @@ async fn finish(running: &mut [Option<Running>; LANES]) -> (usize, Answer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::agent_chat::ApprovalDecision;
+    use crate::chat::ApprovalDecision;
     use serde_json::{json, Value};
     use std::time::Duration;
     use tokio::time::Instant;

@@ -225,13 +225,13 @@ pub trait Run: Send + Sync {
 
     /// The user answered a gated call in time: true when it runs now.
     /// "Always" may stop the asking for this session.
-    fn decided(&self, _args: &ToolArgs, decision: crate::transport::agent_chat::ApprovalDecision) -> bool {
-        decision != crate::transport::agent_chat::ApprovalDecision::Deny
+    fn decided(&self, _args: &ToolArgs, decision: crate::chat::ApprovalDecision) -> bool {
+        decision != crate::chat::ApprovalDecision::Deny
     }
 
     /// The user answered a gated call after it had answered
     /// [`NOT_ALLOWED_YET`] (or ended): the answer applies to the next call.
-    fn answered_late(&self, _args: &ToolArgs, _decision: crate::transport::agent_chat::ApprovalDecision) {}
+    fn answered_late(&self, _args: &ToolArgs, _decision: crate::chat::ApprovalDecision) {}
 
     /// What a gated call answers when the user says no.
     fn denied(&self, _args: &ToolArgs) -> Answer {
@@ -256,7 +256,7 @@ pub struct Ask {
     pub tool: ToolArgs,
     /// Where the answer goes; closed once the call has answered (or was
     /// stopped): a later answer goes to [`Run::answered_late`].
-    pub reply: tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>,
+    pub reply: tokio::sync::oneshot::Sender<crate::chat::ApprovalDecision>,
 }
 
 /// Where the executor's questions go (the session driver).

@@ -2,6 +2,7 @@
 //! as `shared/spec/client-tools.md` writes them.
 
 use super::{Answer, BrowserAction, Declared, Desk, LookAt, Offers, Run, Shot, Switch, ToolArgs, ToolError};
+use crate::chat::ApprovalDecision;
 use crate::clock::SharedClock;
 use crate::context::BodyState;
 use crate::event::UiEvent;
@@ -10,7 +11,6 @@ use crate::picture::capture::display_at;
 use crate::relations::{local_day, RelationStore};
 use crate::settings::LiveSettings;
 use crate::sink::SharedSink;
-use crate::transport::agent_chat::ApprovalDecision;
 use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -10,7 +10,7 @@
 //! of the stream. A call with no text before it is a cue-only segment.
 
 use crate::model::{Cue, Segment, Vocabulary};
-use crate::speech::split::Splitter;
+use crate::turn::voice::split::Splitter;
 use serde_json::{json, Map, Value};
 
 /// The tool's name.
@@ -97,7 +97,7 @@ pub fn parse_cue(arguments: &str) -> Result<Cue, String> {
 }
 
 /// Places cues in streamed text (see the module doc), and cuts the text into
-/// sentences as it streams ([`crate::speech::split`]): each sentence that is
+/// sentences as it streams ([`crate::turn::voice::split`]): each sentence that is
 /// known complete comes out at once, as its own segment with no cue, so it
 /// goes to TTS without waiting for the rest of the reply. A cue takes the
 /// open text since the last sentence out: the sentence it follows.

@@ -1,7 +1,6 @@
 //! What the two request transports (Responses, Chat Completions) start from.
 
 use crate::model::Vocabulary;
-use crate::picture::{FitError, Picture};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -9,42 +8,9 @@ use std::path::PathBuf;
 /// past that, the turn ends with what it has.
 pub const MAX_ROUND_TRIPS: usize = 3;
 
-/// What the user is shown when a request fails and the table gives no
-/// server text (401 and 403, an error event with no status,
-/// `response.failed`, `response.incomplete`).
-pub const GENERIC_FAILURE: &str = "The model server could not answer.";
+pub use crate::contract::{GENERIC_FAILURE, REQUEST_IMAGE_BYTES};
 
-pub use crate::limits::REQUEST_IMAGE_BYTES;
-
-/// Fit `pictures` into the request budget and keep them as encoded
-/// pictures, so building the request later only base64-encodes them. CPU
-/// work: run it on a blocking thread.
-pub fn prefit(pictures: &[Picture]) -> Result<Vec<Picture>, FitError> {
-    let urls = crate::picture::fit(pictures, REQUEST_IMAGE_BYTES)?;
-    Ok(urls.iter().filter_map(|u| from_data_url(u)).collect())
-}
-
-/// A `data:image/<subtype>;base64,<data>` URL back into an encoded picture.
-pub fn from_data_url(url: &str) -> Option<Picture> {
-    use base64::Engine;
-    let rest = url.strip_prefix("data:image/")?;
-    let (mime, data) = rest.split_once(";base64,")?;
-    let bytes = base64::engine::general_purpose::STANDARD.decode(data).ok()?;
-    Some(Picture::Encoded { mime: mime.to_string(), bytes: std::sync::Arc::new(bytes) })
-}
-
-/// The data URLs of a request's pictures, fitted into the request budget
-/// (a pass-through for pictures [`prefit`] already fitted). Pictures that
-/// cannot fit are left out with a log line.
-pub fn urls(pictures: &[Picture]) -> Vec<String> {
-    if pictures.is_empty() {
-        return Vec::new();
-    }
-    crate::picture::fit(pictures, REQUEST_IMAGE_BYTES).unwrap_or_else(|e| {
-        tracing::warn!(record = "images_not_sent", count = pictures.len(), error = %e, "the pictures do not fit the request");
-        Vec::new()
-    })
-}
+pub use crate::contract::{from_data_url, prefit, urls};
 
 /// Everything a request transport needs for a session.
 #[derive(Clone)]

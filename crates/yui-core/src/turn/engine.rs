@@ -2,18 +2,18 @@
 
 use super::queue::Outgoing;
 use super::recent::RecentSet;
+use super::voice::filler::FillerLines;
+use super::voice::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
+use super::voice::request::SpeechRequest;
 use super::voice::Failure;
 use super::{speaks, BACKEND_EVENT, USER_EVENT};
 use crate::command::UserCommand;
 use crate::context::{Outcome, PreviousTurn};
+use crate::contract::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
 use crate::error::ErrorCode;
 use crate::event::{TurnOutcome, UiEvent};
 use crate::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
 use crate::model::{Usage, Vocabulary};
-use crate::speech::filler::FillerLines;
-use crate::speech::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
-use crate::speech::tts::SpeechRequest;
-use crate::transport::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -127,7 +127,7 @@ pub(super) struct Turn {
     /// When the next thinking filler is due; `None` once the turn rendered.
     pub(super) filler_at: Option<Instant>,
     /// Filler lines said so far (at most
-    /// [`FILLER_GAPS`](crate::speech::filler::FILLER_GAPS)`.len()`).
+    /// [`FILLER_GAPS`](crate::turn::voice::filler::FILLER_GAPS)`.len()`).
     pub(super) fillers: usize,
     /// Text of the reply streamed and was never spoken
     /// ([`ReplyPart::Unsaid`]): the turn is `interrupted`, not `failed`.
@@ -563,7 +563,7 @@ impl Engine {
                 self.touch(&turn_id, now, false, false);
                 let one_line = message.split_whitespace().collect::<Vec<_>>().join(" ");
                 if let Some(t) = self.turns.iter_mut().find(|t| t.id == turn_id) {
-                    t.error = Some(crate::transport::push::frames::cut_chars(&one_line, ERROR_MESSAGE_SHOWN));
+                    t.error = Some(crate::contract::cut_chars(&one_line, ERROR_MESSAGE_SHOWN));
                 }
             }
             ReplyPart::Unsaid { text } => {
@@ -588,7 +588,7 @@ impl Engine {
             }
             ReplyPart::Chat { event } => {
                 if !self.stopped.contains(&turn_id) {
-                    let after_speech = matches!(event, crate::transport::agent_chat::ChatEvent::Delta { .. });
+                    let after_speech = matches!(event, crate::chat::ChatEvent::Delta { .. });
                     self.touch(&turn_id, now, false, after_speech);
                 }
             }

@@ -1,6 +1,6 @@
 //! The turn engine: one pure state machine for every transport.
 //!
-//! [`Engine`] takes user commands, [`crate::transport::Inbound`] events, tool
+//! [`Engine`] takes user commands, [`crate::contract::Inbound`] events, tool
 //! results and the time, and answers [`Effect`]s: UI events, outbound
 //! messages, a turn to render and send, a tool to run, an outcome record to
 //! save. It owns no socket, reads no clock (every call carries a [`Now`]) and
@@ -13,10 +13,11 @@
 //! turns are dropped; how each turn ended and what the previous-turn record
 //! says.
 
+pub mod chat_map;
 mod engine;
 mod queue;
 mod recent;
-mod voice;
+pub mod voice;
 
 pub use engine::{Begin, Effect, Effects, Engine, EngineConfig, Now};
 pub use recent::RecentSet;

@@ -4,13 +4,13 @@
 //! starts only into silence, and the caller keeps it until then.
 
 use super::engine::{Begin, Effect, Effects, Engine, Now, Turn};
+use super::voice::filler::FILLER_GAPS;
+use super::voice::playback::{PlayEffects, Stop};
 use super::voice::Failure;
 use super::{USER_EVENT, VOICE_EVENT};
 use crate::context::Outcome;
 use crate::error::ErrorCode;
 use crate::event::UiEvent;
-use crate::speech::filler::FILLER_GAPS;
-use crate::speech::playback::{PlayEffects, Stop};
 
 /// A message the user sent, waiting in the queue or starting a turn.
 #[derive(Debug, Clone, PartialEq)]

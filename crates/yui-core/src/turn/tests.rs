@@ -3,11 +3,11 @@
 use super::*;
 use crate::command::UserCommand;
 use crate::context::Outcome;
+use crate::contract::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
 use crate::event::{Status, TurnOutcome, UiEvent};
 use crate::model::{Cue, Segment, Vocabulary};
-use crate::speech::filler::FILLER_GAPS;
-use crate::speech::playback::SinkEvent;
-use crate::transport::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
+use crate::turn::voice::filler::FILLER_GAPS;
+use crate::turn::voice::playback::SinkEvent;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -368,7 +368,7 @@ fn an_oversize_turn_fails_now() {
 
 fn rig_with_filler() -> Rig {
     let mut cfg = config("responses");
-    cfg.filler = Some(crate::speech::filler::FillerLines::for_locale("en"));
+    cfg.filler = Some(crate::turn::voice::filler::FillerLines::for_locale("en"));
     let mut e = Engine::new(cfg);
     let t0 = Instant::now();
     e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new());
@@ -472,7 +472,7 @@ fn the_first_reply_ends_the_filler_and_a_tool_says_its_own_line() {
 #[test]
 fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
     let mut cfg = config("responses");
-    cfg.filler = Some(crate::speech::filler::FillerLines::for_locale("ja_JP.UTF-8"));
+    cfg.filler = Some(crate::turn::voice::filler::FillerLines::for_locale("ja_JP.UTF-8"));
     let mut e = Engine::new(cfg);
     let t0 = Instant::now();
     let mut r = Rig {
@@ -484,7 +484,7 @@ fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
     };
     let id = r.send("hi", 0);
     let fx = r.tick(240);
-    let lines = crate::speech::filler::FillerLines::for_locale("ja");
+    let lines = crate::turn::voice::filler::FillerLines::for_locale("ja");
     assert!(spoken(&fx).contains(&lines.timeout), "{fx:?}");
     assert!(matches!(&saves(&fx)[..], [rec] if rec.outcome == Outcome::Failed && rec.turn_id.as_deref() == Some(id.as_str())));
 }
@@ -587,7 +587,7 @@ fn caption_and_tone_ride_with_the_sentence_and_never_show() {
     let req = fx.iter().find_map(|f| if let Effect::Synth { request, .. } = f { Some(request.clone()) } else { None }).unwrap();
     assert_eq!(req.text, "How was it?");
     assert_eq!(req.caption.as_deref(), Some("gently"));
-    assert_eq!(req.tone, Some(crate::speech::tts::Tone::Free("😏".into())), "free mode by default");
+    assert_eq!(req.tone, Some(crate::turn::voice::request::Tone::Free("😏".into())), "free mode by default");
 }
 
 fn signal_trigger() -> crate::context::Trigger {

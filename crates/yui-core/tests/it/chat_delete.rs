@@ -10,7 +10,8 @@ use crate::common;
 use common::sse::cc_text;
 use common::*;
 use std::path::Path;
-use yui_core::chat::{ChatLog, ChatStore, Conversation};
+use yui_core::chat::{ChatStore, Conversation};
+use yui_core::session::chat_log::ChatLog;
 use yui_core::transport::{Outbound, SideRequest};
 use yui_core::{ChatApi, UiEvent, UserCommand};
 

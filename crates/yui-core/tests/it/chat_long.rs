@@ -6,8 +6,9 @@
 //! newest messages.
 
 use yui_core::chat::history::Anchor;
-use yui_core::chat::{ChatLog, ChatStore};
+use yui_core::chat::ChatStore;
 use yui_core::limits::{CHAT_PAGE_MESSAGES, CHAT_TAIL_MESSAGES};
+use yui_core::session::chat_log::ChatLog;
 use yui_core::transport::agent_chat::ChatEvent;
 use yui_core::transport::{Outbound, SideRequest};
 use yui_core::{TurnOutcome, UiEvent, UserCommand};

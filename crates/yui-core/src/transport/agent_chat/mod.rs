@@ -70,11 +70,7 @@ use std::pin::Pin;
 /// The transport's name in logs.
 pub const NAME: &str = "agent_chat";
 
-/// What an `error` of kind `empty` shows (the seed's text).
-pub const NO_OUTPUT: &str = "No output";
-
-/// What an `error` of kind `no_answer` shows (the seed's text).
-pub const NO_ANSWER: &str = "The tools ran, but no answer came back";
+pub use crate::chat::vocabulary::{NO_ANSWER, NO_OUTPUT};
 
 /// Everything the transport needs for a session.
 #[derive(Clone)]

@@ -328,7 +328,7 @@ async fn send_outbound(conn: &mut Conn, ws: &mut Ws, out: Outbound, turn_limit: 
                 }
                 Err(_) => {
                     if let ClientFrame::ToolResult { result, .. } = &mut frame {
-                        *result = crate::tools::ToolError::ResultTooLarge.to_string();
+                        *result = crate::contract::ToolError::ResultTooLarge.to_string();
                     }
                 }
             }

@@ -321,13 +321,7 @@ pub fn parse_usage(v: Option<&Value>) -> Option<Usage> {
     Some(Usage { input_tokens: n("input_tokens")?, output_tokens: n("output_tokens")?, total_tokens: n("total_tokens")? })
 }
 
-/// Cut to `max` code points.
-pub fn cut_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => s[..i].to_string(),
-        None => s.to_string(),
-    }
-}
+pub use crate::contract::cut_chars;
 
 /// Read a delegations list: unreadable items are skipped with a log line,
 /// titles and summaries are cut to their limits, the list to 50 entries.

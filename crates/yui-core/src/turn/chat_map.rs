@@ -39,11 +39,11 @@
 //!   window, the latency breakdown; on `agent_chat` the engine's own
 //!   characters, seconds and time to first token, and no tokens) and `end`.
 
+use super::speaks;
+use crate::chat::vocabulary::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
+use crate::contract::{ReplyPart, ToolCall, ToolResult, GENERIC_FAILURE};
 use crate::event::{TurnOutcome, UiEvent};
 use crate::model::{ToolState, Usage};
-use crate::transport::agent_chat::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
-use crate::transport::{ReplyPart, ToolCall, ToolResult};
-use crate::turn::speaks;
 use std::collections::HashMap;
 
 /// `agent_chat`'s `end` as sent: user index, assistant index, versions,
@@ -495,14 +495,14 @@ fn failure_text(notice: Option<crate::error::ErrorCode>) -> String {
         Some(ErrorCode::Stall) => "The backend did not answer in time.".into(),
         Some(ErrorCode::Network) => "Could not reach the backend.".into(),
         Some(ErrorCode::Auth) => "The server refused the key.".into(),
-        _ => crate::transport::request::GENERIC_FAILURE.into(),
+        _ => GENERIC_FAILURE.into(),
     }
 }
 
 /// True while `text` could still become exactly `[SILENT]` (blank, or a
 /// start of the token after blanks): `agent_chat` deltas wait that long.
 fn could_be_silent(text: &str) -> bool {
-    crate::turn::SILENT.starts_with(text.trim())
+    super::SILENT.starts_with(text.trim())
 }
 
 fn since(start_ms: i64, now_ms: i64) -> u64 {
@@ -534,5 +534,5 @@ fn new_part(shown: &str, full: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "map_tests.rs"]
+#[path = "chat_map_tests.rs"]
 mod tests;

@@ -3,14 +3,27 @@
 //! the lines the client says on its own (an approval's announcement, the
 //! thinking fillers, the failure lines), which never write the
 //! previous-turn record.
+//!
+//! The engine's own voice planning sits here, beside it and free of audio
+//! I/O: the playback queue ([`playback`]) with its audio sink port
+//! ([`audio_sink`]), the thinking fillers and failure lines ([`filler`]), the
+//! streaming sentence splitter ([`split`]) and the sentence to speak
+//! ([`request`]). The speaker, the TTS client and the audio devices
+//! (`crate::speech`) carry out what it plans.
+
+pub mod audio_sink;
+pub mod filler;
+pub mod playback;
+pub mod request;
+pub mod split;
 
 use super::engine::{Effect, Effects, Engine, Now};
 use super::{speaks, FAILURE_LINE};
 use crate::event::UiEvent;
 use crate::model::Segment;
-use crate::speech::filler::FILLER_GAPS;
-use crate::speech::playback::{Kind, PlayEffect, PlayEffects};
-use crate::speech::tts::{SpeechRequest, Tone};
+use filler::FILLER_GAPS;
+use playback::{Kind, PlayEffect, PlayEffects};
+use request::{SpeechRequest, Tone};
 
 impl Engine {
     /// Say `text` for `turn_id` with a bow (an approval waits): the line is

@@ -94,8 +94,8 @@ fn agent_chat_deltas_that_spell_silent_show_nothing() {
 
     // The engine's own `empty` error for a reply with nothing in it is silence too.
     let mut out = m.ui(&started("2", "hi"), 3);
-    out.extend(m.reply("2", &ReplyPart::Error { message: crate::transport::agent_chat::NO_OUTPUT.into() }, 4));
-    out.extend(m.ui(&ended("2", TurnOutcome::Failed, Some(crate::transport::agent_chat::NO_OUTPUT)), 4));
+    out.extend(m.reply("2", &ReplyPart::Error { message: NO_OUTPUT.into() }, 4));
+    out.extend(m.ui(&ended("2", TurnOutcome::Failed, Some(NO_OUTPUT)), 4));
     assert_eq!(kinds(&out), ["start", "usage", "end"], "no \"No output\" card: {out:?}");
 
     // Held pieces that turn into words show whole.
