@@ -146,7 +146,9 @@ pub fn backend_for(display: Option<&str>, wayland_display: Option<&str>) -> Back
     }
 }
 
-/// [`can_place_windows`] for these environment values, on Linux.
+/// Whether the app's own windows are X11 windows it can place
+/// (`world::can_place_windows`' X half) for these environment values, on
+/// Linux: `GDK_BACKEND`'s first choice, else X11 only without Wayland.
 pub fn placement_for(gdk_backend: Option<&str>, display: Option<&str>, wayland_display: Option<&str>) -> bool {
     let set = |v: Option<&str>| v.is_some_and(|s| !s.is_empty());
     let first = gdk_backend.and_then(|b| b.split(',').next()).map(str::trim).filter(|b| !b.is_empty() && *b != "*");
