@@ -8,13 +8,13 @@
 //!   and the window manager's client list, on the same xcb helpers.
 //! - [`sway`]: the i3 IPC of sway and its kin: the focused window, and the
 //!   windows shown (for the window list under Wayland).
-//! - [`wayland`], [`wayland_idle`]: the Wayland desktop reader (sway's
+//! - [`mod@wayland`], [`wayland_idle`]: the Wayland desktop reader (sway's
 //!   focus plus the compositor's idle protocol).
 //! - [`win32`], `macos`: the Windows and macOS desktop readers.
 //! - [`gdk_backend`]: which GDK backend the app picks under Wayland.
 //!
 //! The types the readers answer in live here too: [`Sample`] and the port
-//! [`DesktopFacts`] (re-exported by `world`), [`Display`], [`RawWindow`],
+//! [`DesktopFacts`] (re-exported by `world`), [`Display`], `RawWindow`,
 //! [`Rgba`] and [`CaptureError`] (re-exported by `picture::capture`).
 //!
 //! Platforms: X11 reads EWMH `_NET_ACTIVE_WINDOW` and the MIT-SCREEN-SAVER
@@ -265,7 +265,7 @@ pub fn wayland(swaysock: Option<&str>) -> Arc<dyn DesktopFacts> {
     wayland_with(swaysock, wayland_idle::IdleWatch::shared().ok())
 }
 
-/// [`wayland`] with the idle half given (tests pass `None`).
+/// [`wayland()`] with the idle half given (tests pass `None`).
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub fn wayland_with(swaysock: Option<&str>, idle: Option<&'static wayland_idle::IdleWatch>) -> Arc<dyn DesktopFacts> {
     let sway = swaysock.filter(|s| !s.is_empty()).and_then(sway::SwayDesktop::connect);
