@@ -2,7 +2,7 @@
 # Type-check the whole app (core, demo, Tauri shell) for Windows and macOS
 # from Linux: `cargo check -p yui` for x86_64-pc-windows-gnu and
 # x86_64-apple-darwin. Nothing is linked or run (that needs the platforms
-# themselves); this keeps the platform code (world/win32.rs, world/macos.rs,
+# themselves); this keeps the platform code (platform/win32.rs, platform/macos.rs,
 # Tauri's per-platform window calls) compiling. Installs what it needs:
 # the two rustup targets, mingw-w64 (the Windows resource compiler that
 # tauri-build runs) and clang (objc2's one Objective-C file, which needs no

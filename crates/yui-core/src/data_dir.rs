@@ -1,8 +1,11 @@
 //! The data directory: `chat_id`, settings and every persisted file live here,
 //! so a test can isolate a whole installation in a temp dir.
+//!
+//! Above the settings and the key store in the module order
+//! (`docs/architecture.md`): it loads and saves them; they name it not.
 
 use crate::error::CoreError;
-use crate::keystore::{KeyPlace, KeyStore};
+use crate::keystore::{KeyHome, KeyPlace, KeyStore};
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
 
@@ -114,6 +117,16 @@ impl DataDir {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
             Err(source) => Err(CoreError::Storage { path, source }),
         }
+    }
+}
+
+impl KeyHome for DataDir {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn uses_keychain(&self) -> bool {
+        self.keychain
     }
 }
 

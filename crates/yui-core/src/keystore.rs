@@ -7,7 +7,6 @@
 //! API): async callers wrap them in `tokio::task::spawn_blocking`. The key is
 //! never logged; errors name the place, never the value.
 
-use crate::data_dir::DataDir;
 use crate::error::CoreError;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -28,6 +27,17 @@ pub enum KeyPlace {
     Keychain,
     /// `<data>/key`, readable only by the user.
     File,
+}
+
+/// Where a [`KeyStore`] lives: a directory for the fallback file, and
+/// whether the OS keychain may be asked. The data directory
+/// (`crate::data_dir::DataDir`) is one; this module names no module above
+/// it (`docs/architecture.md`, "Modules and their order").
+pub trait KeyHome {
+    /// The directory the fallback file `key` goes in.
+    fn root(&self) -> &Path;
+    /// True when the key may go to the OS keychain.
+    fn uses_keychain(&self) -> bool;
 }
 
 /// A keychain holding one secret: the seam that lets tests stand in for the
@@ -91,15 +101,16 @@ impl std::fmt::Debug for KeyStore {
 
 impl KeyStore {
     /// The store of `data_dir`: the OS keychain, unless the data directory
-    /// was opened [`DataDir::without_keychain`], then the file only.
-    pub fn new(data_dir: &DataDir) -> Self {
+    /// was opened `DataDir::without_keychain` ([`KeyHome::uses_keychain`]
+    /// false), then the file only.
+    pub fn new(data_dir: &(impl KeyHome + ?Sized)) -> Self {
         let keychain: Option<Arc<dyn Keychain>> =
             if data_dir.uses_keychain() { Some(Arc::new(OsKeychain { user: format!("chat-key {}", data_dir.root().display()) })) } else { None };
         Self::with_keychain(data_dir, keychain)
     }
 
     /// The store of `data_dir` with the given keychain (`None`: the file only).
-    pub fn with_keychain(data_dir: &DataDir, keychain: Option<Arc<dyn Keychain>>) -> Self {
+    pub fn with_keychain(data_dir: &(impl KeyHome + ?Sized), keychain: Option<Arc<dyn Keychain>>) -> Self {
         Self { file: data_dir.root().join(KEY_FILE), keychain }
     }
 
@@ -237,9 +248,22 @@ mod tests {
         }
     }
 
-    fn dir() -> (tempfile::TempDir, DataDir) {
+    /// A data directory as the store sees it: a root, and whether the OS
+    /// keychain may be asked.
+    struct Home(PathBuf, bool);
+
+    impl KeyHome for Home {
+        fn root(&self) -> &Path {
+            &self.0
+        }
+        fn uses_keychain(&self) -> bool {
+            self.1
+        }
+    }
+
+    fn dir() -> (tempfile::TempDir, Home) {
         let tmp = tempfile::tempdir().unwrap();
-        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
+        let dir = Home(tmp.path().to_path_buf(), false);
         (tmp, dir)
     }
 
@@ -304,7 +328,7 @@ mod tests {
             return;
         }
         let tmp = tempfile::tempdir().unwrap();
-        let store = KeyStore::new(&DataDir::new(tmp.path()).unwrap());
+        let store = KeyStore::new(&Home(tmp.path().to_path_buf(), true));
         assert_eq!(store.place(), KeyPlace::File);
         assert_eq!(store.save("sk-ci").unwrap(), KeyPlace::File);
         assert_eq!(store.load().unwrap().as_deref(), Some("sk-ci"));

@@ -30,6 +30,7 @@ pub mod outcome;
 pub mod persist;
 pub mod picture;
 pub mod placement;
+pub mod platform;
 pub mod presence;
 pub mod probe;
 pub mod relations;

@@ -1,34 +1,11 @@
 //! Desktop geometry decisions for the pet window.
 
-/// A rectangle in physical pixels on the virtual desktop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rect {
-    /// Left edge.
-    pub x: i32,
-    /// Top edge.
-    pub y: i32,
-    /// Width.
-    pub width: i32,
-    /// Height.
-    pub height: i32,
-}
+pub use crate::body::geometry::Rect;
 
-impl From<&crate::picture::capture::Display> for Rect {
+impl From<&crate::platform::Display> for Rect {
     /// A display's place on the desktop.
-    fn from(d: &crate::picture::capture::Display) -> Self {
+    fn from(d: &crate::platform::Display) -> Self {
         Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }
-    }
-}
-
-impl Rect {
-    fn overlap(&self, o: &Rect) -> i64 {
-        let w = (self.x + self.width).min(o.x + o.width) - self.x.max(o.x);
-        let h = (self.y + self.height).min(o.y + o.height) - self.y.max(o.y);
-        if w <= 0 || h <= 0 {
-            0
-        } else {
-            w as i64 * h as i64
-        }
     }
 }
 

@@ -120,13 +120,6 @@ impl Default for BedSettings {
     }
 }
 
-impl BedSettings {
-    /// The clip lengths and this wake timeout (clamped to 1..=480 minutes).
-    pub fn times(&self) -> crate::body::bed::BedTimes {
-        crate::body::bed::BedTimes::with_timeout_min(self.wake_timeout_min.clamp(1, crate::limits::BED_WAKE_TIMEOUT_MIN_MAX))
-    }
-}
-
 /// The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
 /// server other local programs post signals to. Off by default. Its Debug
 /// form never shows the token.

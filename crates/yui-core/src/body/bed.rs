@@ -110,6 +110,15 @@ impl BedTimes {
     }
 }
 
+impl crate::settings::BedSettings {
+    /// The clip lengths and this wake timeout (clamped to 1..=480 minutes).
+    /// Written here, beside [`BedTimes`], so the settings name nothing of
+    /// the body (`docs/architecture.md`, "Modules and their order").
+    pub fn times(&self) -> BedTimes {
+        BedTimes::with_timeout_min(self.wake_timeout_min.clamp(1, crate::limits::BED_WAKE_TIMEOUT_MIN_MAX))
+    }
+}
+
 /// See the module doc.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bed {

@@ -4,7 +4,33 @@
 //! in logical pixels and are scaled by the frame's scale factor.
 
 use super::BodyTunables;
-pub use crate::placement::Rect;
+
+/// A rectangle in physical pixels on the virtual desktop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub width: i32,
+    /// Height.
+    pub height: i32,
+}
+
+impl Rect {
+    /// The area `self` and `o` share, in square pixels (0 when they do
+    /// not meet).
+    pub fn overlap(&self, o: &Rect) -> i64 {
+        let w = (self.x + self.width).min(o.x + o.width) - self.x.max(o.x);
+        let h = (self.y + self.height).min(o.y + o.height) - self.y.max(o.y);
+        if w <= 0 || h <= 0 {
+            0
+        } else {
+            w as i64 * h as i64
+        }
+    }
+}
 
 /// A point on the virtual desktop, physical pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,8 +1,8 @@
 //! The posture machine driven through whole moves on a made-up desktop.
 
+use super::geometry::Rect;
 use super::*;
 use crate::context::PostureState;
-use crate::placement::Rect;
 use crate::triggers::cues::TouchKind;
 
 const SCREEN: Rect = Rect { x: 0, y: 0, width: 1280, height: 800 };
@@ -254,11 +254,11 @@ fn from_the_floor_she_sometimes_climbs_a_window_and_from_its_edge_she_hops_to_an
 #[test]
 fn home_is_on_the_floor_towards_the_right_with_her_whole_window_on_the_display() {
     let f = frame();
-    let d = crate::placement::Rect { x: 1280, y: 0, width: 1920, height: 1080 };
+    let d = super::geometry::Rect { x: 1280, y: 0, width: 1920, height: 1080 };
     let o = super::plan::home(d, &f);
     assert_eq!(f.feet_of(o).y, 1080, "feet on the floor");
     assert_eq!(o.x + f.width, 1280 + 1920 - 96, "a twentieth in from the right edge");
-    let narrow = crate::placement::Rect { x: 0, y: 0, width: 300, height: 600 };
+    let narrow = super::geometry::Rect { x: 0, y: 0, width: 300, height: 600 };
     let o = super::plan::home(narrow, &f);
     assert!(f.feet_of(o).x >= f.body / 2 && f.feet_of(o).x <= 300 - f.body / 2, "her body on a display narrower than her window: {o:?}");
 }

@@ -10,14 +10,13 @@
 //! - [`CardStore`] keeps one imported card per character in the data directory.
 
 mod assemble;
-mod error;
 mod persona;
 mod png;
 mod store;
 mod tavern;
 
+pub use crate::error::CardError;
 pub use assemble::{assemble, framing, greetings, instructions, post_history, user_fallback, Names};
-pub use error::CardError;
 pub use persona::default_card;
 pub use store::{current, import_into, CardStore};
 pub use tavern::{import_bytes, parse_json};

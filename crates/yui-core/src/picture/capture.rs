@@ -3,7 +3,7 @@
 //!
 //! - The display list comes from xcap everywhere (`Monitor::all()` order).
 //! - On X11 (Linux without a Wayland session) displays and windows are
-//!   captured, and windows listed, by our own xcb code (`x11.rs`): one
+//!   captured, and windows listed, by our own xcb code (`platform/x11/`): one
 //!   connection, pipelined requests, a vectorised pixel conversion. xcap's
 //!   own X11 capture converts pixel by pixel through a function pointer and
 //!   opens a connection per property, too slow for the 35 ms budget.
@@ -14,30 +14,10 @@
 //! leaves out every window of this process (by pid).
 
 use super::Picture;
+pub(crate) use crate::platform::RawWindow;
+pub use crate::platform::{CaptureError, Display};
 use serde::Serialize;
 use std::sync::Arc;
-use ts_rs::TS;
-
-/// One display (monitor), in logical pixels.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Display {
-    /// Position in [`displays`]' list: what [`capture_display`] takes.
-    pub index: usize,
-    /// The display's friendly name, else its system name (e.g. `HDMI-1`).
-    pub label: String,
-    /// Left edge on the virtual desktop.
-    pub x: i32,
-    /// Top edge on the virtual desktop.
-    pub y: i32,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-    /// Physical pixels per logical pixel.
-    pub scale: f32,
-    /// The system's primary display.
-    pub primary: bool,
-}
 
 /// One visible top-level window of another app, in logical pixels.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,37 +38,6 @@ pub struct WindowInfo {
     pub height: u32,
 }
 
-/// Why a capture or a listing failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CaptureError {
-    /// No display server to talk to, or it reports no display.
-    #[error("no display to capture (no X server or Wayland session reachable)")]
-    NoDisplay,
-    /// The display or window asked for is not there.
-    #[error("not found: {0}")]
-    NotFound(String),
-    /// The system refused or failed the capture (portal denied, X error...).
-    #[error("screen capture failed: {0}")]
-    Failed(String),
-}
-
-/// A window as a platform lists it, before filtering; physical pixels.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RawWindow {
-    /// The platform's window id (X11: the window's XID).
-    pub id: u32,
-    /// The owning process, when known.
-    pub pid: Option<u32>,
-    pub app: String,
-    pub title: String,
-    pub x: i32,
-    pub y: i32,
-    pub width: u32,
-    pub height: u32,
-    /// Minimized, or otherwise not shown (unmapped).
-    pub minimized: bool,
-}
-
 /// Whether the X11 paths apply: Linux outside a Wayland session.
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 fn use_x11() -> bool {
@@ -99,14 +48,14 @@ fn use_x11() -> bool {
 
 /// Whether the app's own windows are X11 windows inside a Wayland session
 /// (XWayland: `GDK_BACKEND=x11`, chosen by the user or by
-/// [`crate::world::gdk_backend`]): the pet is placed in the X server's
+/// [`crate::platform::gdk_backend`]): the pet is placed in the X server's
 /// coordinates, so the displays and the windows she walks on come from X11
 /// too (which lists X11 windows only). Screenshots keep the Wayland path,
 /// which sees every window.
 #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 fn xwayland_geometry() -> bool {
     let var = |k: &str| std::env::var(k).ok();
-    !use_x11() && crate::world::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref())
+    !use_x11() && crate::platform::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), var("WAYLAND_DISPLAY").as_deref())
 }
 
 fn xcap_error(e: xcap::XCapError) -> CaptureError {
@@ -137,7 +86,7 @@ pub fn displays() -> Result<Vec<Display>, CaptureError> {
     }
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if xwayland_geometry() {
-        return super::x11::displays();
+        return crate::platform::x11::displays();
     }
     guarded("listing the displays", xcap_displays)
 }
@@ -175,7 +124,7 @@ fn xcap_displays() -> Result<Vec<Display>, CaptureError> {
 pub fn capture_display(index: usize) -> Result<Picture, CaptureError> {
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if use_x11() {
-        return super::x11::capture_display(index);
+        return crate::platform::x11::capture_display(index).map(Picture::from);
     }
     guarded("capturing a display", || {
         let monitors = xcap::Monitor::all().map_err(|_| CaptureError::NoDisplay)?;
@@ -205,7 +154,7 @@ pub fn capture_window(app: &str, title: &str) -> Result<Picture, CaptureError> {
     // The windows listed under XWayland are X11 windows, by X11 id.
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if use_x11() || xwayland_geometry() {
-        return super::x11::capture_window(id);
+        return crate::platform::x11::capture_window(id).map(Picture::from);
     }
     guarded("capturing a window", || {
         let all = xcap::Window::all().map_err(xcap_error)?;
@@ -233,7 +182,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
     // path's displays only number them here (it may see no outputs).
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if let Some(sock) = std::env::var("SWAYSOCK").ok().filter(|s| !s.is_empty() && !use_x11() && !xwayland_geometry()) {
-        let raw = crate::world::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
+        let raw = crate::platform::sway::SwayDesktop::new(sock).windows().map_err(CaptureError::Failed)?;
         return Ok(select_windows(raw, std::process::id(), &displays().unwrap_or_default(), 1.0));
     }
     let displays = displays()?;
@@ -242,7 +191,7 @@ fn listed_windows() -> Result<Vec<(u32, WindowInfo)>, CaptureError> {
     let scale = displays.first().map(|d| d.scale).unwrap_or(1.0);
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if use_x11() || xwayland_geometry() {
-        let Some(mut raw) = super::x11::client_windows()? else {
+        let Some(mut raw) = crate::platform::x11::client_windows()? else {
             tracing::info!("no window manager client list (_NET_CLIENT_LIST) on the X root: no windows to list");
             return Ok(Vec::new());
         };

@@ -8,8 +8,6 @@
 pub mod capture;
 mod convert;
 pub mod fit;
-#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
-mod x11;
 
 use std::sync::Arc;
 
@@ -88,6 +86,13 @@ fn encoded_dimensions(mime: &str, bytes: &[u8]) -> Result<(u32, u32), String> {
     let format = image_format(mime).ok_or_else(|| format!("unsupported subtype {mime}"))?;
     let reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
     reader.into_dimensions().map_err(|e| e.to_string())
+}
+
+impl From<crate::platform::Rgba> for Picture {
+    /// A platform's captured pixels as a picture to send.
+    fn from(r: crate::platform::Rgba) -> Self {
+        Picture::Rgba { width: r.width, height: r.height, pixels: Arc::new(r.pixels) }
+    }
 }
 
 impl Picture {

@@ -225,7 +225,7 @@ pub fn notice_due(data_dir: &crate::data_dir::DataDir, report: &StageReport) -> 
 /// Read this machine's desktop and report.
 pub fn check_desktop() -> StageReport {
     let mut r = report(&facts());
-    if r.session == StageSession::Xwayland && super::gdk_backend::chosen() == Some(super::gdk_backend::BackendChoice::Xwayland) {
+    if r.session == StageSession::Xwayland && crate::platform::gdk_backend::chosen() == Some(crate::platform::gdk_backend::BackendChoice::Xwayland) {
         // The app chose XWayland itself (super::gdk_backend): say why.
         r.path = XWAYLAND_FALLBACK_PATH.to_string();
     }
@@ -269,7 +269,7 @@ fn session() -> StageSession {
 fn session() -> StageSession {
     let var = |k: &str| std::env::var(k).ok();
     let wayland = var("WAYLAND_DISPLAY");
-    let x = super::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), wayland.as_deref());
+    let x = crate::platform::placement_for(var("GDK_BACKEND").as_deref(), var("DISPLAY").as_deref(), wayland.as_deref());
     match (x, wayland.as_deref().is_some_and(|w| !w.is_empty())) {
         (true, false) => StageSession::X11,
         (true, true) => StageSession::Xwayland,
@@ -284,7 +284,8 @@ fn facts() -> StageFacts {
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     if matches!(session, StageSession::X11 | StageSession::Xwayland) {
         let display = std::env::var("DISPLAY").ok();
-        let (compositor, above, input_shape) = super::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), a, Some(s)));
+        let (compositor, above, input_shape) =
+            crate::platform::x11::stage_facts(display.as_deref()).map_or((None, None, None), |(c, a, s)| (Some(c), a, Some(s)));
         return StageFacts { session, compositor, above, input_shape, layer_shell: false };
     }
     StageFacts { session, compositor: None, above: None, input_shape: None, layer_shell: session == StageSession::Wayland && layer_shell() }

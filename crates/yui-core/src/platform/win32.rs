@@ -42,7 +42,7 @@ pub use reader::WindowsDesktop;
 #[cfg(target_os = "windows")]
 mod reader {
     use super::{app_from_exe_path, covers, idle_from_ticks};
-    use crate::world::{DesktopFacts, Sample};
+    use crate::platform::{DesktopFacts, Sample};
     use windows_sys::Win32::Foundation::{CloseHandle, RECT};
     use windows_sys::Win32::Graphics::Gdi::{GetMonitorInfoW, MonitorFromWindow, MONITORINFO, MONITOR_DEFAULTTONEAREST};
     use windows_sys::Win32::System::SystemInformation::GetTickCount;

@@ -1,3 +1,9 @@
+//! X11, one module for the desktop facts and the capture (both on the xcb
+//! helpers below: [`get_property`], [`intern_atoms`], [`app_from_wm_class`]).
+//! The capture paths (displays, display and window capture, the window
+//! manager's client list) are in `capture.rs`, the pixel conversion in
+//! `pixels.rs`; this file is the desktop reader.
+//!
 //! The X11 desktop: the active window from EWMH `_NET_ACTIVE_WINDOW` on the
 //! root window, its `WM_CLASS`, title, pid and whether its `_NET_WM_STATE`
 //! holds `_NET_WM_STATE_FULLSCREEN`, and the idle time from the
@@ -8,9 +14,14 @@
 //! reads (a protocol error) answers `None` for that call and keeps the
 //! connection.
 
+mod capture;
+mod pixels;
+
 use super::{DesktopFacts, Sample};
 use std::sync::Mutex;
 use xcb::{screensaver, x, Xid};
+
+pub(crate) use capture::{capture_display, capture_window, client_windows, displays};
 
 /// The X11 desktop reader. Connects lazily, on the first call.
 pub struct X11Desktop {

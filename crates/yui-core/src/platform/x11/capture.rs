@@ -8,10 +8,9 @@
 //! milliseconds on a 1080p screen; xcap is still used for the display list,
 //! Wayland and other systems.
 
-use super::capture::{CaptureError, RawWindow};
-use super::convert::{x_stride, x_to_rgba, XLayout};
-use super::Picture;
-use std::sync::Arc;
+use super::pixels::{x_stride, x_to_rgba, XLayout};
+use super::{app_from_wm_class, get_property, intern_atoms};
+use crate::platform::{CaptureError, Display, RawWindow, Rgba};
 use xcb::{randr, x, Xid};
 
 fn connect() -> Result<(xcb::Connection, i32), CaptureError> {
@@ -59,7 +58,7 @@ fn monitor_rects(conn: &xcb::Connection, root: x::Window) -> Result<Vec<(i32, i3
 /// inside a Wayland session (XWayland): the pet is placed in the X server's
 /// coordinates, so its displays come from there too. Scale 1: XWayland's
 /// coordinates are the ones her window uses.
-pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
+pub(crate) fn displays() -> Result<Vec<Display>, CaptureError> {
     let (conn, screen) = connect()?;
     let root = root_of(&conn, screen)?;
     let out: Vec<_> = monitors(&conn, root)?
@@ -68,16 +67,7 @@ pub(crate) fn displays() -> Result<Vec<super::capture::Display>, CaptureError> {
         .map(|(index, m)| {
             let name = conn.wait_for_reply(conn.send_request(&x::GetAtomName { atom: m.name })).map(|r| r.name().to_string()).unwrap_or_default();
             let (x, y, width, height) = m.rect;
-            super::capture::Display {
-                index,
-                label: if name.is_empty() { format!("display {}", index + 1) } else { name },
-                x,
-                y,
-                width,
-                height,
-                scale: 1.0,
-                primary: m.primary,
-            }
+            Display { index, label: if name.is_empty() { format!("display {}", index + 1) } else { name }, x, y, width, height, scale: 1.0, primary: m.primary }
         })
         .collect();
     if out.is_empty() {
@@ -105,7 +95,7 @@ fn unsupported(depth: u8, layout: XLayout) -> CaptureError {
 /// The contents of `drawable`'s rectangle as RGBA, by GetImage over the
 /// socket. (MIT-SHM was tried: with a segment set up per call it measured
 /// 3-4x slower on a 1080p screen than the socket, page faults included.)
-fn get_image(conn: &xcb::Connection, drawable: x::Drawable, (x0, y0, w, h): (i32, i32, u32, u32)) -> Result<Picture, CaptureError> {
+fn get_image(conn: &xcb::Connection, drawable: x::Drawable, (x0, y0, w, h): (i32, i32, u32, u32)) -> Result<Rgba, CaptureError> {
     if w == 0 || h == 0 {
         return Err(CaptureError::Failed(format!("nothing to capture: {w}x{h}")));
     }
@@ -123,11 +113,11 @@ fn get_image(conn: &xcb::Connection, drawable: x::Drawable, (x0, y0, w, h): (i32
     let depth = reply.depth();
     let layout = layout_for(conn, depth, w)?;
     let pixels = x_to_rgba(reply.data(), w, h, layout).ok_or_else(|| unsupported(depth, layout))?;
-    Ok(Picture::Rgba { width: w, height: h, pixels: Arc::new(pixels) })
+    Ok(Rgba { width: w, height: h, pixels })
 }
 
 /// Display `index` (xcap's order), captured from the root window.
-pub(crate) fn capture_display(index: usize) -> Result<Picture, CaptureError> {
+pub(crate) fn capture_display(index: usize) -> Result<Rgba, CaptureError> {
     let (conn, screen) = connect()?;
     let root = root_of(&conn, screen)?;
     let rects = monitor_rects(&conn, root)?;
@@ -143,7 +133,7 @@ pub(crate) fn capture_display(index: usize) -> Result<Picture, CaptureError> {
 
 /// The contents of window `id` (its own pixels; parts covered by other
 /// windows may show them when no compositor keeps window contents).
-pub(crate) fn capture_window(id: u32) -> Result<Picture, CaptureError> {
+pub(crate) fn capture_window(id: u32) -> Result<Rgba, CaptureError> {
     let (conn, _) = connect()?;
     let window: x::Window = <x::Window as xcb::XidNew>::new(id);
     let geometry = conn.wait_for_reply(conn.send_request(&x::GetGeometry { drawable: x::Drawable::Window(window) })).map_err(|e| failed("X GetGeometry", e))?;
@@ -156,9 +146,6 @@ fn text(reply: &Result<x::GetPropertyReply, xcb::Error>) -> String {
         _ => String::new(),
     }
 }
-
-pub(crate) use crate::world::x11::app_from_wm_class;
-use crate::world::x11::{get_property, intern_atoms};
 
 /// The window manager's client windows, bottom to top
 /// (`_NET_CLIENT_LIST_STACKING`, else `_NET_CLIENT_LIST`). `Ok(None)` when

@@ -14,9 +14,8 @@
 //! [`crate::limits::SWAY_IPC_TIMEOUT`]. The IPC tells nothing about input,
 //! so idle time is unknown ([`SWAY_LIMITATION`]).
 
-use super::{DesktopFacts, Sample};
+use super::{DesktopFacts, RawWindow, Sample};
 use crate::limits::{SWAY_IPC_REPLY_MAX, SWAY_IPC_TIMEOUT};
-use crate::picture::capture::RawWindow;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
