@@ -1,7 +1,7 @@
 // Rendering cost of the real app under Xvfb: frames per second and CPU while
 // the pet is idle but awake (just loaded), once she has settled (nothing
 // happened for ui/src/pet/settle.ts's SETTLE_MS: breathing and blinks only; the
-// issue 12 target is under 20% of one core), and while a turn is active.
+// the target is under 20% of one core), and while a turn is active.
 // Prints figures; it is a benchmark, not a test. Build as tests/e2e/run.sh
 // does, then: node tests/e2e/bench-idle.mjs
 import fs from "node:fs";

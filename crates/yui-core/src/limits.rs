@@ -76,7 +76,7 @@ pub const FRAME_SEND_WAIT: Duration = Duration::from_secs(10);
 /// it waits for their end; past that the oldest is forgotten.
 pub const RECENT_TURN_IDS: usize = 256;
 
-/// TTS (issue "Voice"): speech requests running at once per queue, by
+/// TTS (`docs/voice.md`): speech requests running at once per queue, by
 /// default (not in the seed's table; `TtsConfig::in_flight` overrides it).
 /// Playback stays in order whatever this is.
 pub const TTS_REQUESTS_IN_FLIGHT: usize = 2;
@@ -97,7 +97,7 @@ pub const TTS_ERROR_BODY_KEPT: usize = 64 * 1024;
 /// memory.
 pub const TTS_AUDIO_BYTES: usize = 32 * 1024 * 1024;
 
-// Audio out (issue "Voice")
+// Audio out (`docs/voice.md`)
 /// Mouth levels the audio sink reports per second while sound plays (not in
 /// the seed's table): one RMS window of the played samples each.
 pub const LIP_LEVELS_PER_SECOND: u32 = 30;
@@ -153,7 +153,7 @@ impl Default for Timeouts {
     }
 }
 
-// Voice input (issue "Voice")
+// Voice input (`docs/voice.md`)
 
 /// STT: how long one transcription request may take, connect to last
 /// answer byte: past it the utterance is dropped with `SttError::Timeout`.
@@ -209,7 +209,7 @@ pub const AGENT_CHAT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
 /// says the engine did not confirm the stop: 10 s.
 pub const AGENT_CHAT_STOP_CONFIRM_WAIT: Duration = Duration::from_secs(10);
 
-// --- The chat window (issue 10; seed `004` names the attachment limits) ---
+// --- The chat window (`docs/transports.md`, `agent_chat`, names the attachment limits) ---
 
 /// Search results shown at most (Ctrl/⌘K across every conversation).
 pub const CHAT_SEARCH_HITS: usize = 50;
@@ -281,14 +281,14 @@ pub const INGRESS_BODY_READ_WAIT: Duration = Duration::from_secs(10);
 /// restart), oldest dropped past it (not in the spec).
 pub const RELAY_WAITING: usize = 64;
 
-// --- The frontmost line and presence (seed `003`, "frontmost": "a 5-minute grace window (brief focus churn)"; issue "Frontmost watcher") ---
+// --- The frontmost line and presence (seed `003`, "frontmost": "a 5-minute grace window (brief focus churn)"; `docs/triggers.md`, "The world") ---
 
 /// frontmost: a clear lasting under this grace window (brief focus churn)
 /// keeps the original `since` when the same app returns; a longer clear is
 /// a real absence and stamps a fresh `since`: 5 minutes.
 pub const FRONTMOST_CLEAR_GRACE: Duration = Duration::from_secs(5 * 60);
 /// The transitions-only activity log keeps this many local days of files,
-/// today included (issue "Frontmost watcher": "kept 14 days").
+/// today included (`docs/triggers.md`, "The world").
 pub const ACTIVITY_LOG_DAYS: u32 = 14;
 /// How often the session reads the desktop (the frontmost window and the
 /// idle time; seed `003`'s `os_idle_tick`): once a second.
@@ -301,7 +301,7 @@ pub const PACING_READ_MS_PER_CHAR: i64 = 60;
 /// speak again).
 pub const PACING_READ_MAX_MS: i64 = 30_000;
 
-// --- Screen transitions (seed `003`, "Screen transition", "recent switches (held transitions)"; issue "Screen transitions") ---
+// --- Screen transitions (seed `003`, "Screen transition", "recent switches (held transitions)"; `docs/triggers.md`, "Screen transitions") ---
 
 /// Screen transitions: how long the app the user left must have been held
 /// for leaving it to count as an `app_switched` (not in the seed): 10
@@ -336,7 +336,7 @@ pub const BED_WAKE_TIMEOUT_MIN_DEFAULT: u32 = 30;
 /// … and at most: 8 hours.
 pub const BED_WAKE_TIMEOUT_MIN_MAX: u32 = 8 * 60;
 
-// --- Cues and the daily milestone (seed `003`, "Cue (schedule / proactive)", "Milestone"; issue "Cues") ---
+// --- Cues and the daily milestone (seed `003`, "Cue (schedule / proactive)", "Milestone"; `docs/triggers.md`, "Cues") ---
 
 /// `tap_bored`: this many taps on the character ("4 taps in 3 s") …
 pub const TAP_BORED_TAPS: usize = 4;
@@ -359,7 +359,7 @@ pub const CUE_CONTEXT_CHARS: usize = 1_000;
 /// `configs/avatar.json`: a cue id (`[a-z0-9_]`), in characters.
 pub const CUE_ID_CHARS: usize = 40;
 
-// --- Desktop facts: the sway IPC reader (issue "Frontmost watcher") ---
+// --- Desktop facts: the sway IPC reader (`docs/triggers.md`, "The world") ---
 
 /// sway / i3 IPC: the longest a connect, the request write or the reply
 /// read may block before the frontmost sample gives up (not in the seed):

@@ -1,5 +1,5 @@
 //! Presence rules for the app as a whole: one running YUI per installation,
-//! and starting at login when the user asks for it (issue 12). The app
+//! and starting at login when the user asks for it (`docs/platforms.md`). The app
 //! carries these out with its plugins; what to do is decided here.
 
 /// What to do with the OS's login item so it matches the settings.

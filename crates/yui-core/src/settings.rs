@@ -155,7 +155,7 @@ impl Default for IngressSettings {
     }
 }
 
-/// What the world tells her (issue "The world comes to the character"):
+/// What the world tells her (`docs/triggers.md`):
 /// the frontmost app and when the user counts as away.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
@@ -283,7 +283,7 @@ impl Default for ChatSettings {
     }
 }
 
-/// How she speaks and listens (issue "Voice").
+/// How she speaks and listens (`docs/voice.md`).
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct VoiceSettings {

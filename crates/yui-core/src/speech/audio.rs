@@ -1,4 +1,4 @@
-//! The audio sink on a real output device (issue "Voice"): [`CpalSink`]
+//! The audio sink on a real output device (`docs/voice.md`): [`CpalSink`]
 //! plays [`Sound`]s through cpal and reports their timing as the device
 //! plays them.
 //!

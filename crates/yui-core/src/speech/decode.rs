@@ -1,4 +1,4 @@
-//! Decoding TTS audio into samples for the sink (issue "Voice").
+//! Decoding TTS audio into samples for the sink (`docs/voice.md`).
 //!
 //! [`decode`] turns the bytes a speech request answered ([`super::tts::Synth`])
 //! into a [`Sound::Pcm`] of interleaved f32 samples at the stream's own rate

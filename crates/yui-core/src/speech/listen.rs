@@ -1,4 +1,4 @@
-//! The microphone (issue "Voice"): a cpal input stream on the chosen device
+//! The microphone (`docs/voice.md`): a cpal input stream on the chosen device
 //! or the default one, converted to 16 kHz mono ([`Resampler`]) and cut into
 //! utterances ([`Segmenter`]), reported as [`Heard`] events on a Tokio
 //! channel.

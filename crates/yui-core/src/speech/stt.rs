@@ -1,4 +1,4 @@
-//! The OpenAI-compatible speech-to-text client (issue "Voice").
+//! The OpenAI-compatible speech-to-text client (`docs/voice.md`).
 //!
 //! One utterance is one `POST <stt_base_url>/v1/audio/transcriptions`, a
 //! multipart form with `file` (a 16 kHz mono 16-bit WAV named `speech.wav`,

@@ -1,4 +1,4 @@
-//! The out-of-the-box system voice (issue "Voice"): speech with no TTS
+//! The out-of-the-box system voice (`docs/voice.md`): speech with no TTS
 //! server, from the operating system's own synthesizer, as WAV bytes for
 //! [`super::decode::decode`].
 //!

@@ -1,4 +1,4 @@
-//! The OpenAI-compatible TTS client (issue "Voice").
+//! The OpenAI-compatible TTS client (`docs/voice.md`).
 //!
 //! One sentence is one `POST <tts_base_url>/v1/audio/speech` with
 //! `{model, voice, input, speed, response_format[, instructions]}` and an

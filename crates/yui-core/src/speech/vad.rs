@@ -1,5 +1,5 @@
 //! Voice activity: turning a stream of 16 kHz mono samples into utterances
-//! (issue "Voice").
+//! (`docs/voice.md`).
 //!
 //! [`Segmenter`] is pure and sample-driven: feed it audio in chunks of any
 //! size with [`Segmenter::push`] and it answers [`VadEvent`]s. Each

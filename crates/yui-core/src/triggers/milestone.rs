@@ -1,5 +1,5 @@
 //! The daily milestone `first_activity` (seed `003`, "Milestone", "Wake";
-//! issue "Milestone").
+//! `docs/triggers.md`, "The first-activity milestone").
 //!
 //! It fires once per local day, on the first presence tick that finds the
 //! user present with the schedule setting on. The day key it fired on is

@@ -1,5 +1,5 @@
 //! The pacer: when a turn nobody typed may start, so she is lively but never
-//! a nuisance (issue "The world comes to the character", "Pacing").
+//! a nuisance (`docs/triggers.md`, "Pacing").
 //!
 //! Pure: time comes in as epoch ms. The session tells it what happened (the
 //! user sent a turn, a reply's text showed, a self-started turn fired) and

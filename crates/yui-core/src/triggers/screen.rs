@@ -1,7 +1,7 @@
 //! Screen transitions: when what the user does on their screen becomes a
 //! proactive turn (seed `003`, "Screen transition", "recent switches (held
 //! transitions)", the markers `proactive.screen_app_switched` and
-//! `proactive.screen_long_session`; issue "Screen transitions").
+//! `proactive.screen_long_session`; `docs/triggers.md`, "Screen transitions").
 //!
 //! Pure: no clock, no I/O. The caller hands [`ScreenWatch::observe`] the
 //! frontmost app the [`FrontmostTracker`](crate::world::FrontmostTracker)

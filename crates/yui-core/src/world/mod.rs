@@ -1,5 +1,5 @@
 //! Desktop facts: what the user has in the foreground and how long since
-//! they last touched the keyboard or mouse (issue "Frontmost watcher",
+//! they last touched the keyboard or mouse (`docs/triggers.md`, "The world",
 //! "Idle and presence").
 //!
 //! [`DesktopFacts`] is the port a session samples: raw OS facts, `None`

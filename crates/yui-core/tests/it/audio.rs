@@ -1,5 +1,5 @@
 //! Real sound through [`CpalSink`] into a PulseAudio null sink, recorded
-//! from its monitor (issue "Voice").
+//! from its monitor (`docs/voice.md`).
 //!
 //! Ignored by default: it needs a sound server. Run it with
 //!

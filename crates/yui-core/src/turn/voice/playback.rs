@@ -1,4 +1,4 @@
-//! The playback queue (issue "Voice"): one per character, shared by the
+//! The playback queue (`docs/voice.md`): one per character, shared by the
 //! transports, as a pure state machine in the style of
 //! [`crate::turn::Engine`]. [`Playback`] takes reply segments, turn ends,
 //! thinking-motion changes, stop actions and the audio sink's reports, each

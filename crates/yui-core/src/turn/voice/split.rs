@@ -1,4 +1,4 @@
-//! The streaming sentence splitter (issue "Voice"): the request transports
+//! The streaming sentence splitter (`docs/voice.md`): the request transports
 //! feed it the reply text as it streams in, and each sentence goes to TTS the
 //! moment it is known to be complete.
 //!
