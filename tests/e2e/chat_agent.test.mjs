@@ -1,4 +1,4 @@
-// The chat window over the agent_chat protocol (seed 004), in the real app
+// The chat window over the agent_chat protocol (`docs/transports.md`, "`agent_chat`"), in the real app
 // against yui-mock's engine fake: approve and deny an approval card,
 // regenerate and pick a version, fork, delete through the in-app
 // confirmation, and attachments of each kind. What the app sent is read

@@ -1,5 +1,5 @@
 //! The client's delegation history and the pet's delegation chip
-//! (seed `000`, "delegations" and "Limits").
+//! (`docs/push-protocol.md`, "Delegations" and "Limits").
 //!
 //! The backend sends its whole list of background work in each
 //! `delegations` frame. The chip shows that latest list, minus done items

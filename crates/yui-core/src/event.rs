@@ -287,7 +287,8 @@ pub enum UiEvent {
         /// The data URLs, screenshot first.
         images: Vec<String>,
     },
-    /// One of the chat window's eleven events (seed `004`), on every
+    /// One of the chat window's eleven events (`docs/transports.md`,
+    /// "`agent_chat`"), on every
     /// transport; `msg_id` is the turn id.
     Chat {
         /// The event.

@@ -1,6 +1,9 @@
 //! Every limit and timeout of the transports, in one place.
 //!
-//! Names follow the seed's limits table (`000_c1583a1f6bf1c44c.txt`, "Limits").
+//! The push protocol's limits carry the names of its limits table
+//! (`docs/push-protocol.md`, "Limits"); the other protocol limits are named
+//! in `docs/triggers.md` ("The signals ingress"), `docs/transports.md` and
+//! `docs/client-tools.md`, and each of our own choices says so.
 //! Nothing else in the crate writes one of these numbers down.
 
 use std::time::Duration;
@@ -59,16 +62,16 @@ pub const TEXT_ONLY_TOOL_RESULT_FRAME_SIZE: usize = 256 * 1024;
 pub const ERROR_MESSAGE_SHOWN: usize = 200;
 
 /// Stream liveness, after assistant speech (a text delta or the text-done
-/// marker): 45 s of silence (seed `003`, "Stream Liveness").
+/// marker): 45 s of silence (`docs/transports.md`, "Stream liveness").
 pub const STREAM_IDLE_AFTER_SPEECH: Duration = Duration::from_secs(45);
 /// Stream liveness, after any other event: 240 s.
 pub const STREAM_IDLE: Duration = Duration::from_secs(240);
-/// Largest inbound WebSocket message read at all (not in the seed's table):
+/// Largest inbound WebSocket message read at all (our own choice, not a protocol limit):
 /// frames between the text frame size and this are read and dropped unread
-/// as the seed says; a larger one breaks the connection instead of filling
+/// as the push protocol says; a larger one breaks the connection instead of filling
 /// memory.
 pub const INBOUND_MESSAGE_CAP: usize = 4 * 1024 * 1024;
-/// How long one outbound frame may take to leave (not in the seed's table):
+/// How long one outbound frame may take to leave (our own choice, not a protocol limit):
 /// a peer that stopped reading ends the connection instead of holding the
 /// task forever.
 pub const FRAME_SEND_WAIT: Duration = Duration::from_secs(10);
@@ -77,50 +80,50 @@ pub const FRAME_SEND_WAIT: Duration = Duration::from_secs(10);
 pub const RECENT_TURN_IDS: usize = 256;
 
 /// TTS (`docs/voice.md`): speech requests running at once per queue, by
-/// default (not in the seed's table; `TtsConfig::in_flight` overrides it).
+/// default (our own choice, not a protocol limit; `TtsConfig::in_flight` overrides it).
 /// Playback stays in order whatever this is.
 pub const TTS_REQUESTS_IN_FLIGHT: usize = 2;
 /// TTS: how long one speech request may take, connect to last audio byte
-/// (not in the seed's table): past it the sentence is skipped.
+/// (our own choice, not a protocol limit): past it the sentence is skipped.
 pub const TTS_REQUEST_WAIT: Duration = Duration::from_secs(30);
 /// Playback with the voice off: reading speed, in characters a second (a
-/// CJK character counts twice). Not in the seed's table.
+/// CJK character counts twice). Our own choice, not a protocol limit.
 pub const READING_CHARS_PER_SECOND: u64 = 15;
 /// Playback with the voice off: the shortest time a sentence shows.
 pub const READING_MIN: Duration = Duration::from_millis(1_200);
-/// TTS: connect timeout of the speech client (not in the seed's table).
+/// TTS: connect timeout of the speech client (our own choice, not a protocol limit).
 pub const TTS_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// TTS: the raw error body kept from a failed speech request: 64 KiB.
 pub const TTS_ERROR_BODY_KEPT: usize = 64 * 1024;
-/// TTS: the largest audio body read for one sentence (not in the seed's
-/// table): a server that sends more fails the sentence instead of filling
+/// TTS: the largest audio body read for one sentence (our own choice, not a protocol
+/// limit): a server that sends more fails the sentence instead of filling
 /// memory.
 pub const TTS_AUDIO_BYTES: usize = 32 * 1024 * 1024;
 
 // Audio out (`docs/voice.md`)
-/// Mouth levels the audio sink reports per second while sound plays (not in
-/// the seed's table): one RMS window of the played samples each.
+/// Mouth levels the audio sink reports per second while sound plays (our
+/// own choice, not a protocol limit): one RMS window of the played samples each.
 pub const LIP_LEVELS_PER_SECOND: u32 = 30;
-/// The output buffer the audio sink asks the device for (not in the seed's
-/// table): a halt is heard within about this much (plus the device's own
+/// The output buffer the audio sink asks the device for (our own choice, not a protocol
+/// limit): a halt is heard within about this much (plus the device's own
 /// latency). The device's range clamps it.
 pub const AUDIO_OUTPUT_BUFFER: Duration = Duration::from_millis(20);
 /// How long opening an audio device may take before it counts as failed
-/// (not in the seed's table).
+/// (our own choice, not a protocol limit).
 pub const AUDIO_OPEN_WAIT: Duration = Duration::from_secs(5);
-/// The longest sound one item may decode to (not in the seed's table):
+/// The longest sound one item may decode to (our own choice, not a protocol limit):
 /// longer audio fails to decode instead of filling memory.
 pub const AUDIO_DECODED_MAX: Duration = Duration::from_secs(10 * 60);
 /// How long the system voice (espeak-ng, say, SAPI) may take for one
-/// sentence (not in the seed's table).
+/// sentence (our own choice, not a protocol limit).
 pub const SYSTEM_VOICE_WAIT: Duration = Duration::from_secs(20);
 
 /// The bytes of data URLs one request of the request transports carries at
-/// most (not in the seed's table: their own budget). Pictures past it are
+/// most (our own choice, not a protocol limit: their own budget). Pictures past it are
 /// fitted down as JPEGs before the request is built.
 pub const REQUEST_IMAGE_BYTES: usize = 1024 * 1024;
 /// How long a turn waits for its screenshot (capture and fit) before it
-/// goes without one (not in the seed's table).
+/// goes without one (our own choice, not a protocol limit).
 pub const TURN_SCREENSHOT_WAIT: Duration = Duration::from_secs(3);
 
 /// The waits one session runs with. Defaults are the limits above; tests shrink them.
@@ -198,7 +201,7 @@ pub const MIC_POLL: Duration = Duration::from_millis(50);
 /// Microphone: how long cpal may take to open the input stream.
 pub const MIC_OPEN_WAIT: Duration = Duration::from_secs(5);
 
-// agent_chat (seed 004).
+// agent_chat (`docs/transports.md`, "`agent_chat`").
 
 /// agent_chat: how long an `approval_request` blocks its run before the
 /// engine gives up on it: 300 s.
@@ -226,30 +229,30 @@ pub const CHAT_TAIL_MESSAGES: usize = 100;
 /// Regenerated turns the chat log remembers (which message each remakes,
 /// for a late stop confirmation); older ones are forgotten.
 pub const CHAT_REMAKES_KEPT: usize = 32;
-/// Attachments per message, by default (seed `004`: "up to 5 files").
+/// Attachments per message, by default (`docs/transports.md`, "`agent_chat`": 5 files).
 pub const CHAT_ATTACHMENTS: usize = 5;
-/// Size of one attachment, by default (seed `004`: "2 MB max").
+/// Size of one attachment, by default (`docs/transports.md`, "`agent_chat`": 2 MB).
 pub const CHAT_ATTACHMENT_BYTES: usize = 2 * 1024 * 1024;
-/// Text of one text attachment folded into the prompt (seed `004`: "clipped to 100 kB").
+/// Text of one text attachment folded into the prompt (`docs/transports.md`, "`agent_chat`": 100 kB).
 pub const CHAT_TEXT_ATTACHMENT_BYTES: usize = 100 * 1000;
 
-// --- The trigger inbox (`shared/spec/signals-ingress.md`, "Delivery"; seed `003`, "Agent lifecycle (catchup burst)") ---
+// --- The trigger inbox (`docs/triggers.md`, "The signals ingress": delivery and `POST /agent-event`) ---
 
 /// Signals: "Each buffer holds at most 5 groups, dropping the oldest" (the
 /// away buffer and the batch buffer, each).
 pub const SIGNALS_BUFFER_GROUPS: usize = 5;
 /// Signals: "`batched` opens a 5-minute window" at the first batched arrival.
 pub const SIGNALS_BATCH_WINDOW: Duration = Duration::from_secs(5 * 60);
-/// Agent events: the "per-tool cap" of the catch-up buffer (seed `003`
-/// names the cap, not its size; 5 like a signals buffer): past it the
+/// Agent events: the per-tool cap of the catch-up buffer (`docs/triggers.md`,
+/// "The signals ingress"; the size, 5 like a signals buffer, is our own choice): past it the
 /// tool's oldest buffered event is dropped.
 pub const AGENT_CATCHUP_PER_TOOL: usize = 5;
-/// Agent events: buffered events across every tool (not in the seed; the
+/// Agent events: buffered events across every tool (our own choice, not a protocol value; the
 /// tool name is the poster's, so the per-tool cap alone bounds nothing):
 /// past it the oldest is dropped.
 pub const AGENT_CATCHUP_ITEMS: usize = 20;
 
-// --- The signals ingress (`shared/spec/signals-ingress.md`) ---
+// --- The signals ingress (`docs/triggers.md`, "The signals ingress") ---
 
 /// Ingress: the port it listens on by default (a setting).
 pub const INGRESS_PORT_DEFAULT: u16 = 8770;
@@ -271,17 +274,17 @@ pub const SIGNAL_OCCURRED_AT_MAX_ABS_MS: i64 = 8_640_000_000_000_000;
 /// Relations over the ingress: a record's `note` is one line of at most 200
 /// characters (code points).
 pub const RELATION_NOTE_CHARS: usize = 200;
-/// Ingress: how long a client may take to send its request head (not in
-/// the spec): a connection that never finishes its headers is closed.
+/// Ingress: how long a client may take to send its request head (our own choice,
+/// not a protocol value): a connection that never finishes its headers is closed.
 pub const INGRESS_HEADER_READ_WAIT: Duration = Duration::from_secs(10);
-/// Ingress: how long a client may take to send a request body (not in the
-/// spec): past it the request answers 408 and the connection closes.
+/// Ingress: how long a client may take to send a request body (our own choice, not a protocol
+/// value): past it the request answers 408 and the connection closes.
 pub const INGRESS_BODY_READ_WAIT: Duration = Duration::from_secs(10);
 /// Ingress: arrivals that wait for a session while none is attached (a
-/// restart), oldest dropped past it (not in the spec).
+/// restart), oldest dropped past it (our own choice, not a protocol value).
 pub const RELAY_WAITING: usize = 64;
 
-// --- The frontmost line and presence (seed `003`, "frontmost": "a 5-minute grace window (brief focus churn)"; `docs/triggers.md`, "The world") ---
+// --- The frontmost line and presence (`docs/triggers.md`, "The world") ---
 
 /// frontmost: a clear lasting under this grace window (brief focus churn)
 /// keeps the original `since` when the same app returns; a longer clear is
@@ -291,7 +294,7 @@ pub const FRONTMOST_CLEAR_GRACE: Duration = Duration::from_secs(5 * 60);
 /// today included (`docs/triggers.md`, "The world").
 pub const ACTIVITY_LOG_DAYS: u32 = 14;
 /// How often the session reads the desktop (the frontmost window and the
-/// idle time; seed `003`'s `os_idle_tick`): once a second.
+/// idle time; each reading is an `os_idle_tick`, `docs/triggers.md`): once a second.
 pub const WORLD_SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
 /// Pacing: the reading time of a reply is this base…
 pub const PACING_READ_BASE_MS: i64 = 4_000;
@@ -301,29 +304,29 @@ pub const PACING_READ_MS_PER_CHAR: i64 = 60;
 /// speak again).
 pub const PACING_READ_MAX_MS: i64 = 30_000;
 
-// --- Screen transitions (seed `003`, "Screen transition", "recent switches (held transitions)"; `docs/triggers.md`, "Screen transitions") ---
+// --- Screen transitions (`docs/triggers.md`, "Screen transitions") ---
 
 /// Screen transitions: how long the app the user left must have been held
-/// for leaving it to count as an `app_switched` (not in the seed): 10
+/// for leaving it to count as an `app_switched` (our own choice, not a protocol value): 10
 /// minutes, so a glance at chat between two edits never fires.
 pub const SCREEN_HOLD_MIN: u32 = 10;
 /// Screen transitions: how long the new app must stay frontmost before the
-/// switch counts as settled (not in the seed): 60 seconds, so a flick
+/// switch counts as settled (our own choice, not a protocol value): 60 seconds, so a flick
 /// through several apps fires nothing.
 pub const SCREEN_SETTLE_S: u32 = 60;
 /// Screen transitions: one app holding the foreground this long fires a
-/// `long_session` (seed `003`'s example line says 45min): 45 minutes.
+/// `long_session` (`docs/triggers.md`, "Screen transitions"): 45 minutes.
 pub const SCREEN_LONG_SESSION_MIN: u32 = 45;
 /// Screen transitions: after a `long_session` mark (fired or suppressed),
-/// the same stretch fires again only after this much more (not in the
-/// seed): 45 minutes.
+/// the same stretch fires again only after this much more (our own choice,
+/// not a protocol value): 45 minutes.
 pub const SCREEN_LONG_SESSION_REPEAT_MIN: u32 = 45;
 /// Screen transitions: held `app_switched` transitions kept for the
-/// `recent switches` line, oldest dropped past it (seed `003`: "recent_cap,
-/// default 5").
+/// `recent switches` line, oldest dropped past it (`docs/triggers.md`,
+/// "Screen transitions": at most 5).
 pub const SCREEN_RECENT_CAP: usize = 5;
 
-// --- The bed scene (seed `003`, "Wake"; not in the seed's table) ---
+// --- The bed scene (`docs/triggers.md`, "Wake and the bed scene"; our own choices, not protocol limits) ---
 
 /// The lie-down clip after `go_to_bed`: 2.4 s.
 pub const BED_LIE_DOWN_MS: u32 = 2_400;
@@ -336,25 +339,25 @@ pub const BED_WAKE_TIMEOUT_MIN_DEFAULT: u32 = 30;
 /// … and at most: 8 hours.
 pub const BED_WAKE_TIMEOUT_MIN_MAX: u32 = 8 * 60;
 
-// --- Cues and the daily milestone (seed `003`, "Cue (schedule / proactive)", "Milestone"; `docs/triggers.md`, "Cues") ---
+// --- Cues and the daily milestone (`docs/triggers.md`, "Cues" and "The first-activity milestone") ---
 
 /// `tap_bored`: this many taps on the character ("4 taps in 3 s") …
 pub const TAP_BORED_TAPS: usize = 4;
 /// … within this window, the first tap to the last: 3 s.
 pub const TAP_BORED_WINDOW: Duration = Duration::from_secs(3);
 /// A schedule cue fires when a poll finds its time passed at most this long
-/// ago (not in the seed): an app started, or a machine woken, later than
+/// ago (our own choice, not a protocol value): an app started, or a machine woken, later than
 /// that skips the day's cue instead of firing a stale check-in: 30 minutes.
 pub const SCHEDULE_LATE_MAX_MIN: u32 = 30;
-/// `configs/avatar.json`: schedule cues at most (not in the seed).
+/// `configs/avatar.json`: schedule cues at most (our own choice, not a protocol value).
 pub const CUE_SCHEDULE_MAX: usize = 24;
-/// `configs/avatar.json`: idle cues at most (not in the seed).
+/// `configs/avatar.json`: idle cues at most (our own choice, not a protocol value).
 pub const CUE_IDLE_MAX: usize = 8;
 /// `configs/avatar.json`: an idle cue's `after_min` at most: one day.
 pub const CUE_IDLE_AFTER_MAX_MIN: u32 = 24 * 60;
-/// `configs/avatar.json`: a cue label, in characters (not in the seed).
+/// `configs/avatar.json`: a cue label, in characters (our own choice, not a protocol value).
 pub const CUE_LABEL_CHARS: usize = 80;
-/// `configs/avatar.json`: a cue's context text, in characters (not in the seed).
+/// `configs/avatar.json`: a cue's context text, in characters (our own choice, not a protocol value).
 pub const CUE_CONTEXT_CHARS: usize = 1_000;
 /// `configs/avatar.json`: a cue id (`[a-z0-9_]`), in characters.
 pub const CUE_ID_CHARS: usize = 40;
@@ -362,19 +365,19 @@ pub const CUE_ID_CHARS: usize = 40;
 // --- Desktop facts: the sway IPC reader (`docs/triggers.md`, "The world") ---
 
 /// sway / i3 IPC: the longest a connect, the request write or the reply
-/// read may block before the frontmost sample gives up (not in the seed):
+/// read may block before the frontmost sample gives up (our own choice, not a protocol value):
 /// 500 ms, well under the sampler's poll.
 pub const SWAY_IPC_TIMEOUT: Duration = Duration::from_millis(500);
-/// sway / i3 IPC: the largest `GET_TREE` reply read, in bytes (not in the
-/// seed); a longer one is dropped as malformed: 16 MiB.
+/// sway / i3 IPC: the largest `GET_TREE` reply read, in bytes (our own choice,
+/// not a protocol value); a longer one is dropped as malformed: 16 MiB.
 pub const SWAY_IPC_REPLY_MAX: usize = 16 * 1024 * 1024;
 /// A hold on a native Wayland pet (no global pointer): after each move of
 /// her window, the page's pointer events of this long are let go by, since
-/// they may be measured against the place before it (not in the seed):
+/// they may be measured against the place before it (our own choice, not a protocol value):
 /// 40 ms, a little over two frames, so the compositor has applied the move.
 pub const PAGE_POINTER_SETTLE_MS: i64 = 40;
 /// Wayland idle protocols: the timeout of the one idle notification the
-/// idle watch asks for (not in the seed). Idle time reads 0 until the user
+/// idle watch asks for (our own choice, not a protocol value). Idle time reads 0 until the user
 /// has been still this long, then counts up from it: 2 s, far finer than
 /// the minutes presence works in.
 pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);

@@ -72,7 +72,8 @@ pub enum DelegationState {
     Done,
 }
 
-/// One entry of the backend's delegations list, cut to the seed's limits.
+/// One entry of the backend's delegations list, cut to the push protocol's
+/// limits (`docs/push-protocol.md`, "Delegations").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct DelegationItem {
     /// Stable per delegation.

@@ -1,5 +1,5 @@
 //! How this character stands toward the user and the other characters
-//! (`shared/spec/client-tools.md`, `rate_relation`).
+//! (`docs/client-tools.md`, "The tools", `rate_relation`).
 //!
 //! One store per character, kept in `<data>/relations/<character>.json`:
 //! the current record per target (value, band, last change) and the

@@ -1,4 +1,5 @@
-//! The daily log file carries the seed's records, and never the key.
+//! The daily log file carries the records of `docs/push-protocol.md` ("Log
+//! records"), and never the key.
 
 #[path = "it/common/mod.rs"]
 mod common;

@@ -76,7 +76,7 @@ fn frame_type(frame: &Value) -> Option<&str> {
 
 /// The `source` of every render the demo sends.
 const SOURCE: &str = "yui-demo";
-/// Delegation list cap (the seed's limits table).
+/// Delegation list cap (`docs/push-protocol.md`, "Limits").
 const MAX_DELEGATIONS: usize = 50;
 
 /// Base delays in milliseconds, multiplied by pace.

@@ -66,7 +66,7 @@ pub use script::{HttpScript, StreamStep};
 pub use server::{MockServer, PUSH_PATH, RECEIVED_PATH, REQUESTS_PATH};
 pub use yui_demo::{demo_reply, local_time_hhmm, DemoReply, DemoSentence, EMOTIONS, MOTIONS};
 
-/// Largest text frame either side may send, in bytes (the seed's limits table).
+/// Largest text frame either side may send, in bytes (`docs/push-protocol.md`, "Limits").
 pub const MAX_FRAME_BYTES: usize = 256 * 1024;
 
 /// What the mock backend says on `/ws`.
@@ -101,7 +101,7 @@ pub struct MockConfig {
     /// What `POST /v1/audio/transcriptions` answers as `text`.
     pub transcript: String,
     /// How long an `agent_chat` run waits for `POST /approve/{aid}` before
-    /// it denies the call (default the seed's 300 s,
+    /// it denies the call (default the engine's 300 s, `docs/transports.md`,
     /// [`agent_chat::APPROVAL_TIMEOUT`]; not scaled by `pace`).
     pub approval_timeout: std::time::Duration,
 }

@@ -31,7 +31,7 @@ struct Args {
     #[arg(long, default_value_t = 1.0)]
     pace: f64,
     /// How long an agent_chat run waits for POST /approve/{aid} before it
-    /// denies the call, in milliseconds (default: the seed's 300 s).
+    /// denies the call, in milliseconds (default: the engine's 300 s).
     #[arg(long, value_name = "MS", default_value_t = 300_000)]
     approval_timeout_ms: u64,
 }

@@ -76,7 +76,7 @@ export function initialState(): State {
   };
 }
 
-/** How long a done or failed tool stays in the pill (seed 000's limits: 1.5 s). */
+/** How long a done or failed tool stays in the pill (`docs/push-protocol.md`, "Limits": 1.5 s). */
 export const TOOL_STATUS_HOLD_MS = 1500;
 
 /** Fold one core event into the state at `now` (ms: the tool segment's hold
@@ -93,7 +93,7 @@ export function reduce(state: State, event: UiEvent, now = 0): State {
 function reducePage(state: State, event: UiEvent, now: number): State {
   switch (event.type) {
     case "status":
-      // A socket that leaves ready clears a running tool (the seed's tool_status rules).
+      // A socket that leaves ready clears a running tool (`docs/push-protocol.md`, "tool_status rules").
       return event.status.state === "ready" || state.tool === null ? state : { ...state, tool: null };
     case "turn_started":
       return { ...state, haltedTurn: null, bubbleTurn: event.turn_id, bubble: "", error: null, tool: null };

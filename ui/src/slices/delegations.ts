@@ -3,7 +3,7 @@
 
 import type { DelegationItem, UiEvent } from "../bindings/index";
 
-/** How long a done delegation stays in the chip after its `ended_at` (seed 000: 30 min). */
+/** How long a done delegation stays in the chip after its `ended_at` (`docs/push-protocol.md`, "Delegations": 30 min). */
 export const DELEGATION_DONE_KEPT_MS = 30 * 60 * 1000;
 
 /** Fold an event into the delegations slice (each `delegations` list replaces the last). */

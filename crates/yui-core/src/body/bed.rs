@@ -1,4 +1,5 @@
-//! The bed scene (seed `003`, "Wake"): a pure machine over epoch ms.
+//! The bed scene (`docs/triggers.md`, "Wake and the bed scene"): a pure
+//! machine over epoch ms.
 //!
 //! Two entries: the launch scene ([`BedEntry::Launch`], she starts asleep)
 //! and `go_to_bed` ([`BedEntry::Command`], she lies down on the spot, the

@@ -34,7 +34,7 @@ pub enum BodyMove {
     StandDown,
 }
 
-/// One `body_action` call (`shared/spec/client-tools.md`).
+/// One `body_action` call (`docs/client-tools.md`, "The tools").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BodyAction {
     /// A move on the desktop.

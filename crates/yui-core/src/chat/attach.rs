@@ -1,4 +1,4 @@
-//! Files sent with a chat message (seed `004`, "Attachments"): checked
+//! Files sent with a chat message (`docs/transports.md`, "`agent_chat`"): checked
 //! against the limits before anything is sent, then split by kind.
 //!
 //! - Images (`image/*`, or bytes that are a PNG, JPEG, GIF or WebP) become

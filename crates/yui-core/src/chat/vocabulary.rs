@@ -15,13 +15,14 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-/// What an `error` of kind `empty` shows (the seed's text).
+/// What an `error` of kind `empty` shows (`docs/transports.md`, "`agent_chat`").
 pub const NO_OUTPUT: &str = "No output";
 
-/// What an `error` of kind `no_answer` shows (the seed's text).
+/// What an `error` of kind `no_answer` shows (`docs/transports.md`, "`agent_chat`").
 pub const NO_ANSWER: &str = "The tools ran, but no answer came back";
 
-/// Every event type of the stream, in the seed's order.
+/// Every event type of the stream, in the order of the table in
+/// `docs/transports.md` ("`agent_chat`").
 pub const EVENT_TYPES: [&str; 11] =
     ["start", "reasoning", "delta", "tool_drafting", "tool_call", "tool_result", "approval_request", "usage", "cancelled", "error", "end"];
 

@@ -1,5 +1,5 @@
 //! Background markers: the user-role line that stands in for an utterance on
-//! a turn nobody typed, keyed by `trigger.event_name` (the seed's table).
+//! a turn nobody typed, keyed by `trigger.event_name` (`docs/client-context.md`, "Background markers").
 
 use super::input::{ClientContext, Trigger, WakeCause};
 use super::sanitize::{character_name, marker_name, sanitize};

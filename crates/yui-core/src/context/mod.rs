@@ -1,5 +1,5 @@
 //! The `client_context` block the client writes every turn
-//! (seed `003_ef2576e13e134692.txt`, "Rendered lines"), and the user-role
+//! (`docs/client-context.md`, "The lines, in order"), and the user-role
 //! text that follows it (the utterance, or a background marker).
 //!
 //! [`render`] is a pure function of a [`ClientContext`] and one clock

@@ -1,7 +1,7 @@
 //! The bodies the ingress accepts, parsed and checked (pure: bytes in,
 //! values out). `POST /signals` becomes a [`SignalGroup`], the deprecated
 //! `POST /agent-event` an [`AgentEvent`], and a `PUT /relations/<character>`
-//! body is checked for its notes (`shared/spec/signals-ingress.md`).
+//! body is checked for its notes (`docs/triggers.md`, "The signals ingress").
 
 use crate::context::{sanitize, AgentEvent, SignalEnvelope, SignalGroup};
 use crate::limits::{AGENT_EVENT_DETAIL_BYTES, AGENT_EVENT_SUMMARY_BYTES, RELATION_NOTE_CHARS, SIGNAL_OCCURRED_AT_MAX_ABS_MS};

@@ -1,4 +1,4 @@
-//! The signals ingress (`shared/spec/signals-ingress.md`): a small HTTP
+//! The signals ingress (`docs/triggers.md`, "The signals ingress"): a small HTTP
 //! server on `127.0.0.1` that lets other local programs hand the character
 //! something to react to. What arrives is handed on as an
 //! [`Arrival`](crate::triggers::Arrival) through an [`IngressPort`]; the

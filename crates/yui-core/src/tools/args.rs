@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::time::Duration;
 
 /// A declared tool's call with its arguments checked and typed
-/// (`shared/spec/client-tools.md`).
+/// (`docs/client-tools.md`, "The tools").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolArgs {
     /// `address_character { character }`: speak to another open character.

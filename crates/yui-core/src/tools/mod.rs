@@ -1,5 +1,5 @@
 //! The client tools a pet window declares and runs
-//! (`shared/spec/client-tools.md`).
+//! (`docs/client-tools.md`).
 //!
 //! - [`ToolArgs`] reads a call's name and arguments into one typed value, or
 //!   the spec's generic answer ([`ToolError`]) before anything runs.

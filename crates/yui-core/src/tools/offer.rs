@@ -16,7 +16,7 @@ use crate::sink::SharedSink;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// The three tool switches (`shared/spec/client-tools.md`, "Switches").
+/// The three tool switches (`docs/client-tools.md`, "The tools").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Switch {
     /// `look.screen`: `look` at the screen (the setting `screenshot.allowRequests`).

@@ -1,5 +1,5 @@
 //! The tools themselves: each checked call run to its answer, word for word
-//! as `shared/spec/client-tools.md` writes them.
+//! as `docs/client-tools.md` ("The tools") writes them.
 
 use super::{Answer, BrowserAction, Declared, Desk, LookAt, Offers, Run, Shot, Switch, ToolArgs, ToolError};
 use crate::chat::ApprovalDecision;

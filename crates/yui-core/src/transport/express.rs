@@ -2,7 +2,7 @@
 //! renderable vocabulary, reading a call's arguments into a [`Cue`], and the
 //! [`Segmenter`] that places each cue where its call arrives in the stream.
 //!
-//! Placement (seed `003`, "Basic Pattern" and "Streaming Shape"): a call
+//! Placement (`docs/transports.md`, "Where a cue goes"): a call
 //! carries the cue for the text streamed before it, since the previous call.
 //! When the call arrives, that text and the cue close one [`Segment`]: the
 //! cue renders first, then the text is spoken, as a push render segment

@@ -5,7 +5,8 @@
 //! sees a frame, a request or an SSE event; a transport never decides what a
 //! turn means. Four transports sit behind this seam:
 //!
-//! * [`push`]: the per-window WebSocket of seed `000`, with its reconnect loop;
+//! * [`push`]: the per-window WebSocket of `docs/push-protocol.md`, with its
+//!   reconnect loop;
 //! * `responses`: one streamed `POST /v1/responses` per round, chained by
 //!   `previous_response_id`;
 //! * `chat_completions`: one streamed `POST /v1/chat/completions` per round,

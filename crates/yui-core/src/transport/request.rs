@@ -4,7 +4,7 @@ use crate::model::Vocabulary;
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The most round trips one turn makes (`shared/spec/client-tools.md`):
+/// The most round trips one turn makes (`docs/client-tools.md`, "The tools"):
 /// past that, the turn ends with what it has.
 pub const MAX_ROUND_TRIPS: usize = 3;
 

@@ -1,4 +1,5 @@
-//! The coding-agent side of the inbox (seed `003`, "Agent lifecycle"): the
+//! The coding-agent side of the inbox (`docs/triggers.md`, "The signals
+//! ingress", `POST /agent-event`): the
 //! event names a single event picks, and the catch-up buffer with its
 //! same-session replacement and its caps.
 

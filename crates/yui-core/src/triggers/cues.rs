@@ -1,6 +1,6 @@
 //! Cues: the turns the user configured or caused by touching the character
-//! (seed `003`, "Cue (schedule / proactive)" and the marker table; issue
-//! "Cues").
+//! (`docs/triggers.md`, "Cues"; the headlines and markers in
+//! `docs/client-context.md`).
 //!
 //! Pure: no clock, no I/O except [`load`], which reads `configs/avatar.json`
 //! (or a user copy of it). The caller passes the local day key and the

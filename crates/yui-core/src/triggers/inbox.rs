@@ -1,6 +1,6 @@
 //! The inbox: when what other programs sent becomes a turn
-//! (`shared/spec/signals-ingress.md`, "Delivery" and `POST /agent-event`;
-//! seed `003`, "Signals", "Agent lifecycle", the marker table).
+//! (`docs/triggers.md`, "The signals ingress": `POST /signals` delivery and
+//! `POST /agent-event`; the markers in `docs/client-context.md`).
 //!
 //! Pure: no clock, no I/O. The caller hands every [`Arrival`] to
 //! [`Inbox::arrive`], then calls [`Inbox::poll`] after each arrival, when the

@@ -1,5 +1,5 @@
-//! The daily milestone `first_activity` (seed `003`, "Milestone", "Wake";
-//! `docs/triggers.md`, "The first-activity milestone").
+//! The daily milestone `first_activity` (`docs/triggers.md`, "The
+//! first-activity milestone" and "Wake and the bed scene").
 //!
 //! It fires once per local day, on the first presence tick that finds the
 //! user present with the schedule setting on. The day key it fired on is

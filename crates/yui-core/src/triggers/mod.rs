@@ -1,5 +1,5 @@
-//! What fires a turn nobody typed: the world coming to the character (seed
-//! `003`, "trigger"; `shared/spec/signals-ingress.md`). Sources hand their
+//! What fires a turn nobody typed: the world coming to the character
+//! (`docs/triggers.md`). Sources hand their
 //! news in as [`Arrival`]s; the inbox decides when each becomes a turn's
 //! [`Trigger`](crate::context::Trigger). Everything here is pure: time
 //! comes in as epoch milliseconds, nothing reads a clock or a socket.

@@ -1,6 +1,5 @@
 //! Screen transitions: when what the user does on their screen becomes a
-//! proactive turn (seed `003`, "Screen transition", "recent switches (held
-//! transitions)", the markers `proactive.screen_app_switched` and
+//! proactive turn (the `recent switches` line in `docs/client-context.md`, the markers `proactive.screen_app_switched` and
 //! `proactive.screen_long_session`; `docs/triggers.md`, "Screen transitions").
 //!
 //! Pure: no clock, no I/O. The caller hands [`ScreenWatch::observe`] the

@@ -154,7 +154,8 @@ pub struct Engine {
     /// The character's playback queue: cues at playback boundaries, the
     /// sentences in order, the spoken records.
     pub(super) playback: Playback,
-    /// She is on the bed: no thinking filler is spoken (seed `003`, "Cue").
+    /// She is on the bed: no thinking filler is spoken (`docs/triggers.md`,
+    /// "Wake and the bed scene").
     pub(super) on_bed: bool,
     /// The next message the user sends woke her: its turn says so.
     pub(super) woken_by_message: bool,

@@ -95,7 +95,7 @@ impl Held {
     }
 }
 
-/// Applies the seed's `since` rules to a stream of samples. See the module
+/// Applies the `since` rules (`docs/triggers.md`, "The world") to a stream of samples. See the module
 /// documentation.
 #[derive(Debug, Clone)]
 pub struct FrontmostTracker {

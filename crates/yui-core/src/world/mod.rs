@@ -4,8 +4,8 @@
 //!
 //! [`DesktopFacts`] is the port a session samples: raw OS facts, `None`
 //! where the system cannot tell. The pure parts turn those samples into what
-//! the block renders and records: [`FrontmostTracker`] applies the seed's
-//! `since` rules and yields [`Transition`]s, [`ActivityLog`] keeps those
+//! the block renders and records: [`FrontmostTracker`] applies the
+//! `since` rules of `docs/triggers.md` ("The world") and yields [`Transition`]s, [`ActivityLog`] keeps those
 //! transitions one file per local day, and [`presence`] says whether the
 //! user is present and when they leave and return.
 //!

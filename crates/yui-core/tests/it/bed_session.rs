@@ -1,4 +1,5 @@
-//! The bed scene through a whole session (seed `003`, "Wake"), against
+//! The bed scene through a whole session (`docs/triggers.md`, "Wake and the
+//! bed scene"), against
 //! yui-mock's demo agent over Responses: the launch scene, `go_to_bed`, and
 //! each wake cause (a click, a message, the timeout, a click during the
 //! lie-down clip), with the wall clock under the test's control. The

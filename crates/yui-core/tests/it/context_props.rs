@@ -225,7 +225,7 @@ fn any_json() -> impl Strategy<Value = Value> {
     })
 }
 
-/// The golden fixture inputs, the seeds the mutator starts from.
+/// The golden fixture inputs, the starting points the mutator works from.
 fn fixture_docs() -> Vec<Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/context");
     let mut docs: Vec<Value> = std::fs::read_dir(dir)

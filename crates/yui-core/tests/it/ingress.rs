@@ -1,4 +1,4 @@
-//! The signals ingress over real HTTP on loopback (`shared/spec/signals-ingress.md`):
+//! The signals ingress over real HTTP on loopback (`docs/triggers.md`, "The signals ingress"):
 //! the guard, the routes and their answers, the body limit enforced on the
 //! stream, the envelope and agent-event rules, relations through a fake
 //! port, a flood, a bind conflict, and a bounded fuzz of the parsers.

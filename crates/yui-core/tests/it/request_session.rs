@@ -208,7 +208,7 @@ async fn while_the_user_is_away_a_signal_waits_and_their_first_activity_carries_
     assert!(matches!(end, UiEvent::TurnEnded { outcome: TurnOutcome::Complete, .. }), "{end:?}");
     let block = last_block(&sink);
     // Their return is the day's first activity: the milestone turn carries
-    // the signal that waited (seed 003: buffered groups drain into it).
+    // the signal that waited (`docs/triggers.md`: buffered groups drain into it).
     assert!(block.contains("trigger: milestone first_activity (fired at "), "{block}");
     assert!(block.contains("signal: {\"n\":1}"), "a legacy group: {block}");
     assert_eq!(sink.events().iter().filter(|e| matches!(e, UiEvent::TurnStarted { .. })).count(), 1, "one turn, not a milestone and a catch-up");

@@ -1,6 +1,6 @@
-//! Builders for the eleven `agent_chat` events (seed 004), each a JSON
+//! Builders for the eleven `agent_chat` events (`docs/transports.md`, "`agent_chat`"), each a JSON
 //! object whose `type` is the event name and whose other fields are the
-//! seed's, in the seed's spelling. On the wire ([`frame`]) the name goes on
+//! table's, in its spelling. On the wire ([`frame`]) the name goes on
 //! the `event:` line and the data carries no `type`, as the PraisonAI
 //! desktop engine sends it (see `docs/transports.md`).
 

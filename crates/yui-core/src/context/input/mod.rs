@@ -1,4 +1,4 @@
-//! The renderer's input, shaped as `shared/spec/client-context-input.md` fixes it.
+//! The renderer's input (`docs/client-context.md`: these types are its shape).
 //!
 //! Every field is optional unless the spec marks it required; unknown fields
 //! are ignored, and an unknown word in a closed vocabulary (an outcome, a wake

@@ -1,4 +1,4 @@
-//! The `agent_chat` transport (`chat_api: "agent_chat"`, seed `004`): a
+//! The `agent_chat` transport (`chat_api: "agent_chat"`): a
 //! local agent engine (the PraisonAI desktop engine, protocol version 2, is
 //! the reference; `docs/transports.md`) that streams one assistant turn per
 //! `POST <base>/chat` as server-sent events, eleven event types scoped by
@@ -143,7 +143,7 @@ pub fn usage(chars: u64) -> Usage {
     Usage::from_parts(0, chars.div_ceil(4), None)
 }
 
-/// The text an `error` event shows: the seed's texts for `empty` and
+/// The text an `error` event shows: the fixed texts for `empty` and
 /// `no_answer`, the engine's message (one line) otherwise.
 pub fn shown(kind: &ChatErrorKind, message: &str) -> String {
     match kind {

@@ -1,12 +1,12 @@
 //! The `agent_chat` wire: reading the stream's events into the chat
 //! window's vocabulary ([`crate::chat::vocabulary`], where the eleven events
-//! are one `#[serde(tag = "type")]` enum with the seed's names and lenient
+//! are one `#[serde(tag = "type")]` enum with the wire's names and lenient
 //! field readers), the bodies the client sends, and the endpoint URLs.
 //!
-//! The seed (`004`) names every event and its fields; the bodies, the
-//! side endpoints and the JSON types are the real engine's (the PraisonAI
-//! desktop engine, protocol version 2; `docs/transports.md` lists where it
-//! and the seed disagree: the engine wins):
+//! `docs/transports.md` ("`agent_chat`") names every event and its fields;
+//! the bodies, the side endpoints and the JSON types are the real engine's
+//! (the PraisonAI desktop engine, protocol version 2; `docs/transports.md`
+//! lists where its source and its documentation disagree: the source wins):
 //!
 //! * the engine writes `event: <name>` and `data: <json>` with no `"type"`
 //!   key: the type is the SSE event name (a `"type"` key, when a server
@@ -226,7 +226,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// One example per row of the seed's event table, with every field.
+    /// One example per row of the event table in `docs/transports.md`, with
+    /// every field.
     fn examples() -> Vec<(Value, &'static str)> {
         vec![
             (json!({"type": "start", "msg_id": "m1", "run_id": "r1"}), "start"),

@@ -1,4 +1,5 @@
-//! The request body and its message layout (seed `003`, "CC mode transport"):
+//! The request body and its message layout (`docs/client-context.md`, "Where
+//! the block goes"):
 //! system(card) · trimmed transcript · system(post-history, when any) ·
 //! system(`client_context:\n` + the block's lines) · user(input alone),
 //! then, on a follow-up request, the turn's earlier rounds.

@@ -1,4 +1,4 @@
-//! The push transport: a per-window WebSocket (seed `000_c1583a1f6bf1c44c.txt`).
+//! The push transport: a per-window WebSocket (`docs/push-protocol.md`).
 //!
 //! `frames` is the wire, `inbound` maps backend frames onto the engine's
 //! events, `connection` holds the socket and owns reconnect and backoff.

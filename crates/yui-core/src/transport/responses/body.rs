@@ -1,5 +1,5 @@
-//! The request body of one `POST /v1/responses` (seed `003`, "Per-turn
-//! client context").
+//! The request body of one `POST /v1/responses` (`docs/client-context.md`,
+//! "Where the block goes").
 //!
 //! `{ model, stream: true, instructions, input, tools, previous_response_id?,
 //! reasoning? }`. `input` is whatever precedes the user item (pending tool

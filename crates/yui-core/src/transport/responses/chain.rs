@@ -4,8 +4,8 @@
 //!
 //! The backend holds the conversation; the client only chains to it. A turn
 //! on a chain starts with the pending outputs; a turn on a fresh chain starts
-//! with the greetings as assistant items (seed `003`, "Items before the user
-//! item").
+//! with the greetings as assistant items (`docs/client-context.md`, "Where
+//! the block goes").
 
 use super::body;
 use serde_json::Value;

@@ -1,13 +1,14 @@
 //! The thinking filler and the client's failure lines, in the user's
-//! language (seed 000: "the character plays the thinking motion and speaks
-//! the filler line, until the first render of the turn").
+//! language: from a turn going out until its first reply she plays the
+//! thinking motion and speaks the filler (`docs/push-protocol.md`, "Turns";
+//! `docs/voice.md`).
 //!
 //! The engine says the first filler [`FILLER_GAPS`]`[0]` after a turn goes
 //! out and each next one after the following gap, at most
 //! [`FILLER_GAPS`]`.len()` times, until the turn's first reply. A client tool
 //! call before the first reply says that tool's own line instead (it counts
 //! as one of them). Filler and failure lines never write the previous-turn
-//! record (seed 003).
+//! record (`docs/client-context.md`, the `previous turn:` line).
 
 use std::time::Duration;
 

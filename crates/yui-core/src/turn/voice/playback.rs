@@ -9,7 +9,7 @@
 //! The turn engine owns one and maps its effects; the session driver's
 //! [`crate::speech::speaker::Speaker`] synthesises and plays what it asks.
 //!
-//! # Rules (seed 000, "render" / "speech")
+//! # Rules (`docs/push-protocol.md`, "Replies"; `docs/voice.md`)
 //!
 //! * **Order.** Every segment becomes one queue item, in arrival order; a
 //!   render plays after the speech already queued. One sentence is handed to
