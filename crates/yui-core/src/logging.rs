@@ -1,6 +1,6 @@
 //! tracing to a daily file in the app's log directory.
 //!
-//! Records are named by a `record` field as the seed names them (`ws_open`,
+//! Records are named by a `record` field as `docs/push-protocol.md` ("Log records") names them (`ws_open`,
 //! `ws_ready`, `ws_close`, `turn`, `push.render`, …). The API key is never a
 //! field of any record.
 //!

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use crate::push::{run_session, PushSession};
 use crate::server::Shared;
 
-/// Largest text frame either side may send, in bytes (the push seed's limits table).
+/// Largest text frame either side may send, in bytes (`docs/push-protocol.md`, "Limits").
 pub const MAX_FRAME_BYTES: usize = 256 * 1024;
 
 /// The largest turn frame the demo takes, stated in `ready` as

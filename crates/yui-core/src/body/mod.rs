@@ -7,8 +7,8 @@
 //!   when their window moves, closes or is covered.
 //! - [`plan`]: where each move goes over the desktop's [`geometry`], and
 //!   [`path`]: the move as a timeline of walks, climbs, hops and falls.
-//! - [`bed::Bed`]: the bed scene: she lies down, sleeps, and wakes (seed
-//!   `003`, "Wake").
+//! - [`bed::Bed`]: the bed scene: she lies down, sleeps, and wakes
+//!   (`docs/triggers.md`, "Wake and the bed scene").
 //! - [`tunables::BodyTunables`]: the `body` section of `avatar.json`.
 //!
 //! All of it is pure over epoch ms; the session's driver runs it.

@@ -45,7 +45,8 @@ pub enum BodyAction {
     GetUp,
 }
 
-/// Why an action failed: the spec's reasons, word for word by `as_str`.
+/// Why an action failed: the reasons of `docs/client-tools.md` (`body_action`),
+/// word for word by `as_str`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionError {
     /// No such window or display.

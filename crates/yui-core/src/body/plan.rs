@@ -33,7 +33,7 @@ pub enum Spot {
 }
 
 impl Spot {
-    /// The spot named as in the spec (`top-left`…).
+    /// The spot named as in `docs/client-tools.md` (`top-left`…).
     pub fn parse(s: &str) -> Option<Spot> {
         Some(match s {
             "center" => Spot::Center,
@@ -46,7 +46,7 @@ impl Spot {
     }
 }
 
-/// Why a move cannot be made (the spec's reasons).
+/// Why a move cannot be made (the reasons of `docs/client-tools.md`, `body_action`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
     /// No such window or display.

@@ -141,22 +141,22 @@ pub enum ChatEvent {
         chars: u64,
         /// Seconds the turn took.
         seconds: f64,
-        /// Time to first token, in seconds; `None` when no token came (not
-        /// in the seed: it may be `null` or absent).
+        /// Time to first token, in seconds; `None` when no token came (the
+        /// engine may send `null` or nothing).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         ttft: Option<f64>,
-        /// Not in the seed: the transport's token usage of the turn's last
+        /// Ours, not the engine's: the transport's token usage of the turn's last
         /// call, where it has one (the readout shows `total_tokens`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         tokens: Option<crate::model::Usage>,
-        /// Not in the seed: the model's context window in tokens, shown
+        /// Ours, not the engine's: the model's context window in tokens, shown
         /// beside `tokens` (from the settings).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional, type = "number")]
         context_window: Option<u64>,
-        /// Not in the seed: when each step of the turn happened, for the
+        /// Ours, not the engine's: when each step of the turn happened, for the
         /// usage line's hover.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
@@ -301,7 +301,7 @@ impl ChatEvent {
     }
 }
 
-/// The `kind` of an `error` event. A kind the seed does not list is kept as
+/// The `kind` of an `error` event. A kind `docs/transports.md` does not list is kept as
 /// [`ChatErrorKind::Other`] so a new one never breaks the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]
@@ -316,7 +316,7 @@ pub enum ChatErrorKind {
     Empty,
     /// `internal`: the engine failed.
     Internal,
-    /// A kind the seed does not list, as sent.
+    /// A kind `docs/transports.md` does not list, as sent.
     Other(String),
 }
 
@@ -346,7 +346,7 @@ impl From<ChatErrorKind> for String {
     }
 }
 
-/// The per-turn latency breakdown (not in the seed): milliseconds from the
+/// The per-turn latency breakdown (ours, not the engine's): milliseconds from the
 /// moment the turn started (the user pressed Enter) to each step. A step
 /// that never happened is absent. Kept in the turn log too
 /// (`record = "latency"`).

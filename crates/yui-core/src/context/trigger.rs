@@ -1,8 +1,8 @@
 //! The trigger lines: exactly one `trigger:` headline, chosen by the kind and
 //! by what the turn carries, then its follow-up lines.
 //!
-//! Order: the headline, then `wake:` (the seed: "The wake: line follows the
-//! headline"; a milestone that rides a wake turn with drained signals reads
+//! Order: the headline, then `wake:` (`docs/triggers.md`, "Wake and the bed scene": the wake: line follows the
+//! headline; a milestone that rides a wake turn with drained signals reads
 //! `trigger:`, `wake:`, then the `signal` lines), then the headline's own
 //! follow-ups (`cue note`, `agent note`, `agent detail`, `agent event:`
 //! lines, `recent switches:`), then the `signal` lines (independent of the

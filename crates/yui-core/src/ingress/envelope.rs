@@ -153,7 +153,7 @@ pub fn epoch_ms(value: &Value) -> Option<i64> {
 /// session_id?, detail?, summary, ts }`. Only a body that is not JSON is an
 /// error; a payload that fails validation (a required field missing or of
 /// the wrong kind) gives an empty event and [`ParsedAgent::invalid`] — the
-/// seed's bare `trigger: agent` headline. Strings are kept as sent (the
+/// bare `trigger: agent` headline. Strings are kept as sent (the
 /// renderer sanitizes); `summary` and `detail` are cut with [`cut`].
 pub fn parse_agent_event(body: &[u8]) -> Result<ParsedAgent, BadBody> {
     let value: Value = serde_json::from_slice(body).map_err(|e| BadBody::NotJson(e.to_string()))?;

@@ -49,14 +49,14 @@ pub struct IngressConfig {
     pub require_token: bool,
     /// The installation's token (see [`token::load_or_create`]).
     pub token: String,
-    /// Bind attempts after the first that failed: 8 by the spec.
+    /// Bind attempts after the first that failed: 8 by default.
     pub bind_retries: u32,
-    /// The wait between bind attempts: 500 ms by the spec.
+    /// The wait between bind attempts: 500 ms by default.
     pub bind_retry_interval: Duration,
 }
 
 impl IngressConfig {
-    /// The spec's listener on `port`, with the spec's bind retries.
+    /// The listener of `docs/triggers.md` on `port`, with its bind retries.
     pub fn new(port: u16, require_token: bool, token: impl Into<String>) -> Self {
         Self { port, require_token, token: token.into(), bind_retries: INGRESS_BIND_RETRIES, bind_retry_interval: INGRESS_BIND_RETRY_INTERVAL }
     }

@@ -1,4 +1,4 @@
-//! The listener: bind `127.0.0.1:<port>` (with the spec's retries), accept
+//! The listener: bind `127.0.0.1:<port>` (with the retries of `docs/triggers.md`), accept
 //! connections and serve each over HTTP/1.1 until the cancel token fires.
 
 use super::handler::{handle, Shared};

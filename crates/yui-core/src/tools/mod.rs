@@ -2,7 +2,7 @@
 //! (`docs/client-tools.md`).
 //!
 //! - [`ToolArgs`] reads a call's name and arguments into one typed value, or
-//!   the spec's generic answer ([`ToolError`]) before anything runs.
+//!   the generic answer of `docs/client-tools.md` ([`ToolError`]) before anything runs.
 //! - [`Executor`] runs the calls of one chat one at a time, in arrival order,
 //!   off the driver loop, each within its client wait.
 //! - [`Toolbox`] runs a checked call: `look`, `rate_relation`, `browser` and
@@ -331,8 +331,8 @@ impl Declared {
         Self { look: desk.is_main(), body: desk.is_main() && desk.has_body(), browser: desk.browser().is_some() }
     }
 
-    /// The `tool switches:` entries of the declared tools, in the spec's
-    /// order (`look.screen`, `browser`, `relations`), with their state now.
+    /// The `tool switches:` entries of the declared tools, in the order of
+    /// `docs/client-tools.md` (`look.screen`, `browser`, `relations`), with their state now.
     pub fn switches(&self, settings: &crate::settings::Settings) -> Vec<ToolSwitch> {
         let mut out = Vec::new();
         if self.look {

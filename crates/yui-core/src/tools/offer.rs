@@ -28,10 +28,10 @@ pub enum Switch {
 }
 
 impl Switch {
-    /// Every switch, in the spec's order.
+    /// Every switch, in the order of `docs/client-tools.md`.
     pub const ALL: [Switch; 3] = [Switch::LookScreen, Switch::Browser, Switch::Relations];
 
-    /// The switch's name as the spec and the `tool switches:` line write it.
+    /// The switch's name as `docs/client-tools.md` and the `tool switches:` line write it.
     pub fn name(self) -> &'static str {
         match self {
             Switch::LookScreen => "look.screen",

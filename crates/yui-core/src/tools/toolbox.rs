@@ -212,7 +212,7 @@ impl Run for Toolbox {
 }
 
 impl Inner {
-    /// The spec's refusal when `switch` is off now, with the offer to
+    /// The refusal of `docs/client-tools.md` when `switch` is off now, with the offer to
     /// switch it on raised beside it; none while it is on.
     fn refused(&self, switch: Switch) -> Option<Answer> {
         if self.live.read(|s| switch.is_on(s)) {

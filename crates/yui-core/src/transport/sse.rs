@@ -77,8 +77,8 @@ pub enum RequestError {
 }
 
 impl RequestError {
-    /// The text a failed user turn shows, as the transport table of seed
-    /// `000` says: status and server text of an HTTP error, 401 and 403
+    /// The text a failed user turn shows, as the transport table of
+    /// `docs/transports.md` says: status and server text of an HTTP error, 401 and 403
     /// excepted; status and server text of a stream error that carries a
     /// status; the generic text otherwise. One line, at most 200 characters.
     pub fn shown(&self) -> String {

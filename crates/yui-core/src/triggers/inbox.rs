@@ -20,7 +20,7 @@
 //! - Immediate groups go to the away buffer. At a poll that finds the user
 //!   present and the character idle (*ready*), the oldest one fires alone as
 //!   `signals.push` (`signals.urgent` when urgent): one turn per group, as
-//!   the spec says "fires a turn".
+//!   `docs/triggers.md` says "fires".
 //! - Batched groups go to the batch buffer. The first batched group that
 //!   finds no window open opens one: it ends
 //!   [`SIGNALS_BATCH_WINDOW`] after its receive time (clamped to the
@@ -39,7 +39,7 @@
 //!   poll saw it yet) rides the catch-up instead of a turn of its own.
 //! - Caps. Each buffer holds at most [`SIGNALS_BUFFER_GROUPS`] groups; a
 //!   sixth drops that buffer's oldest, logged as `signals_group_dropped`.
-//!   Urgent groups are dropped like any other: the spec says "the oldest".
+//!   Urgent groups are dropped like any other: `docs/triggers.md` says "oldest".
 //! - [`Inbox::drain`] hands both buffers to the first-activity milestone or
 //!   the `tap_bored` cue (their `trigger.signals`), in arrival order, and
 //!   closes the window.
@@ -52,13 +52,13 @@
 //!   polls fire two turns, one per call, the oldest first.
 //! - A poll that is not ready holds every waiting event; the next ready
 //!   poll fires them all as one `agent.catchup` burst
-//!   (`trigger.agent_catchup`, buffer order, `cwd` left out of each item as
-//!   the seed says), even a burst of one ("1 event" is a headline the seed
-//!   names).
+//!   (`trigger.agent_catchup`, buffer order, `cwd` left out of each item, as
+//!   `docs/client-context.md`'s `agent event:` line has it), even a burst of
+//!   one ("1 event" is a headline).
 //! - A new event with the same non-empty `session_id` and the same `phase`
 //!   as a waiting one replaces it in place (same slot, same place in the
 //!   arrival order).
-//! - Caps. The seed speaks of a "per-tool cap" without a number: at most
+//! - Caps. `docs/triggers.md` names a per-tool cap; its size is ours: at most
 //!   [`AGENT_CATCHUP_PER_TOOL`](crate::limits::AGENT_CATCHUP_PER_TOOL) (5, like a signals buffer) events per tool,
 //!   dropping that tool's oldest; and, since the tool name is whatever the
 //!   poster says, at most [`AGENT_CATCHUP_ITEMS`](crate::limits::AGENT_CATCHUP_ITEMS) in all, dropping the

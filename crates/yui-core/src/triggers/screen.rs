@@ -561,7 +561,7 @@ mod tests {
         assert_eq!(sim.run(Some("Blender"), 200 * 60, true).len(), 1);
     }
 
-    /// The seed's example: three apps held while the pacer is closed, then
+    /// The `recent switches` example (the `seed_recent_switches` fixture): three apps held while the pacer is closed, then
     /// a fourth switch that fires.
     fn seed_chain() -> (Sim, Trigger) {
         let mut sim = Sim::new(ScreenSettings { hold_min: 3, settle_s: 120, ..ScreenSettings::default() });

@@ -559,7 +559,7 @@ fn an_urgent_push_and_a_batch_pick_their_markers() {
 
 #[test]
 fn an_agent_catchup_renders_as_the_seed_shows() {
-    // The seed's example: alpha finished 182 minutes ago, beta 2 minutes ago.
+    // The example of `docs/client-context.md`'s catch-up line: alpha finished 182 minutes ago, beta 2 minutes ago.
     let mut inbox = Inbox::new();
     let mut alpha = event("claude-code", "done", Some("a"), "alpha", T0 - 182 * MIN);
     alpha.summary = Some("Done with alpha".into());

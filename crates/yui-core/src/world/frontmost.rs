@@ -2,7 +2,8 @@
 //! renders and the app transitions the activity log keeps out. Pure: the
 //! caller passes the time (epoch ms) with every sample.
 //!
-//! The seed's rules (`003`, "frontmost"): the duration is minutes since the
+//! The rules (`docs/triggers.md`, "The world"; the `frontmost:` line of
+//! `docs/client-context.md`): the duration is minutes since the
 //! last frontmost transition, so `since` stays while the same app holds the
 //! foreground (a new window title in the same app is no transition) and is
 //! stamped anew when another app takes it. A *clear* is a sample with

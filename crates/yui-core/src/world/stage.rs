@@ -109,8 +109,8 @@ pub struct InputRect {
     pub height: i32,
 }
 
-/// The largest number of rectangles an input region may have (not in the
-/// seed): a shape drawn in 8 px cells over a 360×520 window merges into a
+/// The largest number of rectangles an input region may have (our own
+/// choice): a shape drawn in 8 px cells over a 360×520 window merges into a
 /// few dozen; more is a page bug and is refused.
 pub const INPUT_RECTS_MAX: usize = 2_000;
 

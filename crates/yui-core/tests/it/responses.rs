@@ -218,7 +218,7 @@ fn cue(emotion: &str) -> Cue {
     Cue { emotion_id: Some(emotion.into()), ..Cue::default() }
 }
 
-/// The seed's "Streaming Shape", verbatim (no call_id: the item id stands in).
+/// A Responses stream with two cues (`docs/transports.md`, "Where a cue goes") (no call_id: the item id stands in).
 fn seed_stream() -> Vec<Value> {
     let raw = r#"{"type":"response.output_text.delta","item_id":"msg_1","delta":"Hello User!","sequence_number":2}
 {"type":"response.output_item.added","output_index":1,"item":{"id":"fc_1","type":"function_call","name":"generate_express","arguments":"{\"emotion_id\":\"happy\",\"motion_id\":\"dance\",\"emotion_text\":\"🤭\"}"},"sequence_number":3}

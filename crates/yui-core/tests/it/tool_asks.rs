@@ -1,6 +1,6 @@
 //! Client tools never wait on the user past their waits, on tokio's paused
 //! clock, over push and over Chat Completions against yui-mock: a call a
-//! switch refuses answers at once with the spec's string and offers the
+//! switch refuses answers at once with the string of `docs/client-tools.md` and offers the
 //! switch (accepted, the next call runs and the setting is saved); a
 //! `browser` `open` the user has not allowed asks without holding past its
 //! client wait; a call queued behind a pending ask answers within its own

@@ -1,6 +1,6 @@
 //! The renderer's input (`docs/client-context.md`: these types are its shape).
 //!
-//! Every field is optional unless the spec marks it required; unknown fields
+//! Every field is optional unless `docs/client-context.md` ("Decisions") marks it required; unknown fields
 //! are ignored, and an unknown word in a closed vocabulary (an outcome, a wake
 //! cause, a guide key, a screenshot kind) reads as `Other` instead of failing
 //! the whole document. Times are epoch milliseconds.
@@ -189,7 +189,7 @@ impl Perch {
     }
 }
 
-/// The body states the seed names.
+/// The body states the `body:` line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum PostureState {

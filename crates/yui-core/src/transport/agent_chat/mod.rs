@@ -137,7 +137,7 @@ pub fn new_run_id() -> String {
     format!("yui-{t:x}-{}-{n}", std::process::id())
 }
 
-/// A `usage` event as [`Usage`]: the seed gives characters, not tokens, so
+/// A `usage` event as [`Usage`]: the engine gives characters, not tokens, so
 /// output tokens are estimated as `ceil(chars / 4)`; input is unknown (0).
 pub fn usage(chars: u64) -> Usage {
     Usage::from_parts(0, chars.div_ceil(4), None)
