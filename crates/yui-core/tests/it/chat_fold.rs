@@ -81,7 +81,7 @@ fn the_fold_matches_the_shared_cases() {
     }
 }
 
-/// The cases say what the issue asks, independently of the stored `expect`.
+/// The cases state the fold's rules themselves, independently of the stored `expect`.
 #[test]
 fn the_cases_hold_the_rules() {
     let cases = cases();
