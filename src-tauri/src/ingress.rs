@@ -83,7 +83,7 @@ pub async fn follow(app: &AppHandle, next: &IngressSettings) {
         })
         .map_err(|e| e.to_string());
     if let Err(problem) = &result {
-        // The spec: the app shows that the ingress is down and names the port.
+        // `docs/triggers.md`, "The signals ingress": the app shows that the ingress is down and names the port.
         let message = format!("The signals ingress is down: {problem}");
         crate::sink::window_sink(app.clone(), WindowId::Pet).emit(UiEvent::Notice { code: ErrorCode::Network, message });
     }

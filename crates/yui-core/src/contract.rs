@@ -370,7 +370,7 @@ pub enum ToolError {
     /// The answer does not fit its frame or request, even fitted.
     #[error("error: result too large")]
     ResultTooLarge,
-    /// The call ran past its client wait. The spec names only the backend's
+    /// The call ran past its client wait. `docs/push-protocol.md` names only the backend's
     /// wording (`error: no reply from the client within <n> s`); the client's
     /// own is this shorter `error: no reply within <n> s`, in whole seconds.
     #[error("error: no reply within {} s", .0.as_secs())]
