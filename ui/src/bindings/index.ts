@@ -312,7 +312,7 @@ export type Touch = { "kind": "poke",
 region: string, } | { "kind": "head_pat" } | { "kind": "bed" };
 
 /**
- * The body states the seed names.
+ * The body states the `body:` line names.
  */
 export type PostureState = "standing" | "sitting" | "peeking" | "dragging" | "walking" | "climbing" | "lying";
 
@@ -531,7 +531,8 @@ export type ToolState = "running" | "done" | "failed";
 export type DelegationState = "running" | "done";
 
 /**
- * One entry of the backend's delegations list, cut to the seed's limits.
+ * One entry of the backend's delegations list, cut to the push protocol's
+ * limits (`docs/push-protocol.md`, "Delegations").
  */
 export type DelegationItem = { 
 /**
@@ -804,7 +805,7 @@ app: string,
 title: string, };
 
 /**
- * How she speaks and listens (issue "Voice").
+ * How she speaks and listens (`docs/voice.md`).
  */
 export type VoiceSettings = { 
 /**
@@ -973,7 +974,7 @@ problem: string | null,
 example: string, };
 
 /**
- * What the world tells her (issue "The world comes to the character"):
+ * What the world tells her (`docs/triggers.md`):
  * the frontmost app and when the user counts as away.
  */
 export type ReactionsSettings = { 
@@ -1240,22 +1241,22 @@ chars: number,
  */
 seconds: number, 
 /**
- * Time to first token, in seconds; `None` when no token came (not
- * in the seed: it may be `null` or absent).
+ * Time to first token, in seconds; `None` when no token came (the
+ * engine may send `null` or nothing).
  */
 ttft?: number, 
 /**
- * Not in the seed: the transport's token usage of the turn's last
+ * Ours, not the engine's: the transport's token usage of the turn's last
  * call, where it has one (the readout shows `total_tokens`).
  */
 tokens?: Usage, 
 /**
- * Not in the seed: the model's context window in tokens, shown
+ * Ours, not the engine's: the model's context window in tokens, shown
  * beside `tokens` (from the settings).
  */
 context_window?: number, 
 /**
- * Not in the seed: when each step of the turn happened, for the
+ * Ours, not the engine's: when each step of the turn happened, for the
  * usage line's hover.
  */
 latency?: Latency, } | { "type": "cancelled", 
@@ -1304,7 +1305,7 @@ versions: number | null,
 active: number | null, };
 
 /**
- * The per-turn latency breakdown (not in the seed): milliseconds from the
+ * The per-turn latency breakdown (ours, not the engine's): milliseconds from the
  * moment the turn started (the user pressed Enter) to each step. A step
  * that never happened is absent. Kept in the turn log too
  * (`record = "latency"`).
