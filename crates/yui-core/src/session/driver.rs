@@ -5,7 +5,6 @@
 
 use super::parts::asks::{Answered, Asks};
 use super::parts::body::Body as BodyPart;
-pub use super::parts::body::BodyView;
 use super::parts::initiative::Initiative;
 use super::parts::link::{HeldItem, Link};
 use super::parts::records::Records;

@@ -147,7 +147,7 @@ pub struct Session {
     /// [`Session::start_on_own_thread`]).
     thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
     /// What the last `body` event said.
-    body_view: Arc<std::sync::Mutex<driver::BodyView>>,
+    body_view: Arc<std::sync::Mutex<parts::body::BodyView>>,
     /// The writer of the session's per-turn records (flushed on close).
     persist: crate::persist::Writer,
 }
@@ -190,7 +190,7 @@ impl Session {
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
         let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
-        let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView::standing()));
+        let body_view = Arc::new(std::sync::Mutex::new(self::parts::body::BodyView::standing()));
         let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
         let driver = driver::Driver {
             engine: parts.engine,

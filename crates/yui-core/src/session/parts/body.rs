@@ -93,6 +93,7 @@ impl Body {
         Body { motion, bed: None, acting: None, perch_check_at: 0, page_pointer: PagePointer::default(), above: true, places: (places, character), state, view }
     }
 
+    /// The body state the turns read, locked.
     fn state(&self) -> MutexGuard<'_, BodyState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -485,6 +486,7 @@ impl Body {
         Some((Scene { windows, displays }, frame, origin))
     }
 
+    /// Her frame before her window has a size.
     fn frame_guess(&self) -> Frame {
         Frame::new(360, 520, 1.0, self.motion.tunables())
     }
