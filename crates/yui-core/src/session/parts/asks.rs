@@ -56,3 +56,40 @@ impl Asks {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool() -> ToolArgs {
+        ToolArgs::AddressCharacter { character: "mika".into() }
+    }
+
+    #[test]
+    fn asks_are_numbered_and_an_answer_reaches_the_waiting_call_once() {
+        let mut asks = Asks::default();
+        let (tx, mut rx) = oneshot::channel();
+        let (tx2, _rx2) = oneshot::channel();
+        assert_eq!(asks.ask(tx, tool()), "ask-1");
+        assert_eq!(asks.ask(tx2, tool()), "ask-2");
+        assert!(matches!(asks.answer("ask-1", ApprovalDecision::Allow), Answered::Delivered));
+        assert_eq!(rx.try_recv().ok(), Some(ApprovalDecision::Allow));
+        assert!(matches!(asks.answer("ask-1", ApprovalDecision::Allow), Answered::NotOurs), "answered once");
+        assert!(matches!(asks.answer("backend-7", ApprovalDecision::Deny), Answered::NotOurs));
+    }
+
+    #[test]
+    fn an_answer_after_the_call_ended_comes_back_for_the_next_call() {
+        let mut asks = Asks::default();
+        let (tx, rx) = oneshot::channel();
+        let id = asks.ask(tx, tool());
+        drop(rx);
+        match asks.answer(&id, ApprovalDecision::Always) {
+            Answered::Late(t, d) => {
+                assert_eq!(t, tool());
+                assert_eq!(d, ApprovalDecision::Always);
+            }
+            _ => panic!("a closed call's answer is late"),
+        }
+    }
+}

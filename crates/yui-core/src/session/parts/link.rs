@@ -145,3 +145,49 @@ impl Link {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link() -> (Link, mpsc::UnboundedReceiver<Outbound>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (status, _) = watch::channel(Status::Connecting { attempt: 0 });
+        let (activity, _) = watch::channel(Activity::default());
+        (Link::new(tx, "push", false, status, activity), rx)
+    }
+
+    fn stop(id: &str) -> Outbound {
+        Outbound::Abandon { turn_id: id.into() }
+    }
+
+    #[test]
+    fn what_is_sent_while_a_screenshot_is_taken_waits_in_order() {
+        let (mut link, mut rx) = link();
+        link.send_in_order(stop("a"));
+        assert!(matches!(rx.try_recv(), Ok(Outbound::Abandon { turn_id }) if turn_id == "a"));
+        link.hold();
+        link.send_in_order(stop("b"));
+        link.send_in_order(stop("c"));
+        assert!(rx.try_recv().is_err(), "held behind the screenshot");
+        let held = link.release();
+        let ids: Vec<String> = held
+            .into_iter()
+            .map(|h| match h {
+                HeldItem::Out(Outbound::Abandon { turn_id }) => turn_id,
+                _ => panic!("only the messages sent"),
+            })
+            .collect();
+        assert_eq!(ids, ["b", "c"]);
+        link.send_in_order(stop("d"));
+        assert!(matches!(rx.try_recv(), Ok(Outbound::Abandon { turn_id }) if turn_id == "d"), "nothing waits after the release");
+    }
+
+    #[test]
+    fn the_status_changes_once_per_new_value() {
+        let (link, _rx) = link();
+        assert!(link.set_status(&Status::Handshaking));
+        assert!(!link.set_status(&Status::Handshaking));
+        assert!(!link.carries_files(), "push takes no file bytes");
+    }
+}
