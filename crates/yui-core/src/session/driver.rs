@@ -2,6 +2,11 @@
 //! results, the engine's next deadline and cancellation. It carries out the
 //! engine's effects: events into the sink, messages to the transport, turns
 //! rendered and sent, tools run, records saved.
+//!
+//! The loop's state lives in owned parts (`session/parts/`: the link to the
+//! transport, the records, the voice, the asks, the initiative, the body);
+//! the driver holds them with what every part may be handed (engine, sink,
+//! clock, live settings, desk, tools, chat log) and calls their methods.
 
 use super::parts::asks::{Answered, Asks};
 use super::parts::body::Body as BodyPart;
