@@ -2,23 +2,31 @@
 //! results, the engine's next deadline and cancellation. It carries out the
 //! engine's effects: events into the sink, messages to the transport, turns
 //! rendered and sent, tools run, records saved.
+//!
+//! The loop's state lives in owned parts (`session/parts/`: the link to the
+//! transport, the records, the voice, the asks, the initiative, the body);
+//! the driver holds them with what every part may be handed (engine, sink,
+//! clock, live settings, desk, tools, chat log) and calls their methods.
 
-use super::setup::{Sampler, TurnShot};
-use super::Activity;
+use super::parts::asks::{Answered, Asks};
+use super::parts::body::Body as BodyPart;
+use super::parts::initiative::Initiative;
+use super::parts::link::{HeldItem, Link};
+use super::parts::records::Records;
+use super::parts::voice::Voice;
+use super::setup::TurnShot;
 use crate::clock::SharedClock;
 use crate::command::UserCommand;
-use crate::context_log::{ContextLog, SentContext};
-use crate::event::{Status, UiEvent};
-use crate::outcome::OutcomeStore;
+use crate::context_log::SentContext;
+use crate::event::UiEvent;
 use crate::picture::Picture;
 use crate::sink::SharedSink;
-use crate::speech::speaker::{Report, Speaker};
+use crate::speech::speaker::Report;
 use crate::tools::{Desk, Executor, Run, Toolbox};
 use crate::transport::{Inbound, Outbound, ToolResult};
 use crate::turn::{Begin, Effect, Effects, Engine, Now};
-use std::collections::VecDeque;
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -32,98 +40,36 @@ pub(super) struct TakenShot {
     images: Vec<Picture>,
 }
 
-/// What waits behind a turn whose screenshot is being taken, in order.
-pub(super) enum HeldItem {
-    Out(Outbound),
-    Begin(Begin),
-}
-
-/// Everything the loop owns.
+/// Everything the loop owns: the owned parts (`parts/`), and what every
+/// part may be handed (the engine, the sink, the clock, the live settings,
+/// the desk and the tools).
 pub(super) struct Driver {
+    /// The turn engine.
     pub engine: Engine,
+    /// Where the page's events go.
     pub sink: SharedSink,
-    pub status: watch::Sender<Status>,
-    pub activity: watch::Sender<Activity>,
-    pub outbound: mpsc::UnboundedSender<Outbound>,
-    pub contexts: Arc<ContextLog>,
-    pub outcomes: OutcomeStore,
-    pub sampler: Sampler,
+    /// The wall clock.
     pub clock: SharedClock,
-    pub transport_name: &'static str,
-    pub applied: u64,
-    /// What the client tools may ask of the desktop.
+    /// The settings the session reads now.
+    pub live: crate::settings::LiveSettings,
+    /// What the client tools and the body may ask of the desktop.
     pub desk: Arc<dyn Desk>,
     /// The tools that run the calls.
     pub tools: Toolbox,
-    /// Fit pictures into the request budget before they reach the transport
-    /// (the request transports; push fits into its frame itself).
-    pub prefit: bool,
-    /// While a turn's screenshot is taken, what must leave after that turn.
-    pub held: Option<VecDeque<HeldItem>>,
-    /// Makes and plays the sentences the engine's playback queue asks for.
-    pub speaker: Speaker,
-    /// The voice settings `speaker` was made from; a change takes effect at
-    /// the next sentence she says after a quiet moment.
-    pub voice: crate::settings::VoiceSettings,
-    /// Where the speaker plays, and who hears the mouth level.
-    pub audio: (crate::speech::voices::AudioOutput, Option<crate::speech::voices::LipFn>),
-    /// The settings the session reads now.
-    pub live: crate::settings::LiveSettings,
-    /// Every delegation this character has seen (the settings window's
-    /// Session section reads it through the session).
-    pub delegations: Arc<std::sync::Mutex<crate::delegations::DelegationHistory>>,
     /// The chat window's events and conversations.
     pub chat: Arc<std::sync::Mutex<crate::session::chat_log::ChatLog>>,
-    /// The client's own tools' questions: approval id → where the answer
-    /// goes (kept a while after the call answered: a late answer applies to
-    /// the next call).
-    pub asks: std::collections::HashMap<String, PendingAsk>,
-    /// How many asks this session made (their ids).
-    pub asked: u64,
-    /// What other programs sent, until it becomes a turn.
-    pub inbox: crate::triggers::Inbox,
-    /// The frontmost line and the user's presence.
-    pub world: super::world::World,
-    /// When a turn nobody typed may start.
-    pub pacer: crate::triggers::pacing::Pacer,
-    /// Her own initiative: screen transitions, cues, the milestone.
-    pub proactive: super::proactive::Proactive,
-    /// The turn whose reply shows now, and its characters so far.
-    pub reply_chars: (String, usize),
-    /// The last hold logged per event name (each is logged when it changes).
-    pub holds: std::collections::HashMap<String, &'static str>,
-    /// The bed scene, while it runs.
-    pub bed: Option<crate::body::Bed>,
-    /// The body's state the turns read.
-    pub body: Arc<std::sync::Mutex<crate::context::BodyState>>,
-    /// The body as the page draws it (read when a page loads).
-    pub body_view: Arc<std::sync::Mutex<BodyView>>,
-    /// A wake by a click or the timeout, still to be reported.
-    pub pending_wake: Option<crate::context::WakeCause>,
-    /// The posture machine: every move of the body goes through it.
-    pub motion: crate::body::Body,
-    /// The `body_action` waiting for its move, if any.
-    pub acting: Option<super::moves::Acting>,
-    /// When the window she is perched on is checked next (epoch ms).
-    pub perch_check_at: i64,
-    /// A hold's pointer rebuilt from the page's points, where the desktop
-    /// gives no global pointer.
-    pub page_pointer: crate::body::PagePointer,
-    /// Whether the pet window is kept above others (not while a fullscreen
-    /// app is frontmost).
-    pub above: bool,
-    /// Where each character stood last, and this one's name.
-    pub places: (crate::placement::PlaceBook, String),
-}
-
-/// A question a client tool asked the user (`tools/executor.rs`).
-pub(super) struct PendingAsk {
-    /// Where the answer goes while the call waits for it.
-    reply: tokio::sync::oneshot::Sender<crate::transport::agent_chat::ApprovalDecision>,
-    /// The call, for an answer that comes after it answered.
-    tool: crate::tools::ToolArgs,
-    /// When it was asked.
-    at: Instant,
+    /// The transport's side: outbound, held, status, activity.
+    pub link: Link,
+    /// The sampler and the stores of sent blocks, outcomes, delegations.
+    pub records: Records,
+    /// Her voice.
+    pub voice: Voice,
+    /// The client tools' questions.
+    pub asks: Asks,
+    /// What may start a turn nobody typed.
+    pub initiative: Initiative,
+    /// Her body and the bed.
+    pub body: BodyPart,
 }
 
 /// What the loop listens to besides its own timers and tools.
@@ -140,33 +86,6 @@ pub(super) struct Inputs {
     pub body_rx: mpsc::UnboundedReceiver<crate::tools::BodyRequest>,
 }
 
-/// The body as the page draws it: what the last `body` event said.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BodyView {
-    /// The posture.
-    pub posture: crate::context::PostureState,
-    /// The bed scene, while it runs.
-    pub bed: Option<crate::body::BedView>,
-    /// The gait of the move under way.
-    pub gait: Option<crate::body::Gait>,
-    /// The peek, while she peeks.
-    pub peek: Option<crate::event::PeekView>,
-    /// CSS px of her window below the display she is on.
-    pub below: Option<f64>,
-}
-
-impl BodyView {
-    /// A body standing still.
-    pub fn standing() -> Self {
-        BodyView { posture: crate::context::PostureState::Standing, bed: None, gait: None, peek: None, below: None }
-    }
-
-    /// The `body` event that says this.
-    pub fn event(&self) -> UiEvent {
-        UiEvent::Body { posture: self.posture, bed: self.bed, gait: self.gait, peek: self.peek, below: self.below }
-    }
-}
-
 impl Driver {
     /// Run until `cancel` fires or the command channel closes.
     pub async fn run(mut self, inputs: Inputs, launch_bed: bool, cancel: CancellationToken) {
@@ -175,7 +94,7 @@ impl Driver {
         let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<TakenShot>();
         // The tools run on a task of their own; dropped with this loop.
         let (ask_tx, mut ask_rx) = mpsc::unbounded_channel::<crate::tools::Ask>();
-        let tools = Executor::spawn_asking(Arc::new(self.tools.clone()), tool_tx, self.prefit, Some(ask_tx));
+        let tools = Executor::spawn_asking(Arc::new(self.tools.clone()), tool_tx, self.link.prefit(), Some(ask_tx));
         let mut fx: Effects = Vec::with_capacity(16);
         self.restore_place();
         if launch_bed {
@@ -192,7 +111,7 @@ impl Driver {
                 // A user's stop never waits behind a flood of server events.
                 cmd = cmds.recv() => match cmd {
                     Some(cmd) => {
-                        self.applied += 1;
+                        self.link.applied();
                         self.command(cmd, &mut fx);
                     }
                     None => break,
@@ -217,16 +136,16 @@ impl Driver {
                 }
                 Some(shot) = shot_rx.recv() => self.shot_taken(shot, &shot_tx),
                 Some(ask) = ask_rx.recv() => self.ask(ask, &mut fx),
-                report = self.speaker.next() => self.report(report, &mut fx),
+                report = self.voice.next() => self.report(report, &mut fx),
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
-                Some(arrival) = arrivals.recv() => self.inbox.arrive(arrival, self.clock.now_ms()),
+                Some(arrival) = arrivals.recv() => self.initiative.arrive(arrival, self.clock.now_ms()),
                 Some((sample, folded)) = world.recv() => {
                     let reactions = self.live.read(|s| s.reactions.clone());
                     let now_ms = self.clock.now_ms();
-                    let change = self.world.observe(sample, reactions.away_after_ms(), now_ms);
+                    let change = self.initiative.observe_world(sample, reactions.away_after_ms(), now_ms);
                     self.stay_out_of_fullscreen();
                     self.bed_tick(&mut fx);
-                    self.proactive.observe(self.world.app().as_deref(), change, now_ms, &reactions);
+                    self.initiative.observe_proactive(change, now_ms, &reactions);
                     if self.take_initiative(&mut fx) {
                         self.apply(&mut fx, &tools, &shot_tx);
                     }
@@ -246,7 +165,7 @@ impl Driver {
             }
         }
         // The window (or its replacement) is not told; only the watch is.
-        self.status.send_replace(Status::Closed);
+        self.link.close();
     }
 
     fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::session::chat_log::ChatLog> {
@@ -296,19 +215,21 @@ impl Driver {
             self.emit_all(shown.into_iter().collect());
             // One of the client's own asks: answered here, not by the backend.
             // After its call answered, the answer applies to the next call.
-            if let Some(ask) = self.asks.remove(approval_id) {
-                if let Err(decision) = ask.reply.send(*decision) {
+            match self.asks.answer(approval_id, *decision) {
+                Answered::NotOurs => {}
+                Answered::Delivered => return,
+                Answered::Late(tool, decision) => {
                     tracing::info!(record = "tool_approval_late", approval_id = %approval_id, "the call it was for has answered");
-                    self.tools.answered_late(&ask.tool, decision);
+                    self.tools.answered_late(&tool, decision);
+                    return;
                 }
-                return;
             }
         }
         // Files over a limit (or of a kind this transport cannot take)
         // refuse the whole message before anything is sent.
         if let UserCommand::SendMessage { attachments, .. } = &cmd {
             let limits = self.live.read(|s| s.chat.clone());
-            if let Err(message) = crate::chat::attach::prepare(attachments, &limits, self.carries_files()) {
+            if let Err(message) = crate::chat::attach::prepare(attachments, &limits, self.link.carries_files()) {
                 tracing::warn!(record = "attachment_refused", reason = %message);
                 self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
                 return;
@@ -327,12 +248,9 @@ impl Driver {
 
     /// A client tool asks the user first: an approval card, and a line.
     fn ask(&mut self, ask: crate::tools::Ask, fx: &mut Effects) {
-        self.asked += 1;
-        let approval_id = format!("ask-{}", self.asked);
-        // Questions whose call ended long ago are forgotten.
-        self.asks.retain(|_, a| !a.reply.is_closed() || a.at.elapsed() < crate::limits::TOOL_ASK_LATE_KEPT);
-        let chat = self.chat_log().ask(&ask.turn_id, &approval_id, &ask.call_id, &ask.name, &ask.args, self.clock.now_ms());
-        self.asks.insert(approval_id, PendingAsk { reply: ask.reply, tool: ask.tool, at: Instant::now() });
+        let crate::tools::Ask { turn_id, call_id, name, args, tool, reply } = ask;
+        let approval_id = self.asks.ask(reply, tool);
+        let chat = self.chat_log().ask(&turn_id, &approval_id, &call_id, &name, &args, self.clock.now_ms());
         self.announce_approvals(&chat, fx);
         self.emit_all(chat);
     }
@@ -348,14 +266,9 @@ impl Driver {
         }
     }
 
-    /// Whether the transport takes files (PDFs) as bytes.
-    fn carries_files(&self) -> bool {
-        self.transport_name != "push"
-    }
-
     /// When the inbox's batch window closes, on the loop's clock.
     fn inbox_deadline(&self) -> Option<Instant> {
-        self.instant_of(self.inbox.next_deadline()?)
+        self.instant_of(self.initiative.inbox_deadline()?)
     }
 
     /// A wall-clock moment (epoch ms) on the loop's clock.
@@ -370,7 +283,7 @@ impl Driver {
 
     fn inbound(&mut self, event: Inbound, fx: &mut Effects) {
         if let Inbound::ImagesSent { turn_id, images } = event {
-            self.contexts.attach_images(&turn_id, images.clone());
+            self.records.images_sent(&turn_id, images.clone());
             self.sink.emit(UiEvent::ImagesSent { turn_id, images });
             return;
         }
@@ -387,18 +300,10 @@ impl Driver {
         }
         if let Inbound::Delegations(items) = &event {
             let now = self.clock.now_ms();
-            self.delegations.lock().unwrap_or_else(|p| p.into_inner()).apply(items, now);
+            self.records.delegations(items, now);
         }
         if let Inbound::Status(status) = &event {
-            let changed = self.status.send_if_modified(|cur| {
-                if cur == status {
-                    false
-                } else {
-                    *cur = status.clone();
-                    true
-                }
-            });
-            if changed {
+            if self.link.set_status(status) {
                 self.emit(UiEvent::Status { status: status.clone() });
             }
         }
@@ -433,18 +338,7 @@ impl Driver {
             let batch: Vec<Effect> = std::mem::take(fx);
             self.apply_batch(batch, fx, tools, shots);
         }
-        let busy = self.engine.busy();
-        let speaking = self.engine.speaking();
-        let applied = self.applied;
-        self.activity.send_if_modified(|a| {
-            let next = Activity { busy, speaking, applied };
-            if *a == next {
-                false
-            } else {
-                *a = next;
-                true
-            }
-        });
+        self.link.publish(self.engine.busy(), self.engine.speaking());
     }
 
     fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
@@ -452,7 +346,7 @@ impl Driver {
             match effect {
                 Effect::Ui(mut event) => {
                     self.pace(&event);
-                    self.hold_still(&mut event);
+                    self.body.hold_still(&mut event);
                     self.emit(event)
                 }
                 Effect::Send(out) => {
@@ -464,23 +358,24 @@ impl Driver {
                     }
                     self.send_in_order(out);
                 }
-                Effect::Begin(begin) => match &mut self.held {
-                    Some(held) => held.push_back(HeldItem::Begin(begin)),
-                    None => self.begin(begin, shots),
-                },
-                Effect::Save(record) => self.outcomes.save(record),
+                Effect::Begin(begin) => {
+                    if let Some(begin) = self.link.hold_begin(begin) {
+                        self.begin(begin, shots)
+                    }
+                }
+                Effect::Save(record) => self.records.save(record),
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
                 Effect::Synth { item_id, request } => {
                     self.voice_changed();
-                    self.speaker.synth(item_id, request)
+                    self.voice.synth(item_id, request)
                 }
                 Effect::Play { item_id } => {
-                    if let Some(report) = self.speaker.play(item_id) {
+                    if let Some(report) = self.voice.play(item_id) {
                         self.report(report, more);
                     }
                 }
-                Effect::Halt => self.speaker.halt(),
+                Effect::Halt => self.voice.halt(),
             }
         }
     }
@@ -491,13 +386,7 @@ impl Driver {
         if self.engine.speaking_other_than_new() {
             return;
         }
-        // Compared in place: a clone only when the settings did change.
-        let Some(now) = self.live.read(|s| (s.voice != self.voice).then(|| s.voice.clone())) else { return };
-        let (speaker, notice) = crate::speech::voices::speaker_for(&now, self.audio.0, self.audio.1.clone());
-        tracing::info!(record = "voice_changed", voice = speaker.voice_name());
-        self.speaker = speaker;
-        self.voice = now;
-        if let Some(message) = notice {
+        if let Some(message) = self.voice.follow(&self.live) {
             self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
     }
@@ -505,12 +394,12 @@ impl Driver {
     /// Start a turn: at once, or after its screenshot is taken off the loop
     /// (everything sent meanwhile waits behind it, in order).
     fn begin(&mut self, begin: Begin, shots: &mpsc::UnboundedSender<TakenShot>) {
-        let Some(shot) = self.sampler.turn_shot() else {
+        let Some(shot) = self.records.turn_shot() else {
             self.send_turn(begin, None, Vec::new());
             return;
         };
-        self.held = Some(VecDeque::new());
-        let (desk, prefit, shots) = (self.desk.clone(), self.prefit, shots.clone());
+        self.link.hold();
+        let (desk, prefit, shots) = (self.desk.clone(), self.link.prefit(), shots.clone());
         tokio::spawn(async move {
             let started = std::time::Instant::now();
             let mut shot = shot;
@@ -555,14 +444,13 @@ impl Driver {
         // The line names the source even when the capture failed: the
         // setting is on; the pixels are simply absent.
         self.send_turn(begin, Some(&shot), images);
-        let mut held = self.held.take().unwrap_or_default();
+        let mut held = self.link.release();
         while let Some(item) = held.pop_front() {
             match item {
-                HeldItem::Out(out) => self.send(out),
+                HeldItem::Out(out) => self.link.send(out),
                 HeldItem::Begin(begin) => {
                     self.begin(begin, shots);
-                    if let Some(h) = &mut self.held {
-                        h.extend(held.drain(..));
+                    if self.link.hold_rest(&mut held) {
                         return;
                     }
                 }
@@ -574,7 +462,7 @@ impl Driver {
     fn send_turn(&mut self, begin: Begin, shot: Option<&TurnShot>, images: Vec<Picture>) {
         let wall = self.clock.now_ms();
         self.chat_log().sent(&begin.turn_id, wall);
-        let mut turn = self.sampler.turn(&begin, wall, shot, images);
+        let mut turn = self.records.turn(&begin, wall, shot, images);
         let (conversation_id, regenerate_of) = self.chat_log().route(&begin.turn_id);
         turn.conversation_id = Some(conversation_id);
         turn.regenerate_of = regenerate_of;
@@ -582,12 +470,12 @@ impl Driver {
             // Checked when the message was sent; the limits may have changed
             // since, which only the log says.
             let limits = self.live.read(|s| s.chat.clone());
-            match crate::chat::attach::prepare(&begin.attachments, &limits, self.carries_files()) {
+            match crate::chat::attach::prepare(&begin.attachments, &limits, self.link.carries_files()) {
                 Ok(prepared) => {
                     turn.images.extend(prepared.pictures);
                     turn.files = prepared.files;
                     // agent_chat's engine takes text files as attachments of their own.
-                    if self.transport_name == crate::transport::agent_chat::NAME {
+                    if self.link.name() == crate::transport::agent_chat::NAME {
                         turn.files.extend(prepared.texts);
                     } else {
                         turn.input.push_str(&prepared.folded);
@@ -596,18 +484,18 @@ impl Driver {
                 Err(e) => tracing::warn!(record = "attachment_refused", turn_id = %turn.turn_id, reason = %e),
             }
         }
-        self.contexts.push(SentContext {
+        self.records.sent(SentContext {
             turn_id: turn.turn_id.clone(),
-            transport: self.transport_name.into(),
+            transport: self.link.name().into(),
             sent_at: wall.max(0) as u64,
             block: turn.block.clone(),
             images: Vec::new(),
         });
-        self.sink.emit(UiEvent::ContextSent { turn_id: turn.turn_id.clone(), transport: self.transport_name.into(), block: turn.block.clone() });
-        if self.prefit && !turn.images.is_empty() {
+        self.sink.emit(UiEvent::ContextSent { turn_id: turn.turn_id.clone(), transport: self.link.name().into(), block: turn.block.clone() });
+        if self.link.prefit() && !turn.images.is_empty() {
             // Already fitted: what is sent is known now.
             let urls = crate::transport::request::urls(&turn.images);
-            self.contexts.attach_images(&turn.turn_id, urls.clone());
+            self.records.images_sent(&turn.turn_id, urls.clone());
             self.sink.emit(UiEvent::ImagesSent { turn_id: turn.turn_id.clone(), images: urls });
         }
         self.send(Outbound::Turn(turn));
@@ -615,16 +503,11 @@ impl Driver {
 
     /// Send now, or after the turn whose screenshot is being taken.
     fn send_in_order(&mut self, out: Outbound) {
-        match &mut self.held {
-            Some(held) => held.push_back(HeldItem::Out(out)),
-            None => self.send(out),
-        }
+        self.link.send_in_order(out)
     }
 
     fn send(&self, out: Outbound) {
-        if self.outbound.send(out).is_err() {
-            tracing::warn!(record = "transport_gone", "the transport task has ended; a message was dropped");
-        }
+        self.link.send(out)
     }
 }
 

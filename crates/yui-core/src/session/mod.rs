@@ -7,6 +7,7 @@ pub mod chat_log;
 mod driver;
 mod initiative;
 mod moves;
+mod parts;
 pub mod proactive;
 pub mod relay;
 mod setup;
@@ -146,7 +147,7 @@ pub struct Session {
     /// [`Session::start_on_own_thread`]).
     thread_done: Option<tokio::sync::oneshot::Receiver<()>>,
     /// What the last `body` event said.
-    body_view: Arc<std::sync::Mutex<driver::BodyView>>,
+    body_view: Arc<std::sync::Mutex<parts::body::BodyView>>,
     /// The writer of the session's per-turn records (flushed on close).
     persist: crate::persist::Writer,
 }
@@ -189,56 +190,42 @@ impl Session {
             Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
         )));
         let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
-        let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView::standing()));
+        let body_view = Arc::new(std::sync::Mutex::new(self::parts::body::BodyView::standing()));
         let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
         let driver = driver::Driver {
-            chat: chat.clone(),
-            asks: Default::default(),
-            asked: 0,
             engine: parts.engine,
             sink: sink.clone(),
-            status: status_tx,
-            activity: activity_tx,
-            outbound: parts.outbound,
-            contexts: contexts.clone(),
-            outcomes: parts.outcomes,
-            sampler: parts.sampler,
             clock: config.clock.clone(),
-            transport_name: parts.transport_name,
-            applied: 0,
+            live: config.live.clone(),
             desk: config.desk.clone(),
             tools,
-            prefit: config.settings.chat_api != crate::settings::ChatApi::Push,
-            held: None,
-            speaker: parts.speaker,
-            voice: config.settings.voice.clone(),
-            audio: (config.audio, config.lips.clone()),
-            live: config.live.clone(),
-            delegations: delegations.clone(),
-            inbox: crate::triggers::Inbox::new(),
-            pacer: crate::triggers::pacing::Pacer::new(),
-            proactive: proactive::Proactive::new(
-                &cue_config(&config.data_dir),
-                Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)),
-                config.clock.now_ms(),
+            chat: chat.clone(),
+            link: self::parts::link::Link::new(
+                parts.outbound,
+                parts.transport_name,
+                config.settings.chat_api != crate::settings::ChatApi::Push,
+                status_tx,
+                activity_tx,
             ),
-            reply_chars: (String::new(), 0),
-            holds: Default::default(),
-            bed: None,
-            body: parts.body.clone(),
-            body_view: body_view.clone(),
-            pending_wake: None,
-            motion: crate::body::Body::new(tunables, config.clock.now_ms()),
-            acting: None,
-            perch_check_at: 0,
-            page_pointer: Default::default(),
-            above: true,
-            // Keyed by the character's VRM (the bundled one: `default`).
-            places: (
+            records: self::parts::records::Records::new(parts.sampler, contexts.clone(), parts.outcomes, delegations.clone()),
+            voice: self::parts::voice::Voice::new(parts.speaker, config.settings.voice.clone(), config.audio, config.lips.clone()),
+            asks: Default::default(),
+            initiative: self::parts::initiative::Initiative::new(
+                world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
+                proactive::Proactive::new(
+                    &cue_config(&config.data_dir),
+                    Some(config.data_dir.root().join(crate::triggers::milestone::FILE_NAME)),
+                    config.clock.now_ms(),
+                ),
+            ),
+            body: self::parts::body::Body::new(
+                crate::body::Body::new(tunables, config.clock.now_ms()),
+                parts.body.clone(),
+                body_view.clone(),
                 crate::placement::PlaceBook::open(&config.data_dir),
+                // Keyed by the character's VRM (the bundled one: `default`).
                 Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
             ),
-            world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
         };
         if config.world_input == world::WorldInput::Sampled {
             world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
