@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { after as afterAll, before as beforeAll, test } from "node:test";
+import { after as afterAll, test } from "node:test";
 import { requireExecutable, startMock } from "./harness.mjs";
 import { display, launch, screenshot, useDisplay, waitReady } from "./app.mjs";
 
@@ -22,19 +22,27 @@ function xdotool(...args) {
 
 // Both tests run in one launch: their settings are the same, and the drag
 // test starts from wherever the first left her (it measures from there).
-let app;
-beforeAll(async () => {
-  const baseUrl = await startMock();
-  app = await launch("clickthrough", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
-  await waitReady(app.browser);
-  await app.browser.waitUntil(() => app.browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
-});
+// The launch happens in the first test that asks for it, after the display
+// hooks of `useDisplay` have run (a launch in a `before` hook of this file
+// could start before the display was up).
+let launched;
+function shared() {
+  launched ??= (async () => {
+    const baseUrl = await startMock();
+    const app = await launch("clickthrough", JSON.stringify({ chat_base_url: baseUrl, key: "k" }));
+    await waitReady(app.browser);
+    await app.browser.waitUntil(() => app.browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: "no character" });
+    return app;
+  })();
+  return launched;
+}
 afterAll(async () => {
+  const app = await launched?.catch(() => undefined);
   await app?.close();
 });
 
 test("transparent pixels let the mouse through, the character and the shortcut take it back", { timeout: 180_000 }, async (t) => {
-  const { browser } = app;
+  const { browser } = await shared();
   try {
     const rect = await browser.getWindowRect();
     const box = await browser.execute(() => window.__yui.characterBox());
@@ -61,7 +69,7 @@ test("transparent pixels let the mouse through, the character and the shortcut t
 });
 
 test("a press that moves drags the window; a click in place does not move it", { timeout: 180_000 }, async (t) => {
-  const { browser } = app;
+  const { browser } = await shared();
   try {
     const before = await browser.getWindowRect();
     const box = await browser.execute(() => window.__yui.characterBox());
