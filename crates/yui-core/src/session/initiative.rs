@@ -23,7 +23,7 @@ impl Driver {
         if !self.engine.can_fire() {
             return Err(Hold::Busy);
         }
-        let pacing = self.live.read(|s| s.reactions.pacing.clone());
+        let pacing = self.live.read(|s| s.user.reactions.pacing.clone());
         self.pacer.check(source, now_ms, self.world.fullscreen(), &pacing)
     }
 
@@ -66,7 +66,7 @@ impl Driver {
         }
         self.pending_wake = None;
         let now_ms = self.clock.now_ms();
-        let reactions = self.live.read(|s| s.reactions.clone());
+        let reactions = self.live.read(|s| s.user.reactions.clone());
         let trigger = self.proactive.wake(cause, &LocalTime::at(now_ms), &mut self.inbox, &reactions);
         self.try_fire(trigger, Source::Asked, fx)
     }
@@ -95,7 +95,7 @@ impl Driver {
     /// True when a turn began.
     pub(super) fn take_initiative(&mut self, fx: &mut Effects) -> bool {
         let now_ms = self.clock.now_ms();
-        let reactions = self.live.read(|s| s.reactions.clone());
+        let reactions = self.live.read(|s| s.user.reactions.clone());
         let local = LocalTime::at(now_ms);
         let checks: Vec<(Source, Result<(), Hold>)> = [Source::Asked, Source::Screen, Source::Cue].into_iter().map(|s| (s, self.may_fire(s, now_ms))).collect();
         let check = |source: Source| checks.iter().find(|(s, _)| *s == source).map_or(Ok(()), |(_, r)| *r);

@@ -166,7 +166,7 @@ impl Session {
         let contexts = Arc::new(ContextLog::default());
         let parts = setup::build(&config, cancel.clone())?;
         sink.emit(crate::event::UiEvent::Status { status: Status::Connecting { attempt: 0 } });
-        sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.screenshot.enabled) });
+        sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.character.screenshot.enabled) });
         let tunables = body_tunables(&config.data_dir)?;
         let (body_tx, body_rx) = tokio::sync::mpsc::unbounded_channel();
         let tools = crate::tools::Toolbox::new(
@@ -182,15 +182,15 @@ impl Session {
         let offers = tools.offers();
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(
-            crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character).writing_through(config.persist.clone()),
+            crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character.vrm).writing_through(config.persist.clone()),
         ));
         let chat = Arc::new(std::sync::Mutex::new(crate::session::chat_log::ChatLog::new(
-            crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
-            Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
+            crate::chat::ChatStore::open(&config.data_dir, &config.settings.character.vrm, config.clock.now_ms()),
+            Some(u64::from(config.settings.character.context_window)).filter(|w| *w > 0),
         )));
         let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
         let body_view = Arc::new(std::sync::Mutex::new(driver::BodyView::standing()));
-        let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
+        let launch_bed = config.launch && config.live.read(|s| s.character.bed.at_launch);
         let driver = driver::Driver {
             chat: chat.clone(),
             asks: Default::default(),
@@ -208,10 +208,10 @@ impl Session {
             applied: 0,
             desk: config.desk.clone(),
             tools,
-            prefit: config.settings.chat_api != crate::settings::ChatApi::Push,
+            prefit: config.settings.character.chat_api != crate::settings::ChatApi::Push,
             held: None,
             speaker: parts.speaker,
-            voice: config.settings.voice.clone(),
+            voice: config.settings.character.voice.clone(),
             audio: (config.audio, config.lips.clone()),
             live: config.live.clone(),
             delegations: delegations.clone(),
@@ -236,7 +236,7 @@ impl Session {
             // Keyed by the character's VRM (the bundled one: `default`).
             places: (
                 crate::placement::PlaceBook::open(&config.data_dir),
-                Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
+                Some(config.settings.character.vrm.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
             ),
             world: world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
         };
@@ -341,11 +341,11 @@ impl Session {
     /// whether the screen is watched; an offer to switch on a switch now on
     /// is over.
     pub fn update_settings(&self, settings: &Settings) {
-        let was = self.live.read(|s| s.screenshot.enabled);
+        let was = self.live.read(|s| s.character.screenshot.enabled);
         self.live.set(settings.clone());
         self.offers.follow(settings);
-        if was != settings.screenshot.enabled {
-            self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
+        if was != settings.character.screenshot.enabled {
+            self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.character.screenshot.enabled });
         }
     }
 
@@ -439,7 +439,7 @@ impl Session {
             sink: self.sink.clone(),
             last: self.voice_state.clone(),
         };
-        let voice = self.live.read(|s| s.voice.clone());
+        let voice = self.live.read(|s| s.character.voice.clone());
         let _guard = self.runtime.enter();
         crate::speech::hearing::Hearing::open(&voice, ears, push_to_talk_only)
     }
