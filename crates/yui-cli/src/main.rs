@@ -169,7 +169,8 @@ struct Args {
     /// Override a setting for this run, e.g. `--set look.screen=on`,
     /// `--set relations=off`, `--set screenshot.enabled=on`,
     /// `--set screenshot.monitor=0`, `--set browser=off`,
-    /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable).
+    /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable;
+    /// every key is listed at the end of `--help`).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Run the signals ingress on 127.0.0.1:PORT beside the session.
@@ -206,8 +207,10 @@ enum Cmd {
 }
 
 fn main() -> anyhow::Result<()> {
-    // The help ends with the stdin commands and the desktop script's format.
-    let command = <Args as clap::CommandFactory>::command().after_help(format!("{COMMANDS_HELP}\n\n{}", script::FORMAT_HELP));
+    // The help ends with the stdin commands, the `--set` keys (from the
+    // core's one table, plus the CLI's own `audio`) and the desktop script's format.
+    let set_help = format!("--set keys:\n  audio: device, null or none\n{}", yui_core::settings::override_help());
+    let command = <Args as clap::CommandFactory>::command().after_help(format!("{COMMANDS_HELP}\n\n{set_help}\n\n{}", script::FORMAT_HELP));
     let args = <Args as clap::FromArgMatches>::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Cmd::RenderContext { file, now }) = &args.command {
         let raw = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
