@@ -139,7 +139,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         ChatApi::Push => {
             let cfg = push::PushConfig {
                 url: push_url(&settings.character.chat_base_url)?,
-                key: settings.character.key.expose().to_string(),
+                key: settings.character.key.clone(),
                 chat_id: data_dir.chat_id()?,
                 vocabulary: vocabulary.clone(),
                 tools,
@@ -154,7 +154,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             settings.validate()?;
             let cfg = crate::transport::agent_chat::AgentChatConfig {
                 base_url: settings.character.chat_base_url.clone(),
-                key: settings.character.key.expose().to_string(),
+                key: settings.character.key.clone(),
                 conversation_id: Some(data_dir.chat_id()?),
                 stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT,
             };
@@ -165,7 +165,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             let persona = Persona::of(settings, data_dir);
             let cfg = RequestConfig {
                 base_url: settings.character.chat_base_url.clone(),
-                key: settings.character.key.expose().to_string(),
+                key: settings.character.key.clone(),
                 model: settings.character.model.clone(),
                 reasoning_effort: Some(settings.character.reasoning_effort.trim().to_string()).filter(|e| !e.is_empty()),
                 instructions: persona.instructions,
