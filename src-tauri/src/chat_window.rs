@@ -108,5 +108,5 @@ pub fn chat_delete_all_conversations(window: WebviewWindow, windows: State<'_, W
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
 pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
-    windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.chat.clone())))
+    windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.user.chat.clone())))
 }

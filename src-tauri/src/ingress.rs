@@ -92,7 +92,7 @@ pub async fn follow(app: &AppHandle, next: &IngressSettings) {
 
 fn token_for(app: &AppHandle, settings: &IngressSettings) -> Result<String, CommandError> {
     if !settings.token.is_empty() {
-        return Ok(settings.token.clone());
+        return Ok(settings.token.expose().to_string());
     }
     let dir = app.state::<Background>().data_dir()?;
     Ok(ingress::token::load_or_create(&dir)?)
@@ -106,7 +106,7 @@ fn token_for(app: &AppHandle, settings: &IngressSettings) -> Result<String, Comm
 pub async fn ingress_info(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<IngressInfo, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
-    let saved = crate::settings_window::blocking(move || dir.load_settings_without_key()).await?.ingress;
+    let saved = crate::settings_window::blocking(move || dir.load_settings_without_key()).await?.user.ingress;
     let state = app.state::<Ingress>();
     let running = lock(&state.running);
     Ok(match running.as_ref() {

@@ -14,7 +14,7 @@ use yui_core::ErrorCode;
 pub fn character_file(background: State<'_, Background>) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     let settings = dir.load_settings_without_key()?;
-    let bytes = character::current(&dir, &settings.character).map(|(_, b)| b).unwrap_or_default();
+    let bytes = character::current(&dir, &settings.character.vrm).map(|(_, b)| b).unwrap_or_default();
     Ok(Response::new(bytes))
 }
 

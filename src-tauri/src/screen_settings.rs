@@ -56,7 +56,7 @@ pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: 
 /// Errors: as `current_status`.
 #[tauri::command]
 pub fn screen_watched(window: WebviewWindow, windows: State<'_, Windows>) -> Result<bool, CommandError> {
-    windows.with_session(caller(&window)?, |s| Ok(s.live_settings().read(|x| x.screenshot.enabled)))
+    windows.with_session(caller(&window)?, |s| Ok(s.live_settings().read(|x| x.character.screenshot.enabled)))
 }
 
 #[cfg(test)]
@@ -66,17 +66,12 @@ mod tests {
 
     #[test]
     fn the_screen_and_tool_switches_keep_the_session() {
-        let old = Settings { chat_base_url: "http://x".into(), ..Default::default() };
-        let next = Settings {
-            screenshot: ScreenshotSettings {
-                enabled: true,
-                allow_requests: true,
-                source: ScreenChoice::Window { app: "firefox".into(), title: String::new() },
-            },
-            browser: true,
-            relations: false,
-            ..old.clone()
-        };
+        let old = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: "http://x".into(), ..Default::default() });
+        let mut next = old.clone();
+        next.character.screenshot =
+            ScreenshotSettings { enabled: true, allow_requests: true, source: ScreenChoice::Window { app: "firefox".into(), title: String::new() } };
+        next.character.browser = true;
+        next.character.relations = false;
         let change = old.change_to(&next);
         assert!(!change.restart_session, "saving the switches must not restart the session");
         assert!(!change.character_changed);

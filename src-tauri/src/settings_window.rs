@@ -87,7 +87,8 @@ pub async fn save_settings(app: AppHandle, window: WebviewWindow, background: St
     settings.validate()?;
     // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
     let dir = background.data_dir()?;
-    settings.voice.mic_enabled = blocking(move || dir.load_settings_without_key()).await.map(|s| s.voice.mic_enabled).unwrap_or(settings.voice.mic_enabled);
+    settings.character.voice.mic_enabled =
+        blocking(move || dir.load_settings_without_key()).await.map(|s| s.character.voice.mic_enabled).unwrap_or(settings.character.voice.mic_enabled);
     apply(&app, &background, settings).await
 }
 
@@ -102,7 +103,7 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
         let old = dir.load_settings().unwrap_or_default();
         let change = old.change_to(&next);
         let place = dir.save_settings(&next)?;
-        Ok((change, old.voice.mic_enabled, place))
+        Ok((change, old.character.voice.mic_enabled, place))
     })
     .await?;
     tracing::info!(record = "key_place", place = ?place);
@@ -114,8 +115,8 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
         // A new session listens by itself when the toggle is on (startup.rs).
         let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
             s.update_settings(&saved);
-            if saved.voice.mic_enabled != mic_was {
-                s.listen(saved.voice.mic_enabled);
+            if saved.character.voice.mic_enabled != mic_was {
+                s.listen(saved.character.voice.mic_enabled);
             }
             Ok(())
         });
@@ -123,8 +124,8 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
     if change.character_changed {
         announce_character(app, background);
     }
-    crate::ingress::follow(app, &saved.ingress).await;
-    crate::presence::follow_autostart_async(app, saved.start_at_login).await;
+    crate::ingress::follow(app, &saved.user.ingress).await;
+    crate::presence::follow_autostart_async(app, saved.user.start_at_login).await;
     Ok(())
 }
 
@@ -134,8 +135,10 @@ fn announce_character(app: &AppHandle, background: &Background) {
         return;
     };
     let settings = dir.load_settings_without_key().unwrap_or_default();
-    let event =
-        UiEvent::CharacterChanged { character: character::current(&dir, &settings.character).map(|(info, _)| info), motions: character::user_motions(&dir) };
+    let event = UiEvent::CharacterChanged {
+        character: character::current(&dir, &settings.character.vrm).map(|(info, _)| info),
+        motions: character::user_motions(&dir),
+    };
     crate::sink::window_sink(app.clone(), WindowId::Pet).emit(event);
 }
 
@@ -185,7 +188,7 @@ pub async fn import_character(
         blocking(move || character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?
     };
     let mut settings = blocking(move || dir.load_settings()).await?;
-    settings.character = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
+    settings.character.vrm = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
     apply(&app, &background, settings).await?;
     Ok(info)
 }
@@ -196,7 +199,7 @@ pub async fn use_default_character(app: AppHandle, window: WebviewWindow, backgr
     settings_only(&window)?;
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;
-    settings.character.clear();
+    settings.character.vrm.clear();
     apply(&app, &background, settings).await
 }
 
@@ -217,7 +220,7 @@ pub async fn import_card(app: AppHandle, window: WebviewWindow, background: Stat
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let card = blocking(move || {
         let settings = dir.load_settings_without_key()?;
-        Ok(card::import_into(&CardStore::new(&dir, &settings.character), &name, &bytes)?)
+        Ok(card::import_into(&CardStore::new(&dir, &settings.character.vrm), &name, &bytes)?)
     })
     .await?;
     restart_pet_session(&app).await;
@@ -232,7 +235,7 @@ pub async fn current_card_name(window: WebviewWindow, background: State<'_, Back
     let dir = background.data_dir()?;
     blocking(move || {
         let settings = dir.load_settings_without_key()?;
-        Ok(card::current(&CardStore::new(&dir, &settings.character), &settings.language).name)
+        Ok(card::current(&CardStore::new(&dir, &settings.character.vrm), &settings.user.language).name)
     })
     .await
 }

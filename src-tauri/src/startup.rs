@@ -84,8 +84,8 @@ pub fn setup(app: &AppHandle) {
         start_pet_session(app, true).await;
         if let Ok(dir) = app.state::<Background>().data_dir() {
             let settings = dir.load_settings_without_key().unwrap_or_default();
-            crate::ingress::follow(app, &settings.ingress).await;
-            crate::presence::follow_autostart_async(app, settings.start_at_login).await;
+            crate::ingress::follow(app, &settings.user.ingress).await;
+            crate::presence::follow_autostart_async(app, settings.user.start_at_login).await;
         }
     });
 }
@@ -167,14 +167,14 @@ async fn start_session(
             .await
             .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
         tracing::info!(record = "demo_agent", url = %demo.base_url());
-        settings.chat_base_url = demo.base_url();
+        settings.character.chat_base_url = demo.base_url();
         *lock(&background.demo) = Some(demo);
     }
     // Its own thread: events go socket → engine → window without a hop
     // between workers. Starting it waits for that thread (and its file
     // reads), so it runs off the async workers.
-    let mic = settings.voice.mic_enabled;
-    let card = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character), &settings.language).name;
+    let mic = settings.character.voice.mic_enabled;
+    let card = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character.vrm), &settings.user.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
     config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
     config.world = yui_core::world::platform();

@@ -38,7 +38,7 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
 pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
-    let on = blocking(move || Ok(dir.load_settings_without_key()?.voice.mic_enabled)).await?;
+    let on = blocking(move || Ok(dir.load_settings_without_key()?.character.voice.mic_enabled)).await?;
     let _ = tauri::Manager::state::<Windows>(&app).with_session(WindowId::Pet, |s| {
         s.repeat_voice_state();
         Ok(())
@@ -54,7 +54,7 @@ pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_
     pet_only(&window)?;
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;
-    settings.voice.mic_enabled = on;
+    settings.character.voice.mic_enabled = on;
     // Saving follows a changed toggle with `listen` (settings_window::apply).
     apply(&app, &background, settings).await
 }

@@ -169,7 +169,8 @@ struct Args {
     /// Override a setting for this run, e.g. `--set look.screen=on`,
     /// `--set relations=off`, `--set screenshot.enabled=on`,
     /// `--set screenshot.monitor=0`, `--set browser=off`,
-    /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable).
+    /// `--set tts.base_url=http://127.0.0.1:8880`, `--set audio=null` (repeatable;
+    /// every key is listed at the end of `--help`).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Run the signals ingress on 127.0.0.1:PORT beside the session.
@@ -206,8 +207,10 @@ enum Cmd {
 }
 
 fn main() -> anyhow::Result<()> {
-    // The help ends with the stdin commands and the desktop script's format.
-    let command = <Args as clap::CommandFactory>::command().after_help(format!("{COMMANDS_HELP}\n\n{}", script::FORMAT_HELP));
+    // The help ends with the stdin commands, the `--set` keys (from the
+    // core's one table, plus the CLI's own `audio`) and the desktop script's format.
+    let set_help = format!("--set keys:\n  audio: device, null or none\n{}", yui_core::settings::override_help());
+    let command = <Args as clap::CommandFactory>::command().after_help(format!("{COMMANDS_HELP}\n\n{set_help}\n\n{}", script::FORMAT_HELP));
     let args = <Args as clap::FromArgMatches>::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Cmd::RenderContext { file, now }) = &args.command {
         let raw = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -254,16 +257,16 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let _log = yui_core::logging::init(&data_dir.log_dir(), None)?;
     let mut settings = data_dir.load_settings()?;
     if let Some(api) = &args.chat_api {
-        settings.chat_api = api.parse::<ChatApi>()?;
+        settings.character.chat_api = api.parse::<ChatApi>()?;
     }
     if let Some(url) = args.base_url {
-        settings.chat_base_url = url;
+        settings.character.chat_base_url = url;
     }
     if let Some(key) = args.key {
-        settings.key = key;
+        settings.character.key = key.into();
     }
     if let Some(model) = args.model {
-        settings.model = model;
+        settings.character.model = model;
     }
     let mut audio = yui_core::speech::voices::AudioOutput::Device;
     for pair in &args.set {
@@ -275,7 +278,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let _demo = if settings.uses_demo() {
         let demo = yui_demo::DemoServer::start(yui_demo::DemoConfig::default()).await?;
         eprintln!("yui-cli: no backend configured; the built-in demo agent answers at {}", demo.base_url());
-        settings.chat_base_url = demo.base_url();
+        settings.character.chat_base_url = demo.base_url();
         Some(demo)
     } else {
         None
@@ -285,8 +288,8 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         timeouts.frame_wait = Duration::from_millis(ms);
     }
     let ingress_dir = data_dir.clone();
-    let ingress_settings = settings.ingress.clone();
-    let card_name = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character), &settings.language).name;
+    let ingress_settings = settings.user.ingress.clone();
+    let card_name = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character.vrm), &settings.user.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
     config.timeouts = timeouts;
     config.audio = audio;
@@ -316,8 +319,11 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let ingress_cancel = tokio_util::sync::CancellationToken::new();
     let _ingress = match args.ingress_port {
         Some(port) => {
-            let token =
-                if ingress_settings.token.is_empty() { yui_core::ingress::token::load_or_create(&ingress_dir)? } else { ingress_settings.token.clone() };
+            let token = if ingress_settings.token.is_empty() {
+                yui_core::ingress::token::load_or_create(&ingress_dir)?
+            } else {
+                ingress_settings.token.expose().to_string()
+            };
             let require = ingress_settings.require_token || !ingress_settings.token.is_empty();
             let relay = yui_core::session::relay::Relay::new(clock);
             relay.attach(&session, &card_name);

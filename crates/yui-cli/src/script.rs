@@ -157,7 +157,7 @@ async fn feed(session: &Session, clock: &ManualClock, start_ms: i64, at_s: u64, 
     let at = start_ms.saturating_add(at_s.saturating_mul(1000) as i64);
     clock.advance(at - clock.now_ms());
     // As the sampler: the window is not read while the setting is off.
-    if !session.live_settings().read(|s| s.reactions.frontmost) {
+    if !session.live_settings().read(|s| s.user.reactions.frontmost) {
         sample.frontmost = None;
     }
     session.feed_world(sample).await.is_ok()

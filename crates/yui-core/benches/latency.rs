@@ -169,7 +169,13 @@ fn run(api: ChatApi, n: usize) -> (f64, f64) {
     let own_thread = std::env::var("YUI_BENCH_SHARED_RUNTIME").as_deref() != Ok("1");
     let dir = tempfile::tempdir().unwrap();
     let writes = client_rt.block_on(async {
-        let settings = Settings { chat_api: api, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
+        let settings = Settings::from(yui_core::settings::CharacterSettings {
+            chat_api: api,
+            chat_base_url: base,
+            key: "k".into(),
+            model: "m".into(),
+            ..Default::default()
+        });
         let sink_seen = seen.clone();
         let sink = Arc::new(move |e: UiEvent| {
             if matches!(e, UiEvent::Speech { .. } | UiEvent::Reasoning { .. }) {
@@ -380,7 +386,13 @@ mod whole_turns {
         let client_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let (rss_start, rss_end) = client_rt.block_on(async {
-            let settings = Settings { chat_api: api, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
+            let settings = Settings::from(yui_core::settings::CharacterSettings {
+                chat_api: api,
+                chat_base_url: base,
+                key: "k".into(),
+                model: "m".into(),
+                ..Default::default()
+            });
             let seen = turns.clone();
             let sink = Arc::new(move |e: UiEvent| {
                 {

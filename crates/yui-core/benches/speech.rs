@@ -132,7 +132,7 @@ fn report(name: &str, sent: &[Instant], arrived: &[Instant]) {
 fn session(settings: Settings, dir: &std::path::Path) -> Session {
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir).unwrap());
     cfg.audio = AudioOutput::Null;
-    cfg.settings.voice.filler = false;
+    cfg.settings.character.voice.filler = false;
     Session::start(cfg, Arc::new(|_e: UiEvent| {})).unwrap()
 }
 
@@ -174,9 +174,10 @@ async fn push(n: usize) {
         })
     };
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::Push, chat_base_url: base, key: "k".into(), ..Default::default() };
-    settings.voice.tts_base_url = tts;
-    settings.voice.filler = false;
+    let mut settings =
+        Settings::from(yui_core::settings::CharacterSettings { chat_api: ChatApi::Push, chat_base_url: base, key: "k".into(), ..Default::default() });
+    settings.character.voice.tts_base_url = tts;
+    settings.character.voice.filler = false;
     let s = session(settings, dir.path());
     assert!(s.wait_ready(Duration::from_secs(10)).await);
     let sent = backend.await.unwrap();
@@ -189,8 +190,14 @@ async fn chat_completions(n: usize) {
     let tts = tts_server(arrivals.clone()).await;
     let (base, mut streams) = sse_server().await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::ChatCompletions, chat_base_url: base, key: "k".into(), model: "m".into(), ..Default::default() };
-    settings.voice.tts_base_url = tts;
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::ChatCompletions,
+        chat_base_url: base,
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
+    settings.character.voice.tts_base_url = tts;
     let s = session(settings, dir.path());
     assert!(s.wait_ready(Duration::from_secs(10)).await);
     s.send(UserCommand::SendText { text: "talk".into() }).unwrap();

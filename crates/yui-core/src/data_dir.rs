@@ -83,8 +83,8 @@ impl DataDir {
     /// on the next save. Blocking: it may ask the OS keychain.
     pub fn load_settings(&self) -> Result<Settings, CoreError> {
         let mut settings = self.read_settings_file()?;
-        if settings.key.is_empty() {
-            settings.key = self.key_store().load()?.unwrap_or_default();
+        if settings.character.key.is_empty() {
+            settings.character.key = self.key_store().load()?.unwrap_or_default().into();
         }
         Ok(settings)
     }
@@ -93,7 +93,7 @@ impl DataDir {
     /// callers that need no key and must not wait on the keychain.
     pub fn load_settings_without_key(&self) -> Result<Settings, CoreError> {
         let mut settings = self.read_settings_file()?;
-        settings.key.clear();
+        settings.character.key.clear();
         Ok(settings)
     }
 
@@ -102,9 +102,10 @@ impl DataDir {
     /// empty `key`. Answers where the key is kept. Blocking: it may ask the
     /// OS keychain.
     pub fn save_settings(&self, settings: &Settings) -> Result<KeyPlace, CoreError> {
-        let place = self.key_store().save(&settings.key)?;
+        let place = self.key_store().save(settings.character.key.expose())?;
         let path = self.root.join(SETTINGS_FILE);
-        let stored = Settings { key: String::new(), ..settings.clone() };
+        let mut stored = settings.clone();
+        stored.character.key.clear();
         let json = serde_json::to_vec_pretty(&stored).expect("settings serialize");
         write_atomic(&path, &json)?;
         Ok(place)
@@ -209,7 +210,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
         assert_eq!(dir.load_settings().unwrap(), Settings::default());
-        let s = Settings { chat_base_url: "http://h:1".into(), key: "k".into(), ..Default::default() };
+        let s = Settings::from(crate::settings::CharacterSettings { chat_base_url: "http://h:1".into(), key: "k".into(), ..Default::default() });
         dir.save_settings(&s).unwrap();
         assert_eq!(dir.load_settings().unwrap(), s);
         std::fs::write(tmp.path().join("settings.json"), "{oops").unwrap();
@@ -227,12 +228,12 @@ mod tests {
     fn the_key_never_lands_in_settings_json() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
-        let s = Settings { chat_base_url: "http://h:1".into(), key: "sk-secret".into(), ..Default::default() };
+        let s = Settings::from(crate::settings::CharacterSettings { chat_base_url: "http://h:1".into(), key: "sk-secret".into(), ..Default::default() });
         assert_eq!(dir.save_settings(&s).unwrap(), KeyPlace::File);
         assert_eq!(settings_json(&tmp)["key"], "");
         assert!(!std::fs::read_to_string(tmp.path().join("settings.json")).unwrap().contains("sk-secret"));
         assert_eq!(dir.load_settings().unwrap(), s);
-        assert_eq!(dir.load_settings_without_key().unwrap().key, "");
+        assert_eq!(dir.load_settings_without_key().unwrap().character.key, "");
     }
 
     #[test]
@@ -241,21 +242,21 @@ mod tests {
         std::fs::write(tmp.path().join("settings.json"), r#"{"chat_base_url":"http://h:1","key":"k"}"#).unwrap();
         let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
         let s = dir.load_settings().unwrap();
-        assert_eq!(s.key, "k", "the old file's key is used");
+        assert_eq!(s.character.key, "k", "the old file's key is used");
         dir.save_settings(&s).unwrap();
         assert_eq!(settings_json(&tmp)["key"], "", "moved out of settings.json");
         assert_eq!(std::fs::read_to_string(tmp.path().join("key")).unwrap(), "k");
-        assert_eq!(dir.load_settings().unwrap().key, "k");
+        assert_eq!(dir.load_settings().unwrap().character.key, "k");
     }
 
     #[test]
     fn an_empty_key_deletes_the_stored_one() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
-        dir.save_settings(&Settings { key: "k".into(), ..Default::default() }).unwrap();
+        dir.save_settings(&Settings::from(crate::settings::CharacterSettings { key: "k".into(), ..Default::default() })).unwrap();
         assert!(tmp.path().join("key").exists());
         dir.save_settings(&Settings::default()).unwrap();
         assert!(!tmp.path().join("key").exists());
-        assert_eq!(dir.load_settings().unwrap().key, "");
+        assert_eq!(dir.load_settings().unwrap().character.key, "");
     }
 }

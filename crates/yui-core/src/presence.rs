@@ -49,8 +49,8 @@ mod tests {
         assert_eq!(autostart_action(false, Some(true)), Disable);
         // Off by default: a fresh installation leaves the OS alone.
         let fresh = crate::Settings::default();
-        assert!(!fresh.start_at_login);
-        assert_eq!(autostart_action(fresh.start_at_login, Some(false)), Keep);
+        assert!(!fresh.user.start_at_login);
+        assert_eq!(autostart_action(fresh.user.start_at_login, Some(false)), Keep);
     }
 
     #[test]

@@ -86,7 +86,7 @@ pub async fn probe_with(settings: &Settings, limits: ProbeLimits) -> ProbeReport
         return ProbeReport::unreachable(e.to_string());
     }
     let run = async {
-        match settings.chat_api {
+        match settings.character.chat_api {
             ChatApi::Push => probe_push(settings, limits.ready_wait).await,
             ChatApi::Responses | ChatApi::ChatCompletions => probe_http(settings).await,
             ChatApi::AgentChat => probe_agent_chat(settings).await,
@@ -96,25 +96,25 @@ pub async fn probe_with(settings: &Settings, limits: ProbeLimits) -> ProbeReport
         Ok(report) => report,
         Err(_) => ProbeReport::unreachable(format!("No answer within {} s.", limits.overall.as_secs_f32().round())),
     };
-    report.detail = scrub(&report.detail, &settings.key);
-    tracing::info!(record = "probe", api = settings.chat_api.as_str(), reachable = report.reachable, auth_ok = ?report.auth_ok, model_ok = ?report.model_ok);
+    report.detail = scrub(&report.detail, settings.character.key.expose());
+    tracing::info!(record = "probe", api = settings.character.chat_api.as_str(), reachable = report.reachable, auth_ok = ?report.auth_ok, model_ok = ?report.model_ok);
     report
 }
 
 /// The request a request transport's test sends: its URL and JSON body.
 fn http_request(settings: &Settings) -> (String, serde_json::Value) {
-    let base = &settings.chat_base_url;
-    match settings.chat_api {
+    let base = &settings.character.chat_base_url;
+    match settings.character.chat_api {
         ChatApi::ChatCompletions => (
             endpoint(base, "chat/completions"),
             json!({
-                "model": settings.model,
+                "model": settings.character.model,
                 "messages": [{"role": "user", "content": "Say OK."}],
                 "max_tokens": 16,
                 "stream": false,
             }),
         ),
-        _ => (endpoint(base, "responses"), json!({"model": settings.model, "input": "Say OK.", "max_output_tokens": 16, "stream": false})),
+        _ => (endpoint(base, "responses"), json!({"model": settings.character.model, "input": "Say OK.", "max_output_tokens": 16, "stream": false})),
     }
 }
 
@@ -122,7 +122,7 @@ fn http_request(settings: &Settings) -> (String, serde_json::Value) {
 /// test `POST /chat` would start a real agent run, so the key and the model
 /// are not checked (`null`).
 async fn probe_agent_chat(settings: &Settings) -> ProbeReport {
-    let url = settings.chat_base_url.trim().to_string();
+    let url = settings.character.chat_base_url.trim().to_string();
     match sse::client().get(&url).send().await {
         Ok(r) => ProbeReport {
             reachable: true,
@@ -137,8 +137,8 @@ async fn probe_agent_chat(settings: &Settings) -> ProbeReport {
 async fn probe_http(settings: &Settings) -> ProbeReport {
     let (url, body) = http_request(settings);
     let mut request = sse::client().post(&url).json(&body);
-    if !settings.key.is_empty() {
-        request = request.bearer_auth(&settings.key);
+    if !settings.character.key.is_empty() {
+        request = request.bearer_auth(settings.character.key.expose());
     }
     let response = match request.send().await {
         Ok(r) => r,
@@ -146,7 +146,7 @@ async fn probe_http(settings: &Settings) -> ProbeReport {
     };
     let status = response.status().as_u16();
     let text = response.text().await.unwrap_or_default();
-    interpret_http(status, &text, &settings.model)
+    interpret_http(status, &text, &settings.character.model)
 }
 
 /// What an HTTP answer says: 2xx all good; 401/403 the key was refused; a
@@ -169,7 +169,7 @@ pub fn interpret_http(status: u16, body: &str, model: &str) -> ProbeReport {
 }
 
 async fn probe_push(settings: &Settings, ready_wait: Duration) -> ProbeReport {
-    let url = match push_url(&settings.chat_base_url) {
+    let url = match push_url(&settings.character.chat_base_url) {
         Ok(u) => u,
         Err(e) => return ProbeReport::unreachable(e.to_string()),
     };
@@ -186,7 +186,7 @@ async fn probe_push(settings: &Settings, ready_wait: Duration) -> ProbeReport {
     };
     // A fresh chat id, so the test never takes over the pet's conversation.
     let hello = ClientFrame::Hello {
-        key: settings.key.clone(),
+        key: settings.character.key.expose().to_string(),
         chat_id: format!("yui-{:08x}", rand::random::<u32>()),
         accepts: vec!["error".into()],
         vocabulary: WireVocabulary { emotion_ids: vec![], motion_ids: vec![], emotion_text_mode: "free".into(), emotion_text_map: Default::default() },

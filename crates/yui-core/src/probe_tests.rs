@@ -53,7 +53,7 @@ async fn fake() -> String {
 }
 
 fn settings(api: ChatApi, base: &str, key: &str, model: &str) -> Settings {
-    Settings { chat_api: api, chat_base_url: base.into(), key: key.into(), model: model.into(), ..Default::default() }
+    Settings::from(crate::settings::CharacterSettings { chat_api: api, chat_base_url: base.into(), key: key.into(), model: model.into(), ..Default::default() })
 }
 
 const FAST: ProbeLimits = ProbeLimits { overall: Duration::from_secs(5), ready_wait: Duration::from_secs(3) };

@@ -18,11 +18,11 @@ fn the_key_lives_in_the_secret_service_and_never_in_a_file() {
     assert!(!store.file().exists(), "no key file when the keychain holds it");
     assert_eq!(KeyStore::new(&dir).load().unwrap().as_deref(), Some("sk-keychain-test"), "a new store reads it back");
 
-    let settings = Settings { chat_base_url: "http://h".into(), key: "sk-second".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: "http://h".into(), key: "sk-second".into(), ..Default::default() });
     assert_eq!(dir.save_settings(&settings).unwrap(), KeyPlace::Keychain);
     let json = std::fs::read_to_string(tmp.path().join("settings.json")).unwrap();
     assert!(!json.contains("sk-second"), "settings.json holds no key: {json}");
-    assert_eq!(dir.load_settings().unwrap().key, "sk-second");
+    assert_eq!(dir.load_settings().unwrap().character.key, "sk-second");
 
     store.save("").unwrap();
     assert_eq!(KeyStore::new(&dir).load().unwrap(), None, "an empty key deletes the entry");

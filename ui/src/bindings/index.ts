@@ -468,8 +468,8 @@ height: number, };
 export type StageSession = "x11" | "xwayland" | "wayland" | "windows" | "macos" | "none";
 
 /**
- * The bed scene (seed `003`, "Wake"): the launch entry's switch and the
- * wake timeout that ends either entry's sleep.
+ * The bed scene (`docs/character.md`): the launch entry's switch and the wake
+ * timeout that ends either entry's sleep.
  */
 export type BedSettings = { 
 /**
@@ -580,8 +580,9 @@ export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed"
 export type ChatApi = "push" | "responses" | "chat_completions" | "agent_chat";
 
 /**
- * The settings one window runs with. Missing fields take their defaults,
- * so an old settings file still loads.
+ * The settings one window runs with: the character's and the user's,
+ * each flattened so `settings.json` keeps its flat shape (an old file
+ * loads as it always did). Missing fields take their defaults.
  */
 export type Settings = { 
 /**
@@ -593,17 +594,18 @@ chat_api: ChatApi,
  */
 chat_base_url: string, 
 /**
- * The chat API key. Never logged; `Debug` redacts it. Kept by the
+ * The chat API key. Never logged (a [`Secret`]). Kept by the
  * [`crate::keystore::KeyStore`], never written to `settings.json`.
  */
-key: string, 
+key: Secret, 
 /**
  * The model name (request transports only).
  */
 model: string, 
 /**
- * The user's own character: a `.vrm` inside the data directory
- * (see [`crate::character::import_vrm`]). Empty: the bundled default.
+ * Her model file: a `.vrm` inside the data directory (see
+ * [`crate::character::import_vrm`]). Empty: the bundled default. The
+ * file's key is `character`.
  */
 character: string, 
 /**
@@ -626,6 +628,27 @@ chat_instructions: string,
  */
 card_enabled: boolean, 
 /**
+ * The turn screenshot and the `look.screen` switch.
+ */
+screenshot: ScreenshotSettings, 
+/**
+ * The `browser` switch: every `browser` call (default off).
+ */
+browser: boolean, 
+/**
+ * The `relations` switch: `rate_relation` and the `relation:` lines
+ * (default on).
+ */
+relations: boolean, 
+/**
+ * Speech out and voice in.
+ */
+voice: VoiceSettings, 
+/**
+ * The bed scene (the Character section).
+ */
+bed: BedSettings, 
+/**
  * The user's name for the card's `{{user}}`; empty uses a fallback word.
  */
 user_name: string, 
@@ -633,6 +656,71 @@ user_name: string,
  * The UI language (`en`, `ja`, `ko`): picks the default card.
  */
 language: string, 
+/**
+ * The chat window.
+ */
+chat: ChatSettings, 
+/**
+ * The signals ingress.
+ */
+ingress: IngressSettings, 
+/**
+ * The frontmost line and presence.
+ */
+reactions: ReactionsSettings, 
+/**
+ * Start YUI when the user logs in (default off; the app registers or
+ * removes the OS's login item, see [`crate::presence::autostart_action`]).
+ */
+start_at_login: boolean, };
+
+/**
+ * One character's settings. In `settings.json` its fields sit at the top
+ * level beside the user's (the file keeps the flat shape it always had).
+ */
+export type CharacterSettings = { 
+/**
+ * Which transport to use.
+ */
+chat_api: ChatApi, 
+/**
+ * The backend's base URL, e.g. `https://host:8646`. Empty: the built-in demo agent.
+ */
+chat_base_url: string, 
+/**
+ * The chat API key. Never logged (a [`Secret`]). Kept by the
+ * [`crate::keystore::KeyStore`], never written to `settings.json`.
+ */
+key: Secret, 
+/**
+ * The model name (request transports only).
+ */
+model: string, 
+/**
+ * Her model file: a `.vrm` inside the data directory (see
+ * [`crate::character::import_vrm`]). Empty: the bundled default. The
+ * file's key is `character`.
+ */
+character: string, 
+/**
+ * Reasoning effort sent with each request (`low`, `medium`, `high`);
+ * empty sends none. Request transports only.
+ */
+reasoning_effort: string, 
+/**
+ * The model's context window in tokens: the Chat Completions transcript
+ * is trimmed to it, and the usage readout shows it.
+ */
+context_window: number, 
+/**
+ * Extra instructions sent after the card (the card's last block), or
+ * alone when the card is off. Request transports only.
+ */
+chat_instructions: string, 
+/**
+ * Send the character's card (persona) with each request.
+ */
+card_enabled: boolean, 
 /**
  * The turn screenshot and the `look.screen` switch.
  */
@@ -651,6 +739,24 @@ relations: boolean,
  */
 voice: VoiceSettings, 
 /**
+ * The bed scene (the Character section).
+ */
+bed: BedSettings, };
+
+/**
+ * The user's and the desktop's settings. In `settings.json` its fields sit
+ * at the top level beside the character's.
+ */
+export type UserSettings = { 
+/**
+ * The user's name for the card's `{{user}}`; empty uses a fallback word.
+ */
+user_name: string, 
+/**
+ * The UI language (`en`, `ja`, `ko`): picks the default card.
+ */
+language: string, 
+/**
  * The chat window.
  */
 chat: ChatSettings, 
@@ -663,14 +769,18 @@ ingress: IngressSettings,
  */
 reactions: ReactionsSettings, 
 /**
- * The bed scene (the Character section).
- */
-bed: BedSettings, 
-/**
  * Start YUI when the user logs in (default off; the app registers or
  * removes the OS's login item, see [`crate::presence::autostart_action`]).
  */
 start_at_login: boolean, };
+
+/**
+ * A key or token (the chat key, the TTS and STT keys, the ingress token).
+ * On disk it is a plain string, and in TypeScript `type Secret = string`; its `Debug` form is
+ * `Secret(<redacted>)` or `Secret("")`, never the value, so a struct that
+ * holds one can derive `Debug` and still be logged.
+ */
+export type Secret = string;
 
 /**
  * What the client renders right now; sent in hello and again when it changes.
@@ -769,7 +879,7 @@ model_ok: boolean | null,
 detail: string, };
 
 /**
- * The `yui.screenshot` settings of seed `003`: two independent switches
+ * The turn screenshot settings (`docs/capture.md`): two independent switches
  * and the source attached to each turn.
  */
 export type ScreenshotSettings = { 
@@ -821,7 +931,7 @@ tts_base_url: string,
 /**
  * The TTS server's key; empty sends none. Never logged.
  */
-tts_key: string, 
+tts_key: Secret, 
 /**
  * The TTS `model` field.
  */
@@ -873,7 +983,7 @@ stt_base_url: string,
 /**
  * The STT server's key; empty sends none. Never logged.
  */
-stt_key: string, 
+stt_key: Secret, 
 /**
  * The STT `model` field.
  */
@@ -888,7 +998,7 @@ stt_language: string,
 filler: boolean, };
 
 /**
- * The chat window's settings (seed `004`).
+ * The chat window's settings (`docs/history.md`).
  */
 export type ChatSettings = { 
 /**
@@ -914,9 +1024,8 @@ max_attachments: number,
 max_attachment_bytes: number, };
 
 /**
- * The signals ingress (`shared/spec/signals-ingress.md`): a loopback HTTP
- * server other local programs post signals to. Off by default. Its Debug
- * form never shows the token.
+ * The signals ingress (`docs/triggers.md`): a loopback HTTP
+ * server other local programs post signals to. Off by default.
  */
 export type IngressSettings = { 
 /**
@@ -936,7 +1045,7 @@ require_token: boolean,
  * A token for this run only (the CLI's `--set ingress.token=T`); empty
  * uses the per-installation token kept in the data dir.
  */
-token: string, };
+token: Secret, };
 
 /**
  * What the settings window shows of the signals ingress: where it
@@ -956,7 +1065,8 @@ listening: boolean,
  */
 address: string, 
 /**
- * The per-installation token (or this run's override).
+ * The per-installation token (or this run's override), shown to the
+ * user on purpose so they can copy it.
  */
 token: string, 
 /**

@@ -37,7 +37,7 @@ pub(super) async fn handle(req: Request<Incoming>, shared: &Shared) -> Response<
 
 async fn respond(req: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
     let path = req.uri().path();
-    if let Err(refusal) = guard::check(req.headers(), shared.config.require_token, &shared.config.token) {
+    if let Err(refusal) = guard::check(req.headers(), shared.config.require_token, shared.config.token.expose()) {
         return refuse(refusal.status, refusal.reason, path);
     }
     let Some(route) = route(path) else {

@@ -41,14 +41,14 @@ pub trait IngressPort: Send + Sync {
 }
 
 /// How the ingress listens.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IngressConfig {
     /// The port on `127.0.0.1` (0 picks a free one; tests).
     pub port: u16,
     /// Answer 401 to a request without `Authorization: Bearer <token>`.
     pub require_token: bool,
     /// The installation's token (see [`token::load_or_create`]).
-    pub token: String,
+    pub token: crate::settings::Secret,
     /// Bind attempts after the first that failed: 8 by default.
     pub bind_retries: u32,
     /// The wait between bind attempts: 500 ms by default.
@@ -57,7 +57,7 @@ pub struct IngressConfig {
 
 impl IngressConfig {
     /// The listener of `docs/triggers.md` on `port`, with its bind retries.
-    pub fn new(port: u16, require_token: bool, token: impl Into<String>) -> Self {
+    pub fn new(port: u16, require_token: bool, token: impl Into<crate::settings::Secret>) -> Self {
         Self { port, require_token, token: token.into(), bind_retries: INGRESS_BIND_RETRIES, bind_retry_interval: INGRESS_BIND_RETRY_INTERVAL }
     }
 }
@@ -66,18 +66,6 @@ impl Default for IngressConfig {
     /// Port 8770, no token required, no token.
     fn default() -> Self {
         Self::new(INGRESS_PORT_DEFAULT, false, String::new())
-    }
-}
-
-impl std::fmt::Debug for IngressConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IngressConfig")
-            .field("port", &self.port)
-            .field("require_token", &self.require_token)
-            .field("token", &"<redacted>")
-            .field("bind_retries", &self.bind_retries)
-            .field("bind_retry_interval", &self.bind_retry_interval)
-            .finish()
     }
 }
 

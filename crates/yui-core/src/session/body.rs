@@ -19,7 +19,7 @@ impl Driver {
             return;
         }
         let now_ms = self.clock.now_ms();
-        let times = self.live.read(|s| s.bed.times());
+        let times = self.live.read(|s| s.character.bed.times());
         self.body.enter_bed(entry, now_ms, times);
         self.engine.set_on_bed(true);
         tracing::info!(record = "bed", entry = ?entry, wake_timeout_min = times.timeout_ms / 60_000, "on the bed");

@@ -140,7 +140,7 @@ impl Driver {
                 _ = sleep_opt(deadline) => self.engine.tick(self.now(), &mut fx),
                 Some(arrival) = arrivals.recv() => self.initiative.arrive(arrival, self.clock.now_ms()),
                 Some((sample, folded)) = world.recv() => {
-                    let reactions = self.live.read(|s| s.reactions.clone());
+                    let reactions = self.live.read(|s| s.user.reactions.clone());
                     let now_ms = self.clock.now_ms();
                     let change = self.initiative.observe_world(sample, reactions.away_after_ms(), now_ms);
                     self.stay_out_of_fullscreen();
@@ -228,7 +228,7 @@ impl Driver {
         // Files over a limit (or of a kind this transport cannot take)
         // refuse the whole message before anything is sent.
         if let UserCommand::SendMessage { attachments, .. } = &cmd {
-            let limits = self.live.read(|s| s.chat.clone());
+            let limits = self.live.read(|s| s.user.chat.clone());
             if let Err(message) = crate::chat::attach::prepare(attachments, &limits, self.link.carries_files()) {
                 tracing::warn!(record = "attachment_refused", reason = %message);
                 self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
@@ -469,7 +469,7 @@ impl Driver {
         if !begin.attachments.is_empty() {
             // Checked when the message was sent; the limits may have changed
             // since, which only the log says.
-            let limits = self.live.read(|s| s.chat.clone());
+            let limits = self.live.read(|s| s.user.chat.clone());
             match crate::chat::attach::prepare(&begin.attachments, &limits, self.link.carries_files()) {
                 Ok(prepared) => {
                     turn.images.extend(prepared.pictures);

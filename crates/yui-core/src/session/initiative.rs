@@ -19,7 +19,7 @@ impl Driver {
     /// Whether a turn of `source` may start now: the bed, the engine's
     /// silence and the pacer, in that order.
     fn may_fire(&self, source: Source, now_ms: i64) -> Result<(), Hold> {
-        let pacing = self.live.read(|s| s.reactions.pacing.clone());
+        let pacing = self.live.read(|s| s.user.reactions.pacing.clone());
         self.initiative.may_fire(source, now_ms, self.body.on_bed(), self.engine.can_fire(), &pacing)
     }
 
@@ -49,7 +49,7 @@ impl Driver {
             return false;
         }
         let now_ms = self.clock.now_ms();
-        let reactions = self.live.read(|s| s.reactions.clone());
+        let reactions = self.live.read(|s| s.user.reactions.clone());
         let Some(trigger) = self.initiative.take_wake(now_ms, &reactions) else { return false };
         self.try_fire(trigger, Source::Asked, fx)
     }
@@ -77,7 +77,7 @@ impl Driver {
     /// True when a turn began.
     pub(super) fn take_initiative(&mut self, fx: &mut Effects) -> bool {
         let now_ms = self.clock.now_ms();
-        let reactions = self.live.read(|s| s.reactions.clone());
+        let reactions = self.live.read(|s| s.user.reactions.clone());
         let checks: Vec<(Source, Result<(), Hold>)> = [Source::Asked, Source::Screen, Source::Cue].into_iter().map(|s| (s, self.may_fire(s, now_ms))).collect();
         let check = |source: Source| checks.iter().find(|(s, _)| *s == source).map_or(Ok(()), |(_, r)| *r);
         match self.initiative.next(now_ms, check, &reactions) {

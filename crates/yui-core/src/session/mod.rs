@@ -167,7 +167,7 @@ impl Session {
         let contexts = Arc::new(ContextLog::default());
         let parts = setup::build(&config, cancel.clone())?;
         sink.emit(crate::event::UiEvent::Status { status: Status::Connecting { attempt: 0 } });
-        sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.screenshot.enabled) });
+        sink.emit(crate::event::UiEvent::ScreenWatch { on: config.live.read(|s| s.character.screenshot.enabled) });
         let tunables = body_tunables(&config.data_dir)?;
         let (body_tx, body_rx) = tokio::sync::mpsc::unbounded_channel();
         let tools = crate::tools::Toolbox::new(
@@ -183,15 +183,15 @@ impl Session {
         let offers = tools.offers();
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(
-            crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character).writing_through(config.persist.clone()),
+            crate::delegations::DelegationHistory::open(&config.data_dir, &config.settings.character.vrm).writing_through(config.persist.clone()),
         ));
         let chat = Arc::new(std::sync::Mutex::new(crate::session::chat_log::ChatLog::new(
-            crate::chat::ChatStore::open(&config.data_dir, &config.settings.character, config.clock.now_ms()),
-            Some(u64::from(config.settings.context_window)).filter(|w| *w > 0),
+            crate::chat::ChatStore::open(&config.data_dir, &config.settings.character.vrm, config.clock.now_ms()),
+            Some(u64::from(config.settings.character.context_window)).filter(|w| *w > 0),
         )));
         let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
         let body_view = Arc::new(std::sync::Mutex::new(self::parts::body::BodyView::standing()));
-        let launch_bed = config.launch && config.live.read(|s| s.bed.at_launch);
+        let launch_bed = config.launch && config.live.read(|s| s.character.bed.at_launch);
         let driver = driver::Driver {
             engine: parts.engine,
             sink: sink.clone(),
@@ -203,12 +203,12 @@ impl Session {
             link: self::parts::link::Link::new(
                 parts.outbound,
                 parts.transport_name,
-                config.settings.chat_api != crate::settings::ChatApi::Push,
+                config.settings.character.chat_api != crate::settings::ChatApi::Push,
                 status_tx,
                 activity_tx,
             ),
             records: self::parts::records::Records::new(parts.sampler, contexts.clone(), parts.outcomes, delegations.clone()),
-            voice: self::parts::voice::Voice::new(parts.speaker, config.settings.voice.clone(), config.audio, config.lips.clone()),
+            voice: self::parts::voice::Voice::new(parts.speaker, config.settings.character.voice.clone(), config.audio, config.lips.clone()),
             asks: Default::default(),
             initiative: self::parts::initiative::Initiative::new(
                 world::World::new(activity_log(&config.data_dir, config.clock.now_ms()), parts.frontmost.clone()).writing_through(config.persist.clone()),
@@ -224,7 +224,7 @@ impl Session {
                 body_view.clone(),
                 crate::placement::PlaceBook::open(&config.data_dir),
                 // Keyed by the character's VRM (the bundled one: `default`).
-                Some(config.settings.character.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
+                Some(config.settings.character.vrm.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
             ),
         };
         if config.world_input == world::WorldInput::Sampled {
@@ -328,11 +328,11 @@ impl Session {
     /// whether the screen is watched; an offer to switch on a switch now on
     /// is over.
     pub fn update_settings(&self, settings: &Settings) {
-        let was = self.live.read(|s| s.screenshot.enabled);
+        let was = self.live.read(|s| s.character.screenshot.enabled);
         self.live.set(settings.clone());
         self.offers.follow(settings);
-        if was != settings.screenshot.enabled {
-            self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.screenshot.enabled });
+        if was != settings.character.screenshot.enabled {
+            self.sink.emit(crate::event::UiEvent::ScreenWatch { on: settings.character.screenshot.enabled });
         }
     }
 
@@ -426,7 +426,7 @@ impl Session {
             sink: self.sink.clone(),
             last: self.voice_state.clone(),
         };
-        let voice = self.live.read(|s| s.voice.clone());
+        let voice = self.live.read(|s| s.character.voice.clone());
         let _guard = self.runtime.enter();
         crate::speech::hearing::Hearing::open(&voice, ears, push_to_talk_only)
     }

@@ -69,7 +69,7 @@ impl Sampler {
     /// display's label is filled in when it is captured (the list is read
     /// off the loop).
     pub fn turn_shot(&self) -> Option<TurnShot> {
-        let shot = self.live.read(|s| s.screenshot.enabled.then(|| s.screenshot.source.clone()))?;
+        let shot = self.live.read(|s| s.character.screenshot.enabled.then(|| s.character.screenshot.source.clone()))?;
         Some(match shot {
             ScreenChoice::Monitor { index } => {
                 TurnShot { shot: Shot::Display(index), source: ScreenSource::Monitor { index: Some(index as i64), label: None } }
@@ -108,7 +108,7 @@ impl Sampler {
         let settings = self.live.read(|s| s.clone());
         ctx.screenshot = shot.map(|s| Screenshot { enabled: true, source: Some(s.source.clone()) });
         ctx.tool_switches = self.declared.switches(&settings);
-        if settings.relations {
+        if settings.character.relations {
             ctx.relations = self.relations.context();
         }
         let block = render(&ctx, wall_ms);
@@ -131,15 +131,15 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
     let (out_tx, out_rx) = mpsc::unbounded_channel();
     let (in_tx, in_rx) = mpsc::unbounded_channel();
     let link = Link { outbound: out_rx, inbound: in_tx, cancel };
-    let outcomes = OutcomeStore::new(data_dir, &settings.character).writing_through(persist.clone());
+    let outcomes = OutcomeStore::new(data_dir, &settings.character.vrm).writing_through(persist.clone());
     let now = clock.now_ms();
     let declared = Declared::of(&**desk);
     let tools = crate::tools::declarations(declared);
-    let (transport, name, greetings): (TransportTask, &'static str, Vec<String>) = match settings.chat_api {
+    let (transport, name, greetings): (TransportTask, &'static str, Vec<String>) = match settings.character.chat_api {
         ChatApi::Push => {
             let cfg = push::PushConfig {
-                url: push_url(&settings.chat_base_url)?,
-                key: settings.key.clone(),
+                url: push_url(&settings.character.chat_base_url)?,
+                key: settings.character.key.clone(),
                 chat_id: data_dir.chat_id()?,
                 vocabulary: vocabulary.clone(),
                 tools,
@@ -153,8 +153,8 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         ChatApi::AgentChat => {
             settings.validate()?;
             let cfg = crate::transport::agent_chat::AgentChatConfig {
-                base_url: settings.chat_base_url.clone(),
-                key: settings.key.clone(),
+                base_url: settings.character.chat_base_url.clone(),
+                key: settings.character.key.clone(),
                 conversation_id: Some(data_dir.chat_id()?),
                 stop_wait: crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT,
             };
@@ -164,16 +164,16 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             settings.validate()?;
             let persona = Persona::of(settings, data_dir);
             let cfg = RequestConfig {
-                base_url: settings.chat_base_url.clone(),
-                key: settings.key.clone(),
-                model: settings.model.clone(),
-                reasoning_effort: Some(settings.reasoning_effort.trim().to_string()).filter(|e| !e.is_empty()),
+                base_url: settings.character.chat_base_url.clone(),
+                key: settings.character.key.clone(),
+                model: settings.character.model.clone(),
+                reasoning_effort: Some(settings.character.reasoning_effort.trim().to_string()).filter(|e| !e.is_empty()),
                 instructions: persona.instructions,
                 post_history: persona.post_history,
                 tools,
                 vocabulary: vocabulary.clone(),
-                context_window: settings.context_window,
-                transcript_path: data_dir.root().join("transcripts").join(format!("{}.jsonl", character_key(&settings.character))),
+                context_window: settings.character.context_window,
+                transcript_path: data_dir.root().join("transcripts").join(format!("{}.jsonl", character_key(&settings.character.vrm))),
             };
             let task: TransportTask = match api {
                 ChatApi::Responses => Box::pin(crate::transport::responses::run(cfg, link)),
@@ -182,7 +182,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
             (task, api.as_str(), persona.greetings)
         }
     };
-    let request = settings.chat_api != ChatApi::Push;
+    let request = settings.character.chat_api != ChatApi::Push;
     let engine = Engine::new(EngineConfig {
         transport: name,
         frame_wait: if request { timeouts.stream_idle } else { timeouts.frame_wait },
@@ -191,15 +191,15 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         greetings,
         previous: outcomes.load(),
         vocabulary: vocabulary.clone(),
-        filler: settings.voice.filler.then(|| crate::speech::filler::FillerLines::for_locale(&settings.language)),
+        filler: settings.character.voice.filler.then(|| crate::speech::filler::FillerLines::for_locale(&settings.user.language)),
     });
-    let (speaker, voice_notice) = crate::speech::voices::speaker_for(&settings.voice, *audio, lips.clone());
+    let (speaker, voice_notice) = crate::speech::voices::speaker_for(&settings.character.voice, *audio, lips.clone());
     let body = Arc::new(Mutex::new(BodyState { posture: Posture { state: PostureState::Standing, perched_on: None }, since: now, waking: false }));
-    let relations = Arc::new(RelationStore::open(data_dir, &settings.character).writing_through(persist.clone()));
+    let relations = Arc::new(RelationStore::open(data_dir, &settings.character.vrm).writing_through(persist.clone()));
     let frontmost = Arc::new(Mutex::new(None));
     let sampler = Sampler {
         body: body.clone(),
-        user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()),
+        user_name: Some(settings.user.user_name.trim().to_string()).filter(|n| !n.is_empty()),
         live: live.clone(),
         relations: relations.clone(),
         declared,
@@ -234,14 +234,19 @@ impl Persona {
     /// language; with the card off, `chat_instructions` alone and no greetings.
     fn of(settings: &crate::settings::Settings, data_dir: &crate::data_dir::DataDir) -> Persona {
         use crate::card::{self, CardStore, Names};
-        let lang = settings.language.clone();
-        let names = Names { char_name: String::new(), user_name: Some(settings.user_name.trim().to_string()).filter(|n| !n.is_empty()), lang: lang.clone() };
-        if !settings.card_enabled {
-            return Persona { instructions: card::instructions(None, &names, &settings.chat_instructions), post_history: None, greetings: Vec::new() };
+        let lang = settings.user.language.clone();
+        let names =
+            Names { char_name: String::new(), user_name: Some(settings.user.user_name.trim().to_string()).filter(|n| !n.is_empty()), lang: lang.clone() };
+        if !settings.character.card_enabled {
+            return Persona {
+                instructions: card::instructions(None, &names, &settings.character.chat_instructions),
+                post_history: None,
+                greetings: Vec::new(),
+            };
         }
-        let c = card::current(&CardStore::new(data_dir, &settings.character), &lang);
+        let c = card::current(&CardStore::new(data_dir, &settings.character.vrm), &lang);
         Persona {
-            instructions: card::instructions(Some(&c), &names, &settings.chat_instructions),
+            instructions: card::instructions(Some(&c), &names, &settings.character.chat_instructions),
             post_history: card::post_history(&c, &names),
             greetings: card::greetings(&c, &names),
         }

@@ -54,7 +54,7 @@ pub(super) fn spawn_sampler(facts: Arc<dyn DesktopFacts>, live: LiveSettings, tx
                 _ = cancel.cancelled() => break,
                 _ = tick.tick() => {}
             }
-            let read_front = live.read(|s| s.reactions.frontmost);
+            let read_front = live.read(|s| s.user.reactions.frontmost);
             let facts = facts.clone();
             let Ok(sample) =
                 tokio::task::spawn_blocking(move || WorldSample { frontmost: if read_front { facts.frontmost() } else { None }, idle_ms: facts.idle_ms() })

@@ -59,7 +59,7 @@ pub fn stt_config(voice: &VoiceSettings) -> Option<SttConfig> {
     }
     Some(SttConfig {
         base_url: base.to_string(),
-        key: voice.stt_key.trim().to_string(),
+        key: voice.stt_key.expose().trim().into(),
         model: Some(voice.stt_model.trim()).filter(|m| !m.is_empty()).unwrap_or("whisper-1").to_string(),
         language: Some(voice.stt_language.trim().to_string()).filter(|l| !l.is_empty()),
         ..SttConfig::default()

@@ -19,7 +19,7 @@ use crate::limits::{STT_ANSWER_BYTES, STT_CONNECT_TIMEOUT, STT_ERROR_BODY_KEPT, 
 use std::time::{Duration, Instant};
 
 /// Where and how to transcribe speech.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct SttConfig {
     /// The base URL as the user typed it; the request goes to
     /// `<base>/v1/audio/transcriptions`, and a base that already ends in
@@ -27,7 +27,7 @@ pub struct SttConfig {
     pub base_url: String,
     /// The API key, sent as `Authorization: Bearer`; empty sends none.
     /// Never logged, never part of an error.
-    pub key: String,
+    pub key: crate::settings::Secret,
     /// The `model` field (`whisper-1`, `gpt-4o-mini-transcribe`,
     /// `Systran/faster-whisper-small`, …).
     pub model: String,
@@ -42,19 +42,7 @@ impl Default for SttConfig {
     /// No base URL and no key; OpenAI's `whisper-1`, no language,
     /// [`STT_REQUEST_WAIT`].
     fn default() -> Self {
-        Self { base_url: String::new(), key: String::new(), model: "whisper-1".into(), language: None, wait: STT_REQUEST_WAIT }
-    }
-}
-
-impl std::fmt::Debug for SttConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SttConfig")
-            .field("base_url", &self.base_url)
-            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
-            .field("model", &self.model)
-            .field("language", &self.language)
-            .field("wait", &self.wait)
-            .finish()
+        Self { base_url: String::new(), key: crate::settings::Secret::default(), model: "whisper-1".into(), language: None, wait: STT_REQUEST_WAIT }
     }
 }
 
@@ -191,7 +179,7 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
     }
     let mut builder = client.post(&url).multipart(form);
     if !cfg.key.is_empty() {
-        builder = builder.bearer_auth(&cfg.key);
+        builder = builder.bearer_auth(cfg.key.expose());
     }
     let connect = |e: reqwest::Error| SttError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) };
     let resp = builder.send().await.map_err(connect)?;

@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// Where and how to synthesize speech.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct TtsConfig {
     /// The base URL as the user typed it; the request goes to
     /// `<base>/v1/audio/speech`, and a base that already ends in `/v1` gets
@@ -35,7 +35,7 @@ pub struct TtsConfig {
     pub base_url: String,
     /// The API key, sent as `Authorization: Bearer`; empty sends none.
     /// Never logged, never part of an error.
-    pub key: String,
+    pub key: crate::settings::Secret,
     /// The `model` field (`tts-1`, `gpt-4o-mini-tts`, `kokoro`, …).
     pub model: String,
     /// The `voice` field (`alloy`, `af_bella`, …).
@@ -57,7 +57,7 @@ impl Default for TtsConfig {
     fn default() -> Self {
         Self {
             base_url: String::new(),
-            key: String::new(),
+            key: crate::settings::Secret::default(),
             model: "tts-1".into(),
             voice: "alloy".into(),
             speed: 1.0,
@@ -65,21 +65,6 @@ impl Default for TtsConfig {
             in_flight: TTS_REQUESTS_IN_FLIGHT,
             wait: TTS_REQUEST_WAIT,
         }
-    }
-}
-
-impl std::fmt::Debug for TtsConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TtsConfig")
-            .field("base_url", &self.base_url)
-            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
-            .field("model", &self.model)
-            .field("voice", &self.voice)
-            .field("speed", &self.speed)
-            .field("response_format", &self.response_format)
-            .field("in_flight", &self.in_flight)
-            .field("wait", &self.wait)
-            .finish()
     }
 }
 
@@ -283,7 +268,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     let url = speech_url(&cfg.base_url);
     let mut builder = client.post(&url).json(&req.body(cfg));
     if !cfg.key.is_empty() {
-        builder = builder.bearer_auth(&cfg.key);
+        builder = builder.bearer_auth(cfg.key.expose());
     }
     let resp = builder.send().await.map_err(|e| TtsError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) })?;
     let status = resp.status().as_u16();

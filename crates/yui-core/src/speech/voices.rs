@@ -87,7 +87,7 @@ pub fn choose_voice(voice: &VoiceSettings, output: AudioOutput) -> Arc<dyn Voice
     if !voice.tts_base_url.trim().is_empty() {
         let cfg = TtsConfig {
             base_url: voice.tts_base_url.trim().to_string(),
-            key: voice.tts_key.trim().to_string(),
+            key: voice.tts_key.expose().trim().into(),
             model: voice.tts_model.trim().to_string(),
             voice: voice.tts_voice.trim().to_string(),
             speed,

@@ -336,12 +336,12 @@ impl Declared {
     pub fn switches(&self, settings: &crate::settings::Settings) -> Vec<ToolSwitch> {
         let mut out = Vec::new();
         if self.look {
-            out.push(ToolSwitch { id: "look.screen".into(), on: Some(settings.screenshot.allow_requests) });
+            out.push(ToolSwitch { id: "look.screen".into(), on: Some(settings.character.screenshot.allow_requests) });
         }
         if self.browser {
-            out.push(ToolSwitch { id: "browser".into(), on: Some(settings.browser) });
+            out.push(ToolSwitch { id: "browser".into(), on: Some(settings.character.browser) });
         }
-        out.push(ToolSwitch { id: "relations".into(), on: Some(settings.relations) });
+        out.push(ToolSwitch { id: "relations".into(), on: Some(settings.character.relations) });
         out
     }
 }

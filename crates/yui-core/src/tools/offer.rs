@@ -48,18 +48,18 @@ impl Switch {
     /// Whether it is on in `settings`.
     pub fn is_on(self, settings: &Settings) -> bool {
         match self {
-            Switch::LookScreen => settings.screenshot.allow_requests,
-            Switch::Browser => settings.browser,
-            Switch::Relations => settings.relations,
+            Switch::LookScreen => settings.character.screenshot.allow_requests,
+            Switch::Browser => settings.character.browser,
+            Switch::Relations => settings.character.relations,
         }
     }
 
     /// Turn it on in `settings`.
     pub fn turn_on(self, settings: &mut Settings) {
         match self {
-            Switch::LookScreen => settings.screenshot.allow_requests = true,
-            Switch::Browser => settings.browser = true,
-            Switch::Relations => settings.relations = true,
+            Switch::LookScreen => settings.character.screenshot.allow_requests = true,
+            Switch::Browser => settings.character.browser = true,
+            Switch::Relations => settings.character.relations = true,
         }
     }
 
@@ -191,7 +191,7 @@ mod tests {
         let offers = Offers::new(Arc::new(sink.clone()));
         offers.raise(Switch::Relations, 0);
         offers.raise(Switch::Browser, 0);
-        let settings = Settings { relations: true, browser: false, ..Default::default() };
+        let settings = Settings::from(crate::settings::CharacterSettings { relations: true, browser: false, ..Default::default() });
         offers.follow(&settings);
         offers.follow(&settings);
         let seen = offers_seen(&sink);
@@ -206,7 +206,7 @@ mod tests {
         for s in Switch::ALL {
             assert_eq!(Switch::parse(s.name()), Some(s));
             assert_eq!(s.refusal(), format!("error: {} is switched off", s.name()));
-            let mut settings = Settings { relations: false, ..Default::default() };
+            let mut settings = Settings::from(crate::settings::CharacterSettings { relations: false, ..Default::default() });
             assert!(!s.is_on(&settings));
             s.turn_on(&mut settings);
             assert!(s.is_on(&settings));

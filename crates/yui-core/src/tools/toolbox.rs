@@ -151,7 +151,7 @@ impl Run for Toolbox {
         let me = &self.inner;
         match args {
             ToolArgs::Browser(BrowserAction::Open { .. }) => {
-                me.declared.browser && me.live.read(|s| s.browser) && !me.open_always.load(Ordering::SeqCst) && !me.open_once.load(Ordering::SeqCst)
+                me.declared.browser && me.live.read(|s| s.character.browser) && !me.open_always.load(Ordering::SeqCst) && !me.open_once.load(Ordering::SeqCst)
             }
             _ => false,
         }

@@ -18,7 +18,7 @@ pub struct RequestConfig {
     /// The base URL as the user typed it; see [`super::endpoint`].
     pub base_url: String,
     /// The API key, sent as `Authorization: Bearer`; empty sends none. Never logged.
-    pub key: String,
+    pub key: crate::settings::Secret,
     /// The model name.
     pub model: String,
     /// `reasoning` effort (`low`, `medium`, `high`, …); `None` sends none.
@@ -41,11 +41,13 @@ pub struct RequestConfig {
     pub transcript_path: PathBuf,
 }
 
+/// Short on purpose: the card and the tool list would fill a log line; the
+/// key is a [`crate::settings::Secret`] and shows only whether it is set.
 impl std::fmt::Debug for RequestConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RequestConfig")
             .field("base_url", &self.base_url)
-            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
+            .field("key", &self.key)
             .field("model", &self.model)
             .field("reasoning_effort", &self.reasoning_effort)
             .field("context_window", &self.context_window)

@@ -32,12 +32,18 @@ const T0: i64 = 1_796_108_700_000;
 
 async fn bed_session(mock: &yui_mock::MockServer, launch: bool, schedule: bool) -> (Session, CollectingSink, Arc<ManualClock>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
-    settings.bed.at_launch = true;
-    settings.bed.wake_timeout_min = 1;
-    settings.reactions.schedule = schedule;
-    settings.reactions.idle_cues = false;
-    settings.reactions.pacing.after_user_min = 0;
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Responses,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
+    settings.character.bed.at_launch = true;
+    settings.character.bed.wake_timeout_min = 1;
+    settings.user.reactions.schedule = schedule;
+    settings.user.reactions.idle_cues = false;
+    settings.user.reactions.pacing.after_user_min = 0;
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     cfg.world = Arc::new(Present);

@@ -120,8 +120,10 @@ async fn she_steps_back_while_a_fullscreen_app_is_frontmost() {
     let desk = FakeDesk::new(true);
     let dir = tempfile::tempdir().unwrap();
     let facts = Arc::new(Frontmost(Mutex::new(false)));
-    let mut cfg =
-        SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    let mut cfg = SessionConfig::new(
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }),
+        DataDir::new(dir.path()).unwrap(),
+    );
     cfg.desk = desk.clone();
     cfg.world = facts.clone();
     let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
@@ -160,7 +162,7 @@ async fn session(desk: Arc<FakeDesk>, avatar: &str) -> (Session, CollectingSink,
     std::fs::write(dir.path().join("avatar.json"), avatar).unwrap();
     // She stood on the floor at the left last time (where the fake desk has her).
     std::fs::write(dir.path().join(yui_core::placement::PLACES_FILE), json!({"default": [20, 800 - 520 + feet()]}).to_string()).unwrap();
-    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     cfg.desk = desk;
@@ -278,7 +280,10 @@ async fn every_action_answers_word_for_word_and_moves_the_window() {
     assert_eq!(places["default"], json!([20, 20]), "keyed by the character (the bundled one): {places}");
     drop(session);
     let desk2 = FakeDesk::new(true);
-    let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(_dir.path()).unwrap());
+    let mut cfg = SessionConfig::new(
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }),
+        DataDir::new(_dir.path()).unwrap(),
+    );
     cfg.desk = desk2.clone();
     let _again = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
     let deadline = std::time::Instant::now() + WAIT;
@@ -357,7 +362,7 @@ async fn without_a_placeable_window_moves_are_unsupported_and_a_bad_key_stops_th
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("avatar.json"), avatar_json(json!("fast"))).unwrap();
-    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() });
     let cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     let err = Session::start(cfg, Arc::new(CollectingSink::new())).err().expect("a bad key stops the start");
     assert!(err.to_string().contains("body.walk_speed"), "{err}");
@@ -402,7 +407,10 @@ async fn a_first_start_puts_her_on_the_floor_towards_the_right() {
     *desk.pet.lock().unwrap() = (0, 0);
     let mock = MockServer::start(MockConfig { pace: 0.0, ..MockConfig::default() }).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut cfg = SessionConfig::new(Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    let mut cfg = SessionConfig::new(
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() }),
+        DataDir::new(dir.path()).unwrap(),
+    );
     cfg.desk = desk.clone();
     let sink = Arc::new(CollectingSink::new());
     let session = Session::start(cfg, sink.clone()).expect("session");
@@ -455,8 +463,10 @@ async fn her_last_place_is_restored_even_before_the_window_has_its_size() {
     desk.no_size.store(true, std::sync::atomic::Ordering::SeqCst);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(yui_core::placement::PLACES_FILE), r#"{"default": [20, 20]}"#).unwrap();
-    let mut cfg =
-        SessionConfig::new(Settings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }, DataDir::new(dir.path()).unwrap());
+    let mut cfg = SessionConfig::new(
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: "http://127.0.0.1:9".into(), key: "k".into(), ..Default::default() }),
+        DataDir::new(dir.path()).unwrap(),
+    );
     cfg.desk = desk.clone();
     let _session = Session::start(cfg, Arc::new(CollectingSink::new())).expect("session");
     let deadline = std::time::Instant::now() + WAIT;

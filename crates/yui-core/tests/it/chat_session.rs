@@ -195,7 +195,7 @@ async fn attachments_reach_the_model_by_kind_and_a_file_over_the_limit_sends_not
     let mock = mock_http(vec![cc_text("Got them.")]).await;
     let dir = tempfile::tempdir().unwrap();
     let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| {
-        s.chat.max_attachment_bytes = 64 * 1024;
+        s.user.chat.max_attachment_bytes = 64 * 1024;
     })
     .await;
 

@@ -24,7 +24,12 @@ async fn frames_fill_the_history_and_it_survives_a_restart() {
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
     let start = || {
-        let settings = Settings { chat_api: ChatApi::Push, chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+        let settings = Settings::from(yui_core::settings::CharacterSettings {
+            chat_api: ChatApi::Push,
+            chat_base_url: mock.base_url(),
+            key: "k".into(),
+            ..Default::default()
+        });
         Session::start(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), Arc::new(CollectingSink::new())).unwrap()
     };
     let session = start();

@@ -24,7 +24,7 @@ async fn a_blocked_disk_does_not_hold_the_ui_events_and_the_records_land_after()
     .await;
     let dir = tempfile::tempdir().unwrap();
     let writer = Writer::spawn("test-blocked-disk");
-    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     cfg.persist = writer.clone();

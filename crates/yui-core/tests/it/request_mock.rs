@@ -215,7 +215,7 @@ async fn chat_completions_trims_to_a_small_window_without_leading_tool_messages(
     reply.extend(cc_call(0, "call_$n", EXPRESS, &[HAPPY]));
     let mock = mock_http(vec![cc_wrap(reply, "tool_calls")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| s.context_window = 1200).await;
+    let (session, sink) = request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| s.character.context_window = 1200).await;
     let turns = 10;
     for n in 0..turns {
         let end = say(&session, &sink, n, &format!("message {n}: here is a fairly long line of user text to fill the window up")).await;

@@ -8,7 +8,13 @@ use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Setting
 
 async fn session(api: ChatApi, base: &str) -> (Session, CollectingSink, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings { chat_api: api, chat_base_url: base.into(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: api,
+        chat_base_url: base.into(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     let sink = CollectingSink::new();
@@ -85,7 +91,12 @@ async fn a_dead_server_fails_the_turn_and_the_session_keeps_working() {
 async fn a_session_on_its_own_thread_answers_and_closes() {
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings { chat_api: ChatApi::Push, chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Push,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        ..Default::default()
+    });
     let sink = CollectingSink::new();
     let session = Session::start_on_own_thread(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), Arc::new(sink.clone())).unwrap();
     assert!(session.wait_ready(WAIT).await);
@@ -118,7 +129,7 @@ async fn a_signal_becomes_a_turn_with_its_line_and_marker_and_waits_for_a_runnin
     // No wait after the user's own turn (the pacer's default is 2 min); the
     // reading time of her reply still holds the signal back.
     let mut paced = session.live_settings().read(|s| s.clone());
-    paced.reactions.pacing.after_user_min = 0;
+    paced.user.reactions.pacing.after_user_min = 0;
     session.update_settings(&paced);
     let group = |id: &str| SignalGroup {
         envelope: Some(SignalEnvelope {
@@ -191,7 +202,13 @@ async fn while_the_user_is_away_a_signal_waits_and_their_first_activity_carries_
     use yui_core::triggers::Arrival;
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Responses,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     let desktop = Arc::new(FakeDesktop { idle_ms: std::sync::atomic::AtomicU64::new(60 * 60_000) });
@@ -227,7 +244,13 @@ async fn a_fed_world_replaces_the_sampler_and_each_reading_is_acknowledged_once_
     use yui_core::session::world::{WorldInput, WorldSample};
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Responses,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     // The desktop says present: were it sampled, the milestone would fire.

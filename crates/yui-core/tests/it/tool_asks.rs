@@ -162,7 +162,8 @@ async fn push_a_switched_off_call_answers_at_once_and_the_accepted_offer_lets_th
     let mock = push_mock().await;
     let dir = tempfile::tempdir().unwrap();
     let desk = Arc::new(FakeDesk::default());
-    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), relations: false, ..Default::default() };
+    let settings =
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), relations: false, ..Default::default() });
     let (session, sink) = session_with(settings, dir.path(), desk.clone());
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "look".into() }).unwrap();
@@ -193,8 +194,8 @@ async fn push_a_switched_off_call_answers_at_once_and_the_accepted_offer_lets_th
     // Accepted: on for the next call, saved as the settings window saves it; the offer is over.
     session.send(UserCommand::SwitchOn { switch: "look.screen".into() }).unwrap();
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::ToolOffer { switch, until_ms: None } if switch == "look.screen")).await.expect("the offer is over");
-    let saved = saved_when(dir.path(), |s| s.screenshot.allow_requests).await;
-    assert!(!saved.browser && !saved.relations, "only that switch");
+    let saved = saved_when(dir.path(), |s| s.character.screenshot.allow_requests).await;
+    assert!(!saved.character.browser && !saved.character.relations, "only that switch");
     push_call(&mock, &t, "l3", "look", json!({"at": "screen"})).await;
     assert_eq!(result_of(&mock, "l3", Instant::now()).await.0, "screen of monitor 0 (Fake), 1920x1080");
     assert_eq!(*desk.shots.lock().unwrap(), [Shot::Display(0)]);
@@ -206,7 +207,9 @@ async fn push_a_switched_off_call_answers_at_once_and_the_accepted_offer_lets_th
     assert!(block.contains("tool switches: look.screen=on, browser=off, relations=off"), "{block}");
 
     // The settings window turning a switch on ends its offer too.
-    session.update_settings(&Settings { browser: true, ..saved });
+    let mut saved = saved;
+    saved.character.browser = true;
+    session.update_settings(&saved);
     sink.wait_for(WAIT, |e| matches!(e, UiEvent::ToolOffer { switch, until_ms: None } if switch == "browser")).await.expect("the browser offer is over");
     session.close().await;
 }
@@ -216,7 +219,8 @@ async fn push_an_open_the_user_has_not_allowed_asks_without_holding_anything_pas
     let mock = push_mock().await;
     let dir = tempfile::tempdir().unwrap();
     let desk = Arc::new(FakeDesk::default());
-    let settings = Settings { chat_base_url: mock.base_url(), key: "k".into(), browser: true, ..Default::default() };
+    let settings =
+        Settings::from(yui_core::settings::CharacterSettings { chat_base_url: mock.base_url(), key: "k".into(), browser: true, ..Default::default() });
     let (session, sink) = session_with(settings, dir.path(), desk.clone());
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "open it".into() }).unwrap();
@@ -296,14 +300,14 @@ async fn chat_completions_refusals_answer_at_once_a_queued_look_does_not_wait_on
     let mock = mock_http(vec![cc_wrap(calls, "tool_calls"), cc_text("I cannot yet."), cc_wrap(again, "tool_calls"), cc_text("I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
     let desk = Arc::new(FakeDesk::default());
-    let settings = Settings {
+    let settings = Settings::from(yui_core::settings::CharacterSettings {
         chat_api: ChatApi::ChatCompletions,
         chat_base_url: mock.base_url(),
         key: "k".into(),
         model: "m".into(),
         browser: true,
         ..Default::default()
-    };
+    });
     let (session, sink) = session_with(settings, dir.path(), desk.clone());
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "what is on my screen?".into() }).unwrap();
@@ -331,6 +335,6 @@ async fn chat_completions_refusals_answer_at_once_a_queued_look_does_not_wait_on
     assert_eq!(tool_message(&four, "call_l2"), "screen of monitor 0 (Fake), 1920x1080");
     assert_eq!(desk.shots.lock().unwrap().len(), 1);
     nth_ended(&sink, 1).await;
-    saved_when(dir.path(), |s| s.screenshot.allow_requests).await;
+    saved_when(dir.path(), |s| s.character.screenshot.allow_requests).await;
     session.close().await;
 }

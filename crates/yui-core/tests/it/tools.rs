@@ -179,7 +179,7 @@ async fn call_answered(
 }
 
 fn settings_for(base: &str) -> Settings {
-    Settings { chat_base_url: base.into(), key: "k".into(), ..Default::default() }
+    Settings::from(yui_core::settings::CharacterSettings { chat_base_url: base.into(), key: "k".into(), ..Default::default() })
 }
 
 async fn push_turn(mock: &MockServer, session: &Session) -> String {
@@ -238,9 +238,9 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     // browser: off, then on without a new session
     assert_eq!(r(call(&mock, &t, "b1", "browser", json!({"action": "open", "url": "https://example.com/"})).await), "error: browser is switched off");
     let mut on = settings_for(&mock.base_url());
-    on.browser = true;
-    on.relations = false;
-    on.screenshot.allow_requests = true;
+    on.character.browser = true;
+    on.character.relations = false;
+    on.character.screenshot.allow_requests = true;
     session.update_settings(&on);
     assert_eq!(r(call(&mock, &t, "b2", "browser", json!({"action": "open", "url": "file:///etc/passwd"})).await), "error: invalid field url");
     // Opening a page asks first; "Always allow" stops the asking for this session.
@@ -293,7 +293,7 @@ async fn push_a_picture_that_cannot_fit_answers_result_too_large() {
     let mock = push_mock(Some(600)).await;
     let dir = tempfile::tempdir().unwrap();
     let mut settings = settings_for(&mock.base_url());
-    settings.screenshot.allow_requests = true;
+    settings.character.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(big_picture()));
     let t = push_turn(&mock, &session).await;
     let res = call(&mock, &t, "l1", "look", json!({"at": "screen"})).await;
@@ -309,7 +309,7 @@ async fn push_one_call_at_a_time_stop_cancels_and_a_repeated_id_is_dropped() {
     let mock = push_mock(Some(512 * 1024)).await;
     let dir = tempfile::tempdir().unwrap();
     let mut settings = settings_for(&mock.base_url());
-    settings.browser = true;
+    settings.character.browser = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(small_picture()));
     let t = push_turn(&mock, &session).await;
     // Opening pages is allowed for the session first ("Always"), so the slow open runs without asking.
@@ -348,7 +348,7 @@ async fn push_the_turn_screenshot_rides_in_images_only_when_the_backend_states_m
         let mock = push_mock(max).await;
         let dir = tempfile::tempdir().unwrap();
         let mut settings = settings_for(&mock.base_url());
-        settings.screenshot.enabled = true;
+        settings.character.screenshot.enabled = true;
         let desk = FakeDesk::new(rgba_picture());
         let (session, sink) = session_with(settings, dir.path(), desk.clone());
         assert!(sink.events().iter().any(|e| matches!(e, UiEvent::ScreenWatch { on: true })), "the pet hears the screen is watched");
@@ -379,9 +379,15 @@ async fn responses_screenshot_and_look_pictures_ride_as_input_images() {
     let call = r_wrap("resp_1", r_call(0, "call_l", "look", &[r#"{"at":"screen"}"#]));
     let mock = mock_http(vec![call, r_text("resp_2", "I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { chat_api: ChatApi::Responses, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
-    settings.screenshot.enabled = true;
-    settings.screenshot.allow_requests = true;
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Responses,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
+    settings.character.screenshot.enabled = true;
+    settings.character.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "what is on my screen?".into() }).unwrap();
@@ -407,10 +413,15 @@ async fn chat_completions_screenshot_first_and_a_follow_up_image_for_look() {
     let call = cc_wrap(cc_call(0, "call_l", "look", &[r#"{"at":"screen","monitor":0}"#]), "tool_calls");
     let mock = mock_http(vec![call, cc_text("I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings =
-        Settings { chat_api: ChatApi::ChatCompletions, chat_base_url: mock.base_url(), key: "k".into(), model: "m".into(), ..Default::default() };
-    settings.screenshot.enabled = true;
-    settings.screenshot.allow_requests = true;
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::ChatCompletions,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
+    settings.character.screenshot.enabled = true;
+    settings.character.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));
     assert!(session.wait_ready(WAIT).await);
     session.send(UserCommand::SendText { text: "look".into() }).unwrap();
@@ -453,7 +464,9 @@ async fn an_accepted_rating_feeds_the_next_blocks_relation_line_and_the_switch_h
     let block = |n: usize| mock.received().into_iter().filter(|f| f["type"] == "turn").nth(n).unwrap()["client_context"].as_str().unwrap().to_string();
     assert!(!block(0).contains("relation:"), "never rated: no line");
     assert!(block(1).contains("\nrelation: toward user warm (last change +2, 0min ago: \"stayed up to finish the parser\")\n"), "{}", block(1));
-    session.update_settings(&Settings { relations: false, ..settings });
+    let mut settings = settings;
+    settings.character.relations = false;
+    session.update_settings(&settings);
     session.send(UserCommand::SendText { text: "turn 2".into() }).unwrap();
     nth_ended(&sink, 2).await;
     assert!(!block(2).contains("relation:"), "switched off: no relation line: {}", block(2));

@@ -28,8 +28,13 @@ async fn speech_into_the_microphone_becomes_a_spoken_turn() {
     let wav = dir.path().join("speech.wav");
     assert!(espeak_to(SENTENCE, &wav), "espeak-ng must be installed");
     let mock = MockServer::start(MockConfig { pace: 0.0, transcript: "what is on my calendar".into(), ..Default::default() }).await.unwrap();
-    let mut settings = Settings { chat_api: ChatApi::Push, chat_base_url: mock.base_url(), key: "k".into(), ..Default::default() };
-    settings.voice.stt_base_url = mock.base_url();
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: ChatApi::Push,
+        chat_base_url: mock.base_url(),
+        key: "k".into(),
+        ..Default::default()
+    });
+    settings.character.voice.stt_base_url = mock.base_url();
     let sink = CollectingSink::new();
     let session = Session::start(SessionConfig::new(settings, DataDir::new(dir.path()).unwrap()), Arc::new(sink.clone())).unwrap();
     assert!(session.wait_ready(Duration::from_secs(10)).await);

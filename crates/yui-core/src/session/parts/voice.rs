@@ -46,7 +46,7 @@ impl Voice {
     /// ones it was made from. The notice, when the new voice fell back.
     pub fn follow(&mut self, live: &LiveSettings) -> Option<String> {
         // Compared in place: a clone only when the settings did change.
-        let now = live.read(|s| (s.voice != self.settings).then(|| s.voice.clone()))?;
+        let now = live.read(|s| (s.character.voice != self.settings).then(|| s.character.voice.clone()))?;
         let (speaker, notice) = crate::speech::voices::speaker_for(&now, self.output, self.lips.clone());
         tracing::info!(record = "voice_changed", voice = speaker.voice_name());
         self.speaker = speaker;

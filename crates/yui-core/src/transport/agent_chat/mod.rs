@@ -73,29 +73,18 @@ pub const NAME: &str = "agent_chat";
 pub use crate::chat::vocabulary::{NO_ANSWER, NO_OUTPUT};
 
 /// Everything the transport needs for a session.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct AgentChatConfig {
     /// The engine's base URL (`http://127.0.0.1:PORT`, maybe with a path).
     pub base_url: String,
     /// Sent as `Authorization: Bearer` when not empty. Never logged.
-    pub key: String,
+    pub key: crate::settings::Secret,
     /// The client's chat id, the `chat_id` and `session` of a turn that
     /// names no conversation of its own.
     pub conversation_id: Option<String>,
     /// After a Stop, how long the stopped run's stream is read for the
     /// engine's `cancelled` ([`crate::limits::AGENT_CHAT_STOP_CONFIRM_WAIT`]).
     pub stop_wait: std::time::Duration,
-}
-
-impl std::fmt::Debug for AgentChatConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AgentChatConfig")
-            .field("base_url", &self.base_url)
-            .field("key", &if self.key.is_empty() { "" } else { "<redacted>" })
-            .field("conversation_id", &self.conversation_id)
-            .field("stop_wait", &self.stop_wait)
-            .finish()
-    }
 }
 
 /// The `prompt` of a turn's `POST /chat`: the block, a blank line, the input.
@@ -261,7 +250,7 @@ impl Session {
                     chars = body.prompt.chars().count()
                 );
                 let body = serde_json::to_value(&body).unwrap_or_default();
-                let (client, url, key) = (self.client.clone(), self.endpoints.chat(), self.cfg.key.clone());
+                let (client, url, key) = (self.client.clone(), self.endpoints.chat(), self.cfg.key.expose().to_string());
                 self.flight = Some(Flight {
                     turn_id: turn.turn_id,
                     run_id,
@@ -301,7 +290,7 @@ impl Session {
                 // The engine's in-memory agent still holds the deleted
                 // exchange; a reset of its session makes the next turn seed
                 // it again from the stored conversation, without it.
-                let (client, key, reset) = (self.client.clone(), self.cfg.key.clone(), self.endpoints.reset());
+                let (client, key, reset) = (self.client.clone(), self.cfg.key.expose().to_string(), self.endpoints.reset());
                 self.side(reqwest::Method::POST, url, "agent_chat_delete", move |_| {
                     tokio::spawn(async move {
                         let body = serde_json::json!({ "session": conversation_id });
@@ -330,7 +319,7 @@ impl Session {
     /// awaited; `then` gets the answer's JSON body (or `null`) when the
     /// status is a success.
     fn side(&self, method: reqwest::Method, url: String, record: &'static str, then: impl FnOnce(serde_json::Value) + Send + 'static) {
-        let (client, key) = (self.client.clone(), self.cfg.key.clone());
+        let (client, key) = (self.client.clone(), self.cfg.key.expose().to_string());
         tokio::spawn(async move {
             match send(&client, method.clone(), &url, &key, None).await {
                 Ok((status, body)) if (200..300).contains(&status) => {
@@ -359,7 +348,7 @@ impl Session {
         }
         let url = self.endpoints.approve(&approval_id);
         let body = serde_json::to_value(ApproveRequest { choice: decision }).unwrap_or_default();
-        let (client, key, inbound) = (self.client.clone(), self.cfg.key.clone(), link.inbound.clone());
+        let (client, key, inbound) = (self.client.clone(), self.cfg.key.expose().to_string(), link.inbound.clone());
         tokio::spawn(async move {
             let choice = body["choice"].as_str().unwrap_or("").to_string();
             match send(&client, reqwest::Method::POST, &url, &key, Some(&body)).await {
@@ -386,7 +375,7 @@ impl Session {
             let stopping = Stopping {
                 client: self.client.clone(),
                 endpoints: self.endpoints.clone(),
-                key: self.cfg.key.clone(),
+                key: self.cfg.key.expose().to_string(),
                 inbound: link.inbound.clone(),
                 turn_id: f.turn_id.clone(),
                 run_id: f.run_id.clone(),

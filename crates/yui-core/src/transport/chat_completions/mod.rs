@@ -221,7 +221,7 @@ impl Session {
         let messages = layout::messages(&self.cfg, &mut self.transcript, &f.turn, &rounds);
         tracing::info!(record = "chat_completions.request", turn_id = %f.turn.turn_id, round = f.request, messages = messages.len(), replay_from = self.transcript.cursor());
         let body = layout::body(&self.cfg, messages);
-        let (client, url, key) = (self.client.clone(), endpoint(&self.cfg.base_url, "chat/completions"), self.cfg.key.clone());
+        let (client, url, key) = (self.client.clone(), endpoint(&self.cfg.base_url, "chat/completions"), self.cfg.key.expose().to_string());
         f.seg = Segmenter::new();
         f.calls = Calls::new();
         f.usage = None;
@@ -296,7 +296,7 @@ impl Session {
         let chunk = match wire::parse(&ev.data) {
             Ok(c) => c,
             Err(e) => {
-                let (event, error) = (scrub(&self.cfg.key, &ev.event), scrub(&self.cfg.key, &e.to_string()));
+                let (event, error) = (scrub(self.cfg.key.expose(), &ev.event), scrub(self.cfg.key.expose(), &e.to_string()));
                 tracing::warn!(record = "sse_malformed", transport = NAME, event = %event, error = %error);
                 if let Some(f) = &self.flight {
                     link.reply(&f.turn.turn_id, ReplyPart::Alive { after_speech: false });

@@ -26,7 +26,7 @@ pub struct PushConfig {
     /// `ws(s)://…/ws`.
     pub url: url::Url,
     /// The chat API key.
-    pub key: String,
+    pub key: crate::settings::Secret,
     /// The installation's chat id.
     pub chat_id: String,
     /// What the client renders at the start; `Outbound::Vocabulary` changes it.
@@ -39,7 +39,7 @@ pub struct PushConfig {
 
 impl std::fmt::Debug for PushConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PushConfig").field("url", &self.url).field("key", &"<redacted>").field("chat_id", &self.chat_id).finish_non_exhaustive()
+        f.debug_struct("PushConfig").field("url", &self.url).field("key", &self.key).field("chat_id", &self.chat_id).finish_non_exhaustive()
     }
 }
 
@@ -203,7 +203,7 @@ async fn connect_once(conn: &mut Conn) -> End {
     tracing::info!(record = "ws_open", url = %url, "ws_open");
     let sent_vocab = conn.vocab.clone();
     let hello = ClientFrame::Hello {
-        key: conn.cfg.key.clone(),
+        key: conn.cfg.key.expose().to_string(),
         chat_id: conn.cfg.chat_id.clone(),
         accepts: vec!["error".into()],
         vocabulary: WireVocabulary::from(&sent_vocab),

@@ -114,7 +114,7 @@ mod tests {
     pub(crate) fn config() -> RequestConfig {
         RequestConfig {
             base_url: "http://127.0.0.1:1".into(),
-            key: String::new(),
+            key: Default::default(),
             model: "m".into(),
             reasoning_effort: None,
             instructions: "You are Yui.".into(),

@@ -171,7 +171,7 @@ impl Task {
 
     /// `text` fit for the log: on one line, the key replaced by `<key>`.
     fn scrub(&self, text: &str) -> String {
-        scrub(text, &self.cfg.key)
+        scrub(text, self.cfg.key.expose())
     }
 
     /// Take one outbound message while `turn_id` runs: answer it, keep it
@@ -368,7 +368,7 @@ impl Task {
     async fn round(&mut self, turn_id: &str, request: &Value, text: &mut TurnText) -> Result<RoundEnd, Interrupt> {
         let url = endpoint(&self.cfg.base_url, "responses");
         let client = self.client.clone();
-        let key = self.cfg.key.clone();
+        let key = self.cfg.key.expose().to_string();
         let post = async move { sse::post_stream(&client, &url, &key, request).await };
         let mut stream: EventStream = match self.wait(turn_id, post).await? {
             Ok(s) => s,

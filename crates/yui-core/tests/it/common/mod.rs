@@ -28,7 +28,7 @@ pub fn fast_timeouts() -> Timeouts {
 }
 
 pub fn start(base_url: &str, key: &str, dir: &std::path::Path, timeouts: Timeouts) -> (Session, CollectingSink) {
-    let settings = Settings { chat_base_url: base_url.to_string(), key: key.to_string(), ..Default::default() };
+    let settings = Settings::from(yui_core::settings::CharacterSettings { chat_base_url: base_url.to_string(), key: key.into(), ..Default::default() });
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir).unwrap());
     cfg.timeouts = timeouts;
     let sink = CollectingSink::new();
@@ -76,7 +76,13 @@ pub async fn request_session(
     timeouts: Timeouts,
     tweak: impl FnOnce(&mut Settings),
 ) -> (Session, CollectingSink) {
-    let mut settings = Settings { chat_api: api, chat_base_url: base.into(), key: "k".into(), model: "m".into(), ..Default::default() };
+    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
+        chat_api: api,
+        chat_base_url: base.into(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    });
     tweak(&mut settings);
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir).unwrap());
     cfg.timeouts = timeouts;
