@@ -173,8 +173,8 @@ impl Proactive {
         trigger
     }
 
-    /// The turn that reports a wake by a click or the timeout (seed `003`,
-    /// "Wake"): `proactive.wake` with its cause, or, when the day's
+    /// The turn that reports a wake by a click or the timeout (`docs/triggers.md`,
+    /// "Wake and the bed scene"): `proactive.wake` with its cause, or, when the day's
     /// milestone is still owed, the milestone riding it (latched, the
     /// signals drained).
     pub fn wake(&mut self, cause: WakeCause, local: &LocalTime, inbox: &mut Inbox, settings: &ReactionsSettings) -> Trigger {

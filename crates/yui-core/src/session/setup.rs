@@ -222,7 +222,7 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
 }
 
 /// What the card gives a request transport: the instructions, the
-/// post-history block and the greetings (seed `003`, "Card").
+/// post-history block and the greetings (`docs/character.md`, "The persona (card)").
 struct Persona {
     instructions: String,
     post_history: Option<String>,
