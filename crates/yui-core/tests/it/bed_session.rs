@@ -14,7 +14,7 @@ use yui_core::body::BedPhase;
 use yui_core::clock::ManualClock;
 use yui_core::command::Touch;
 use yui_core::context::PostureState;
-use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
+use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, UiEvent, UserCommand};
 
 struct Present;
 
@@ -32,13 +32,7 @@ const T0: i64 = 1_796_108_700_000;
 
 async fn bed_session(mock: &yui_mock::MockServer, launch: bool, schedule: bool) -> (Session, CollectingSink, Arc<ManualClock>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: ChatApi::Responses,
-        chat_base_url: mock.base_url(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let mut settings = crate::common::backend(ChatApi::Responses, mock.base_url());
     settings.character.bed.at_launch = true;
     settings.character.bed.wake_timeout_min = 1;
     settings.user.reactions.schedule = schedule;

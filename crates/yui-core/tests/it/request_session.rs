@@ -8,13 +8,7 @@ use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Setting
 
 async fn session(api: ChatApi, base: &str) -> (Session, CollectingSink, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: api,
-        chat_base_url: base.into(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let settings = crate::common::backend(api, base);
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     let sink = CollectingSink::new();
@@ -202,13 +196,7 @@ async fn while_the_user_is_away_a_signal_waits_and_their_first_activity_carries_
     use yui_core::triggers::Arrival;
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: ChatApi::Responses,
-        chat_base_url: mock.base_url(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let settings = crate::common::backend(ChatApi::Responses, mock.base_url());
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     let desktop = Arc::new(FakeDesktop { idle_ms: std::sync::atomic::AtomicU64::new(60 * 60_000) });
@@ -244,13 +232,7 @@ async fn a_fed_world_replaces_the_sampler_and_each_reading_is_acknowledged_once_
     use yui_core::session::world::{WorldInput, WorldSample};
     let mock = mock_demo(Some("k")).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: ChatApi::Responses,
-        chat_base_url: mock.base_url(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let settings = crate::common::backend(ChatApi::Responses, mock.base_url());
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir.path()).unwrap());
     cfg.timeouts = fast_timeouts();
     // The desktop says present: were it sampled, the milestone would fire.

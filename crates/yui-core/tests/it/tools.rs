@@ -379,13 +379,7 @@ async fn responses_screenshot_and_look_pictures_ride_as_input_images() {
     let call = r_wrap("resp_1", r_call(0, "call_l", "look", &[r#"{"at":"screen"}"#]));
     let mock = mock_http(vec![call, r_text("resp_2", "I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: ChatApi::Responses,
-        chat_base_url: mock.base_url(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let mut settings = crate::common::backend(ChatApi::Responses, mock.base_url());
     settings.character.screenshot.enabled = true;
     settings.character.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));
@@ -413,13 +407,7 @@ async fn chat_completions_screenshot_first_and_a_follow_up_image_for_look() {
     let call = cc_wrap(cc_call(0, "call_l", "look", &[r#"{"at":"screen","monitor":0}"#]), "tool_calls");
     let mock = mock_http(vec![call, cc_text("I see it.")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: ChatApi::ChatCompletions,
-        chat_base_url: mock.base_url(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let mut settings = crate::common::backend(ChatApi::ChatCompletions, mock.base_url());
     settings.character.screenshot.enabled = true;
     settings.character.screenshot.allow_requests = true;
     let (session, sink) = session_with(settings, dir.path(), FakeDesk::new(rgba_picture()));

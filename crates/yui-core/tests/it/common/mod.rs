@@ -76,13 +76,7 @@ pub async fn request_session(
     timeouts: Timeouts,
     tweak: impl FnOnce(&mut Settings),
 ) -> (Session, CollectingSink) {
-    let mut settings = Settings::from(yui_core::settings::CharacterSettings {
-        chat_api: api,
-        chat_base_url: base.into(),
-        key: "k".into(),
-        model: "m".into(),
-        ..Default::default()
-    });
+    let mut settings = backend(api, base);
     tweak(&mut settings);
     let mut cfg = SessionConfig::new(settings, DataDir::new(dir).unwrap());
     cfg.timeouts = timeouts;
@@ -166,4 +160,16 @@ pub fn blocks(sink: &CollectingSink) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Settings for a character on `chat_api` at `base_url`, with the key `k`
+/// and the model `m` the tests' backends expect; the rest as default.
+pub fn backend(chat_api: yui_core::ChatApi, base_url: impl Into<String>) -> yui_core::Settings {
+    yui_core::Settings::from(yui_core::settings::CharacterSettings {
+        chat_api,
+        chat_base_url: base_url.into(),
+        key: "k".into(),
+        model: "m".into(),
+        ..Default::default()
+    })
 }
