@@ -10,7 +10,9 @@
 //! → its line read from the client's stdout pipe (`yui-cli`: the `speech`
 //! line, printed when the sentence shows; the floor: the frame itself),
 //! p50 and p99 of the first and of the last thousand turns (or half the
-//! turns, when fewer than 2,000 run). The resident memory of the client
+//! turns, when fewer than 2,000 run). For `yui-cli` the same is printed for
+//! the first line that carries the reply's text, the chat `delta` (the
+//! chat window's), which comes before the `speech` line (the bubble's). The resident memory of the client
 //! (`VmRSS`, from /proc) is read after its first turn and after its last.
 //!
 //! Three clients run, one after the other, in each round: the floor (this
@@ -78,6 +80,9 @@ async fn floor(url: String) {
 #[derive(Default)]
 struct Seen {
     times: Mutex<Vec<Instant>>,
+    /// `yui-cli`'s `chat` `delta` lines: the first line carrying a reply's
+    /// text (the chat window's), printed before its `speech` line.
+    texts: Mutex<Vec<Instant>>,
     count: AtomicUsize,
     /// `speech_done` lines: the sentence finished playing.
     done: AtomicUsize,
@@ -143,10 +148,16 @@ fn rss_kb(pid: u32) -> Option<u64> {
     status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
+/// (p50, p99) of the first and of the last turns, µs.
+type FirstLast = ((f64, f64), (f64, f64));
+
 /// One client's figures.
 struct Run {
     first: (f64, f64),
     last: (f64, f64),
+    /// The same for the first line carrying the text (`yui-cli`: the chat
+    /// `delta`), when every turn printed one.
+    text: Option<FirstLast>,
     rss_kb: (u64, u64),
 }
 
@@ -201,6 +212,9 @@ fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> 
                 if echo {
                     eprintln!("{:>10.3} ms {line}", t0.elapsed().as_secs_f64() * 1e3);
                 }
+                if line.contains(r#""type":"delta""#) {
+                    seen.texts.lock().unwrap().push(Instant::now());
+                }
                 if line.contains(marker) {
                     let now = Instant::now();
                     seen.times.lock().unwrap().push(now);
@@ -222,6 +236,11 @@ fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> 
     let lat: Vec<Duration> = writes.iter().zip(times.iter()).map(|(w, s)| s.saturating_duration_since(*w)).collect();
     let k = 1000.min(lat.len() / 2).max(1);
     let (first, last) = (pcts(&lat[..k]), pcts(&lat[lat.len() - k..]));
+    let texts = seen.texts.lock().unwrap();
+    let text = (texts.len() == writes.len()).then(|| {
+        let lat: Vec<Duration> = writes.iter().zip(texts.iter()).map(|(w, s)| s.saturating_duration_since(*w)).collect();
+        (pcts(&lat[..k]), pcts(&lat[lat.len() - k..]))
+    });
     let rss_kb = *rss.lock().unwrap();
     println!(
         "{name:<16} turns={:<6} first {k}: p50={:>7.1} µs p99={:>7.1} µs | last {k}: p50={:>7.1} µs p99={:>7.1} µs | RSS {} kB → {} kB ({:+.1} MB)",
@@ -234,8 +253,11 @@ fn measure(name: &str, n: usize, marker: &'static str, mut command: Command) -> 
         rss_kb.1,
         (rss_kb.1 as f64 - rss_kb.0 as f64) / 1024.0
     );
+    if let Some((f, l)) = text {
+        println!("{:<16} its chat delta line: first {k}: p50={:>7.1} µs p99={:>7.1} µs | last {k}: p50={:>7.1} µs p99={:>7.1} µs", "", f.0, f.1, l.0, l.1);
+    }
     rt.shutdown_background();
-    Run { first, last, rss_kb }
+    Run { first, last, text, rss_kb }
 }
 
 /// A fresh command with the same program, arguments and environment.
@@ -304,5 +326,16 @@ fn main() {
             "{name:<20} first p50 {f50:>7.1} µs p99 {f99:>7.1} µs | last p50 {l50:>7.1} µs p99 {l99:>7.1} µs | p99 / floor's {:.2}x | RSS {grew:+.1} MB",
             f99.max(l99) / floor_p99
         );
+        if runs.iter().all(|r| r.text.is_some()) {
+            let t = |pick: fn(&FirstLast) -> f64| median(runs.iter().filter_map(|r| r.text.as_ref().map(pick)).collect());
+            let (f99, l99) = (t(|x| x.0 .1), t(|x| x.1 .1));
+            println!(
+                "{:<20} chat delta: first p50 {:>7.1} µs p99 {f99:>7.1} µs | last p50 {:>7.1} µs p99 {l99:>7.1} µs | p99 / floor's {:.2}x",
+                "",
+                t(|x| x.0 .0),
+                t(|x| x.1 .0),
+                f99.max(l99) / floor_p99
+            );
+        }
     }
 }

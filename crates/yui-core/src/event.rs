@@ -167,14 +167,16 @@ pub enum UiEvent {
         /// The cue.
         cue: Cue,
     },
-    /// A sentence started playing: show it in the bubble (its sound plays now).
+    /// A sentence's turn to play came: show it in the bubble now. Its sound
+    /// starts with it, or once made (a system or cloud voice); nothing
+    /// plays before it.
     Speech {
         /// The turn it belongs to.
         turn_id: String,
         /// The text to show in the bubble.
         text: String,
     },
-    /// The sentence that started playing ended (its sound finished, or it
+    /// The sentence shown last ended (its sound finished, or it
     /// had none). The bubble may move on; the lips close.
     SpeechDone {
         /// The turn it belongs to.

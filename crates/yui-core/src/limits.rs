@@ -388,8 +388,9 @@ pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);
 /// (one commit for a burst of writes; a flush commits at once): 256.
 pub const HISTORY_WRITE_BATCH: usize = 256;
 /// The nice value of the writer threads (the history's, the ordered
-/// writer's, the log's) on Linux: background work that the session loop,
-/// woken by a frame, preempts (`persist::background_thread`): 10.
+/// writer's, the log's) on Linux where the `SCHED_IDLE` class is refused:
+/// background work that the session loop, woken by a frame, preempts
+/// (`persist::background_thread`): 10.
 pub const WRITER_NICE: i32 = 10;
 /// History: how long a statement waits for a lock another connection holds
 /// (the writer behind a checkpoint, a reader behind a migration): 5 s.

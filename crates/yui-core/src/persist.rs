@@ -107,19 +107,28 @@ impl Writer {
 
 /// Mark the calling thread as background work: the writer threads (this
 /// one, the history's, the log's) persist what the session loop already
-/// decided, and must never keep the loop from a core. On Linux the thread's
-/// nice value becomes [`crate::limits::WRITER_NICE`] (Linux keeps a nice
-/// value per thread), so the loop, woken by a frame, runs at once on a core
-/// a writer holds; a writer still gets its share of a busy machine, so it
-/// never stalls. Elsewhere nothing changes. A refusal is logged.
+/// decided, and must never keep the loop, or the program reading its
+/// output, from a core. On Linux the thread joins the `SCHED_IDLE` class
+/// (Linux keeps a policy per thread): any ordinary thread woken by a frame
+/// preempts it at once, and it still gets a small share of a busy machine
+/// (a writer never stalls, it only waits for a quiet moment). Where that is
+/// refused, its nice value becomes [`crate::limits::WRITER_NICE`]. Elsewhere
+/// nothing changes. A refusal is logged.
 pub fn background_thread() {
     #[cfg(all(target_os = "linux", not(target_env = "ohos")))]
     {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: sched_setscheduler with pid 0 changes only the calling
+        // thread's policy; it reads `param` and keeps no pointer to it.
+        if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } == 0 {
+            return;
+        }
+        let idle = std::io::Error::last_os_error();
         // SAFETY: setpriority with PRIO_PROCESS and 0 changes only the
         // calling thread's nice value; it touches no memory of ours.
         let rc = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, crate::limits::WRITER_NICE) };
         if rc != 0 {
-            tracing::debug!(record = "writer_priority", error = %std::io::Error::last_os_error(), "the writer thread keeps its priority");
+            tracing::debug!(record = "writer_priority", idle = %idle, error = %std::io::Error::last_os_error(), "the writer thread keeps its priority");
         }
     }
 }
@@ -128,6 +137,24 @@ pub fn background_thread() {
 mod tests {
     use super::*;
     use std::sync::{Arc, Mutex};
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_background_thread_yields_to_the_others_and_only_it() {
+        // SAFETY: both calls only read the calling thread's scheduling state.
+        let policy = || unsafe { libc::sched_getscheduler(0) };
+        let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let (before, nice_before) = (policy(), nice());
+        let (after, nice_after) = std::thread::spawn(move || {
+            background_thread();
+            (policy(), nice())
+        })
+        .join()
+        .unwrap();
+        assert!(after == libc::SCHED_IDLE || nice_after == crate::limits::WRITER_NICE, "policy {after}, nice {nice_after}");
+        assert_eq!((policy(), nice()), (before, nice_before), "the calling thread keeps its own");
+        assert_ne!(before, libc::SCHED_IDLE);
+    }
 
     #[test]
     fn jobs_run_in_order_off_the_caller_and_flush_waits_for_them() {

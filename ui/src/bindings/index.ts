@@ -1434,7 +1434,8 @@ first_token_ms?: number,
  */
 first_sentence_ms?: number, 
 /**
- * The first sentence started playing.
+ * The first sentence showed in the bubble: its turn to play came (a
+ * voice that must be made sounds once it is made).
  */
 first_audio_ms?: number, };
 

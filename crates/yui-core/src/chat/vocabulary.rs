@@ -364,7 +364,8 @@ pub struct Latency {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub first_sentence_ms: Option<u64>,
-    /// The first sentence started playing.
+    /// The first sentence showed in the bubble: its turn to play came (a
+    /// voice that must be made sounds once it is made).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub first_audio_ms: Option<u64>,

@@ -122,7 +122,10 @@ fn backend_minted_render_plays_and_unknown_end_is_ignored() {
     let mut fx = r.reply("bg-1", render("Report ready."), 0);
     fx.extend(r.reply("bg-1", END, 0));
     assert_eq!(ui(&fx), vec![UiEvent::Speech { turn_id: "bg-1".into(), text: "Report ready.".into() }]);
-    assert!(matches!(&fx[..], [Effect::Synth { .. }, Effect::Play { .. }, _, _, Effect::Save(rec)] if rec.outcome == Outcome::Complete), "{fx:?}");
+    assert!(
+        matches!(&fx[..], [Effect::Synth { .. }, Effect::Ui(UiEvent::Speech { .. }), Effect::Play { .. }, _, Effect::Save(rec)] if rec.outcome == Outcome::Complete),
+        "{fx:?}"
+    );
     assert!(!r.e.busy());
 }
 
@@ -518,9 +521,10 @@ fn stop_while_speaking(cmd: UserCommand) -> (Effects, String) {
         vec![Segment { cues: vec![], speech: "Three logs are left.".into() }, Segment { cues: vec![], speech: "Two of them are from yesterday.".into() }];
     let fx = raw_reply(&mut r, &id, ReplyPart::Render { source: None, segments: segs, reasoning: None }, 1);
     let first = plays(&fx)[0];
+    assert_eq!(spoken(&fx), vec!["Three logs are left."], "shown as it goes to the sink");
     let mut fx = Vec::new();
     r.e.on_sink(SinkEvent::Started(first), r.at(1), &mut fx);
-    assert_eq!(spoken(&fx), vec!["Three logs are left."]);
+    assert!(spoken(&fx).is_empty(), "its sound starting shows it no second time");
     if matches!(cmd, UserCommand::SendText { .. }) {
         // The composer is locked while the turn runs: a new turn comes after
         // its end, while its speech still plays.

@@ -11,6 +11,7 @@ use super::{ConversationMeta, HistoryError, ImportReport};
 use crate::chat::model::ChatMessage;
 use crate::limits::HISTORY_WRITE_BATCH;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -124,6 +125,7 @@ pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Sh
             }
         }
         let count = batch.len() as u64;
+        let batch = coalesce(batch);
         let mut replies = Vec::new();
         let mut imports = Vec::new();
         match conn.transaction() {
@@ -180,6 +182,43 @@ pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Sh
             let _ = reply.send(std::mem::take(&mut failures));
         }
     }
+}
+
+/// One batch with each message written once: of several `PutMessage`s of
+/// the same message, separated only by other `PutMessage`s,
+/// `PutConversation`s and `SetCurrent`s, the first keeps its place and
+/// takes the last one's content; the later ones go. (A turn writes its
+/// answer at its start, as it streams and at its end; each write of a
+/// message re-indexes its text for search.) Any other write ends the run:
+/// nothing moves across a delete, a fork, an import or a flush.
+pub fn coalesce(batch: Vec<Op>) -> Vec<Op> {
+    let mut out: Vec<Op> = Vec::with_capacity(batch.len());
+    // Where each message's first write of the current run sits in `out`.
+    let mut first: HashMap<(String, String), usize> = HashMap::new();
+    for op in batch {
+        match op {
+            Op::PutMessage { conversation_id, message } => {
+                let key = (conversation_id, message.id.clone());
+                match first.get(&key) {
+                    Some(&at) => {
+                        if let Op::PutMessage { message: kept, .. } = &mut out[at] {
+                            *kept = message;
+                        }
+                    }
+                    None => {
+                        first.insert(key.clone(), out.len());
+                        out.push(Op::PutMessage { conversation_id: key.0, message });
+                    }
+                }
+            }
+            op @ (Op::PutConversation(_) | Op::SetCurrent(_)) => out.push(op),
+            op => {
+                first.clear();
+                out.push(op);
+            }
+        }
+    }
+    out
 }
 
 /// Log a failed write and keep it for the next flush; returns what was kept.
@@ -330,4 +369,62 @@ pub fn set_meta(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<u
 /// One of the store's own facts.
 pub fn meta(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
     conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?.query_row([key], |r| r.get(0)).optional()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::model::Role;
+
+    fn put(conversation: &str, id: &str, text: &str) -> Op {
+        let message =
+            ChatMessage { id: id.into(), role: Role::User, at_ms: 1, text: text.into(), files: Vec::new(), answers: Vec::new(), active: 0, server_index: None };
+        Op::PutMessage { conversation_id: conversation.into(), message: Box::new(message) }
+    }
+
+    /// Each op as `put c/id text`, `conv id`, `current id`, `delete c ids`.
+    fn names(ops: &[Op]) -> Vec<String> {
+        ops.iter()
+            .map(|op| match op {
+                Op::PutMessage { conversation_id, message } => format!("put {conversation_id}/{} {}", message.id, message.text),
+                Op::PutConversation(m) => format!("conv {}", m.id),
+                Op::SetCurrent(id) => format!("current {id}"),
+                Op::DeleteMessages { conversation_id, ids, .. } => format!("delete {conversation_id} {}", ids.join(",")),
+                other => other.name().to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_message_written_again_in_one_batch_is_written_once_at_its_first_place() {
+        let meta = ConversationMeta { id: "c".into(), title: "t".into(), created_ms: 1, updated_ms: 2, server_id: None };
+        let batch = vec![
+            put("c", "u1", "hi"),
+            put("c", "1", ""),
+            Op::PutConversation(meta),
+            put("c", "1", "Hello"),
+            Op::SetCurrent("c".into()),
+            put("d", "1", "other conversation"),
+            put("c", "1", "Hello there."),
+        ];
+        assert_eq!(
+            names(&coalesce(batch)),
+            ["put c/u1 hi", "put c/1 Hello there.", "conv c", "current c", "put d/1 other conversation"],
+            "the answer keeps its place after the user's message, with its last text"
+        );
+    }
+
+    #[test]
+    fn nothing_moves_across_a_delete_or_a_flush() {
+        let (tx, _rx) = std::sync::mpsc::sync_channel(1);
+        let batch = vec![
+            put("c", "1", "a"),
+            Op::DeleteMessages { conversation_id: "c".into(), ids: vec!["1".into()], renumber: None },
+            put("c", "1", "b"),
+            Op::Flush(tx),
+            put("c", "1", "c"),
+            put("c", "1", "d"),
+        ];
+        assert_eq!(names(&coalesce(batch)), ["put c/1 a", "delete c 1", "put c/1 b", "flush", "put c/1 d"]);
+    }
 }

@@ -66,6 +66,10 @@
 //!   the turn's interrupted record, written again when the record already
 //!   went out, and makes a turn that spoke nothing `interrupted` with only
 //!   its `never_spoken`.
+//! * **Showing.** A sentence shows ([`PlayEffect::Show`]) right before it is
+//!   handed to the sink ([`PlayEffect::Play`]), in the same call: nothing
+//!   plays before it then, and the bubble does not wait for a system or cloud
+//!   voice to make its sound. The sink's `Started` shows nothing again.
 //! * **Failed synthesis.** An item whose audio could not be made is reported
 //!   with [`Playback::failed`]: its cues already fired, its text still shows,
 //!   it counts as started (the bubble showed it) and playback moves on.
@@ -666,8 +670,15 @@ impl Playback {
             match item.text {
                 None => self.done_if_drained(item.utt, now, fx),
                 Some(text) => {
-                    fx.push(PlayEffect::Play { item_id: item.id, turn_id: item.turn_id.clone(), text: text.clone() });
+                    let play = PlayEffect::Play { item_id: item.id, turn_id: item.turn_id.clone(), text: text.clone() };
                     self.playing = Some(Playing { id: item.id, turn_id: item.turn_id, utt: item.utt, text, started: false });
+                    // Nothing plays before it now: it shows at once, not when
+                    // the sink has made its sound (a system or cloud voice
+                    // takes tens of milliseconds to seconds), and before the
+                    // sink is asked, so that a report the sink answers at
+                    // once (no audio) comes after it.
+                    self.started(item.id, now, fx);
+                    fx.push(play);
                 }
             }
         }

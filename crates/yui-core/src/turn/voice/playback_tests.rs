@@ -70,8 +70,9 @@ impl Rig {
                     self.texts.insert(item_id, text.clone());
                     if text.contains("FAIL") {
                         let mut more = Vec::new();
+                        // The failure is reported after this call's effects, as a sink's would be.
                         self.pb.failed(item_id, now(), &mut more);
-                        work = more.into_iter().chain(work).collect();
+                        work.extend(more);
                     } else {
                         self.sink.play(item_id, Sound::Timed(SECOND));
                     }
@@ -155,7 +156,7 @@ async fn a_silent_cue_waits_for_the_boundary_while_speech_plays() {
     r.speech("1", vec![seg(&["happy"], "All green.")]);
     r.until(500).await;
     r.render("1", vec![seg(&["wink"], "[SILENT]")]);
-    assert_eq!(r.take().await, lines(&["cue 1 happy", "play 1 All green.", "show 1 All green."]), "the cue waits");
+    assert_eq!(r.take().await, lines(&["cue 1 happy", "show 1 All green.", "play 1 All green."]), "the cue waits");
     r.until(990).await;
     assert!(r.take().await.is_empty());
     r.until(1000).await;
@@ -167,9 +168,9 @@ async fn every_waiting_cue_fires_at_the_first_boundary_before_the_next_speech() 
     let mut r = Rig::new();
     r.speech("1", vec![seg(&[], "One.")]);
     r.render("1", vec![seg(&["a"], ""), seg(&["b"], "[SILENT]"), seg(&["c"], "Two."), seg(&["d"], "")]);
-    assert_eq!(r.take().await, lines(&["play 1 One.", "show 1 One."]));
+    assert_eq!(r.take().await, lines(&["show 1 One.", "play 1 One."]));
     r.until(1000).await;
-    assert_eq!(r.take().await, lines(&["end One.", "cue 1 a", "cue 1 b", "cue 1 c", "play 1 Two.", "show 1 Two."]));
+    assert_eq!(r.take().await, lines(&["end One.", "cue 1 a", "cue 1 b", "cue 1 c", "show 1 Two.", "play 1 Two."]));
     r.until(2000).await;
     assert_eq!(r.take().await, lines(&["end Two.", "cue 1 d", "record Complete 1 |"]));
 }
@@ -180,7 +181,7 @@ async fn a_cue_during_another_turns_thinking_waits_for_the_motion_to_end() {
     r.thinking("2", true);
     r.thinking("1", true);
     r.render("1", vec![seg(&["happy"], "Hi."), seg(&["calm"], "")]);
-    assert_eq!(r.take().await, lines(&["play 1 Hi.", "show 1 Hi."]), "turn 2 thinks: turn 1's cue is held, speech is not");
+    assert_eq!(r.take().await, lines(&["show 1 Hi.", "play 1 Hi."]), "turn 2 thinks: turn 1's cue is held, speech is not");
     r.until(1000).await;
     assert_eq!(r.take().await, lines(&["end Hi.", "record Complete 1 |"]));
     r.thinking("1", false);
@@ -199,11 +200,11 @@ async fn a_render_plays_after_the_speech_already_queued() {
     r.speech("1", vec![seg(&[], "B.")]);
     r.until(300).await;
     r.render("2", vec![seg(&["x"], "C.")]);
-    assert_eq!(r.take().await, lines(&["play 1 A.", "show 1 A."]));
+    assert_eq!(r.take().await, lines(&["show 1 A.", "play 1 A."]));
     r.settle().await;
     assert_eq!(
         r.take().await,
-        lines(&["end A.", "play 1 B.", "show 1 B.", "end B.", "record Complete 1 |", "cue 2 x", "play 2 C.", "show 2 C.", "end C.", "record Complete 2 |",]),
+        lines(&["end A.", "show 1 B.", "play 1 B.", "end B.", "record Complete 1 |", "cue 2 x", "show 2 C.", "play 2 C.", "end C.", "record Complete 2 |",]),
         "turn 2's render closed turn 1's utterance, which finished first"
     );
 }
@@ -270,7 +271,7 @@ async fn stop_mid_reply(reason: Stop) {
     assert!(r.take().await.is_empty(), "a stale sink report is ignored");
     r.turn_end("1");
     r.render("1", vec![seg(&[], "After.")]);
-    assert_eq!(r.take().await, lines(&["play 1 After.", "show 1 After."]), "turn_end forgets the stop");
+    assert_eq!(r.take().await, lines(&["show 1 After.", "play 1 After."]), "turn_end forgets the stop");
 }
 
 #[tokio::test(start_paused = true)]
@@ -323,7 +324,7 @@ async fn complete_is_recorded_when_the_last_sentence_finishes() {
 async fn a_failed_synth_fires_its_cue_shows_its_text_and_is_skipped() {
     let mut r = Rig::new();
     r.render("1", vec![seg(&["x"], "FAIL one."), seg(&[], "Two.")]);
-    assert_eq!(r.take().await, lines(&["cue 1 x", "play 1 FAIL one.", "show 1 FAIL one.", "play 1 Two.", "show 1 Two."]));
+    assert_eq!(r.take().await, lines(&["cue 1 x", "show 1 FAIL one.", "play 1 FAIL one.", "show 1 Two.", "play 1 Two."]));
     r.settle().await;
     assert_eq!(r.take().await, lines(&["end Two.", "record Complete 1 |"]));
 }
@@ -416,7 +417,7 @@ async fn text_held_at_a_stop_before_any_speech_is_an_interrupted_record_of_its_o
     r.stop(Stop::Button);
     r.take().await;
     r.unsaid("2", "C");
-    assert_eq!(r.take().await, lines(&["record Interrupted 2 |A. B. C"]), "the first had not started");
+    assert_eq!(r.take().await, lines(&["record Interrupted 2 A.|B. C"]), "the first showed at once (nothing played before it); the rest is owed");
 }
 
 #[tokio::test(start_paused = true)]
@@ -426,7 +427,7 @@ async fn text_held_at_a_stall_or_an_error_follows_what_still_plays() {
     r.speech("1", vec![seg(&[], "Hello there.")]);
     r.until(1000).await;
     r.cut("1");
-    assert_eq!(r.take().await, lines(&["play 1 Hello there.", "show 1 Hello there.", "end Hello there.", "record Interrupted 1 Hello there.|"]));
+    assert_eq!(r.take().await, lines(&["show 1 Hello there.", "play 1 Hello there.", "end Hello there.", "record Interrupted 1 Hello there.|"]));
     r.unsaid("1", " And then");
     assert_eq!(r.take().await, lines(&["record Interrupted 1 Hello there.|And then"]));
 
@@ -437,7 +438,7 @@ async fn text_held_at_a_stall_or_an_error_follows_what_still_plays() {
     r.cut("2");
     r.turn_end("2");
     r.settle().await;
-    assert_eq!(r.take().await, lines(&["play 2 One.", "show 2 One.", "end One.", "record Interrupted 2 One.|Two is cut"]));
+    assert_eq!(r.take().await, lines(&["show 2 One.", "play 2 One.", "end One.", "record Interrupted 2 One.|Two is cut"]));
 
     // Only cues before the error: the held text alone is the record.
     let mut r = Rig::new();
@@ -446,4 +447,29 @@ async fn text_held_at_a_stall_or_an_error_follows_what_still_plays() {
     r.turn_end("3");
     r.settle().await;
     assert_eq!(r.take().await, lines(&["cue 3 happy", "record Interrupted 3 |Never said."]));
+}
+
+#[test]
+fn a_sentence_with_nothing_playing_before_it_shows_before_its_sound_starts() {
+    // No sink here: the sound of a system or cloud voice starts later.
+    let mut pb = Playback::new();
+    let names = |fx: &PlayEffects| -> Vec<String> {
+        fx.iter()
+            .filter_map(|e| match e {
+                PlayEffect::Play { text, .. } => Some(format!("play {text}")),
+                PlayEffect::Show { text, .. } => Some(format!("show {text}")),
+                PlayEffect::Done { text, .. } => Some(format!("done {text}")),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut fx = Vec::new();
+    pb.segments("1", vec![seg(&[], "First."), seg(&[], "Second.")], Kind::Speech, now(), &mut fx);
+    assert_eq!(names(&fx), lines(&["show First.", "play First."]), "shown as it is handed to the sink, the second waits");
+    let first = fx.iter().find_map(|e| if let PlayEffect::Play { item_id, .. } = e { Some(*item_id) } else { None }).unwrap();
+    let mut fx = Vec::new();
+    pb.started(first, now(), &mut fx);
+    assert!(fx.is_empty(), "its sound starting shows nothing twice: {fx:?}");
+    pb.finished(first, now(), &mut fx);
+    assert_eq!(names(&fx), lines(&["done First.", "show Second.", "play Second."]), "the next shows when its turn to play comes");
 }

@@ -88,17 +88,19 @@ fn a_streaming_answer_update_writes_only_its_own_row() {
         h.put_message("c", live.clone());
     }
     h.flush().unwrap();
-    assert_eq!(h.rows_written() - before, 4, "one answer row per update, nothing else");
+    // The updates the writer finds queued together are written once.
+    let streamed = h.rows_written() - before;
+    assert!((1..=4).contains(&streamed), "at most one answer row per update, nothing else: {streamed}");
     // The same message again changes nothing.
     h.put_message("c", live.clone());
     h.flush().unwrap();
-    assert_eq!(h.rows_written() - before, 4);
+    assert_eq!(h.rows_written() - before, streamed);
     // The end: the answer's state and the message's index.
     live.answers[0].state = AnswerState::Done;
     live.server_index = Some(1_001);
     h.put_message("c", live.clone());
     h.flush().unwrap();
-    assert_eq!(h.rows_written() - before, 6, "the message's row and its answer's");
+    assert_eq!(h.rows_written() - before, streamed + 2, "the message's row and its answer's");
     let now = all(&h, "c");
     assert!(now[..1000] == other[..], "earlier messages untouched");
     assert_eq!(now.last().unwrap(), &live);
