@@ -23,7 +23,7 @@ use tauri::webview::PageLoadEvent;
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 use tokio::sync::watch;
 use yui_core::picture::Picture;
-use yui_core::tools::{Browser, Page};
+use yui_core::tools::{Browser, BrowserError, Page};
 
 /// The longest an `open` or `back` waits for the page to finish loading.
 pub const LOAD_WAIT: Duration = Duration::from_secs(30);
@@ -33,11 +33,6 @@ pub const READ_WAIT: Duration = Duration::from_secs(10);
 const CLOSE_WAIT: Duration = Duration::from_secs(5);
 /// The browser window's title.
 pub const TITLE: &str = "YUI — browser";
-
-/// The reason a call gives when no browser window is open.
-pub const NO_PAGE: &str = "no page is open";
-/// The reason a call gives when the window went away while it waited.
-pub const CLOSED: &str = "the browser window was closed";
 
 /// What the window has done so far; callers wait for a change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -81,9 +76,9 @@ impl AppBrowser {
 }
 
 /// Run `f` on the inner state, one call at a time, bounded by `wait`.
-fn bounded<T, F>(inner: &Arc<Inner>, wait: Duration, what: &'static str, f: impl FnOnce(Arc<Inner>) -> F) -> BoxFuture<'static, Result<T, String>>
+fn bounded<T, F>(inner: &Arc<Inner>, wait: Duration, what: &'static str, f: impl FnOnce(Arc<Inner>) -> F) -> BoxFuture<'static, Result<T, BrowserError>>
 where
-    F: std::future::Future<Output = Result<T, String>> + Send + 'static,
+    F: std::future::Future<Output = Result<T, BrowserError>> + Send + 'static,
     T: Send + 'static,
 {
     let inner = inner.clone();
@@ -92,29 +87,29 @@ where
         let _turn = inner.turn.lock().await;
         match tokio::time::timeout(wait, call).await {
             Ok(result) => result,
-            Err(_) => Err(format!("{what} took longer than {} s", wait.as_secs())),
+            Err(_) => Err(BrowserError::TimedOut { what, secs: wait.as_secs() }),
         }
     })
 }
 
 impl Browser for AppBrowser {
-    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>> {
+    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, BrowserError>> {
         bounded(&self.inner, LOAD_WAIT, "loading the page", |me| async move { me.open(url).await })
     }
 
-    fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>> {
+    fn read(&self) -> BoxFuture<'static, Result<(Page, String), BrowserError>> {
         bounded(&self.inner, READ_WAIT, "reading the page", |me| async move { me.read().await })
     }
 
-    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>> {
+    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), BrowserError>> {
         bounded(&self.inner, READ_WAIT, "taking the page's picture", |me| async move { me.screenshot().await })
     }
 
-    fn back(&self) -> BoxFuture<'static, Result<(), String>> {
+    fn back(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
         bounded(&self.inner, LOAD_WAIT, "going back", |me| async move { me.back().await })
     }
 
-    fn close(&self) -> BoxFuture<'static, Result<(), String>> {
+    fn close(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
         bounded(&self.inner, CLOSE_WAIT, "closing the window", |me| async move { me.close().await })
     }
 }
@@ -124,18 +119,18 @@ impl Inner {
         self.app.get_webview_window(WindowId::Browser.label())
     }
 
-    fn open_window(&self) -> Result<WebviewWindow, String> {
-        self.window().ok_or_else(|| NO_PAGE.to_string())
+    fn open_window(&self) -> Result<WebviewWindow, BrowserError> {
+        self.window().ok_or(BrowserError::NoPage)
     }
 
     /// The page the window shows now: its address and title as the web
     /// view has them (on Linux read from WebKit itself, since the title
     /// event may trail the load's end; elsewhere the last title event).
-    async fn page(&self, window: &WebviewWindow) -> Result<Page, String> {
+    async fn page(&self, window: &WebviewWindow) -> Result<Page, BrowserError> {
         let known = self.title.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let page = platform::page(window, self.progress.subscribe()).await?;
         let url = match page.url.is_empty() {
-            true => window.url().map_err(|e| format!("the page's address is unknown: {e}"))?.to_string(),
+            true => window.url().map_err(|e| BrowserError::WebView(format!("the page's address is unknown: {e}")))?.to_string(),
             false => page.url,
         };
         let mut title = page.title.filter(|t| !t.is_empty()).unwrap_or(known);
@@ -151,32 +146,32 @@ impl Inner {
 
     /// Wait until a page load finishes after `since` (the state before the
     /// navigation started), or the window goes.
-    async fn loaded(&self, mut rx: watch::Receiver<Progress>, since: Progress) -> Result<(), String> {
+    async fn loaded(&self, mut rx: watch::Receiver<Progress>, since: Progress) -> Result<(), BrowserError> {
         loop {
             let now = *rx.borrow_and_update();
             if now.gone != since.gone {
-                return Err(CLOSED.into());
+                return Err(BrowserError::Closed);
             }
             if now.finished != since.finished {
                 break;
             }
             if rx.changed().await.is_err() {
-                return Err(CLOSED.into());
+                return Err(BrowserError::Closed);
             }
         }
         match self.failure.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            Some(reason) => Err(format!("the page did not load: {reason}")),
+            Some(reason) => Err(BrowserError::NotLoaded(reason)),
             None => Ok(()),
         }
     }
 
-    async fn open(&self, url: url::Url) -> Result<Page, String> {
+    async fn open(&self, url: url::Url) -> Result<Page, BrowserError> {
         let rx = self.progress.subscribe();
         let since = *rx.borrow();
         *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
         let window = match self.window() {
             Some(window) => {
-                window.navigate(url).map_err(|e| format!("navigating failed: {e}"))?;
+                window.navigate(url).map_err(|e| BrowserError::WebView(format!("navigating failed: {e}")))?;
                 window
             }
             None => self.build(url)?,
@@ -187,7 +182,7 @@ impl Inner {
 
     /// Build the window on `url`, reporting loads, title changes and its
     /// end into the shared state.
-    fn build(&self, url: url::Url) -> Result<WebviewWindow, String> {
+    fn build(&self, url: url::Url) -> Result<WebviewWindow, BrowserError> {
         *self.title.lock().unwrap_or_else(|p| p.into_inner()) = String::new();
         let on_load = self.progress.clone();
         let on_gone = self.progress.clone();
@@ -204,7 +199,7 @@ impl Inner {
             })
             .on_document_title_changed(move |_, now| *title.lock().unwrap_or_else(|p| p.into_inner()) = now)
             .build()
-            .map_err(|e| format!("the browser window could not open: {e}"))?;
+            .map_err(|e| BrowserError::WebView(format!("the browser window could not open: {e}")))?;
         window.on_window_event(move |event| {
             if let WindowEvent::Destroyed = event {
                 on_gone.send_modify(|p| p.gone += 1);
@@ -215,21 +210,21 @@ impl Inner {
         Ok(window)
     }
 
-    async fn read(&self) -> Result<(Page, String), String> {
+    async fn read(&self) -> Result<(Page, String), BrowserError> {
         let window = self.open_window()?;
         let (page, text) = platform::read(&window, self.progress.subscribe()).await?;
         let page = if page.url.is_empty() { Page { title: page.title, ..self.page(&window).await? } } else { page };
         Ok((page, text))
     }
 
-    async fn screenshot(&self) -> Result<(Page, Picture), String> {
+    async fn screenshot(&self) -> Result<(Page, Picture), BrowserError> {
         let window = self.open_window()?;
         let page = self.page(&window).await?;
         let picture = platform::snapshot(&window, self.progress.subscribe()).await?;
         Ok((page, picture))
     }
 
-    async fn back(&self) -> Result<(), String> {
+    async fn back(&self) -> Result<(), BrowserError> {
         let window = self.open_window()?;
         let rx = self.progress.subscribe();
         let since = *rx.borrow();
@@ -238,14 +233,14 @@ impl Inner {
         self.loaded(rx, since).await
     }
 
-    async fn close(&self) -> Result<(), String> {
+    async fn close(&self) -> Result<(), BrowserError> {
         // Closing a browser that is not open leaves it closed: ok.
         let Some(window) = self.window() else {
             return Ok(());
         };
         let mut rx = self.progress.subscribe();
         let since = *rx.borrow_and_update();
-        window.destroy().map_err(|e| format!("the window did not close: {e}"))?;
+        window.destroy().map_err(|e| BrowserError::WebView(format!("the window did not close: {e}")))?;
         while rx.borrow_and_update().gone == since.gone {
             if rx.changed().await.is_err() {
                 break;
@@ -263,10 +258,10 @@ struct Shown {
     title: Option<String>,
 }
 
-/// Resolve with `answer`, or fail with [`CLOSED`] once the window goes.
+/// Resolve with `answer`, or fail with [`BrowserError::Closed`] once the window goes.
 /// (WebKitGTK's reader waits this way; the other platforms' do not yet.)
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-async fn unless_closed<T>(mut rx: watch::Receiver<Progress>, answer: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+async fn unless_closed<T>(mut rx: watch::Receiver<Progress>, answer: impl std::future::Future<Output = Result<T, BrowserError>>) -> Result<T, BrowserError> {
     let since = *rx.borrow_and_update();
     let gone = async move {
         while rx.changed().await.is_ok() {
@@ -277,7 +272,7 @@ async fn unless_closed<T>(mut rx: watch::Receiver<Progress>, answer: impl std::f
     };
     tokio::select! {
         answer = answer => answer,
-        () = gone => Err(CLOSED.into()),
+        () = gone => Err(BrowserError::Closed),
     }
 }
 
@@ -298,22 +293,22 @@ mod platform {
     use tokio::sync::{oneshot, watch};
     use webkit2gtk::{LoadEvent, SnapshotOptions, SnapshotRegion, WebViewExt};
     use yui_core::picture::Picture;
-    use yui_core::tools::Page;
+    use yui_core::tools::{BrowserError, Page};
 
     /// Run `f` with the window's WebKit view on the main thread; its answer
     /// comes back through the sender it is given.
     async fn on_view<T: Send + 'static>(
         window: &WebviewWindow,
         rx: watch::Receiver<Progress>,
-        f: impl FnOnce(webkit2gtk::WebView, oneshot::Sender<Result<T, String>>) + Send + 'static,
-    ) -> Result<T, String> {
+        f: impl FnOnce(webkit2gtk::WebView, oneshot::Sender<Result<T, BrowserError>>) + Send + 'static,
+    ) -> Result<T, BrowserError> {
         let (tx, answer) = oneshot::channel();
-        window.with_webview(move |view| f(view.inner(), tx)).map_err(|e| format!("the web view is unreachable: {e}"))?;
-        unless_closed(rx, async move { answer.await.unwrap_or_else(|_| Err(super::CLOSED.into())) }).await
+        window.with_webview(move |view| f(view.inner(), tx)).map_err(|e| BrowserError::WebView(format!("the web view is unreachable: {e}")))?;
+        unless_closed(rx, async move { answer.await.unwrap_or_else(|_| Err(BrowserError::Closed)) }).await
     }
 
     /// The address and title WebKit shows now.
-    pub async fn page(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
+    pub async fn page(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<super::Shown, BrowserError> {
         on_view(window, rx, |view, tx| {
             let _ = tx.send(Ok(super::Shown {
                 url: view.uri().map(|u| u.to_string()).unwrap_or_default(),
@@ -337,10 +332,10 @@ mod platform {
     }
 
     /// The page (address, title) and its readable text.
-    pub async fn read(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<(Page, String), String> {
+    pub async fn read(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<(Page, String), BrowserError> {
         let json = on_view(window, rx, |view, tx| {
             view.evaluate_javascript(READ_SCRIPT, None, None, None::<&webkit2gtk::gio::Cancellable>, move |result| {
-                let _ = tx.send(result.map(|value| value.to_str().to_string()).map_err(|e| format!("the page could not be read: {e}")));
+                let _ = tx.send(result.map(|value| value.to_str().to_string()).map_err(|e| BrowserError::WebView(format!("the page could not be read: {e}"))));
             });
         })
         .await?;
@@ -350,24 +345,26 @@ mod platform {
             title: String,
             text: String,
         }
-        let read: Read = serde_json::from_str(&json).map_err(|e| format!("the page's text was unreadable: {e}"))?;
+        let read: Read = serde_json::from_str(&json).map_err(|e| BrowserError::WebView(format!("the page's text was unreadable: {e}")))?;
         Ok((Page { url: read.url, title: read.title }, read.text))
     }
 
     /// The visible part of the page as a PNG.
-    pub async fn snapshot(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<Picture, String> {
+    pub async fn snapshot(window: &WebviewWindow, rx: watch::Receiver<Progress>) -> Result<Picture, BrowserError> {
         let (width, height, rgba) = on_view(window, rx, |view, tx| {
             view.snapshot(SnapshotRegion::Visible, SnapshotOptions::NONE, None::<&webkit2gtk::gio::Cancellable>, move |result| {
-                let _ = tx.send(result.map_err(|e| format!("the page's picture failed: {e}")).and_then(|surface| to_rgba(&surface)));
+                let _ = tx.send(result.map_err(|e| BrowserError::WebView(format!("the page's picture failed: {e}"))).and_then(|surface| to_rgba(&surface)));
             });
         })
         .await?;
-        let png = tokio::task::spawn_blocking(move || encode_png(width, height, &rgba)).await.map_err(|e| format!("encoding the picture failed: {e}"))??;
+        let png = tokio::task::spawn_blocking(move || encode_png(width, height, &rgba))
+            .await
+            .map_err(|e| BrowserError::WebView(format!("encoding the picture failed: {e}")))??;
         Ok(Picture::Encoded { mime: "png".into(), bytes: Arc::new(png) })
     }
 
     /// Navigate back, or say there is nothing to go back to.
-    pub async fn go_back(window: &WebviewWindow) -> Result<(), String> {
+    pub async fn go_back(window: &WebviewWindow) -> Result<(), BrowserError> {
         let (tx, answer) = oneshot::channel();
         window
             .with_webview(move |view| {
@@ -376,20 +373,20 @@ mod platform {
                     view.go_back();
                     Ok(())
                 } else {
-                    Err("there is no earlier page".to_string())
+                    Err(BrowserError::NoEarlierPage)
                 });
             })
-            .map_err(|e| format!("the web view is unreachable: {e}"))?;
-        answer.await.unwrap_or_else(|_| Err(super::CLOSED.into()))
+            .map_err(|e| BrowserError::WebView(format!("the web view is unreachable: {e}")))?;
+        answer.await.unwrap_or(Err(BrowserError::Closed))
     }
 
     /// Cairo's premultiplied native-endian ARGB32 as straight RGBA.
-    fn to_rgba(surface: &cairo::Surface) -> Result<(u32, u32, Vec<u8>), String> {
-        let image = cairo::ImageSurface::try_from(surface.clone()).map_err(|_| "the page's picture is not an image".to_string())?;
+    fn to_rgba(surface: &cairo::Surface) -> Result<(u32, u32, Vec<u8>), BrowserError> {
+        let image = cairo::ImageSurface::try_from(surface.clone()).map_err(|_| BrowserError::WebView("the page's picture is not an image".into()))?;
         image.flush();
         let (width, height, stride) = (image.width().max(0) as usize, image.height().max(0) as usize, image.stride().max(0) as usize);
         if width == 0 || height == 0 {
-            return Err("the page's picture is empty".into());
+            return Err(BrowserError::WebView("the page's picture is empty".into()));
         }
         let format = image.format();
         let mut rgba = Vec::with_capacity(width * height * 4);
@@ -411,19 +408,19 @@ mod platform {
                     }
                 }
             })
-            .map_err(|e| format!("the page's picture is unreadable: {e}"))?;
+            .map_err(|e| BrowserError::WebView(format!("the page's picture is unreadable: {e}")))?;
         Ok((width as u32, height as u32, rgba))
     }
 
     /// RGBA pixels as a PNG file.
-    pub(super) fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    pub(super) fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, BrowserError> {
         let mut out = Vec::new();
         let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| format!("encoding the picture failed: {e}"))?;
-        writer.write_image_data(rgba).map_err(|e| format!("encoding the picture failed: {e}"))?;
-        writer.finish().map_err(|e| format!("encoding the picture failed: {e}"))?;
+        let mut writer = encoder.write_header().map_err(|e| BrowserError::WebView(format!("encoding the picture failed: {e}")))?;
+        writer.write_image_data(rgba).map_err(|e| BrowserError::WebView(format!("encoding the picture failed: {e}")))?;
+        writer.finish().map_err(|e| BrowserError::WebView(format!("encoding the picture failed: {e}")))?;
         Ok(out)
     }
 }
@@ -437,27 +434,25 @@ mod platform {
     use tauri::WebviewWindow;
     use tokio::sync::watch;
     use yui_core::picture::Picture;
-    use yui_core::tools::Page;
-
-    const UNSUPPORTED: &str = "unsupported on this platform";
+    use yui_core::tools::{BrowserError, Page};
 
     pub fn watch_failures(_window: &WebviewWindow, _failure: Arc<Mutex<Option<String>>>) {}
 
-    pub async fn page(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<super::Shown, String> {
+    pub async fn page(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<super::Shown, BrowserError> {
         Ok(super::Shown { url: String::new(), title: None })
     }
 
-    pub async fn read(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<(Page, String), String> {
+    pub async fn read(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<(Page, String), BrowserError> {
         let _ = super::READ_SCRIPT;
-        Err(UNSUPPORTED.into())
+        Err(BrowserError::Unsupported)
     }
 
-    pub async fn snapshot(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<Picture, String> {
-        Err(UNSUPPORTED.into())
+    pub async fn snapshot(_window: &WebviewWindow, _rx: watch::Receiver<Progress>) -> Result<Picture, BrowserError> {
+        Err(BrowserError::Unsupported)
     }
 
-    pub async fn go_back(window: &WebviewWindow) -> Result<(), String> {
-        window.eval("history.back()").map_err(|e| format!("going back failed: {e}"))
+    pub async fn go_back(window: &WebviewWindow) -> Result<(), BrowserError> {
+        window.eval("history.back()").map_err(|e| BrowserError::WebView(format!("going back failed: {e}")))
     }
 }
 

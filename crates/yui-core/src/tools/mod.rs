@@ -165,20 +165,52 @@ pub struct Page {
     pub title: String,
 }
 
+/// Why a [`Browser`] call failed: the agent reads it after `error: `.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrowserError {
+    /// Read, screenshot or back with no window open.
+    #[error("no page is open")]
+    NoPage,
+    /// The window went away while the call waited.
+    #[error("the browser window was closed")]
+    Closed,
+    /// The call took longer than its wait (`what`: "loading the page", …).
+    #[error("{what} took longer than {secs} s")]
+    TimedOut {
+        /// What was being done.
+        what: &'static str,
+        /// The wait, seconds.
+        secs: u64,
+    },
+    /// Back with no earlier page.
+    #[error("there is no earlier page")]
+    NoEarlierPage,
+    /// The page did not load (the web view's reason).
+    #[error("the page did not load: {0}")]
+    NotLoaded(String),
+    /// This desktop has no web view to drive.
+    #[error("unsupported on this platform")]
+    Unsupported,
+    /// The web view or the window refused or failed, in its own words with
+    /// what was being done.
+    #[error("{0}")]
+    WebView(String),
+}
+
 /// The character's browser window: a separate window of the app with no
 /// access to the app's commands or files. Each call fails with a one-line
 /// reason (sent as `error: <reason>`).
 pub trait Browser: Send + Sync {
     /// Load `url` (opening the window if needed); answers once it has loaded.
-    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>>;
+    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, BrowserError>>;
     /// The current page and its text (`document.body.innerText` or the like).
-    fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>>;
+    fn read(&self) -> BoxFuture<'static, Result<(Page, String), BrowserError>>;
     /// The current page and its picture.
-    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>>;
+    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), BrowserError>>;
     /// Navigate back.
-    fn back(&self) -> BoxFuture<'static, Result<(), String>>;
+    fn back(&self) -> BoxFuture<'static, Result<(), BrowserError>>;
     /// Close the window.
-    fn close(&self) -> BoxFuture<'static, Result<(), String>>;
+    fn close(&self) -> BoxFuture<'static, Result<(), BrowserError>>;
 }
 
 /// One tool's answer: the result string and any pictures beside it (fitted

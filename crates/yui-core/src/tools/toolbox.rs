@@ -336,7 +336,7 @@ impl Inner {
             BrowserAction::Close => browser.close().await.map(|_| Answer::text("ok")),
         };
         guard.0 = None;
-        let answer = answer.unwrap_or_else(|reason| Answer::text(format!("error: {}", one_line(&reason))));
+        let answer = answer.unwrap_or_else(|reason| Answer::text(format!("error: {}", one_line(&reason.to_string()))));
         pill(if answer.result.starts_with("error:") { ToolState::Failed } else { ToolState::Done });
         answer
     }

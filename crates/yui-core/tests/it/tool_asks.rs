@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use yui_core::limits::{BROWSER_OPEN_ASK_WAIT, TOOL_CALL_WAIT_BROWSER, TOOL_CALL_WAIT_QUERY};
 use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
 use yui_core::picture::Picture;
-use yui_core::tools::{Browser, Desk, Page, Shot, NOT_ALLOWED_YET};
+use yui_core::tools::{Browser, BrowserError, Desk, Page, Shot, NOT_ALLOWED_YET};
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, Timeouts, UiEvent, UserCommand};
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
@@ -37,20 +37,20 @@ struct FakeBrowser {
 }
 
 impl Browser for FakeBrowser {
-    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>> {
+    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, BrowserError>> {
         self.opened.lock().unwrap().push(url.to_string());
         Box::pin(async move { Ok(Page { url: url.to_string(), title: "Page".into() }) })
     }
-    fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>> {
+    fn read(&self) -> BoxFuture<'static, Result<(Page, String), BrowserError>> {
         Box::pin(async { Ok((Page { url: "https://example.com/".into(), title: "Page".into() }, "text".into())) })
     }
-    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>> {
-        Box::pin(async { Err("none".into()) })
+    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), BrowserError>> {
+        Box::pin(async { Err(BrowserError::WebView("none".into())) })
     }
-    fn back(&self) -> BoxFuture<'static, Result<(), String>> {
+    fn back(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
         Box::pin(async { Ok(()) })
     }
-    fn close(&self) -> BoxFuture<'static, Result<(), String>> {
+    fn close(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
         Box::pin(async { Ok(()) })
     }
 }

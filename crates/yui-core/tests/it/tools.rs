@@ -13,7 +13,7 @@ use std::time::Duration;
 use yui_core::model::ToolState;
 use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
 use yui_core::picture::Picture;
-use yui_core::tools::{Browser, Desk, Page, Shot};
+use yui_core::tools::{Browser, BrowserError, Desk, Page, Shot};
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, Settings, UiEvent, UserCommand};
 use yui_mock::{MockConfig, MockServer, Mode, Scenario};
@@ -46,7 +46,7 @@ struct FakeBrowser {
 }
 
 impl Browser for FakeBrowser {
-    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, String>> {
+    fn open(&self, url: url::Url) -> BoxFuture<'static, Result<Page, BrowserError>> {
         self.calls.lock().unwrap().push(format!("open {url}"));
         let slow = url.path() == "/slow";
         Box::pin(async move {
@@ -56,18 +56,18 @@ impl Browser for FakeBrowser {
             Ok(Page { url: format!("{url}final"), title: "A \"quoted\"\ntitle".into() })
         })
     }
-    fn read(&self) -> BoxFuture<'static, Result<(Page, String), String>> {
+    fn read(&self) -> BoxFuture<'static, Result<(Page, String), BrowserError>> {
         self.calls.lock().unwrap().push("read".into());
         let text = format!("First   line\n\n second {}", "x".repeat(40_000));
         Box::pin(async move { Ok((Page { url: "https://example.com/".into(), title: "Example".into() }, text)) })
     }
-    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), String>> {
+    fn screenshot(&self) -> BoxFuture<'static, Result<(Page, Picture), BrowserError>> {
         Box::pin(async { Ok((Page { url: "https://example.com/".into(), title: "Example".into() }, small_picture())) })
     }
-    fn back(&self) -> BoxFuture<'static, Result<(), String>> {
-        Box::pin(async { Err("no page to go back to".into()) })
+    fn back(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
+        Box::pin(async { Err(BrowserError::NoEarlierPage) })
     }
-    fn close(&self) -> BoxFuture<'static, Result<(), String>> {
+    fn close(&self) -> BoxFuture<'static, Result<(), BrowserError>> {
         Box::pin(async { Ok(()) })
     }
 }
@@ -253,7 +253,7 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     let shot = call(&mock, &t, "b5", "browser", json!({"action": "screenshot"})).await;
     assert_eq!(r(shot.clone()), "screenshot of https://example.com/");
     assert!(shot["images"][0].as_str().unwrap().starts_with("data:image/jpeg;base64,"), "{shot}");
-    assert_eq!(r(call(&mock, &t, "b6", "browser", json!({"action": "back"})).await), "error: no page to go back to");
+    assert_eq!(r(call(&mock, &t, "b6", "browser", json!({"action": "back"})).await), "error: there is no earlier page");
     assert_eq!(r(call(&mock, &t, "b7", "browser", json!({"action": "close"})).await), "ok");
     let pill: Vec<ToolState> = sink
         .events()
