@@ -3,11 +3,12 @@
 //! `ui/src/bindings/commands.ts` (through ts-rs, like the core's events).
 //! The pages call `commands.<name>(…)`; no command name is a loose string.
 //!
-//! The test `commands_ts_is_current` fails when the committed file is stale
+//! The commands are declared once, in `lib.rs` (`shell_commands!`): the
+//! invoke handler and this table come from the same lines. The test
+//! `commands_ts_is_current` fails when the committed file is stale
 //! (`UPDATE_BINDINGS=1 cargo test -p yui --lib api` rewrites it), and
-//! `the_table_matches_the_handler` fails when a command is registered in
-//! `lib.rs` but missing here, or the other way round, or when a listed
-//! argument is not one of the function's own.
+//! `the_listed_arguments_are_the_functions_own` fails when a declared
+//! argument is not one of the function's own (read from its source).
 
 use ts_rs::{Config, TS};
 
@@ -26,27 +27,27 @@ pub struct Spec {
     pub answer: fn(&Config) -> String,
 }
 
-fn ts<T: TS>(cfg: &Config) -> String {
+pub(crate) fn ts<T: TS>(cfg: &Config) -> String {
     T::name(cfg)
 }
 
-fn void(_: &Config) -> String {
+pub(crate) fn void(_: &Config) -> String {
     "null".into()
 }
 
-fn bytes(_: &Config) -> String {
+pub(crate) fn bytes(_: &Config) -> String {
     "ArrayBuffer | Uint8Array | number[]".into()
 }
 
-fn level_channel(_: &Config) -> String {
+pub(crate) fn level_channel(_: &Config) -> String {
     "Channel<number>".into()
 }
 
-fn event_stream(cfg: &Config) -> String {
+pub(crate) fn event_stream(cfg: &Config) -> String {
     format!("Channel<{}>", yui_core::UiEvent::name(cfg))
 }
 
-fn cursor_stream(cfg: &Config) -> String {
+pub(crate) fn cursor_stream(cfg: &Config) -> String {
     format!("Channel<{} | null>", inline::<crate::streams::CursorPoint>(cfg))
 }
 
@@ -87,78 +88,7 @@ pub const EVENTS: &[EventSpec] = &[
     },
 ];
 
-macro_rules! spec {
-    ($name:literal, $doc:literal, [$($arg:literal : $ty:expr),*], $answer:expr) => {
-        Spec { name: $name, doc: $doc, args: &[$(($arg, $ty)),*], answer: $answer }
-    };
-}
-
-use yui_core::chat::{ChatPage, Conversation, ConversationSummary, SearchHit};
-use yui_core::settings::ChatSettings;
-use yui_core::{Settings, Status, UserCommand};
-
-/// Every command, as `lib.rs` registers them.
-pub const COMMANDS: &[Spec] = &[
-    spec!("send_command", "Hand a user action to the window's session.", ["command": ts::<UserCommand>], void),
-    spec!("current_status", "The connection state now.", [], ts::<Status>),
-    spec!("event_channel", "Register the channel every core event of the session comes down, in order.", ["channel": event_stream], void),
-    spec!("cursor_channel", "Register the channel the cursor position (null: outside) comes down.", ["channel": cursor_stream], void),
-    spec!("open_chat", "Open the chat window, or bring it to the front.", [], void),
-    spec!("chat_conversations", "The character's conversations, newest change first.", [], ts::<Vec<ConversationSummary>>),
-    spec!("chat_conversation", "Conversation `id` (its newest page, or the page around message `at`), or the current one for null.", ["id": ts::<Option<String>>, "at": ts::<Option<String>>], ts::<Option<Conversation>>),
-    spec!("chat_page", "The messages of conversation `id` right before message `before` or right after message `after`.", ["id": ts::<String>, "before": ts::<Option<String>>, "after": ts::<Option<String>>], ts::<Option<ChatPage>>),
-    spec!("chat_search", "Messages of every conversation that contain `query`.", ["query": ts::<String>], ts::<Vec<SearchHit>>),
-    spec!("chat_delete_conversation", "Delete conversation `id` (the window asked first).", ["id": ts::<String>], void),
-    spec!("chat_delete_all_conversations", "Delete every conversation (the window asked first).", [], void),
-    spec!("chat_settings", "The chat window's settings now.", [], ts::<ChatSettings>),
-    spec!("character_file", "The user's .vrm bytes (empty: the bundled character).", [], bytes),
-    spec!("motion_file", "The bytes of the user's .vrma clip `id`.", ["id": ts::<String>], bytes),
-    spec!("user_motions", "The ids of the user's .vrma clips.", [], ts::<Vec<String>>),
-    spec!("set_click_through", "Make the pet window ignore (true) or take the mouse.", ["ignore": ts::<bool>], void),
-    spec!(
-        "set_input_shape",
-        "The pet window's input region: the drawn shape (CSS px), or null for the whole window.",
-        ["rects": ts::<Option<Vec<yui_core::world::stage::InputRect>>>],
-        void
-    ),
-    spec!(
-        "set_pet_keyboard",
-        "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.",
-        ["on": ts::<bool>],
-        void
-    ),
-    spec!("input_by_shape", "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.", [], ts::<bool>),
-    spec!("open_settings", "Open the settings window.", [], void),
-    spec!("load_settings", "The saved settings, key included (settings window only).", [], ts::<Settings>),
-    spec!("save_settings", "Save the settings and apply them (settings window only).", ["settings": ts::<Settings>], void),
-    spec!("import_character", "Import a .vrm: the raw bytes, the name in `x-file-name`.", [], ts::<yui_core::character::CharacterInfo>),
-    spec!("use_default_character", "Go back to the bundled character.", [], void),
-    spec!("import_motion", "Import a .vrma clip: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
-    spec!("recent_contexts", "The last client_context blocks sent, oldest first.", [], ts::<Vec<yui_core::context_log::SentContext>>),
-    spec!("delegation_history", "Every delegation seen, newest first.", [], ts::<Vec<yui_core::DelegationItem>>),
-    spec!("key_place", "Where the key is kept.", [], ts::<yui_core::keystore::KeyPlace>),
-    spec!("test_connection", "Test the connection the form's settings describe.", ["settings": ts::<Settings>], ts::<yui_core::probe::ProbeReport>),
-    spec!("import_card", "Import a character card: the raw bytes, the name in `x-file-name`.", [], ts::<String>),
-    spec!("current_card_name", "The name of the card in use.", [], ts::<String>),
-    spec!("ingress_info", "Where the signals ingress listens, its token and a curl line.", [], ts::<yui_core::settings::IngressInfo>),
-    spec!("desktop_limitation", "Why the desktop reader gives no frontmost line or idle time; null when it reads both.", [], ts::<Option<String>>),
-    spec!(
-        "desktop_check",
-        "The desktop self-test: transparency, click-through, always-on-top and placement here, each with its fallback.",
-        [],
-        ts::<yui_core::world::stage::StageReport>
-    ),
-    spec!("list_displays", "The displays, for the screenshot source.", [], ts::<Vec<yui_core::picture::capture::Display>>),
-    spec!("list_relations", "The character's relations.", [], ts::<Vec<yui_core::relations::RelationRecord>>),
-    spec!("set_relation", "Set a relation by hand.", ["target": ts::<String>, "value": ts::<i32>], ts::<yui_core::relations::RelationRecord>),
-    spec!("body_now", "The window's body now (posture and bed scene), as a body event.", [], ts::<yui_core::UiEvent>),
-    spec!("screen_watched", "Whether each turn attaches the screen now.", [], ts::<bool>),
-    spec!("lip_channel", "Register the channel the mouth levels come down.", ["channel": level_channel], void),
-    spec!("mic_enabled", "Whether the mic toggle is on.", [], ts::<bool>),
-    spec!("set_mic", "Turn the microphone on or off (saved).", ["on": ts::<bool>], void),
-    spec!("list_output_devices", "The sound output devices by name.", [], ts::<Vec<String>>),
-    spec!("list_input_devices", "The microphones by name.", [], ts::<Vec<String>>),
-];
+pub(crate) use crate::command_table::COMMANDS;
 
 /// Commands whose body is raw bytes (`x-file-name` names the file): their
 /// generated function takes `(bytes, fileName)`.
@@ -293,16 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_matches_the_handler() {
-        let lib = include_str!("lib.rs");
-        let list = &lib[lib.find("generate_handler![").expect("the handler") + 18..];
-        let list = &list[..list.find(']').expect("its end")];
-        let registered: Vec<&str> = list.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()).map(|s| s.rsplit("::").next().unwrap()).collect();
-        let mut listed: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
-        let mut sorted = registered.clone();
-        sorted.sort();
-        listed.sort();
-        assert_eq!(listed, sorted, "api.rs lists exactly the registered commands");
+    fn the_listed_arguments_are_the_functions_own() {
         let sources = [
             include_str!("commands.rs"),
             include_str!("streams.rs"),
