@@ -40,9 +40,12 @@ export CARGO_INCREMENTAL=0
 step "UI build (the app embeds ui/dist)"
 npm run --silent ui:build
 
-step "Format and lints (rustfmt, clippy with warnings as errors)"
+step "Format, lints and docs (rustfmt, clippy and rustdoc with warnings as errors)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --features yui/custom-protocol -- -D warnings
+# The docs: every intra-doc link resolves, no stray HTML (the same features
+# as clippy, so its dependency checks are reused).
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --features yui/custom-protocol
 
 step "Rust tests (workspace, including the stale-bindings check)"
 cargo test --workspace --features yui/custom-protocol

@@ -23,7 +23,7 @@ use tauri::webview::PageLoadEvent;
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 use tokio::sync::watch;
 use yui_core::picture::Picture;
-use yui_core::tools::{Browser, BrowserError, Page};
+use yui_core::ports::{Browser, BrowserError, Page};
 
 /// The longest an `open` or `back` waits for the page to finish loading.
 pub const LOAD_WAIT: Duration = Duration::from_secs(30);

@@ -11,7 +11,8 @@ use std::time::Duration;
 use tauri::{AppHandle, LogicalSize, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
 use yui_core::picture::capture::{CaptureError, Display, WindowInfo};
 use yui_core::picture::Picture;
-use yui_core::tools::{capture_blocking, Browser, Desk, PetWindow, Shot};
+use yui_core::ports::{Browser, Desk, PetWindow, Shot};
+use yui_core::tools::capture_blocking;
 
 /// How long a capture waits after hiding the app's windows, so the hide has
 /// reached the screen: an X11 unmap plus a compositor repaint is one or two

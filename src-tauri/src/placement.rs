@@ -1,7 +1,7 @@
 //! Where the pet window goes when the user calls it back.
 
 use tauri::{Manager, PhysicalPosition, WebviewWindow};
-use yui_core::tools::Desk;
+use yui_core::ports::Desk;
 
 /// Show the pet window, make it take the mouse again, and move it back onto
 /// a display when it is off every display. The geometry decision is

@@ -153,7 +153,7 @@ struct Args {
     /// Which transport: push, responses, chat_completions or agent_chat.
     #[arg(long, value_name = "API")]
     chat_api: Option<String>,
-    /// The backend's base URL (push connects to <base-url>/ws). Without it and
+    /// The backend's base URL (push connects to its path /ws). Without it and
     /// without one in settings, the built-in demo agent answers.
     #[arg(long)]
     base_url: Option<String>,

@@ -31,6 +31,7 @@ pub mod persist;
 pub mod picture;
 pub mod placement;
 pub mod platform;
+pub mod ports;
 pub mod presence;
 pub mod probe;
 pub mod relations;

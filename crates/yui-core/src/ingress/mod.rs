@@ -1,7 +1,7 @@
 //! The signals ingress (`docs/triggers.md`, "The signals ingress"): a small HTTP
 //! server on `127.0.0.1` that lets other local programs hand the character
 //! something to react to. What arrives is handed on as an
-//! [`Arrival`](crate::triggers::Arrival) through an [`IngressPort`]; the
+//! [`Arrival`] through an [`IngressPort`]; the
 //! inbox decides when it becomes a turn.
 //!
 //! - [`envelope`]: the bodies, parsed and checked (pure).

@@ -1,6 +1,6 @@
 //! Pictures the pet sends to its agent: screen and window captures
 //! ([`capture`]) and attachments, fitted into a request's byte budget as
-//! `data:` URLs ([`fit`]).
+//! `data:` URLs ([`fit()`]).
 //!
 //! Everything here is blocking and CPU- or X-bound; async callers run it on
 //! `tokio::task::spawn_blocking`. See `docs/capture.md`.

@@ -162,7 +162,8 @@ pub fn placement_for(gdk_backend: Option<&str>, display: Option<&str>, wayland_d
 /// One display (monitor), in logical pixels.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Display {
-    /// Position in [`displays`]' list: what [`capture_display`] takes.
+    /// Position in `picture::capture::displays`' list: what
+    /// `picture::capture::capture_display` takes.
     pub index: usize,
     /// The display's friendly name, else its system name (e.g. `HDMI-1`).
     pub label: String,

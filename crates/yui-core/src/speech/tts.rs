@@ -45,7 +45,7 @@ pub struct TtsConfig {
     /// The `response_format` field: `wav` by default; `mp3`, `opus`,
     /// `aac`, `flac` and `pcm` where the server has them.
     pub response_format: String,
-    /// Speech requests a [`TtsQueue`] runs at once; 0 counts as 1.
+    /// Speech requests the speaker ([`crate::speech::speaker`]) runs at once; 0 counts as 1.
     pub in_flight: usize,
     /// How long one request may take, connect to last audio byte.
     pub wait: Duration,
@@ -104,7 +104,7 @@ pub struct Synth {
     pub mime: String,
 }
 
-/// One result of a [`TtsQueue`], in push order.
+/// One result of a synthesis, in the order the requests were made.
 #[derive(Debug)]
 pub struct Synthed {
     /// The number the caller pushed it with.

@@ -9,7 +9,7 @@
 //! - [`Schedule`]: each configured time of day fires once per local day, as
 //!   a `schedule` turn named `schedule.<id>`, when a poll finds the local
 //!   clock past it. Decision: only up to
-//!   [`SCHEDULE_LATE_MAX_MIN`](crate::limits::SCHEDULE_LATE_MAX_MIN) late,
+//!   [`SCHEDULE_LATE_MAX_MIN`] late,
 //!   so an app started (or a machine woken) hours later does not fire a
 //!   stale check-in. A same-day restart inside that window fires it again
 //!   (the fired days are not stored).

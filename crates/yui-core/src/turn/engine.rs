@@ -109,7 +109,7 @@ pub struct EngineConfig {
     /// What the character renders when the session starts.
     pub vocabulary: Vocabulary,
     /// The thinking filler and failure lines in the user's language; `None`
-    /// says no filler (the failure line is then [`FAILURE_LINE`]).
+    /// says no filler (the failure line is then [`crate::turn::FAILURE_LINE`]).
     pub filler: Option<FillerLines>,
 }
 

@@ -128,7 +128,7 @@ impl Conversations {
     }
 
     /// A new conversation with messages `..=idx` of `chat_id`, titled
-    /// "<title> (fork)", named `<chat_id>-f<n>`; `None` for an unknown chat.
+    /// "`<title>` (fork)", named `<chat_id>-f<n>`; `None` for an unknown chat.
     pub fn fork(&mut self, chat_id: &str, idx: usize) -> Option<String> {
         let src = self.chats.get(chat_id)?.clone();
         self.forks += 1;
