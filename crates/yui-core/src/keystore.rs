@@ -40,15 +40,36 @@ pub trait KeyHome {
     fn uses_keychain(&self) -> bool;
 }
 
+/// Why a [`Keychain`] did not answer: one line, never the secret. Either
+/// way the key store falls back to its 0600 file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeychainError {
+    /// No keychain can be reached here (no Secret Service or session bus,
+    /// no access to the platform's store).
+    #[error("no keychain here: {0}")]
+    Unavailable(String),
+    /// The keychain answered and refused or failed.
+    #[error("the keychain failed: {0}")]
+    Failed(String),
+}
+
 /// A keychain holding one secret: the seam that lets tests stand in for the
-/// OS keychain. Errors are one line, never containing the secret.
+/// OS keychain.
 pub trait Keychain: Send + Sync {
     /// The stored secret; `None` when there is no entry. Blocking.
-    fn get(&self) -> Result<Option<String>, String>;
+    fn get(&self) -> Result<Option<String>, KeychainError>;
     /// Store `secret`, replacing the last one. Blocking.
-    fn set(&self, secret: &str) -> Result<(), String>;
+    fn set(&self, secret: &str) -> Result<(), KeychainError>;
     /// Remove the entry; no entry is not an error. Blocking.
-    fn delete(&self) -> Result<(), String>;
+    fn delete(&self) -> Result<(), KeychainError>;
+}
+
+/// The `keyring` crate's error as a [`KeychainError`].
+fn keychain_error(e: keyring::Error) -> KeychainError {
+    match e {
+        keyring::Error::NoStorageAccess(_) | keyring::Error::PlatformFailure(_) | keyring::Error::NoDefaultStore => KeychainError::Unavailable(e.to_string()),
+        e => KeychainError::Failed(e.to_string()),
+    }
 }
 
 /// The OS keychain through the `keyring` crate: one entry per data
@@ -59,28 +80,28 @@ struct OsKeychain {
 }
 
 impl OsKeychain {
-    fn entry(&self) -> Result<keyring::Entry, String> {
-        keyring::Entry::new(SERVICE, &self.user).map_err(|e| e.to_string())
+    fn entry(&self) -> Result<keyring::Entry, KeychainError> {
+        keyring::Entry::new(SERVICE, &self.user).map_err(keychain_error)
     }
 }
 
 impl Keychain for OsKeychain {
-    fn get(&self) -> Result<Option<String>, String> {
+    fn get(&self) -> Result<Option<String>, KeychainError> {
         match self.entry()?.get_password() {
             Ok(secret) => Ok(Some(secret)),
             Err(keyring::Error::NoEntry) => Ok(None),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(keychain_error(e)),
         }
     }
 
-    fn set(&self, secret: &str) -> Result<(), String> {
-        self.entry()?.set_password(secret).map_err(|e| e.to_string())
+    fn set(&self, secret: &str) -> Result<(), KeychainError> {
+        self.entry()?.set_password(secret).map_err(keychain_error)
     }
 
-    fn delete(&self) -> Result<(), String> {
+    fn delete(&self) -> Result<(), KeychainError> {
         match self.entry()?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(keychain_error(e)),
         }
     }
 }
@@ -226,22 +247,22 @@ mod tests {
     }
 
     impl Keychain for FakeChain {
-        fn get(&self) -> Result<Option<String>, String> {
+        fn get(&self) -> Result<Option<String>, KeychainError> {
             if self.broken {
-                return Err("no session bus".into());
+                return Err(KeychainError::Unavailable("no session bus".into()));
             }
             Ok(self.secret.lock().unwrap().clone())
         }
-        fn set(&self, secret: &str) -> Result<(), String> {
+        fn set(&self, secret: &str) -> Result<(), KeychainError> {
             if self.broken {
-                return Err("no session bus".into());
+                return Err(KeychainError::Unavailable("no session bus".into()));
             }
             *self.secret.lock().unwrap() = Some(secret.to_string());
             Ok(())
         }
-        fn delete(&self) -> Result<(), String> {
+        fn delete(&self) -> Result<(), KeychainError> {
             if self.broken {
-                return Err("no session bus".into());
+                return Err(KeychainError::Unavailable("no session bus".into()));
             }
             *self.secret.lock().unwrap() = None;
             Ok(())

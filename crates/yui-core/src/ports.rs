@@ -23,9 +23,9 @@
 
 pub use crate::clock::WallClock;
 pub use crate::ingress::IngressPort;
-pub use crate::keystore::{KeyHome, Keychain};
+pub use crate::keystore::{KeyHome, Keychain, KeychainError};
 pub use crate::platform::{DesktopFacts, Sample};
 pub use crate::sink::EventSink;
-pub use crate::speech::speaker::{SoundFuture, Voice};
+pub use crate::speech::speaker::{SoundFuture, Voice, VoiceError};
 pub use crate::tools::{Browser, BrowserError, Desk, Page, PetWindow, Shot};
 pub use crate::turn::voice::audio_sink::{AudioSink, SinkEvent, Sound, TimerSink};

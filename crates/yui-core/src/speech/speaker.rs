@@ -21,13 +21,31 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinHandle;
 
+/// Why a sentence has no audio: one line for the log (never the text, the
+/// key or a whole server body). The sentence still shows and playback
+/// moves on.
+#[derive(Debug, thiserror::Error)]
+pub enum VoiceError {
+    /// The TTS server did not answer with audio.
+    #[error(transparent)]
+    Tts(#[from] super::tts::TtsError),
+    /// The system voice failed.
+    #[error(transparent)]
+    System(#[from] super::system_voice::SystemVoiceError),
+    /// The audio came but could not be decoded.
+    #[error(transparent)]
+    Decode(#[from] super::decode::DecodeError),
+    /// The decoding thread ended before it answered.
+    #[error("the decoding thread ended: {0}")]
+    Gone(String),
+}
+
 /// A boxed future of one sentence's audio, or why there is none.
-pub type SoundFuture = Pin<Box<dyn Future<Output = Result<Sound, String>> + Send>>;
+pub type SoundFuture = Pin<Box<dyn Future<Output = Result<Sound, VoiceError>> + Send>>;
 
 /// Where a sentence's audio comes from.
 pub trait Voice: Send + Sync {
-    /// Make the audio of one sentence. The error is one line for the log
-    /// (never the text, the key or a whole server body).
+    /// Make the audio of one sentence.
     fn speak(&self, request: SpeechRequest) -> SoundFuture;
     /// A short name for logs: `tts`, `system`, `reading`.
     fn name(&self) -> &'static str;
@@ -59,8 +77,8 @@ pub struct Speaker {
     voice: Arc<dyn Voice>,
     sink: Box<dyn AudioSink>,
     sink_rx: mpsc::UnboundedReceiver<SinkEvent>,
-    done_tx: mpsc::UnboundedSender<(u64, u64, Result<Sound, String>)>,
-    done_rx: mpsc::UnboundedReceiver<(u64, u64, Result<Sound, String>)>,
+    done_tx: mpsc::UnboundedSender<(u64, u64, Result<Sound, VoiceError>)>,
+    done_rx: mpsc::UnboundedReceiver<(u64, u64, Result<Sound, VoiceError>)>,
     slots: HashMap<u64, Slot>,
     wanted: Option<u64>,
     epoch: u64,
@@ -181,7 +199,7 @@ mod tests {
             Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(100 * request.text.len() as u64)).await;
                 if request.text.contains("FAIL") {
-                    return Err("no voice".into());
+                    return Err(VoiceError::Gone("no voice".into()));
                 }
                 Ok(Sound::Timed(Duration::from_secs(1)))
             })

@@ -10,7 +10,7 @@
 //! * [`InstantVoice`]: no voice and no time ([`AudioOutput::None`]).
 
 use super::playback::{Sound, TimerSink};
-use super::speaker::{SoundFuture, Speaker, Voice};
+use super::speaker::{SoundFuture, Speaker, Voice, VoiceError};
 use super::tts::SpeechRequest;
 use crate::limits::{READING_CHARS_PER_SECOND, READING_MIN};
 use crate::settings::VoiceSettings;
@@ -106,8 +106,8 @@ pub fn choose_voice(voice: &VoiceSettings, output: AudioOutput) -> Arc<dyn Voice
 }
 
 /// Decode audio bytes off the async threads.
-async fn decoded(bytes: Vec<u8>, mime: String) -> Result<Sound, String> {
-    tokio::task::spawn_blocking(move || decode(&bytes, &mime).map_err(|e| e.to_string())).await.map_err(|e| e.to_string())?
+async fn decoded(bytes: Vec<u8>, mime: String) -> Result<Sound, VoiceError> {
+    Ok(tokio::task::spawn_blocking(move || decode(&bytes, &mime)).await.map_err(|e| VoiceError::Gone(e.to_string()))??)
 }
 
 /// An OpenAI-compatible TTS server.
@@ -120,7 +120,7 @@ impl Voice for TtsSpeech {
     fn speak(&self, request: SpeechRequest) -> SoundFuture {
         let (client, cfg) = (self.client.clone(), self.cfg.clone());
         Box::pin(async move {
-            let synth = tts::synth(&client, &cfg, &request).await.map_err(|e| e.to_string())?;
+            let synth = tts::synth(&client, &cfg, &request).await?;
             decoded(synth.bytes, synth.mime).await
         })
     }
@@ -139,7 +139,7 @@ impl Voice for SystemSpeech {
     fn speak(&self, request: SpeechRequest) -> SoundFuture {
         let opts = self.opts.clone();
         Box::pin(async move {
-            let wav = system_voice::speak_wav(&request.text, &opts).await.map_err(|e| e.to_string())?;
+            let wav = system_voice::speak_wav(&request.text, &opts).await?;
             decoded(wav, "audio/wav".into()).await
         })
     }
