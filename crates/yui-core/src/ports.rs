@@ -22,7 +22,7 @@
 //! `docs/architecture.md` ("Ports") tells which module owns each.
 
 pub use crate::clock::WallClock;
-pub use crate::ingress::IngressPort;
+pub use crate::ingress::{IngressPort, RelationsError};
 pub use crate::keystore::{KeyHome, Keychain, KeychainError};
 pub use crate::platform::{DesktopFacts, Sample};
 pub use crate::sink::EventSink;

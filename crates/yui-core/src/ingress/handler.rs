@@ -58,7 +58,7 @@ async fn respond(req: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes
         if req.method() == Method::GET {
             return match shared.port.relations(character) {
                 Ok(records) => answer(StatusCode::OK, &records),
-                Err(e) => answer(StatusCode::NOT_FOUND, &json!({ "error": e })),
+                Err(e) => answer(StatusCode::NOT_FOUND, &json!({ "error": e.to_string() })),
             };
         }
     }
@@ -84,7 +84,7 @@ async fn respond(req: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes
             Err(bad) => bad_body(&bad, &path),
             Ok(records) => match shared.port.set_relations(&character, records) {
                 Ok(stored) => answer(StatusCode::OK, &stored),
-                Err(e) => refuse(StatusCode::BAD_REQUEST, &e, &path),
+                Err(e) => refuse(StatusCode::BAD_REQUEST, &e.to_string(), &path),
             },
         },
     }

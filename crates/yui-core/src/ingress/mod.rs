@@ -22,6 +22,28 @@ use crate::limits::{INGRESS_BIND_RETRIES, INGRESS_BIND_RETRY_INTERVAL, INGRESS_P
 use crate::triggers::Arrival;
 use std::time::Duration;
 
+/// Why the relations store did not answer a `/relations/<character>` call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RelationsError {
+    /// No character is running.
+    #[error("no character is running")]
+    NoCharacter,
+    /// The running character has another name.
+    #[error("no character named {asked:?} here (this one is {here:?})")]
+    NotHere {
+        /// The name asked for.
+        asked: String,
+        /// The running character's name.
+        here: String,
+    },
+    /// A record the store cannot take (the serde error).
+    #[error("a record needs target and value: {0}")]
+    BadRecord(String),
+    /// The store failed (its own words).
+    #[error("{0}")]
+    Store(String),
+}
+
 /// What the ingress needs from the app (or a session): where arrivals go,
 /// the receive clock, and the relations store. Tests fake it.
 pub trait IngressPort: Send + Sync {
@@ -33,11 +55,11 @@ pub trait IngressPort: Send + Sync {
     fn now_ms(&self) -> i64;
     /// `GET /relations/<character>`: the character's relation records as
     /// JSON. An error answers 404 with the message.
-    fn relations(&self, character: &str) -> Result<serde_json::Value, String>;
+    fn relations(&self, character: &str) -> Result<serde_json::Value, RelationsError>;
     /// `PUT /relations/<character>`: replace the records (an array whose
     /// notes the ingress has checked) and answer what is now stored. An
     /// error answers 400 with the message.
-    fn set_relations(&self, character: &str, records: serde_json::Value) -> Result<serde_json::Value, String>;
+    fn set_relations(&self, character: &str, records: serde_json::Value) -> Result<serde_json::Value, RelationsError>;
 }
 
 /// How the ingress listens.

@@ -7,6 +7,7 @@
 
 use super::Session;
 use crate::clock::SharedClock;
+use crate::ingress::RelationsError;
 use crate::relations::{ExternalRecord, RelationStore};
 use crate::triggers::Arrival;
 use std::collections::VecDeque;
@@ -58,12 +59,12 @@ impl Relay {
         self.lock().target = None;
     }
 
-    fn relations_of(&self, character: &str) -> Result<Arc<RelationStore>, String> {
+    fn relations_of(&self, character: &str) -> Result<Arc<RelationStore>, RelationsError> {
         let s = self.lock();
         match &s.target {
             Some(t) if t.character.to_lowercase() == character.trim().to_lowercase() => Ok(t.relations.clone()),
-            Some(t) => Err(format!("no character named {character:?} here (this one is {:?})", t.character)),
-            None => Err("no character is running".into()),
+            Some(t) => Err(RelationsError::NotHere { asked: character.to_string(), here: t.character.clone() }),
+            None => Err(RelationsError::NoCharacter),
         }
     }
 }
@@ -89,15 +90,15 @@ impl crate::ingress::IngressPort for Relay {
         self.clock.now_ms()
     }
 
-    fn relations(&self, character: &str) -> Result<serde_json::Value, String> {
+    fn relations(&self, character: &str) -> Result<serde_json::Value, RelationsError> {
         let store = self.relations_of(character)?;
-        serde_json::to_value(store.list()).map_err(|e| e.to_string())
+        serde_json::to_value(store.list()).map_err(|e| RelationsError::Store(e.to_string()))
     }
 
-    fn set_relations(&self, character: &str, records: serde_json::Value) -> Result<serde_json::Value, String> {
+    fn set_relations(&self, character: &str, records: serde_json::Value) -> Result<serde_json::Value, RelationsError> {
         let store = self.relations_of(character)?;
-        let records: Vec<ExternalRecord> = serde_json::from_value(records).map_err(|e| format!("a record needs target and value: {e}"))?;
+        let records: Vec<ExternalRecord> = serde_json::from_value(records).map_err(|e| RelationsError::BadRecord(e.to_string()))?;
         let stored = store.replace(records, self.clock.now_ms());
-        serde_json::to_value(stored).map_err(|e| e.to_string())
+        serde_json::to_value(stored).map_err(|e| RelationsError::Store(e.to_string()))
     }
 }

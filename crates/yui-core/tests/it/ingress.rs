@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 use yui_core::context::{sanitize, AgentEvent, SignalEnvelope};
 use yui_core::ingress::envelope::TRUNCATED_MARKER;
-use yui_core::ingress::{parse_agent_event, parse_relations, parse_signals, serve, Ingress, IngressConfig, IngressError, IngressPort};
+use yui_core::ingress::{parse_agent_event, parse_relations, parse_signals, serve, Ingress, IngressConfig, IngressError, IngressPort, RelationsError};
 use yui_core::limits::{AGENT_EVENT_DETAIL_BYTES, AGENT_EVENT_SUMMARY_BYTES, INGRESS_BODY_BYTES, SIGNAL_OCCURRED_AT_MAX_ABS_MS};
 use yui_core::triggers::Arrival;
 
@@ -35,12 +35,12 @@ impl IngressPort for Fake {
     fn now_ms(&self) -> i64 {
         self.now.load(Ordering::SeqCst)
     }
-    fn relations(&self, character: &str) -> Result<Value, String> {
-        self.relations.lock().unwrap().get(character).cloned().ok_or_else(|| format!("no character {character}"))
+    fn relations(&self, character: &str) -> Result<Value, RelationsError> {
+        self.relations.lock().unwrap().get(character).cloned().ok_or_else(|| RelationsError::Store(format!("no character {character}")))
     }
-    fn set_relations(&self, character: &str, records: Value) -> Result<Value, String> {
+    fn set_relations(&self, character: &str, records: Value) -> Result<Value, RelationsError> {
         if character == "refuses" {
-            return Err("the store said no".into());
+            return Err(RelationsError::Store("the store said no".into()));
         }
         self.relations.lock().unwrap().insert(character.to_string(), records.clone());
         Ok(records)
