@@ -122,17 +122,55 @@ struct AvatarFile {
     cues: CueConfig,
 }
 
+/// What is wrong with an `avatar.json`'s cues.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CueConfigError {
+    /// The file could not be read.
+    #[error("{path}: {error}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        error: String,
+    },
+    /// Not JSON, or not the shape of an `avatar.json`.
+    #[error("not a valid avatar.json: {0}")]
+    Json(String),
+    /// A field's value is not allowed (the first one found).
+    #[error("{field}: {problem}")]
+    Invalid {
+        /// Where, e.g. `cues.schedule[2].at`.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A problem of the file at `path`.
+    #[error("{path}: {inner}")]
+    In {
+        /// The file.
+        path: String,
+        /// The problem.
+        inner: Box<CueConfigError>,
+    },
+}
+
+/// A [`CueConfigError::Invalid`].
+fn invalid(field: impl Into<String>, problem: impl Into<String>) -> CueConfigError {
+    CueConfigError::Invalid { field: field.into(), problem: problem.into() }
+}
+
 /// Read and check an `avatar.json` (the module's only I/O). The error names
 /// the file and what is wrong with it.
-pub fn load(path: &Path) -> Result<CueConfig, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    CueConfig::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load(path: &Path) -> Result<CueConfig, CueConfigError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CueConfigError::Read { path: shown.clone(), error: e.to_string() })?;
+    CueConfig::parse(&text).map_err(|e| CueConfigError::In { path: shown, inner: Box::new(e) })
 }
 
 impl CueConfig {
     /// Parse and check the text of an `avatar.json`.
-    pub fn parse(text: &str) -> Result<CueConfig, String> {
-        let file: AvatarFile = serde_json::from_str(text).map_err(|e| format!("not a valid avatar.json: {e}"))?;
+    pub fn parse(text: &str) -> Result<CueConfig, CueConfigError> {
+        let file: AvatarFile = serde_json::from_str(text).map_err(|e| CueConfigError::Json(e.to_string()))?;
         file.cues.validate()?;
         Ok(file.cues)
     }
@@ -143,23 +181,23 @@ impl CueConfig {
     }
 
     /// Check every field; the error names the first bad one.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), CueConfigError> {
         if self.schedule.len() > CUE_SCHEDULE_MAX {
-            return Err(format!("cues.schedule: at most {CUE_SCHEDULE_MAX} cues"));
+            return Err(invalid("cues.schedule", format!("at most {CUE_SCHEDULE_MAX} cues")));
         }
         if self.idle.len() > CUE_IDLE_MAX {
-            return Err(format!("cues.idle: at most {CUE_IDLE_MAX} cues"));
+            return Err(invalid("cues.idle", format!("at most {CUE_IDLE_MAX} cues")));
         }
         let mut ids: Vec<String> = Vec::new();
         for (i, c) in self.schedule.iter().enumerate() {
             let at = format!("cues.schedule[{i}]");
             if parse_hhmm(&c.at).is_none() {
-                return Err(format!("{at}.at: {:?} is not a time of day (HH:MM, 00:00 to 23:59)", c.at));
+                return Err(invalid(format!("{at}.at"), format!("{:?} is not a time of day (HH:MM, 00:00 to 23:59)", c.at)));
             }
             check_text(&at, &c.label, c.context.as_deref())?;
-            let id = cue_id(c.id.as_deref(), &c.label).map_err(|e| format!("{at}.id: {e}"))?;
+            let id = cue_id(c.id.as_deref(), &c.label).map_err(|e| invalid(format!("{at}.id"), e))?;
             if ids.contains(&id) {
-                return Err(format!("{at}.id: {id:?} is used twice"));
+                return Err(invalid(format!("{at}.id"), format!("{id:?} is used twice")));
             }
             ids.push(id);
         }
@@ -167,15 +205,15 @@ impl CueConfig {
         for (i, c) in self.idle.iter().enumerate() {
             let at = format!("cues.idle[{i}]");
             if c.after_min == 0 || c.after_min > CUE_IDLE_AFTER_MAX_MIN {
-                return Err(format!("{at}.after_min: {} is not between 1 and {CUE_IDLE_AFTER_MAX_MIN}", c.after_min));
+                return Err(invalid(format!("{at}.after_min"), format!("{} is not between 1 and {CUE_IDLE_AFTER_MAX_MIN}", c.after_min)));
             }
             check_text(&at, &c.label, c.context.as_deref())?;
-            let id = cue_id(c.id.as_deref(), &c.label).map_err(|e| format!("{at}.id: {e}"))?;
+            let id = cue_id(c.id.as_deref(), &c.label).map_err(|e| invalid(format!("{at}.id"), e))?;
             if RESERVED_PROACTIVE.contains(&id.as_str()) || id.starts_with("touch_") || id.starts_with("screen_") {
-                return Err(format!("{at}.id: {id:?} is a built-in cue's name"));
+                return Err(invalid(format!("{at}.id"), format!("{id:?} is a built-in cue's name")));
             }
             if ids.contains(&id) {
-                return Err(format!("{at}.id: {id:?} is used twice"));
+                return Err(invalid(format!("{at}.id"), format!("{id:?} is used twice")));
             }
             ids.push(id);
         }
@@ -185,7 +223,7 @@ impl CueConfig {
                 || name == "touch_*"
                 || name.strip_prefix("touch_").is_some_and(|r| !r.is_empty() && slug(r) == r);
             if !known {
-                return Err(format!("{at}: not a touch cue (head_pat, tap_bored, drag_held, window_sit, peek, dropped, touch_<region>, touch_*)"));
+                return Err(invalid(at, "not a touch cue (head_pat, tap_bored, drag_held, window_sit, peek, dropped, touch_<region>, touch_*)"));
             }
             if let Some(label) = &c.label {
                 check_text(&at, label, None)?;
@@ -203,15 +241,15 @@ impl CueConfig {
 }
 
 /// A label must say something; label and context stay within their caps.
-fn check_text(at: &str, label: &str, context: Option<&str>) -> Result<(), String> {
+fn check_text(at: &str, label: &str, context: Option<&str>) -> Result<(), CueConfigError> {
     if label.trim().is_empty() {
-        return Err(format!("{at}.label: empty"));
+        return Err(invalid(format!("{at}.label"), "empty"));
     }
     if label.chars().count() > CUE_LABEL_CHARS {
-        return Err(format!("{at}.label: longer than {CUE_LABEL_CHARS} characters"));
+        return Err(invalid(format!("{at}.label"), format!("longer than {CUE_LABEL_CHARS} characters")));
     }
     if context.is_some_and(|c| c.chars().count() > CUE_CONTEXT_CHARS) {
-        return Err(format!("{at}.context: longer than {CUE_CONTEXT_CHARS} characters"));
+        return Err(invalid(format!("{at}.context"), format!("longer than {CUE_CONTEXT_CHARS} characters")));
     }
     Ok(())
 }
@@ -526,22 +564,24 @@ mod tests {
 
     #[test]
     fn malformed_config_is_a_clear_error() {
-        let e = CueConfig::parse(r#"{"cues":{"schedule":[{"at":"12:30""label":"x"}]}}"#).unwrap_err();
+        let e = CueConfig::parse(r#"{"cues":{"schedule":[{"at":"12:30""label":"x"}]}}"#).unwrap_err().to_string();
         assert!(e.contains("not a valid avatar.json") && e.contains("line 1"), "{e}");
-        let e = CueConfig::parse(r#"{"cues":{"schedule":[{"at":"25:00","label":"x"}]}}"#).unwrap_err();
+        let e = CueConfig::parse(r#"{"cues":{"schedule":[{"at":"25:00","label":"x"}]}}"#).unwrap_err().to_string();
         assert!(e.contains("cues.schedule[0].at") && e.contains("\"25:00\""), "{e}");
-        let e = CueConfig::parse(r#"{"cues":{"idel":[]}}"#).unwrap_err();
+        let typed = CueConfig::parse(r#"{"cues":{"schedule":[{"at":"25:00","label":"x"}]}}"#).unwrap_err();
+        assert!(matches!(&typed, CueConfigError::Invalid { field, .. } if field == "cues.schedule[0].at"), "{typed:?}");
+        let e = CueConfig::parse(r#"{"cues":{"idel":[]}}"#).unwrap_err().to_string();
         assert!(e.contains("unknown field `idel`"), "{e}");
-        let e = CueConfig::parse(r#"{"cues":{"idle":[{"after_min":0,"label":"x"}]}}"#).unwrap_err();
+        let e = CueConfig::parse(r#"{"cues":{"idle":[{"after_min":0,"label":"x"}]}}"#).unwrap_err().to_string();
         assert!(e.contains("cues.idle[0].after_min"), "{e}");
-        let e = CueConfig::parse(r#"{"cues":{"idle":[{"after_min":5,"label":"tap bored"}]}}"#).unwrap_err();
+        let e = CueConfig::parse(r#"{"cues":{"idle":[{"after_min":5,"label":"tap bored"}]}}"#).unwrap_err().to_string();
         assert!(e.contains("built-in"), "{e}");
-        let e = CueConfig::parse(r#"{"cues":{"touch":{"tickle":{}}}}"#).unwrap_err();
+        let e = CueConfig::parse(r#"{"cues":{"touch":{"tickle":{}}}}"#).unwrap_err().to_string();
         assert!(e.contains("cues.touch.tickle"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("avatar.json");
         std::fs::write(&path, "{").unwrap();
-        let e = load(&path).unwrap_err();
+        let e = load(&path).unwrap_err().to_string();
         assert!(e.starts_with(&path.display().to_string()), "{e}");
         assert!(load(&dir.path().join("missing.json")).is_err());
         // Other avatar keys are not ours.

@@ -41,24 +41,26 @@ impl MilestoneLatch {
     /// Read the latch at `path` (usually `<data dir>/`[`FILE_NAME`]). A
     /// missing file, or one holding no day key, is a latch that never fired;
     /// an unreadable file is an error.
-    pub fn load(path: &Path) -> Result<MilestoneLatch, String> {
+    pub fn load(path: &Path) -> Result<MilestoneLatch, crate::error::CoreError> {
         let day = match std::fs::read_to_string(path) {
             Ok(text) => {
                 let day = text.trim();
                 (!day.is_empty() && !day.contains(char::is_whitespace) && day.chars().count() <= DAY_KEY_CHARS).then(|| day.to_string())
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(source) => return Err(crate::error::CoreError::Storage { path: path.to_path_buf(), source }),
         };
         Ok(MilestoneLatch { path: path.to_path_buf(), day })
     }
 
     /// Write the latched day key (nothing when none is latched), through a
     /// temporary file so a crash leaves the old key or the new one.
-    pub fn save(&self) -> Result<(), String> {
+    pub fn save(&self) -> Result<(), crate::error::CoreError> {
         let Some(day) = &self.day else { return Ok(()) };
         let tmp = self.path.with_extension("tmp");
-        std::fs::write(&tmp, format!("{day}\n")).and_then(|()| std::fs::rename(&tmp, &self.path)).map_err(|e| format!("{}: {e}", self.path.display()))
+        std::fs::write(&tmp, format!("{day}\n"))
+            .and_then(|()| std::fs::rename(&tmp, &self.path))
+            .map_err(|source| crate::error::CoreError::Storage { path: self.path.clone(), source })
     }
 
     /// The latched day key, if any.
