@@ -57,32 +57,80 @@ pub struct Prepared {
     pub texts: Vec<FileBytes>,
 }
 
+/// Why a message's files were refused: its text is one line for a person,
+/// naming the file and the limit. Nothing of the message is sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AttachError {
+    /// More files than `max_attachments`.
+    #[error("At most {max} files per message; this one has {got}. Nothing was sent.")]
+    TooMany {
+        /// The limit.
+        max: usize,
+        /// How many the message has.
+        got: usize,
+    },
+    /// The file's bytes did not decode.
+    #[error("{name} could not be read. Nothing was sent.")]
+    Unreadable {
+        /// The file's name.
+        name: String,
+    },
+    /// Over `max_attachment_bytes`.
+    #[error("{name} is {size}; the limit is {limit} per file. Nothing was sent.")]
+    TooLarge {
+        /// The file's name.
+        name: String,
+        /// Its size, for people ("3.2 MB").
+        size: String,
+        /// The limit, for people.
+        limit: String,
+    },
+    /// Looks like a picture and is not one the client reads.
+    #[error("{name} is not a picture I can read ({why}). Nothing was sent.")]
+    NotAPicture {
+        /// The file's name.
+        name: String,
+        /// The decoder's reason.
+        why: String,
+    },
+    /// A PDF for a transport that takes none.
+    #[error("This backend takes pictures and text files, not PDFs: {name} was not sent.")]
+    NoPdfs {
+        /// The file's name.
+        name: String,
+    },
+    /// Neither text, a picture nor a PDF.
+    #[error("{name} is neither text, a picture nor a PDF. Nothing was sent.")]
+    UnknownKind {
+        /// The file's name.
+        name: String,
+    },
+}
+
 /// Check `attachments` against `limits` and split them by kind.
 /// `carries_files`: the transport takes PDFs as bytes.
-///
-/// Errors: one line for a person, naming the file and the limit.
-pub fn prepare(attachments: &[Attachment], limits: &ChatSettings, carries_files: bool) -> Result<Prepared, String> {
+pub fn prepare(attachments: &[Attachment], limits: &ChatSettings, carries_files: bool) -> Result<Prepared, AttachError> {
     let max_files = limits.max_attachments as usize;
     if attachments.len() > max_files {
-        return Err(format!("At most {max_files} files per message; this one has {}. Nothing was sent.", attachments.len()));
+        return Err(AttachError::TooMany { max: max_files, got: attachments.len() });
     }
     let mut out = Prepared::default();
     for a in attachments {
-        let bytes =
-            base64::engine::general_purpose::STANDARD.decode(a.data_base64.trim()).map_err(|_| format!("{} could not be read. Nothing was sent.", a.name))?;
+        let name = || a.name.clone();
+        let bytes = base64::engine::general_purpose::STANDARD.decode(a.data_base64.trim()).map_err(|_| AttachError::Unreadable { name: name() })?;
         if bytes.len() as u64 > limits.max_attachment_bytes {
-            return Err(format!("{} is {}; the limit is {} per file. Nothing was sent.", a.name, size(bytes.len() as u64), size(limits.max_attachment_bytes)));
+            return Err(AttachError::TooLarge { name: name(), size: size(bytes.len() as u64), limit: size(limits.max_attachment_bytes) });
         }
         if a.mime.starts_with("image/") || crate::picture::sniff(&bytes).is_some() {
-            let picture = Picture::from_file_bytes(bytes).map_err(|e| format!("{} is not a picture I can read ({e}). Nothing was sent.", a.name))?;
+            let picture = Picture::from_file_bytes(bytes).map_err(|e| AttachError::NotAPicture { name: name(), why: e.to_string() })?;
             out.pictures.push(picture);
         } else if a.mime == "application/pdf" || bytes.starts_with(b"%PDF") {
             if !carries_files {
-                return Err(format!("This backend takes pictures and text files, not PDFs: {} was not sent.", a.name));
+                return Err(AttachError::NoPdfs { name: name() });
             }
             out.files.push(FileBytes { name: a.name.clone(), mime: "application/pdf".into(), data_base64: a.data_base64.trim().to_string() });
         } else {
-            let text = std::str::from_utf8(&bytes).map_err(|_| format!("{} is neither text, a picture nor a PDF. Nothing was sent.", a.name))?;
+            let text = std::str::from_utf8(&bytes).map_err(|_| AttachError::UnknownKind { name: name() })?;
             let (clipped, cut) = clip(text, CHAT_TEXT_ATTACHMENT_BYTES);
             let note = if cut { " clipped=\"100 kB\"" } else { "" };
             out.folded.push_str(&format!("\n\n<file name=\"{}\"{note}>\n{clipped}\n</file>", a.name.replace('"', "'")));
@@ -151,15 +199,15 @@ mod tests {
     fn limits_refuse_the_whole_message_with_a_clear_line() {
         let limits = ChatSettings { max_attachments: 1, max_attachment_bytes: 4, ..ChatSettings::default() };
         let two = [file("a.txt", "", b"a"), file("b.txt", "", b"b")];
-        assert_eq!(prepare(&two, &limits, true).unwrap_err(), "At most 1 files per message; this one has 2. Nothing was sent.");
+        assert_eq!(prepare(&two, &limits, true).unwrap_err().to_string(), "At most 1 files per message; this one has 2. Nothing was sent.");
         let big = [file("big.txt", "text/plain", b"12345")];
-        assert_eq!(prepare(&big, &limits, true).unwrap_err(), "big.txt is 5 B; the limit is 4 B per file. Nothing was sent.");
+        assert_eq!(prepare(&big, &limits, true).unwrap_err().to_string(), "big.txt is 5 B; the limit is 4 B per file. Nothing was sent.");
         let pdf = [file("d.pdf", "application/pdf", b"%PDF")];
-        assert!(prepare(&pdf, &ChatSettings::default(), false).unwrap_err().contains("not PDFs: d.pdf"));
+        assert!(prepare(&pdf, &ChatSettings::default(), false).unwrap_err().to_string().contains("not PDFs: d.pdf"));
         let binary = [file("x.bin", "", &[0xff, 0xfe, 0x00])];
-        assert!(prepare(&binary, &ChatSettings::default(), true).unwrap_err().starts_with("x.bin is neither text"));
+        assert!(prepare(&binary, &ChatSettings::default(), true).unwrap_err().to_string().starts_with("x.bin is neither text"));
         let broken = [Attachment { name: "b.txt".into(), mime: String::new(), data_base64: "***".into() }];
-        assert!(prepare(&broken, &ChatSettings::default(), true).unwrap_err().starts_with("b.txt could not be read"));
+        assert!(prepare(&broken, &ChatSettings::default(), true).unwrap_err().to_string().starts_with("b.txt could not be read"));
     }
 
     #[test]

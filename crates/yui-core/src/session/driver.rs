@@ -229,9 +229,9 @@ impl Driver {
         // refuse the whole message before anything is sent.
         if let UserCommand::SendMessage { attachments, .. } = &cmd {
             let limits = self.live.read(|s| s.user.chat.clone());
-            if let Err(message) = crate::chat::attach::prepare(attachments, &limits, self.link.carries_files()) {
-                tracing::warn!(record = "attachment_refused", reason = %message);
-                self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
+            if let Err(refused) = crate::chat::attach::prepare(attachments, &limits, self.link.carries_files()) {
+                tracing::warn!(record = "attachment_refused", reason = %refused);
+                self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message: refused.to_string() });
                 return;
             }
         }
