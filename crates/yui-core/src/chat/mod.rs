@@ -17,7 +17,7 @@ pub mod store;
 pub mod vocabulary;
 
 pub use model::*;
-pub use store::ChatStore;
+pub use store::{ChatStore, DeleteError};
 pub use vocabulary::{ApprovalDecision, ChatErrorKind, ChatEvent, Latency};
 
 /// What the character says while an approval waits: one line naming what

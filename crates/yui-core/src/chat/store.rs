@@ -173,19 +173,19 @@ impl ChatStore {
     /// Delete conversation `id`; when it was the current one, the newest
     /// remaining conversation becomes current, or a fresh empty one.
     /// Returns what was deleted (its newest messages: enough to tell
-    /// whether a server knew it); `Err` (a sentence for the user) when there
+    /// whether a server knew it); [`DeleteError`] (its text a sentence for the user) when there
     /// is no such conversation or the database refused (then nothing changed).
-    pub fn delete(&mut self, id: &str, now_ms: i64) -> Result<Conversation, String> {
+    pub fn delete(&mut self, id: &str, now_ms: i64) -> Result<Conversation, DeleteError> {
         let gone = if id == self.current.id {
             self.save();
             self.current.clone()
         } else {
-            self.window(id, None).ok_or_else(|| "That conversation is gone already.".to_string())?
+            self.window(id, None).ok_or(DeleteError::Gone)?
         };
         self.history.delete_conversation(id);
         if let Err(e) = self.history.flush() {
             tracing::warn!(record = "chat_delete_failed", id = %id, error = %e);
-            return Err(format!("Could not delete the conversation: {e}"));
+            return Err(DeleteError::Refused(e.to_string()));
         }
         if id == self.current.id {
             match newest(&self.history, Some(id)) {
@@ -340,6 +340,17 @@ impl ChatStore {
         }
         format!("c{n}")
     }
+}
+
+/// Why a conversation was not deleted: its text is a sentence for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeleteError {
+    /// No such conversation (deleted in another window, say).
+    #[error("That conversation is gone already.")]
+    Gone,
+    /// The database refused (its reason); nothing changed.
+    #[error("Could not delete the conversation: {0}")]
+    Refused(String),
 }
 
 /// Conversation `id` of `history` as a chat window opens it: its newest

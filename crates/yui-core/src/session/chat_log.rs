@@ -257,7 +257,7 @@ impl ChatLog {
                 h.outbound.extend(forget_on_server(&gone));
                 h.events.push(UiEvent::Conversation { conversation: self.store.current().clone() });
             }
-            Err(message) => h.events.push(notice(&message)),
+            Err(refused) => h.events.push(notice(&refused.to_string())),
         }
         h
     }
