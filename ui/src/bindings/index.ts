@@ -1203,7 +1203,8 @@ note?: string, };
  */
 export type Display = { 
 /**
- * Position in [`displays`]' list: what [`capture_display`] takes.
+ * Position in `picture::capture::displays`' list: what
+ * `picture::capture::capture_display` takes.
  */
 index: number, 
 /**
