@@ -134,6 +134,21 @@ impl Monitor {
         Monitor { child, chunks }
     }
 
+    /// When sound (a chunk with an RMS over 0.02) first arrived after
+    /// `from`, waiting up to `wait` for it.
+    fn onset(&self, from: Instant, wait: Duration) -> Option<Instant> {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            let loud = |s: &[i16]| !s.is_empty() && (s.iter().map(|v| (f32::from(*v) / 32_768.0).powi(2)).sum::<f32>() / s.len() as f32).sqrt() > 0.02;
+            let found = self.chunks.lock().unwrap().iter().find(|(t, s)| *t >= from && loud(s)).map(|(t, _)| *t);
+            if found.is_some() {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// RMS (0..1) of what arrived between `from` and `to`.
     fn rms(&self, from: Instant, to: Instant) -> f32 {
         let chunks = self.chunks.lock().unwrap();
@@ -197,17 +212,20 @@ async fn a_reply_sounds_through_the_sound_server_and_a_stop_silences_it() {
             }
         });
         stdin.write_all(b"talk to me\n").unwrap();
-        let started = loop {
-            let (t, v) = rx.recv_timeout(Duration::from_secs(20)).expect("a sentence starts playing");
+        let shown = loop {
+            let (t, v) = rx.recv_timeout(Duration::from_secs(20)).expect("a sentence shows");
             if v["type"] == "speech" {
                 break t;
             }
         };
-        std::thread::sleep(Duration::from_millis(1_200));
+        // The sentence shows as it goes to the sink; its sound follows once
+        // the TTS server has answered and the device has started.
+        let started = monitor.onset(shown, Duration::from_secs(10)).expect("her voice is heard after the sentence shows");
+        std::thread::sleep(Duration::from_millis(1_000));
         let stopped = Instant::now();
         stdin.write_all(b"/stop\n").unwrap();
         std::thread::sleep(Duration::from_millis(1_500));
-        let playing = monitor.rms(started + Duration::from_millis(300), stopped - Duration::from_millis(100));
+        let playing = monitor.rms(started + Duration::from_millis(100), stopped - Duration::from_millis(100));
         let after = monitor.rms(stopped + Duration::from_millis(500), stopped + Duration::from_millis(1_400));
         stdin.write_all(b"/quit\n").unwrap();
         drop(stdin);
