@@ -259,10 +259,10 @@ fn main() {
         ("search: part of a word", "ighthou"),
         ("search: a common word (every message)", "the"),
         ("search: Japanese", "ありがとう"),
-        ("search: two characters (the scan)", "東京"),
-        ("search: one letter (the scan)", "q"),
+        ("search: two characters (the index of pairs)", "東京"),
+        ("search: one letter (the index of pairs)", "q"),
         ("search: nothing found", "zqxj"),
-        ("search: two letters found nowhere (a whole scan)", "qz"),
+        ("search: two letters found nowhere (the index of pairs)", "qz"),
     ] {
         let mut samples = Vec::new();
         let mut hits = 0;
