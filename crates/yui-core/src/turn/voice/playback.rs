@@ -57,7 +57,7 @@
 //! * **Records.** An utterance that started speaking records
 //!   [`Outcome::Complete`] when it is closed and its last item finished; a
 //!   stop records [`Outcome::Interrupted`] with `already_spoken` = the last
-//!   [`SPOKEN_CUT`] code points of its sentences whose playback started and
+//!   [`SPOKEN_CUT`] code points of its sentences that showed and
 //!   `never_spoken` = the first [`SPOKEN_CUT`] code points of the rest (see
 //!   [`last_spoken`], [`first_owed`]). An utterance that never started
 //!   speaking records nothing. Text of the reply that streamed but never
@@ -142,7 +142,7 @@ pub enum PlayEffect {
     },
     /// Stop the sound, the lips and the bubble's progress at once.
     Halt,
-    /// A sentence started: show it in the bubble.
+    /// A sentence's turn to play came: show it in the bubble.
     Show {
         /// The turn the sentence belongs to.
         turn_id: String,
@@ -232,7 +232,7 @@ struct Utterance {
     frames: String,
     /// How much of `frames` the render has matched (bytes).
     cursor: usize,
-    /// Sentences whose playback started, in order.
+    /// Sentences that showed (went to the sink), in order.
     started: Vec<String>,
     /// False for the client's own lines (filler, failure lines, greetings):
     /// they never write the previous-turn record.
@@ -251,7 +251,7 @@ struct Utterance {
 struct CutOff {
     turn_id: String,
     event_name: String,
-    /// The sentences whose playback started, joined.
+    /// The sentences that showed, joined.
     spoken: String,
     /// What was never spoken, joined.
     owed: String,
@@ -266,7 +266,6 @@ struct Playing {
     turn_id: String,
     utt: u64,
     text: String,
-    started: bool,
 }
 
 /// The playback queue of one character. See the module doc.
@@ -574,11 +573,8 @@ impl Playback {
             if !utt.record {
                 continue;
             }
-            let mut owed: Vec<&str> = Vec::new();
-            if let Some(p) = playing.as_ref().filter(|p| p.utt == id && !p.started) {
-                owed.push(&p.text);
-            }
-            owed.extend(queue.iter().filter(|i| i.utt == id).filter_map(|i| i.text.as_deref()));
+            // The sentence playing showed when it went to the sink: it is spoken.
+            let mut owed: Vec<&str> = queue.iter().filter(|i| i.utt == id).filter_map(|i| i.text.as_deref()).collect();
             owed.push(&utt.unsaid);
             let spoken = utt.started.join(" ");
             let owed = owed.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
@@ -594,19 +590,10 @@ impl Playback {
     /// A report from the audio sink.
     pub fn on_sink(&mut self, event: SinkEvent, now: Now, fx: &mut PlayEffects) {
         match event {
-            SinkEvent::Started(id) => self.started(id, now, fx),
+            // It showed when it was handed to the sink ("Showing").
+            SinkEvent::Started(_) => {}
             SinkEvent::Finished(id) => self.finished(id, now, fx),
         }
-    }
-
-    /// The sink started `item_id`: its text shows. A stale id is ignored.
-    pub fn started(&mut self, item_id: u64, _now: Now, fx: &mut PlayEffects) {
-        let Some(p) = self.playing.as_mut().filter(|p| p.id == item_id && !p.started) else { return };
-        p.started = true;
-        if let Some(u) = self.utterances.get_mut(&p.utt) {
-            u.started.push(p.text.clone());
-        }
-        fx.push(PlayEffect::Show { turn_id: p.turn_id.clone(), text: p.text.clone() });
     }
 
     /// The sink finished `item_id`: a boundary. A stale id is ignored.
@@ -614,7 +601,6 @@ impl Playback {
         if self.playing.as_ref().is_none_or(|p| p.id != item_id) {
             return;
         }
-        self.started(item_id, now, fx);
         let p = self.playing.take().expect("checked above");
         fx.push(PlayEffect::Done { turn_id: p.turn_id.clone(), text: p.text.clone() });
         self.done_if_drained(p.utt, now, fx);
@@ -670,15 +656,17 @@ impl Playback {
             match item.text {
                 None => self.done_if_drained(item.utt, now, fx),
                 Some(text) => {
-                    let play = PlayEffect::Play { item_id: item.id, turn_id: item.turn_id.clone(), text: text.clone() };
-                    self.playing = Some(Playing { id: item.id, turn_id: item.turn_id, utt: item.utt, text, started: false });
                     // Nothing plays before it now: it shows at once, not when
                     // the sink has made its sound (a system or cloud voice
                     // takes tens of milliseconds to seconds), and before the
                     // sink is asked, so that a report the sink answers at
                     // once (no audio) comes after it.
-                    self.started(item.id, now, fx);
-                    fx.push(play);
+                    if let Some(u) = self.utterances.get_mut(&item.utt) {
+                        u.started.push(text.clone());
+                    }
+                    fx.push(PlayEffect::Show { turn_id: item.turn_id.clone(), text: text.clone() });
+                    fx.push(PlayEffect::Play { item_id: item.id, turn_id: item.turn_id.clone(), text: text.clone() });
+                    self.playing = Some(Playing { id: item.id, turn_id: item.turn_id, utt: item.utt, text });
                 }
             }
         }

@@ -468,7 +468,7 @@ fn a_sentence_with_nothing_playing_before_it_shows_before_its_sound_starts() {
     assert_eq!(names(&fx), lines(&["show First.", "play First."]), "shown as it is handed to the sink, the second waits");
     let first = fx.iter().find_map(|e| if let PlayEffect::Play { item_id, .. } = e { Some(*item_id) } else { None }).unwrap();
     let mut fx = Vec::new();
-    pb.started(first, now(), &mut fx);
+    pb.on_sink(SinkEvent::Started(first), now(), &mut fx);
     assert!(fx.is_empty(), "its sound starting shows nothing twice: {fx:?}");
     pb.finished(first, now(), &mut fx);
     assert_eq!(names(&fx), lines(&["done First.", "show Second.", "play Second."]), "the next shows when its turn to play comes");
