@@ -84,9 +84,8 @@ fn a_killed_writer_loses_no_flushed_message() {
             if out.read_line(&mut line).unwrap() == 0 {
                 break;
             }
-            if let Some(rest) = line.strip_prefix("acked ").filter(|_| line.ends_with('\n')) {
-                let mut it = rest.split_whitespace().map(|s| s.parse::<u64>().unwrap());
-                acked.push((it.next().unwrap() as u32, it.next().unwrap()));
+            if let Some(ack) = ack(&line) {
+                acked.push(ack);
                 seen += 1;
             }
         }
@@ -98,10 +97,7 @@ fn a_killed_writer_loses_no_flushed_message() {
             if out.read_line(&mut line).unwrap() == 0 {
                 break;
             }
-            if let Some(rest) = line.strip_prefix("acked ").filter(|_| line.ends_with('\n')) {
-                let mut it = rest.split_whitespace().map(|s| s.parse::<u64>().unwrap());
-                acked.push((it.next().unwrap() as u32, it.next().unwrap()));
-            }
+            acked.extend(ack(&line));
         }
         assert!(seen > 0, "run {run}: the child acknowledged nothing");
         integrity(&db);
@@ -117,4 +113,11 @@ fn a_killed_writer_loses_no_flushed_message() {
     let h = History::open(&db).unwrap();
     assert_eq!(h.current_id(), Some(format!("run{}", runs - 1)));
     assert!(h.search("東京").len() == CHAT_SEARCH_HITS);
+}
+
+/// A whole `acked <run> <k>` line of the child: what it acknowledged.
+fn ack(line: &str) -> Option<(u32, u64)> {
+    let rest = line.strip_prefix("acked ").filter(|_| line.ends_with('\n'))?;
+    let mut it = rest.split_whitespace().map(|s| s.parse::<u64>().unwrap());
+    Some((it.next().unwrap() as u32, it.next().unwrap()))
 }

@@ -64,16 +64,7 @@ async fn a_failed_response_leaves_the_chain_as_it_was() {
 
 #[tokio::test]
 async fn a_stop_ends_the_turn_at_once() {
-    let (fake, base) = Fake::start().await;
-    fake.push(Answer { status: 200, chunks: vec![sse(&[text("Let me think")])], tail: Tail::Hang });
-    fake.push(ok(&[text("Next."), completed("resp_2")]));
-    let mut h = Harness::start(config(&base)).await;
-    h.send(Outbound::Turn(turn("t1", "hi")));
-    loop {
-        if let Inbound::Reply { part: ReplyPart::Alive { after_speech: true }, .. } = h.next().await {
-            break;
-        }
-    }
+    let (fake, mut h) = thinking_aloud().await;
     h.send(Outbound::Stop { turn_ids: vec!["t1".into()] });
     assert_eq!(h.next().await, Inbound::Reply { turn_id: "t1".into(), part: ReplyPart::Unsaid { text: "Let me think".into() } }, "what the segmenter held");
     assert_eq!(h.next().await, Inbound::Reply { turn_id: "t1".into(), part: ReplyPart::End { usage: None } });

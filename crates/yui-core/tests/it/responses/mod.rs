@@ -192,6 +192,23 @@ impl Drop for Harness {
     }
 }
 
+/// Turn `t1` ("hi") mid-reply: "Let me think" streamed, then the stream
+/// hangs (its alive report after speech came). The fake's next answer is
+/// "Next." (`resp_2`).
+async fn thinking_aloud() -> (Fake, Harness) {
+    let (fake, base) = Fake::start().await;
+    fake.push(Answer { status: 200, chunks: vec![sse(&[text("Let me think")])], tail: Tail::Hang });
+    fake.push(ok(&[text("Next."), completed("resp_2")]));
+    let mut h = Harness::start(config(&base)).await;
+    h.send(Outbound::Turn(turn("t1", "hi")));
+    loop {
+        if let Inbound::Reply { part: ReplyPart::Alive { after_speech: true }, .. } = h.next().await {
+            break;
+        }
+    }
+    (fake, h)
+}
+
 fn parts(events: &[Inbound]) -> Vec<ReplyPart> {
     events
         .iter()

@@ -86,16 +86,7 @@ async fn all_until_end(h: &mut Harness, turn_id: &str) -> Vec<Inbound> {
 
 #[tokio::test]
 async fn a_newer_turn_aborts_the_one_in_flight() {
-    let (fake, base) = Fake::start().await;
-    fake.push(Answer { status: 200, chunks: vec![sse(&[text("Let me think")])], tail: Tail::Hang });
-    fake.push(ok(&[text("Next."), completed("resp_2")]));
-    let mut h = Harness::start(config(&base)).await;
-    h.send(Outbound::Turn(turn("t1", "hi")));
-    loop {
-        if let Inbound::Reply { part: ReplyPart::Alive { after_speech: true }, .. } = h.next().await {
-            break;
-        }
-    }
+    let (fake, mut h) = thinking_aloud().await;
     // A greeting kept during the turn still comes before the newer turn.
     h.send(Outbound::Greeting { text: "Welcome back!".into() });
     h.send(Outbound::Turn(turn("t2", "again")));
