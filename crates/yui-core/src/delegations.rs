@@ -143,7 +143,7 @@ impl DelegationHistory {
     /// history stays what is read).
     fn write(&self) {
         let (stored, path) = (self.stored.clone(), self.path.clone());
-        self.writer.submit(move || {
+        self.writer.submit_whole(&self.path, move || {
             let bytes = serde_json::to_vec_pretty(&stored).expect("delegation history serializes");
             if let Err(e) = crate::data_dir::write_whole(&path, &bytes) {
                 tracing::warn!(record = "delegation_history_unwritable", path = %path.display(), error = %e);

@@ -387,11 +387,22 @@ pub const WAYLAND_IDLE_PROBE: Duration = Duration::from_secs(2);
 /// History writer: the most queued writes carried out in one transaction
 /// (one commit for a burst of writes; a flush commits at once): 256.
 pub const HISTORY_WRITE_BATCH: usize = 256;
+/// History writer: how long it gathers writes after the first one before
+/// it commits them (a turn's writes, and the turns of a quick exchange, go
+/// in one transaction; a flush, an import or a read commits at once; a
+/// kill -9 loses at most this much unflushed history): 100 ms.
+pub const HISTORY_WRITE_LINGER: Duration = Duration::from_millis(100);
 /// The nice value of the writer threads (the history's, the ordered
 /// writer's, the log's) on Linux where the `SCHED_IDLE` class is refused:
 /// background work that the session loop, woken by a frame, preempts
 /// (`persist::background_thread`): 10.
 pub const WRITER_NICE: i32 = 10;
+/// The ordered writer (`persist::Writer`): how long it gathers jobs after
+/// the first before it runs them (a turn's records, and the turns of a
+/// quick exchange, in one go; a whole file written once for all of them; a
+/// flush runs them at once; a kill -9 loses at most this much unflushed
+/// work): 100 ms.
+pub const PERSIST_WRITE_LINGER: Duration = Duration::from_millis(100);
 /// History: how long a statement waits for a lock another connection holds
 /// (the writer behind a checkpoint, a reader behind a migration): 5 s.
 pub const HISTORY_BUSY_TIMEOUT: Duration = Duration::from_secs(5);

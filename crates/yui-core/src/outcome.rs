@@ -52,7 +52,7 @@ impl OutcomeStore {
     /// off the caller). A write failure is logged.
     pub fn save(&self, record: PreviousTurn) {
         let path = self.path.clone();
-        self.writer.submit(move || match crate::data_dir::write_whole(&path, &serde_json::to_vec(&record).expect("record serializes")) {
+        self.writer.submit_whole(&self.path, move || match crate::data_dir::write_whole(&path, &serde_json::to_vec(&record).expect("record serializes")) {
             Ok(()) => tracing::info!(record = "previous_turn", outcome = ?record.outcome, turn_id = ?record.turn_id),
             Err(e) => tracing::warn!(record = "previous_turn_unwritable", path = %path.display(), error = %e),
         });

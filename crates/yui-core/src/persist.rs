@@ -10,6 +10,11 @@
 //!
 //! - **Order.** Jobs run in submission order, so two whole-file writes of
 //!   the same file land last-one-wins and appends stay in order.
+//! - **Gathered.** The thread runs the jobs that came within
+//!   [`crate::limits::PERSIST_WRITE_LINGER`] of the first together; a
+//!   whole-file write ([`Writer::submit_whole`]) superseded by a later one
+//!   of the same file in that window is skipped (the file is written once
+//!   per window, not once per turn). A flush ends the window at once.
 //! - **Read after write.** Whoever reads a file a job writes calls
 //!   [`Writer::flush`] first (the stores do it when they open), or keeps its
 //!   in-memory copy authoritative (the transcript, the delegation history).
@@ -20,13 +25,17 @@
 //!   kill -9 mid-job leaves the old file or a torn tail the reader repairs.
 //! - **A gone thread never loses a job:** it runs on the caller instead.
 
+use crate::limits::PERSIST_WRITE_LINGER;
 use std::sync::mpsc;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
 enum Message {
-    Run(Job),
+    /// A job; with a key, a whole-file write that a later one with the same
+    /// key supersedes.
+    Run(Option<String>, Job),
     Barrier(mpsc::SyncSender<()>),
 }
 
@@ -34,6 +43,8 @@ enum Message {
 #[derive(Clone, Debug)]
 pub struct Writer {
     tx: mpsc::Sender<Message>,
+    /// The writer thread, woken by a flush while it gathers jobs.
+    thread: Option<std::thread::Thread>,
 }
 
 impl Default for Writer {
@@ -46,27 +57,31 @@ impl Default for Writer {
 impl Writer {
     /// A writer on a new thread named `name`. The thread ends when every
     /// handle is dropped, after running what was sent.
+    ///
+    /// The thread gathers the jobs that come within
+    /// [`PERSIST_WRITE_LINGER`] of the first (a flush ends the wait at
+    /// once), then runs them in order; of several keyed jobs with one key
+    /// and no flush between them, only the last runs (see
+    /// [`Writer::submit_whole`]). A sender wakes the thread only for the
+    /// first job of a window: the session loop's sends cost no context
+    /// switch.
     pub fn spawn(name: &str) -> Self {
         let (tx, rx) = mpsc::channel::<Message>();
         let spawned = std::thread::Builder::new().name(name.to_string()).spawn(move || {
             background_thread();
-            for message in rx {
-                match message {
-                    Message::Run(job) => {
-                        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
-                            tracing::warn!(record = "persist_job_panicked", "a write job panicked; the writer goes on");
-                        }
-                    }
-                    Message::Barrier(done) => {
-                        let _ = done.send(());
-                    }
-                }
+            while let Ok(first) = rx.recv() {
+                let batch = gather(first, &rx);
+                run_batch(batch);
             }
         });
-        if let Err(e) = spawned {
-            tracing::warn!(record = "persist_thread_failed", error = %e, "writes run on the caller");
-        }
-        Self { tx }
+        let thread = match spawned {
+            Ok(handle) => Some(handle.thread().clone()),
+            Err(e) => {
+                tracing::warn!(record = "persist_thread_failed", error = %e, "writes run on the caller");
+                None
+            }
+        };
+        Self { tx, thread }
     }
 
     /// The one writer of this process, started on first use. Every store
@@ -79,7 +94,19 @@ impl Writer {
     /// Run `job` after every job sent before it, off the caller's thread.
     /// Never blocks.
     pub fn submit(&self, job: impl FnOnce() + Send + 'static) {
-        if let Err(mpsc::SendError(Message::Run(job))) = self.tx.send(Message::Run(Box::new(job))) {
+        self.send(None, Box::new(job));
+    }
+
+    /// [`Writer::submit`] for a job that writes a whole file (`key`, its
+    /// path): it supersedes a job of the same key still waiting (with no
+    /// flush sent between them), which then never runs. Appends use
+    /// [`Writer::submit`].
+    pub fn submit_whole(&self, key: &std::path::Path, job: impl FnOnce() + Send + 'static) {
+        self.send(Some(key.to_string_lossy().into_owned()), Box::new(job));
+    }
+
+    fn send(&self, key: Option<String>, job: Job) {
+        if let Err(mpsc::SendError(Message::Run(_, job))) = self.tx.send(Message::Run(key, job)) {
             tracing::warn!(record = "persist_thread_gone", "a write runs on the caller");
             job();
         }
@@ -90,6 +117,9 @@ impl Writer {
     pub fn flush(&self) {
         let (done_tx, done_rx) = mpsc::sync_channel(1);
         if self.tx.send(Message::Barrier(done_tx)).is_ok() {
+            if let Some(thread) = &self.thread {
+                thread.unpark();
+            }
             let _ = done_rx.recv();
         }
     }
@@ -101,6 +131,59 @@ impl Writer {
             let _ = tokio::task::spawn_blocking(move || writer.flush()).await;
         } else {
             writer.flush();
+        }
+    }
+}
+
+/// The messages of one window: `first`, then what comes within
+/// [`PERSIST_WRITE_LINGER`] of it; a flush (or every sender gone) closes
+/// the window at once. The thread parks meanwhile, so a send does not wake
+/// it; a flush unparks it.
+fn gather(first: Message, rx: &mpsc::Receiver<Message>) -> Vec<Message> {
+    let deadline = Instant::now() + PERSIST_WRITE_LINGER;
+    let mut batch = vec![first];
+    loop {
+        if matches!(batch.last(), Some(Message::Barrier(_))) {
+            return batch;
+        }
+        match rx.try_recv() {
+            Ok(message) => batch.push(message),
+            Err(mpsc::TryRecvError::Disconnected) => return batch,
+            Err(mpsc::TryRecvError::Empty) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return batch;
+                }
+                std::thread::park_timeout(left);
+            }
+        }
+    }
+}
+
+/// Run a window's jobs in order, skipping a keyed job that a later one of
+/// the same key supersedes before the next barrier; answer each barrier
+/// once everything before it ran.
+fn run_batch(batch: Vec<Message>) {
+    let mut superseded = vec![false; batch.len()];
+    let mut later: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for (i, message) in batch.iter().enumerate().rev() {
+        match message {
+            Message::Barrier(_) => later.clear(),
+            Message::Run(Some(key), _) => superseded[i] = !later.insert(key.as_str()),
+            Message::Run(None, _) => {}
+        }
+    }
+    for (message, superseded) in batch.into_iter().zip(superseded) {
+        match message {
+            Message::Run(_, _) if superseded => {}
+            Message::Run(_, job) => {
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
+                    tracing::warn!(record = "persist_job_panicked", "a write job panicked; the writer goes on");
+                }
+            }
+            Message::Barrier(done) => {
+                let _ = done.send(());
+            }
         }
     }
 }
@@ -170,6 +253,50 @@ mod tests {
         }
         w.flush();
         assert_eq!(*seen.lock().unwrap(), (0..100).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_whole_file_write_superseded_in_its_window_is_skipped_but_never_across_a_flush() {
+        let (tx, rx) = mpsc::channel::<Message>();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let job = |name: &'static str| -> Job {
+            let seen = seen.clone();
+            Box::new(move || seen.lock().unwrap().push(name))
+        };
+        let (done_tx, done_rx) = mpsc::sync_channel(1);
+        for m in [
+            Message::Run(Some("a".into()), job("a1")),
+            Message::Run(None, job("log1")),
+            Message::Run(Some("b".into()), job("b1")),
+            Message::Run(Some("a".into()), job("a2")),
+            Message::Barrier(done_tx),
+            Message::Run(Some("a".into()), job("a3")),
+            Message::Run(Some("a".into()), job("a4")),
+        ] {
+            tx.send(m).unwrap();
+        }
+        let first = rx.recv().unwrap();
+        let batch = gather(first, &rx);
+        assert_eq!(batch.len(), 5, "a flush closes the window");
+        run_batch(batch);
+        assert!(done_rx.try_recv().is_ok(), "the flush answered");
+        assert_eq!(*seen.lock().unwrap(), ["log1", "b1", "a2"], "a1 superseded by a2; appends and other files kept, in order");
+        drop(tx);
+        let first = rx.recv().unwrap();
+        run_batch(gather(first, &rx));
+        assert_eq!(*seen.lock().unwrap(), ["log1", "b1", "a2", "a4"], "a2 is not superseded across the flush; a3 is by a4");
+    }
+
+    #[test]
+    fn whole_file_writes_of_one_window_land_once_before_the_flush_returns() {
+        let w = Writer::spawn("test-persist-whole");
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        for i in 0..10 {
+            let seen = seen.clone();
+            w.submit_whole(std::path::Path::new("/f"), move || seen.lock().unwrap().push(i));
+        }
+        w.flush();
+        assert_eq!(*seen.lock().unwrap(), [9], "only the last write of the window ran, before the flush returned");
     }
 
     #[test]

@@ -51,7 +51,7 @@ impl PlaceBook {
         self.places.insert(character.to_string(), (x, y));
         // Written on the process's writer, off the session loop.
         let (places, path) = (self.places.clone(), self.path.clone());
-        crate::persist::Writer::global().submit(move || {
+        crate::persist::Writer::global().submit_whole(&self.path, move || {
             let json = serde_json::to_vec_pretty(&places).expect("places serialize");
             if let Err(e) = crate::data_dir::write_atomic(&path, &json) {
                 tracing::warn!(record = "pet_place_save_failed", error = %e);

@@ -245,7 +245,7 @@ impl RelationStore {
     /// state stays what is read.
     fn write(&self, s: &Stored) {
         let (stored, path) = (s.clone(), self.path.clone());
-        self.writer.submit(move || {
+        self.writer.submit_whole(&self.path, move || {
             let bytes = serde_json::to_vec_pretty(&stored).expect("relations serialize");
             if let Err(e) = crate::data_dir::write_whole(&path, &bytes) {
                 tracing::warn!(record = "relations_unwritable", path = %path.display(), error = %e);

@@ -156,12 +156,15 @@ struct Inner {
     shared: Arc<Shared>,
     reader: Mutex<Connection>,
     thread: Mutex<Option<JoinHandle<()>>>,
+    /// The writer thread, unparked for a write someone waits on.
+    waker: std::thread::Thread,
 }
 
 impl Drop for Inner {
     /// The last handle gone: the writer carries out what is queued, then ends.
     fn drop(&mut self) {
         drop(self.tx.lock().unwrap_or_else(|e| e.into_inner()).take());
+        self.waker.unpark();
         if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = thread.join();
         }
@@ -185,7 +188,8 @@ impl History {
                 })
                 .map_err(|_| HistoryError::WriterGone { path: path.to_path_buf() })?
         };
-        let inner = Inner { path: path.to_path_buf(), tx: Mutex::new(Some(tx)), shared, reader: Mutex::new(reader), thread: Mutex::new(Some(thread)) };
+        let waker = thread.thread().clone();
+        let inner = Inner { path: path.to_path_buf(), tx: Mutex::new(Some(tx)), shared, reader: Mutex::new(reader), thread: Mutex::new(Some(thread)), waker };
         Ok(History { inner: Arc::new(inner) })
     }
 
@@ -279,7 +283,7 @@ impl History {
     /// search index's own rows not counted): what the writes cost, for tests and
     /// the bench.
     pub fn rows_written(&self) -> u64 {
-        self.inner.shared.settle();
+        self.settle();
         self.inner.shared.rows.load(Ordering::Relaxed)
     }
 
@@ -329,8 +333,10 @@ impl History {
         self.read(|c| search::search(c, query)).unwrap_or_default()
     }
 
-    /// Queue `op`; false (logged) when the writer is gone.
+    /// Queue `op` (waking the writer when someone waits on it); false
+    /// (logged) when the writer is gone.
     fn send(&self, op: Op) -> bool {
+        let awaited = op.awaited();
         let tx = self.inner.tx.lock().unwrap_or_else(|e| e.into_inner());
         let sent = match tx.as_ref() {
             Some(tx) => {
@@ -340,12 +346,26 @@ impl History {
             None => Err(op),
         };
         match sent {
-            Ok(()) => true,
+            Ok(()) => {
+                if awaited {
+                    self.inner.waker.unpark();
+                }
+                true
+            }
             Err(op) => {
                 tracing::warn!(record = "chat_save_failed", path = %self.inner.path.display(), write = op.name(), error = "the history's writer is not running");
                 false
             }
         }
+    }
+
+    /// Wait until the writes asked before are committed, telling the writer
+    /// to stop gathering when some are still queued.
+    fn settle(&self) {
+        if self.inner.shared.pending() {
+            self.send(Op::Hurry);
+        }
+        self.inner.shared.settle();
     }
 
     fn gone(&self) -> HistoryError {
@@ -355,7 +375,7 @@ impl History {
     /// Run `f` on the reading connection in one read transaction, after the
     /// writes asked before; `None` (logged) when SQLite failed.
     fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Option<T> {
-        self.inner.shared.settle();
+        self.settle();
         let mut conn = self.inner.reader.lock().unwrap_or_else(|e| e.into_inner());
         let result = conn.transaction().and_then(|tx| {
             let out = f(&tx)?;

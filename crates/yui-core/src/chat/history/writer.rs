@@ -1,6 +1,8 @@
 //! The writer thread: the only connection that writes. It takes the queued
-//! writes in the order they were asked, carries out each burst (up to
-//! [`HISTORY_WRITE_BATCH`]) in one transaction, each write in a savepoint of
+//! writes in the order they were asked, gathers what comes within
+//! [`HISTORY_WRITE_LINGER`] of the first (up to [`HISTORY_WRITE_BATCH`]; a
+//! flush, an import or a waiting read commits at once) and carries the
+//! batch out in one transaction, each write in a savepoint of
 //! its own (a write that fails is rolled back alone, logged as
 //! `chat_save_failed`, and reported by the next flush), and says how far it
 //! got so that reads can wait for the writes asked before them.
@@ -9,13 +11,14 @@ use super::import::ImportBatch;
 use super::rows::{insert_message, locate, read_message, update_message, MESSAGE_COLUMNS};
 use super::{ConversationMeta, HistoryError, ImportReport};
 use crate::chat::model::ChatMessage;
-use crate::limits::HISTORY_WRITE_BATCH;
+use crate::limits::{HISTORY_WRITE_BATCH, HISTORY_WRITE_LINGER};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
 
 /// One write, as asked.
 pub enum Op {
@@ -44,6 +47,8 @@ pub enum Op {
     /// Answered once every write before it is committed: the failures since
     /// the last flush.
     Flush(SyncSender<Vec<String>>),
+    /// Commit what is gathered now: a read waits for it (no write of its own).
+    Hurry,
 }
 
 impl Op {
@@ -59,7 +64,14 @@ impl Op {
             Op::SetCurrent(_) => "set_current",
             Op::Import(..) => "import_json",
             Op::Flush(_) => "flush",
+            Op::Hurry => "hurry",
         }
+    }
+
+    /// Whether someone waits on this write: the batch it is in is committed
+    /// without gathering more.
+    pub fn awaited(&self) -> bool {
+        matches!(self, Op::Flush(_) | Op::Import(..) | Op::Hurry)
     }
 }
 
@@ -90,6 +102,13 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// Whether writes asked are not yet done.
+    pub fn pending(&self) -> bool {
+        let asked = self.asked.load(Ordering::SeqCst);
+        let p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        p.done < asked && !p.stopped
+    }
+
     /// Wait until every write asked before this call is done (or the
     /// writer stopped).
     pub fn settle(&self) {
@@ -112,18 +131,37 @@ impl Drop for StopGuard {
     }
 }
 
+/// The writes of one transaction: `first`, then what comes within
+/// [`HISTORY_WRITE_LINGER`] of it, up to [`HISTORY_WRITE_BATCH`]; a write
+/// someone waits on (a flush, an import, a read's hurry) or every sender
+/// gone closes the batch at once. The thread parks meanwhile, so a write
+/// asked does not wake it; the handle unparks it for a write someone waits
+/// on ([`super::History`]).
+fn gather(first: Op, rx: &Receiver<Op>) -> Vec<Op> {
+    let deadline = Instant::now() + HISTORY_WRITE_LINGER;
+    let mut batch = vec![first];
+    while batch.len() < HISTORY_WRITE_BATCH && !batch.last().is_some_and(Op::awaited) {
+        match rx.try_recv() {
+            Ok(op) => batch.push(op),
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                std::thread::park_timeout(left);
+            }
+        }
+    }
+    batch
+}
+
 /// The writer thread's body: until every sender is gone and the queue is empty.
 pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Shared>) {
     let _guard = StopGuard(shared.clone());
     let mut failures: Vec<String> = Vec::new();
     while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
-        while batch.len() < HISTORY_WRITE_BATCH {
-            match rx.try_recv() {
-                Ok(op) => batch.push(op),
-                Err(_) => break,
-            }
-        }
+        let batch = gather(first, &rx);
         let count = batch.len() as u64;
         let batch = coalesce(batch);
         let mut replies = Vec::new();
@@ -133,6 +171,7 @@ pub fn run(mut conn: Connection, path: PathBuf, rx: Receiver<Op>, shared: Arc<Sh
                 for op in batch {
                     match op {
                         Op::Flush(reply) => replies.push(reply),
+                        Op::Hurry => {}
                         Op::Import(batch, reply) => match import(&mut tx, &batch) {
                             Ok(report) => imports.push((reply, Ok(report))),
                             Err(e) => {
@@ -256,7 +295,7 @@ fn apply(conn: &Connection, op: Op) -> rusqlite::Result<usize> {
         Op::NameFork { id, server_id } => name_fork(conn, &id, &server_id),
         Op::DeleteConversation(id) => delete_conversation(conn, &id),
         Op::SetCurrent(id) => set_meta(conn, "current", &id),
-        Op::Import(..) | Op::Flush(_) => Ok(0),
+        Op::Import(..) | Op::Flush(_) | Op::Hurry => Ok(0),
     }
 }
 
@@ -426,5 +465,26 @@ mod tests {
             put("c", "1", "d"),
         ];
         assert_eq!(names(&coalesce(batch)), ["put c/1 a", "delete c 1", "put c/1 b", "flush", "put c/1 d"]);
+    }
+
+    #[test]
+    fn writes_that_come_within_the_linger_go_in_one_batch_and_a_waited_one_closes_it() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        tx.send(put("c", "2", "queued")).unwrap();
+        let later = {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(HISTORY_WRITE_LINGER / 10);
+                tx.send(put("c", "3", "a little later")).unwrap();
+                tx.send(Op::Hurry).unwrap();
+                tx.send(put("c", "4", "after the read")).unwrap();
+            })
+        };
+        let batch = gather(put("c", "1", "first"), &rx);
+        later.join().unwrap();
+        assert_eq!(names(&batch), ["put c/1 first", "put c/2 queued", "put c/3 a little later", "hurry"]);
+        assert_eq!(names(&[rx.try_recv().unwrap()]), ["put c/4 after the read"], "left for the next batch");
+        drop(tx);
+        assert_eq!(names(&gather(put("c", "5", "last"), &rx)), ["put c/5 last"], "every sender gone: no wait");
     }
 }
