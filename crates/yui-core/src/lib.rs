@@ -8,13 +8,11 @@
 //! Start a [`Session`] per pet window; drop it to cancel its task.
 #![deny(missing_docs)]
 
-pub mod body;
 pub mod card;
 pub mod character;
 pub mod chat;
 pub mod clock;
 pub mod command;
-pub mod context;
 pub mod context_log;
 pub mod contract;
 pub mod data_dir;
@@ -23,7 +21,6 @@ pub mod error;
 pub mod event;
 pub mod ingress;
 pub mod keystore;
-pub mod limits;
 pub mod logging;
 pub mod model;
 pub mod outcome;
@@ -41,9 +38,11 @@ pub mod sink;
 pub mod speech;
 pub mod tools;
 pub mod transport;
-pub mod triggers;
 pub mod turn;
 pub mod world;
+
+// The pure engine's modules, at the paths they always had.
+pub use yui_engine::{body, context, limits, triggers};
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

@@ -5,6 +5,7 @@
 //! "Persistence and settings").
 
 use super::Secret;
+pub use crate::body::BedSettings;
 use crate::error::CoreError;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -116,24 +117,6 @@ impl Default for CharacterSettings {
             voice: VoiceSettings::default(),
             bed: BedSettings::default(),
         }
-    }
-}
-
-/// The bed scene (`docs/character.md`): the launch entry's switch and the wake
-/// timeout that ends either entry's sleep.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(default)]
-pub struct BedSettings {
-    /// Start asleep on a bed when YUI starts (default off). Governs the
-    /// launch entry only; `go_to_bed` works either way.
-    pub at_launch: bool,
-    /// Minutes she sleeps before she wakes by herself (default 30; 1 to 480).
-    pub wake_timeout_min: u32,
-}
-
-impl Default for BedSettings {
-    fn default() -> Self {
-        Self { at_launch: false, wake_timeout_min: crate::limits::BED_WAKE_TIMEOUT_MIN_DEFAULT }
     }
 }
 

@@ -14,8 +14,6 @@ mod chat_delete;
 mod chat_fold;
 mod chat_long;
 mod chat_session;
-mod context_golden;
-mod context_props;
 mod delegations;
 mod history;
 mod ingress;

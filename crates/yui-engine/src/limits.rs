@@ -47,7 +47,7 @@ pub const TOOL_CALL_WAIT_BROWSER: Duration = Duration::from_secs(32);
 /// `browser` `open` while the user has not allowed opening pages: how long
 /// the call waits for the Allow, within its own 32 s client wait (the page
 /// then has at least the remaining 12 s to load). Past it the call answers
-/// [`crate::tools::NOT_ALLOWED_YET`]; a later Allow applies to the next
+/// `yui_core::tools::NOT_ALLOWED_YET`; a later Allow applies to the next
 /// `open`.
 pub const BROWSER_OPEN_ASK_WAIT: Duration = Duration::from_secs(20);
 /// How long the offer to switch a tool switch on stands after a call it

@@ -1,9 +1,9 @@
 //! Render time of a full client_context block with every line present.
-//! Run with `cargo bench -p yui-core --bench context`; std::time only.
+//! Run with `cargo bench -p yui-engine --bench context`; std::time only.
 
 use std::hint::black_box;
 use std::time::Instant;
-use yui_core::context::{render, user_input, ClientContext};
+use yui_engine::context::{render, user_input, ClientContext};
 
 /// The golden fixture with every line present (guide included).
 const FULL: &str = include_str!("../tests/fixtures/context/full_block_every_line.json");

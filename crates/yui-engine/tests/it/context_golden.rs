@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use yui_core::context::{render, user_input, ClientContext};
+use yui_engine::context::{render, user_input, ClientContext};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/context")

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{json, Value};
 use std::path::Path;
-use yui_core::context::{render, user_input, ClientContext, CLOSE_TAG, OPEN_TAG};
+use yui_engine::context::{render, user_input, ClientContext, CLOSE_TAG, OPEN_TAG};
 
 const NOW: i64 = 1_787_000_000_000;
 const KINDS: [&str; 7] = ["user", "schedule", "proactive", "agent", "signals", "milestone", "addressed"];

@@ -3,7 +3,7 @@
 //! `proactive.screen_long_session`; `docs/triggers.md`, "Screen transitions").
 //!
 //! Pure: no clock, no I/O. The caller hands [`ScreenWatch::observe`] the
-//! frontmost app the [`FrontmostTracker`](crate::world::FrontmostTracker)
+//! frontmost app the `FrontmostTracker` (`yui_core::world`)
 //! reports, once a sample (every second), and calls [`ScreenWatch::poll`]
 //! after it with whether the global proactive pacer is open. A poll returns
 //! at most one turn's [`Trigger`].

@@ -111,10 +111,26 @@ impl BedTimes {
     }
 }
 
-impl crate::settings::BedSettings {
+/// The bed scene (`docs/character.md`): the launch entry's switch and the wake
+/// timeout that ends either entry's sleep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct BedSettings {
+    /// Start asleep on a bed when YUI starts (default off). Governs the
+    /// launch entry only; `go_to_bed` works either way.
+    pub at_launch: bool,
+    /// Minutes she sleeps before she wakes by herself (default 30; 1 to 480).
+    pub wake_timeout_min: u32,
+}
+
+impl Default for BedSettings {
+    fn default() -> Self {
+        Self { at_launch: false, wake_timeout_min: crate::limits::BED_WAKE_TIMEOUT_MIN_DEFAULT }
+    }
+}
+
+impl BedSettings {
     /// The clip lengths and this wake timeout (clamped to 1..=480 minutes).
-    /// Written here, beside [`BedTimes`], so the settings name nothing of
-    /// the body (`docs/architecture.md`, "Modules and their order").
     pub fn times(&self) -> BedTimes {
         BedTimes::with_timeout_min(self.wake_timeout_min.clamp(1, crate::limits::BED_WAKE_TIMEOUT_MIN_MAX))
     }

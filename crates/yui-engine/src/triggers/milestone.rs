@@ -28,6 +28,18 @@ pub const EVENT_NAME: &str = "time_milestone.first_activity";
 /// The longest day key the file may hold; anything else reads as no latch.
 const DAY_KEY_CHARS: usize = 64;
 
+/// The latch file could not be read or written (the message is the
+/// storage error's: `storage error at <path>: <cause>`).
+#[derive(Debug, thiserror::Error)]
+#[error("storage error at {path}: {source}")]
+pub struct MilestoneError {
+    /// The latch file.
+    pub path: PathBuf,
+    /// The underlying I/O error.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// The day `first_activity` last fired on, and the file that keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MilestoneLatch {
@@ -41,26 +53,26 @@ impl MilestoneLatch {
     /// Read the latch at `path` (usually `<data dir>/`[`FILE_NAME`]). A
     /// missing file, or one holding no day key, is a latch that never fired;
     /// an unreadable file is an error.
-    pub fn load(path: &Path) -> Result<MilestoneLatch, crate::error::CoreError> {
+    pub fn load(path: &Path) -> Result<MilestoneLatch, MilestoneError> {
         let day = match std::fs::read_to_string(path) {
             Ok(text) => {
                 let day = text.trim();
                 (!day.is_empty() && !day.contains(char::is_whitespace) && day.chars().count() <= DAY_KEY_CHARS).then(|| day.to_string())
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(source) => return Err(crate::error::CoreError::Storage { path: path.to_path_buf(), source }),
+            Err(source) => return Err(MilestoneError { path: path.to_path_buf(), source }),
         };
         Ok(MilestoneLatch { path: path.to_path_buf(), day })
     }
 
     /// Write the latched day key (nothing when none is latched), through a
     /// temporary file so a crash leaves the old key or the new one.
-    pub fn save(&self) -> Result<(), crate::error::CoreError> {
+    pub fn save(&self) -> Result<(), MilestoneError> {
         let Some(day) = &self.day else { return Ok(()) };
         let tmp = self.path.with_extension("tmp");
         std::fs::write(&tmp, format!("{day}\n"))
             .and_then(|()| std::fs::rename(&tmp, &self.path))
-            .map_err(|source| crate::error::CoreError::Storage { path: self.path.clone(), source })
+            .map_err(|source| MilestoneError { path: self.path.clone(), source })
     }
 
     /// The latched day key, if any.

@@ -23,7 +23,7 @@ pub mod plan;
 mod tests;
 pub mod tunables;
 
-pub use bed::{Bed, BedEntry, BedPhase, BedStep, BedView, WakeBy};
+pub use bed::{Bed, BedEntry, BedPhase, BedSettings, BedStep, BedView, WakeBy};
 pub use follow::{Output, PagePointer, Reference};
 pub use geometry::{Frame, Pt, Scene, Surface};
 pub use motion::{ActionError, Body, BodyAction, BodyMove, BodyNow, BodyStep};
