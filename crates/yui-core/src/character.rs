@@ -80,26 +80,43 @@ impl From<ImportError> for CoreError {
     }
 }
 
+/// Why bytes are not a readable GLB (glTF binary).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GlbError {
+    /// No `glTF` magic, or fewer bytes than a header.
+    #[error("no glTF binary header")]
+    NoHeader,
+    /// A glTF binary of another version than 2.
+    #[error("glTF version {0}, expected 2")]
+    Version(u32),
+    /// The first chunk is not JSON, or is cut short.
+    #[error("the first chunk is not a complete JSON chunk")]
+    NoJsonChunk,
+    /// The JSON chunk does not parse (the parser's message).
+    #[error("JSON chunk: {0}")]
+    BadJson(String),
+}
+
 /// Read the JSON chunk of a GLB (glTF binary).
-pub fn glb_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
+pub fn glb_json(bytes: &[u8]) -> Result<serde_json::Value, GlbError> {
     if bytes.len() < 20 || &bytes[0..4] != b"glTF" {
-        return Err("no glTF binary header".into());
+        return Err(GlbError::NoHeader);
     }
     let version = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
     if version != 2 {
-        return Err(format!("glTF version {version}, expected 2"));
+        return Err(GlbError::Version(version));
     }
     let chunk_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     if &bytes[16..20] != b"JSON" || 20 + chunk_len > bytes.len() {
-        return Err("the first chunk is not a complete JSON chunk".into());
+        return Err(GlbError::NoJsonChunk);
     }
-    serde_json::from_slice(&bytes[20..20 + chunk_len]).map_err(|e| format!("JSON chunk: {e}"))
+    serde_json::from_slice(&bytes[20..20 + chunk_len]).map_err(|e| GlbError::BadJson(e.to_string()))
 }
 
 /// Inspect a `.vrm`: its version and name.
 pub fn inspect_vrm(path: &Path, bytes: &[u8]) -> Result<CharacterInfo, ImportError> {
     let not = |reason: String| ImportError::NotVrm { path: path.to_path_buf(), expected: "VRM", reason };
-    let json = glb_json(bytes).map_err(not)?;
+    let json = glb_json(bytes).map_err(|e| not(e.to_string()))?;
     let ext = &json["extensions"];
     let (version, name) = if let Some(v1) = ext.get("VRMC_vrm") {
         (VrmVersion::V1, v1["meta"]["name"].as_str().map(str::to_string))
@@ -178,7 +195,7 @@ pub fn import_motion_bytes(data_dir: &DataDir, source: &Path, bytes: &[u8]) -> R
     if bytes.len() as u64 > MAX_VRMA_BYTES {
         return Err(ImportError::TooLarge { path: source.to_path_buf(), size: bytes.len() as u64, limit: MAX_VRMA_BYTES });
     }
-    let json = glb_json(bytes).map_err(|reason| ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason })?;
+    let json = glb_json(bytes).map_err(|e| ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason: e.to_string() })?;
     if json["extensions"].get("VRMC_vrm_animation").is_none() {
         return Err(ImportError::NotVrm { path: source.to_path_buf(), expected: "VRMA", reason: "no VRMC_vrm_animation extension".into() });
     }

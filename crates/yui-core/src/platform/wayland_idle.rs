@@ -81,15 +81,38 @@ impl State {
     }
 }
 
+/// Why there is no idle watch: the message says what the compositor lacked.
+#[derive(Debug, thiserror::Error)]
+pub enum IdleWatchError {
+    /// No compositor at `$WAYLAND_DISPLAY`.
+    #[error("no Wayland compositor to connect to: {0}")]
+    NoCompositor(String),
+    /// The registry's first roundtrip failed.
+    #[error("the Wayland registry failed: {0}")]
+    Registry(String),
+    /// The compositor announced no seat.
+    #[error("the compositor has no seat: {0}")]
+    NoSeat(String),
+    /// Neither idle protocol is announced (mutter, weston).
+    #[error("the compositor offers neither ext_idle_notifier_v1 nor org_kde_kwin_idle")]
+    NoProtocol,
+    /// The roundtrip after binding failed.
+    #[error("the Wayland roundtrip failed: {0}")]
+    Roundtrip(String),
+    /// The dispatch thread could not start.
+    #[error("cannot start the idle thread: {0}")]
+    Thread(String),
+}
+
 impl IdleWatch {
     /// Connect to the compositor named by `$WAYLAND_DISPLAY` and start
     /// watching with a `probe`-long notification. `Err` says why there is
     /// no idle time (no compositor, or neither protocol announced).
-    pub fn connect(probe: Duration) -> Result<Self, String> {
-        let conn = Connection::connect_to_env().map_err(|e| format!("no Wayland compositor to connect to: {e}"))?;
-        let (globals, mut queue) = registry_queue_init::<State>(&conn).map_err(|e| format!("the Wayland registry failed: {e}"))?;
+    pub fn connect(probe: Duration) -> Result<Self, IdleWatchError> {
+        let conn = Connection::connect_to_env().map_err(|e| IdleWatchError::NoCompositor(e.to_string()))?;
+        let (globals, mut queue) = registry_queue_init::<State>(&conn).map_err(|e| IdleWatchError::Registry(e.to_string()))?;
         let qh = queue.handle();
-        let seat: wl_seat::WlSeat = globals.bind(&qh, 1..=1, ()).map_err(|e| format!("the compositor has no seat: {e}"))?;
+        let seat: wl_seat::WlSeat = globals.bind(&qh, 1..=1, ()).map_err(|e| IdleWatchError::NoSeat(e.to_string()))?;
         let timeout = u32::try_from(probe.as_millis()).unwrap_or(u32::MAX);
         let protocol = if let Ok(notifier) = globals.bind::<ext_idle_notifier_v1::ExtIdleNotifierV1, _, _>(&qh, 1..=1, ()) {
             notifier.get_idle_notification(timeout, &seat, &qh, ());
@@ -98,11 +121,11 @@ impl IdleWatch {
             kde.get_idle_timeout(&seat, timeout, &qh, ());
             IdleProtocol::KdeIdle
         } else {
-            return Err("the compositor offers neither ext_idle_notifier_v1 nor org_kde_kwin_idle".to_string());
+            return Err(IdleWatchError::NoProtocol);
         };
         let seen = Arc::new(Mutex::new(Seen::default()));
         let mut state = State { seen: seen.clone() };
-        queue.roundtrip(&mut state).map_err(|e| format!("the Wayland roundtrip failed: {e}"))?;
+        queue.roundtrip(&mut state).map_err(|e| IdleWatchError::Roundtrip(e.to_string()))?;
         tracing::info!(protocol = protocol.interface(), probe_ms = timeout, "world: Wayland idle watch");
         std::thread::Builder::new()
             .name("yui-wayland-idle".into())
@@ -119,18 +142,15 @@ impl IdleWatch {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start the idle thread: {e}"))?;
+            .map_err(|e| IdleWatchError::Thread(e.to_string()))?;
         Ok(Self { seen, probe, protocol })
     }
 
     /// The process's one watch of its compositor, started on first use
     /// with [`WAYLAND_IDLE_PROBE`]; `Err` (kept) says why there is none.
-    pub fn shared() -> Result<&'static IdleWatch, &'static str> {
-        static WATCH: OnceLock<Result<IdleWatch, String>> = OnceLock::new();
-        WATCH
-            .get_or_init(|| IdleWatch::connect(WAYLAND_IDLE_PROBE).inspect_err(|e| tracing::info!(reason = %e, "world: no Wayland idle time")))
-            .as_ref()
-            .map_err(String::as_str)
+    pub fn shared() -> Result<&'static IdleWatch, &'static IdleWatchError> {
+        static WATCH: OnceLock<Result<IdleWatch, IdleWatchError>> = OnceLock::new();
+        WATCH.get_or_init(|| IdleWatch::connect(WAYLAND_IDLE_PROBE).inspect_err(|e| tracing::info!(reason = %e, "world: no Wayland idle time"))).as_ref()
     }
 
     /// The protocol this watch is bound to.

@@ -552,7 +552,7 @@ fn body_tunables(data_dir: &DataDir) -> Result<crate::body::BodyTunables, CoreEr
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(crate::body::BodyTunables::shipped()) };
     crate::body::BodyTunables::from_avatar_json(&text).map_err(|reason| {
         tracing::error!(record = "avatar_config_invalid", path = %path.display(), reason = %reason);
-        CoreError::Settings { field: "avatar.json", reason }
+        CoreError::Settings { field: "avatar.json", reason: reason.to_string() }
     })
 }
 

@@ -69,29 +69,44 @@ pub fn declaration(vocab: &Vocabulary) -> Value {
     })
 }
 
+/// Why a call's arguments make no cue. Its text is the call's answer to
+/// the model, word for word.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CueError {
+    /// `{}`, or only empty values ([`EMPTY_CUE`]).
+    #[error("error: empty cue")]
+    Empty,
+    /// The text is not a JSON object.
+    #[error("error: invalid field arguments")]
+    NotAnObject,
+    /// A known key with a value that is not a string.
+    #[error("error: invalid field {0}")]
+    InvalidField(&'static str),
+}
+
 /// Read a call's arguments (the JSON text the stream assembled) into a cue.
 ///
-/// Errors, as the answer string: `error: empty cue` for `{}` or only empty
-/// values; `error: invalid field arguments` when the text is not a JSON
-/// object. Unknown keys are ignored; a non-string value of a known key is
-/// `error: invalid field <name>`.
-pub fn parse_cue(arguments: &str) -> Result<Cue, String> {
+/// Errors ([`CueError`], whose text is the answer string): `error: empty
+/// cue` for `{}` or only empty values; `error: invalid field arguments`
+/// when the text is not a JSON object. Unknown keys are ignored; a
+/// non-string value of a known key is `error: invalid field <name>`.
+pub fn parse_cue(arguments: &str) -> Result<Cue, CueError> {
     let raw = if arguments.trim().is_empty() { "{}" } else { arguments };
     let map: Map<String, Value> = match serde_json::from_str(raw) {
         Ok(Value::Object(m)) => m,
-        _ => return Err("error: invalid field arguments".into()),
+        _ => return Err(CueError::NotAnObject),
     };
-    let field = |name: &str| -> Result<Option<String>, String> {
+    let field = |name: &'static str| -> Result<Option<String>, CueError> {
         match map.get(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("error: invalid field {name}")),
+            Some(_) => Err(CueError::InvalidField(name)),
         }
     };
     let cue = Cue { emotion_id: field("emotion_id")?, motion_id: field("motion_id")?, emotion_text: field("emotion_text")?, caption: field("caption")? };
     if cue == Cue::default() {
-        return Err(EMPTY_CUE.into());
+        return Err(CueError::Empty);
     }
     Ok(cue)
 }
@@ -255,11 +270,11 @@ mod tests {
 
     #[test]
     fn arguments_are_checked() {
-        assert_eq!(parse_cue("{}").unwrap_err(), EMPTY_CUE);
-        assert_eq!(parse_cue("").unwrap_err(), EMPTY_CUE);
-        assert_eq!(parse_cue(r#"{"emotion_id":""}"#).unwrap_err(), EMPTY_CUE);
-        assert_eq!(parse_cue("[1]").unwrap_err(), "error: invalid field arguments");
-        assert_eq!(parse_cue(r#"{"emotion_id":3}"#).unwrap_err(), "error: invalid field emotion_id");
+        assert_eq!(parse_cue("{}").unwrap_err().to_string(), EMPTY_CUE);
+        assert_eq!(parse_cue("").unwrap_err().to_string(), EMPTY_CUE);
+        assert_eq!(parse_cue(r#"{"emotion_id":""}"#).unwrap_err().to_string(), EMPTY_CUE);
+        assert_eq!(parse_cue("[1]").unwrap_err().to_string(), "error: invalid field arguments");
+        assert_eq!(parse_cue(r#"{"emotion_id":3}"#).unwrap_err().to_string(), "error: invalid field emotion_id");
         assert_eq!(parse_cue(r#"{"caption":"softly","x":1}"#).unwrap().caption.as_deref(), Some("softly"));
         assert!(is_express("mcp_broker_generate_express") && !is_express("look"));
     }

@@ -29,4 +29,4 @@ pub use geometry::{Frame, Pt, Scene, Surface};
 pub use motion::{ActionError, Body, BodyAction, BodyMove, BodyNow, BodyStep};
 pub use path::Gait;
 pub use plan::{Side, Spot};
-pub use tunables::BodyTunables;
+pub use tunables::{BodyTunables, TunablesError};

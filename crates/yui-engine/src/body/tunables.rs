@@ -61,29 +61,59 @@ const KEYS: [Slot; 15] = [
     ("move_max_ms", 1000.0, 14_000.0, |t| &mut t.move_max_ms),
 ];
 
+/// Why a `body` section was refused: the message names the first bad key.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TunablesError {
+    /// The section is not a JSON object.
+    #[error("body: must be an object")]
+    NotAnObject,
+    /// A key the body does not know.
+    #[error("body.{0}: unknown key")]
+    UnknownKey(String),
+    /// A key the body needs is missing.
+    #[error("body.{0}: missing")]
+    Missing(&'static str),
+    /// A value that is not a number in its range.
+    #[error("body.{name}: must be a number from {lo} to {hi}")]
+    OutOfRange {
+        /// The key.
+        name: &'static str,
+        /// The least value it takes.
+        lo: f64,
+        /// The greatest value it takes.
+        hi: f64,
+    },
+    /// The seat is below the feet.
+    #[error("body.seat_from_bottom: must not be below feet_from_bottom")]
+    SeatBelowFeet,
+    /// The file is not JSON (the parser's message).
+    #[error("not a valid avatar.json: {0}")]
+    NotJson(String),
+}
+
 impl BodyTunables {
     /// Read the `body` object; the error names the first bad key.
-    pub fn from_json(body: &Value) -> Result<Self, String> {
-        let obj: &Map<String, Value> = body.as_object().ok_or("body: must be an object")?;
+    pub fn from_json(body: &Value) -> Result<Self, TunablesError> {
+        let obj: &Map<String, Value> = body.as_object().ok_or(TunablesError::NotAnObject)?;
         if let Some(unknown) = obj.keys().find(|k| !KEYS.iter().any(|(name, ..)| name == k)) {
-            return Err(format!("body.{unknown}: unknown key"));
+            return Err(TunablesError::UnknownKey(unknown.clone()));
         }
         let mut t = BodyTunables::zero();
         for (name, lo, hi, slot) in KEYS {
-            let v = obj.get(name).ok_or_else(|| format!("body.{name}: missing"))?;
-            let n = v.as_f64().filter(|n| (lo..=hi).contains(n)).ok_or_else(|| format!("body.{name}: must be a number from {lo} to {hi}"))?;
+            let v = obj.get(name).ok_or(TunablesError::Missing(name))?;
+            let n = v.as_f64().filter(|n| (lo..=hi).contains(n)).ok_or(TunablesError::OutOfRange { name, lo, hi })?;
             *slot(&mut t) = n;
         }
         if t.seat_from_bottom < t.feet_from_bottom {
-            return Err("body.seat_from_bottom: must not be below feet_from_bottom".into());
+            return Err(TunablesError::SeatBelowFeet);
         }
         Ok(t)
     }
 
     /// The `body` section of an `avatar.json` text: its own when present,
     /// else the shipped one.
-    pub fn from_avatar_json(text: &str) -> Result<Self, String> {
-        let file: Value = serde_json::from_str(text).map_err(|e| format!("not a valid avatar.json: {e}"))?;
+    pub fn from_avatar_json(text: &str) -> Result<Self, TunablesError> {
+        let file: Value = serde_json::from_str(text).map_err(|e| TunablesError::NotJson(e.to_string()))?;
         match file.get("body") {
             Some(body) => Self::from_json(body),
             None => Ok(Self::shipped()),
@@ -131,14 +161,14 @@ mod tests {
         for (name, ..) in KEYS {
             let mut missing = body.clone();
             missing.as_object_mut().unwrap().remove(name);
-            assert_eq!(BodyTunables::from_json(&missing).unwrap_err(), format!("body.{name}: missing"));
+            assert_eq!(BodyTunables::from_json(&missing).unwrap_err().to_string(), format!("body.{name}: missing"));
             let mut bad = body.clone();
             bad[name] = json!("fast");
-            assert!(BodyTunables::from_json(&bad).unwrap_err().starts_with(&format!("body.{name}: must be a number")));
+            assert!(BodyTunables::from_json(&bad).unwrap_err().to_string().starts_with(&format!("body.{name}: must be a number")));
         }
         let mut extra = body.clone();
         extra["wings"] = json!(2);
-        assert_eq!(BodyTunables::from_json(&extra).unwrap_err(), "body.wings: unknown key");
+        assert_eq!(BodyTunables::from_json(&extra).unwrap_err().to_string(), "body.wings: unknown key");
         assert_eq!(BodyTunables::from_avatar_json(r#"{"cues":{}}"#).unwrap(), t, "no body section: the shipped one");
         assert!(BodyTunables::from_avatar_json("{").is_err());
     }

@@ -438,7 +438,7 @@ fn complete(cfg: &RequestConfig, f: &mut Flight, a: Assembled, parts: &mut Vec<R
                     }
                 }
                 parts.push(ReplyPart::Alive { after_speech: false });
-                Some(answer)
+                Some(answer.to_string())
             }
         }
     } else if declared(cfg, &a.name) {

@@ -199,7 +199,7 @@ impl Reader {
                 }
                 Err(e) => {
                     self.part(ReplyPart::Alive { after_speech: false });
-                    e
+                    e.to_string()
                 }
             };
             self.calls.push(Call { call_id, name, arguments, answer: Some(answer) });
