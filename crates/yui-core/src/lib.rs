@@ -25,9 +25,7 @@ pub mod logging;
 pub mod model;
 pub mod outcome;
 pub mod persist;
-pub mod picture;
 pub mod placement;
-pub mod platform;
 pub mod ports;
 pub mod presence;
 pub mod probe;
@@ -43,6 +41,8 @@ pub mod world;
 
 // The pure engine's modules, at the paths they always had.
 pub use yui_engine::{body, context, limits, triggers};
+// The desktop access, at the paths it always had.
+pub use yui_desktop::{picture, platform};
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

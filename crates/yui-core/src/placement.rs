@@ -2,12 +2,7 @@
 
 pub use crate::body::geometry::Rect;
 
-impl From<&crate::platform::Display> for Rect {
-    /// A display's place on the desktop.
-    fn from(d: &crate::platform::Display) -> Self {
-        Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }
-    }
-}
+// A display's `Rect` comes from `platform::Display` (`From`, beside it).
 
 /// Where each character's pet window stood last, by character name:
 /// `<data dir>/pet-places.json`. A missing or broken file remembers

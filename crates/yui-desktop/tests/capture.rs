@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! Xvfb :77 -screen 0 1280x800x24 -noreset -nolisten tcp &
-//! DISPLAY=:77 cargo test -p yui-core --test capture -- --ignored
+//! DISPLAY=:77 cargo test -p yui-desktop --test capture -- --ignored
 //! ```
 //!
 //! The window-list test plays the window manager: it sets
@@ -13,8 +13,8 @@
 
 use std::sync::Mutex;
 use xcb::{x, Xid};
-use yui_core::picture::capture::{capture_display, capture_window, display_at, displays, windows, CaptureError};
-use yui_core::picture::Picture;
+use yui_desktop::picture::capture::{capture_display, capture_window, display_at, displays, windows, CaptureError};
+use yui_desktop::picture::Picture;
 
 /// The tests share one X server and its root properties: one at a time.
 static X: Mutex<()> = Mutex::new(());

@@ -57,7 +57,7 @@ pub enum PictureError {
 }
 
 /// The MIME subtype of an encoded image, sniffed from its first bytes.
-pub(crate) fn sniff(bytes: &[u8]) -> Option<&'static str> {
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some("png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {

@@ -1,4 +1,4 @@
-//! Capture + fit benchmark: `cargo bench -p yui-core --bench capture`.
+//! Capture + fit benchmark: `cargo bench -p yui-desktop --bench capture`.
 //!
 //! Starts its own `Xvfb :N -screen 0 1920x1080x24`, paints a busy screen on
 //! the root window (text-like glyph rows, panels, gradients, a photo-like
@@ -15,7 +15,7 @@
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use yui_core::picture::{capture::capture_display, fit, Picture};
+use yui_desktop::picture::{capture::capture_display, fit, Picture};
 
 const W: u32 = 1920;
 const H: u32 = 1080;

@@ -1,5 +1,5 @@
 //! The platform layer: the code that talks to the desktop's system, one
-//! module per system, serving both the desktop facts (`crate::world`) and
+//! module per system, serving both the desktop facts (`yui_core::world`) and
 //! the capture (`crate::picture`). It names neither of them: they import it
 //! (`docs/architecture.md`, "Modules and their order").
 //!
@@ -179,6 +179,13 @@ pub struct Display {
     pub scale: f32,
     /// The system's primary display.
     pub primary: bool,
+}
+
+impl From<&Display> for yui_engine::body::geometry::Rect {
+    /// A display's place on the desktop.
+    fn from(d: &Display) -> Self {
+        yui_engine::body::geometry::Rect { x: d.x, y: d.y, width: d.width as i32, height: d.height as i32 }
+    }
 }
 
 /// Why a capture or a listing failed.

@@ -1,0 +1,18 @@
+//! # yui-desktop
+//!
+//! How YUI reaches the desktop: `platform`, the code that talks to each
+//! system (one module per system: X11, sway, Wayland and its idle time,
+//! Windows, macOS, the GDK backend choice) for both the desktop facts and
+//! the screen, with the types they answer in; and `picture`, the capture of
+//! a display or a window and the fitter that scales and encodes what the
+//! eyes see. It decides nothing about a turn: `yui-core`'s `world` and tools
+//! read through it, and re-export both modules at their old paths
+//! (`yui_core::platform`, `yui_core::picture`). `docs/architecture.md` has
+//! the map of the crates.
+#![deny(missing_docs)]
+
+pub mod picture;
+pub mod platform;
+
+// The one table of limits, at the path the modules name it by.
+pub(crate) use yui_engine::limits;
