@@ -165,3 +165,10 @@ pub enum CardError {
         source: std::io::Error,
     },
 }
+
+impl From<crate::keystore::KeyFileError> for CoreError {
+    /// The key's file: a storage error, with its path.
+    fn from(e: crate::keystore::KeyFileError) -> Self {
+        CoreError::Storage { path: e.path, source: e.source }
+    }
+}

@@ -20,7 +20,6 @@ pub mod delegations;
 pub mod error;
 pub mod event;
 pub mod ingress;
-pub mod keystore;
 pub mod logging;
 pub mod model;
 pub mod outcome;
@@ -42,7 +41,7 @@ pub mod world;
 // The pure engine's modules, at the paths they always had.
 pub use yui_engine::{body, context, limits, triggers};
 // The desktop access, at the paths it always had.
-pub use yui_desktop::{picture, platform};
+pub use yui_desktop::{keystore, picture, platform};
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

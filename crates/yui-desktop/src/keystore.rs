@@ -7,7 +7,6 @@
 //! API): async callers wrap them in `tokio::task::spawn_blocking`. The key is
 //! never logged; errors name the place, never the value.
 
-use crate::error::CoreError;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,9 +28,22 @@ pub enum KeyPlace {
     File,
 }
 
+/// The key's file could not be read or written (the message is the core's
+/// storage error's: `storage error at <path>: <cause>`; `yui-core` turns
+/// it into `KeyFileError::Storage`).
+#[derive(Debug, thiserror::Error)]
+#[error("storage error at {path}: {source}")]
+pub struct KeyFileError {
+    /// The file involved.
+    pub path: PathBuf,
+    /// The underlying I/O error.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// Where a [`KeyStore`] lives: a directory for the fallback file, and
 /// whether the OS keychain may be asked. The data directory
-/// (`crate::data_dir::DataDir`) is one; this module names no module above
+/// (`yui_core::data_dir::DataDir`) is one; this module names no module above
 /// it (`docs/architecture.md`, "Modules and their order").
 pub trait KeyHome {
     /// The directory the fallback file `key` goes in.
@@ -142,7 +154,7 @@ impl KeyStore {
 
     /// The stored key: the keychain's, else the file's; `None` when neither
     /// holds one. A keychain that fails is logged and skipped. Blocking.
-    pub fn load(&self) -> Result<Option<String>, CoreError> {
+    pub fn load(&self) -> Result<Option<String>, KeyFileError> {
         if let Some(chain) = &self.keychain {
             match chain.get() {
                 Ok(Some(key)) if !key.is_empty() => return Ok(Some(key)),
@@ -156,7 +168,7 @@ impl KeyStore {
                 Ok((!key.is_empty()).then_some(key))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(CoreError::Storage { path: self.file.clone(), source }),
+            Err(source) => Err(KeyFileError { path: self.file.clone(), source }),
         }
     }
 
@@ -164,7 +176,7 @@ impl KeyStore {
     /// keychain is missing or refuses, in the 0600 file. An empty key
     /// deletes it from both. Answers where it went (for an empty key: where
     /// one would go). Blocking.
-    pub fn save(&self, key: &str) -> Result<KeyPlace, CoreError> {
+    pub fn save(&self, key: &str) -> Result<KeyPlace, KeyFileError> {
         if key.is_empty() {
             if let Some(chain) = &self.keychain {
                 if let Err(e) = chain.delete() {
@@ -202,9 +214,9 @@ impl KeyStore {
         }
     }
 
-    fn remove_file(&self) -> Result<(), CoreError> {
+    fn remove_file(&self) -> Result<(), KeyFileError> {
         match std::fs::remove_file(&self.file) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CoreError::Storage { path: self.file.clone(), source: e }),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(KeyFileError { path: self.file.clone(), source: e }),
             _ => Ok(()),
         }
     }
@@ -212,9 +224,9 @@ impl KeyStore {
 
 /// Write `bytes` to `path` readable only by the user (0600 on Unix): a
 /// fresh temporary file with that mode, synced, then renamed over `path`.
-pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), KeyFileError> {
     let tmp = path.with_extension("tmp");
-    let err = |source| CoreError::Storage { path: path.to_path_buf(), source };
+    let err = |source| KeyFileError { path: path.to_path_buf(), source };
     let _ = std::fs::remove_file(&tmp);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
