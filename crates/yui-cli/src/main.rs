@@ -52,7 +52,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
-use yui_core::{ChatApi, DataDir, EventSink, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
+use yui_core::{ChatApi, DataDir, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
 /// The stdin commands, for `--help`.
 const COMMANDS_HELP: &str = "\
@@ -225,46 +225,24 @@ fn main() -> anyhow::Result<()> {
     rt.block_on(chat(args))
 }
 
-/// The CLI's sink: each event one JSON line on stdout; the events of one
-/// pass of the session loop in one write (`EventSink::emit_all`).
-struct Printer {
-    /// The `msg_id` of the last chat `start` printed (`/regenerate`).
-    last_start: Arc<Mutex<Option<String>>>,
-}
-
-impl EventSink for Printer {
-    fn emit(&self, event: UiEvent) {
-        self.emit_all(vec![event]);
+fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>) {
+    if let UiEvent::Chat { event: ChatEvent::Start { msg_id, .. } } = event {
+        *last_start.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg_id.clone());
     }
-
-    fn emit_all(&self, events: Vec<UiEvent>) {
-        let mut lines = String::new();
-        for event in &events {
-            if let UiEvent::Chat { event: ChatEvent::Start { msg_id, .. } } = event {
-                *self.last_start.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg_id.clone());
-            }
-            if let Ok(line) = serde_json::to_string(event) {
-                lines.push_str(&line);
-                lines.push('\n');
-            }
+    if let Ok(line) = serde_json::to_string(event) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+    match event {
+        UiEvent::Status { status: Status::Reconnecting { delay_ms, reason, .. } } => {
+            eprintln!("yui-cli: connection lost ({reason}); retrying in {delay_ms} ms")
         }
-        {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(lines.as_bytes());
-            let _ = out.flush();
+        UiEvent::Status { status: Status::AuthFailed } => {
+            eprintln!("yui-cli: the backend refused the key; fix it and send /reconnect")
         }
-        for event in &events {
-            match event {
-                UiEvent::Status { status: Status::Reconnecting { delay_ms, reason, .. } } => {
-                    eprintln!("yui-cli: connection lost ({reason}); retrying in {delay_ms} ms")
-                }
-                UiEvent::Status { status: Status::AuthFailed } => {
-                    eprintln!("yui-cli: the backend refused the key; fix it and send /reconnect")
-                }
-                UiEvent::Notice { code, message } => eprintln!("yui-cli: {code:?}: {message}"),
-                _ => {}
-            }
-        }
+        UiEvent::Notice { code, message } => eprintln!("yui-cli: {code:?}: {message}"),
+        _ => {}
     }
 }
 
@@ -335,8 +313,9 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         config.world_input = yui_core::session::world::WorldInput::Fed;
     }
     let last_start = Arc::new(Mutex::new(None::<String>));
+    let printed = last_start.clone();
     let clock = config.clock.clone();
-    let session = Session::start(config, Arc::new(Printer { last_start: last_start.clone() }))?;
+    let session = Session::start(config, Arc::new(move |e: UiEvent| print_event(&e, &printed)))?;
     let ingress_cancel = tokio_util::sync::CancellationToken::new();
     let _ingress = match args.ingress_port {
         Some(port) => {

@@ -48,9 +48,6 @@ pub(super) struct Driver {
     pub engine: Engine,
     /// Where the page's events go.
     pub sink: SharedSink,
-    /// The session's pass sink: the loop releases it at the end of each
-    /// pass (its own events went in through `sink`, its opener).
-    pub passes: Arc<crate::sink::PassSink>,
     /// The wall clock.
     pub clock: SharedClock,
     /// The settings the session reads now.
@@ -103,7 +100,6 @@ impl Driver {
         if launch_bed {
             self.go_to_bed(crate::body::BedEntry::Launch, &mut fx);
         }
-        self.passes.release();
         loop {
             let deadline = self.engine.next_deadline();
             let inbox_due = self.inbox_deadline();
@@ -167,10 +163,7 @@ impl Driver {
             if self.fire_waiting(&mut fx) {
                 self.apply(&mut fx, &tools, &shot_tx);
             }
-            // The pass's events go to the host in one delivery.
-            self.passes.release();
         }
-        self.passes.release();
         // The window (or its replacement) is not told; only the watch is.
         self.link.close();
     }

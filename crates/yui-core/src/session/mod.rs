@@ -158,9 +158,6 @@ impl Session {
     ///
     /// Errors: an unusable `chat_base_url`, an unreadable data directory.
     pub fn start(config: SessionConfig, sink: SharedSink) -> Result<Session, CoreError> {
-        // The events of one pass of the loop reach the host in one delivery.
-        let passes = Arc::new(crate::sink::PassSink::new(sink));
-        let sink: SharedSink = passes.clone();
         let cancel = CancellationToken::new();
         let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
         let (arrival_tx, arrival_rx) = mpsc::unbounded_channel();
@@ -197,8 +194,7 @@ impl Session {
         let launch_bed = config.launch && config.live.read(|s| s.character.bed.at_launch);
         let driver = driver::Driver {
             engine: parts.engine,
-            sink: passes.opener(),
-            passes,
+            sink: sink.clone(),
             clock: config.clock.clone(),
             live: config.live.clone(),
             desk: config.desk.clone(),
