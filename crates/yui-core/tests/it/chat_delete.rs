@@ -3,7 +3,7 @@
 //! a reopen after every step finding what survived, the chat log's events
 //! and the engine's `DELETE /chats/{cid}` request, and the same over a live
 //! session. (A kill during a write is the history's own test,
-//! `history::a_kill_9_loop_loses_nothing_acknowledged`.)
+//! `history::durability::a_killed_writer_loses_no_flushed_message`.)
 
 use crate::common;
 
