@@ -28,7 +28,7 @@
 use crate::limits::PERSIST_WRITE_LINGER;
 use std::sync::mpsc;
 use std::sync::OnceLock;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -70,8 +70,7 @@ impl Writer {
         let spawned = std::thread::Builder::new().name(name.to_string()).spawn(move || {
             background_thread();
             while let Ok(first) = rx.recv() {
-                let batch = gather(first, &rx);
-                run_batch(batch);
+                run_batch(window(first, &rx));
             }
         });
         let thread = match spawned {
@@ -135,29 +134,35 @@ impl Writer {
     }
 }
 
-/// The messages of one window: `first`, then what comes within
-/// [`PERSIST_WRITE_LINGER`] of it; a flush (or every sender gone) closes
-/// the window at once. The thread parks meanwhile, so a send does not wake
-/// it; a flush unparks it.
-fn gather(first: Message, rx: &mpsc::Receiver<Message>) -> Vec<Message> {
-    let deadline = Instant::now() + PERSIST_WRITE_LINGER;
+/// The items of one window of a writer thread: `first`, then what comes
+/// within `linger` of it, up to `most` items; an item `closes` says someone
+/// waits on (a flush) closes the window at once, and so does every sender
+/// gone. The thread parks meanwhile, so a send does not wake it; whoever
+/// sends an item that closes unparks it. The ordered writer gathers its
+/// jobs with it, the history's writer its writes.
+pub fn gather<T>(first: T, rx: &mpsc::Receiver<T>, linger: Duration, most: usize, closes: impl Fn(&T) -> bool) -> Vec<T> {
+    let deadline = Instant::now() + linger;
     let mut batch = vec![first];
-    loop {
-        if matches!(batch.last(), Some(Message::Barrier(_))) {
-            return batch;
-        }
+    while batch.len() < most && !batch.last().is_some_and(&closes) {
         match rx.try_recv() {
-            Ok(message) => batch.push(message),
-            Err(mpsc::TryRecvError::Disconnected) => return batch,
+            Ok(item) => batch.push(item),
+            Err(mpsc::TryRecvError::Disconnected) => break,
             Err(mpsc::TryRecvError::Empty) => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    return batch;
+                    break;
                 }
                 std::thread::park_timeout(left);
             }
         }
     }
+    batch
+}
+
+/// The ordered writer's window: its jobs within [`PERSIST_WRITE_LINGER`],
+/// closed by a flush.
+fn window(first: Message, rx: &mpsc::Receiver<Message>) -> Vec<Message> {
+    gather(first, rx, PERSIST_WRITE_LINGER, usize::MAX, |m| matches!(m, Message::Barrier(_)))
 }
 
 /// Run a window's jobs in order, skipping a keyed job that a later one of
@@ -276,14 +281,14 @@ mod tests {
             tx.send(m).unwrap();
         }
         let first = rx.recv().unwrap();
-        let batch = gather(first, &rx);
+        let batch = window(first, &rx);
         assert_eq!(batch.len(), 5, "a flush closes the window");
         run_batch(batch);
         assert!(done_rx.try_recv().is_ok(), "the flush answered");
         assert_eq!(*seen.lock().unwrap(), ["log1", "b1", "a2"], "a1 superseded by a2; appends and other files kept, in order");
         drop(tx);
         let first = rx.recv().unwrap();
-        run_batch(gather(first, &rx));
+        run_batch(window(first, &rx));
         assert_eq!(*seen.lock().unwrap(), ["log1", "b1", "a2", "a4"], "a2 is not superseded across the flush; a3 is by a4");
     }
 

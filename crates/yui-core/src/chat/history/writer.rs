@@ -16,9 +16,8 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
 
 /// One write, as asked.
 pub enum Op {
@@ -134,26 +133,10 @@ impl Drop for StopGuard {
 /// The writes of one transaction: `first`, then what comes within
 /// [`HISTORY_WRITE_LINGER`] of it, up to [`HISTORY_WRITE_BATCH`]; a write
 /// someone waits on (a flush, an import, a read's hurry) or every sender
-/// gone closes the batch at once. The thread parks meanwhile, so a write
-/// asked does not wake it; the handle unparks it for a write someone waits
-/// on ([`super::History`]).
+/// gone closes the batch at once (`persist::gather`; the handle unparks the
+/// thread for a write someone waits on, [`super::History`]).
 fn gather(first: Op, rx: &Receiver<Op>) -> Vec<Op> {
-    let deadline = Instant::now() + HISTORY_WRITE_LINGER;
-    let mut batch = vec![first];
-    while batch.len() < HISTORY_WRITE_BATCH && !batch.last().is_some_and(Op::awaited) {
-        match rx.try_recv() {
-            Ok(op) => batch.push(op),
-            Err(TryRecvError::Disconnected) => break,
-            Err(TryRecvError::Empty) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    break;
-                }
-                std::thread::park_timeout(left);
-            }
-        }
-    }
-    batch
+    crate::persist::gather(first, rx, HISTORY_WRITE_LINGER, HISTORY_WRITE_BATCH, Op::awaited)
 }
 
 /// The writer thread's body: until every sender is gone and the queue is empty.
