@@ -4,16 +4,17 @@
 //! The pages call `commands.<name>(…)`; no command name is a loose string.
 //!
 //! The commands are declared once, in `lib.rs` (`shell_commands!`): the
-//! invoke handler and this table come from the same lines. The test
-//! `commands_ts_is_current` fails when the committed file is stale
-//! (`UPDATE_BINDINGS=1 cargo test -p yui --lib api` rewrites it), and
-//! `the_listed_arguments_are_the_functions_own` fails when a declared
-//! argument is not one of the function's own (read from its source).
+//! invoke handler and this table come from the same lines, and each
+//! command's argument names from its own signature (`#[page_args]`,
+//! `src-tauri/macros`). The events the shell emits itself are declared once
+//! in `shell_events.rs`. The test `commands_ts_is_current` fails when the
+//! committed file is stale (`UPDATE_BINDINGS=1 cargo test -p yui --lib api`
+//! rewrites it).
 
 use ts_rs::{Config, TS};
 
-/// One argument: its name as the page passes it, and its TypeScript type.
-type Arg = (&'static str, fn(&Config) -> String);
+/// What writes one TypeScript type.
+type TypeScript = fn(&Config) -> String;
 
 /// One command of the table.
 pub struct Spec {
@@ -21,10 +22,12 @@ pub struct Spec {
     pub name: &'static str,
     /// What it does, one line (the generated function's doc).
     pub doc: &'static str,
-    /// Its arguments, in order.
-    pub args: &'static [Arg],
+    /// Its arguments' names as the page passes them (the function's own), in order.
+    pub arg_names: &'static [&'static str],
+    /// Their TypeScript types, in the same order.
+    pub arg_types: &'static [TypeScript],
     /// The TypeScript type of its answer.
-    pub answer: fn(&Config) -> String,
+    pub answer: TypeScript,
 }
 
 pub(crate) fn ts<T: TS>(cfg: &Config) -> String {
@@ -52,7 +55,7 @@ pub(crate) fn cursor_stream(cfg: &Config) -> String {
 }
 
 /// `T` written out in place, on one line (its field docs left out).
-fn inline<T: TS>(cfg: &Config) -> String {
+pub(crate) fn inline<T: TS>(cfg: &Config) -> String {
     let mut text = T::inline(cfg);
     while let (Some(start), Some(end)) = (text.find("/**"), text.find("*/")) {
         text.replace_range(start..end + 2, "");
@@ -69,26 +72,11 @@ pub struct EventSpec {
     /// What it carries, one line.
     pub doc: &'static str,
     /// Its payload's TypeScript type.
-    pub payload: fn(&Config) -> String,
+    pub payload: TypeScript,
 }
 
-/// Every event the shell emits.
-pub const EVENTS: &[EventSpec] = &[
-    EventSpec {
-        key: "event",
-        name: crate::sink::EVENT_NAME,
-        doc: "Every core event of the session, until the page registers its event channel.",
-        payload: ts::<yui_core::UiEvent>,
-    },
-    EventSpec {
-        key: "interactive",
-        name: crate::shortcut::INTERACTIVE_EVENT,
-        doc: "The \"bring YUI back\" shortcut: keep click-through off for `seconds` (pet only).",
-        payload: inline::<crate::shortcut::Interactive>,
-    },
-];
-
 pub(crate) use crate::command_table::COMMANDS;
+use crate::shell_events::EVENTS;
 
 /// Commands whose body is raw bytes (`x-file-name` names the file): their
 /// generated function takes `(bytes, fileName)`.
@@ -118,10 +106,11 @@ pub fn typescript() -> String {
     let mut used = std::collections::BTreeSet::new();
     for spec in COMMANDS {
         let answer = (spec.answer)(&cfg);
-        let mut params: Vec<String> = spec.args.iter().map(|(n, t)| format!("{}: {}", camel(n), t(&cfg))).collect();
+        let args = spec.arg_names.iter().zip(spec.arg_types);
+        let mut params: Vec<String> = args.clone().map(|(n, t)| format!("{}: {}", camel(n), t(&cfg))).collect();
         // Tauri reads the arguments under their camelCase names.
-        let mut passed: Vec<String> = spec.args.iter().map(|(n, _)| camel(n)).collect();
-        for (_, t) in spec.args {
+        let mut passed: Vec<String> = spec.arg_names.iter().map(|n| camel(n)).collect();
+        for (_, t) in args {
             used.insert(t(&cfg));
         }
         used.insert(answer.clone());
@@ -191,79 +180,15 @@ mod tests {
         assert!(committed == fresh, "ui/src/bindings/commands.ts is stale: run `UPDATE_BINDINGS=1 cargo test -p yui --lib api` and commit it");
     }
 
-    /// The functions' own parameters, minus what Tauri injects.
-    fn own_args(source: &str, name: &str) -> Option<Vec<String>> {
-        let start = source.find(&format!("fn {name}("))?;
-        let rest = &source[start + name.len() + 4..];
-        let sig = &rest[..rest.find(')')?];
-        let injected = ["AppHandle", "WebviewWindow", "State<", "Request<", "Window"];
-        // Split on the commas outside angle brackets.
-        let mut params = Vec::new();
-        let (mut depth, mut from) = (0i32, 0usize);
-        for (i, c) in sig.char_indices() {
-            match c {
-                '<' => depth += 1,
-                '>' => depth -= 1,
-                ',' if depth == 0 => {
-                    params.push(&sig[from..i]);
-                    from = i + 1;
-                }
-                _ => {}
-            }
-        }
-        params.push(&sig[from..]);
-        Some(
-            params
-                .into_iter()
-                .filter_map(|p| p.split_once(':'))
-                .filter(|(_, ty)| !injected.iter().any(|i| ty.trim().starts_with(i)))
-                .map(|(n, _)| n.trim().trim_start_matches("mut ").to_string())
-                .collect(),
-        )
-    }
-
     #[test]
-    fn the_listed_arguments_are_the_functions_own() {
-        let sources = [
-            include_str!("commands.rs"),
-            include_str!("streams.rs"),
-            include_str!("ingress.rs"),
-            include_str!("chat_window.rs"),
-            include_str!("pet_commands.rs"),
-            include_str!("settings_window.rs"),
-            include_str!("screen_settings.rs"),
-            include_str!("voice_commands.rs"),
-        ];
-        for spec in COMMANDS {
-            let args = sources.iter().find_map(|s| own_args(s, spec.name)).unwrap_or_else(|| panic!("no fn {}", spec.name));
-            let listed: Vec<&str> = spec.args.iter().map(|(n, _)| *n).collect();
-            assert_eq!(args, listed, "the arguments of {}", spec.name);
-        }
-    }
-
-    #[test]
-    fn every_emitted_event_is_in_the_table() {
-        let sources = [
-            include_str!("cursor.rs"),
-            include_str!("shortcut.rs"),
-            include_str!("sink.rs"),
-            include_str!("streams.rs"),
-            include_str!("settings_window.rs"),
-            include_str!("startup.rs"),
-            include_str!("tray.rs"),
-            include_str!("desk.rs"),
-            include_str!("browser.rs"),
-            include_str!("chat_window.rs"),
-        ];
-        let listed: Vec<&str> = EVENTS.iter().map(|e| e.name).collect();
-        for source in sources {
-            let mut rest = source;
-            while let Some(at) = rest.find("\"yui://") {
-                let name = &rest[at + 1..];
-                let name = &name[..name.find('"').expect("a closed string")];
-                assert!(listed.contains(&name), "the shell emits {name} but api.rs does not list it");
-                rest = &rest[at + 1 + name.len()..];
-            }
+    fn argument_names_come_from_the_signatures() {
+        let spec = |name: &str| COMMANDS.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no command {name}"));
+        // Injected parameters (the app, the window, state, the request) are left out.
+        assert_eq!(spec("chat_page").arg_names, ["id", "before", "after"]);
+        assert_eq!(spec("send_command").arg_names, ["command"]);
+        assert_eq!(spec("import_character").arg_names, [] as [&str; 0]);
+        for s in COMMANDS {
+            assert_eq!(s.arg_names.len(), s.arg_types.len(), "{}", s.name);
         }
     }
 

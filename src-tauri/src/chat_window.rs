@@ -32,6 +32,7 @@ pub fn open(app: &AppHandle) {
 
 /// Open the chat window (the pet's chat button).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn open_chat(app: AppHandle) {
     open(&app);
 }
@@ -41,6 +42,7 @@ pub fn open_chat(app: AppHandle) {
 ///
 /// Errors: the pet has no session (`closed`, or its startup error).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn chat_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<ConversationSummary>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.conversations()))
 }
@@ -51,6 +53,7 @@ pub async fn chat_conversations(window: WebviewWindow, windows: State<'_, Window
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn chat_conversation(
     window: WebviewWindow,
     windows: State<'_, Windows>,
@@ -66,6 +69,7 @@ pub async fn chat_conversation(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn chat_page(
     window: WebviewWindow,
     windows: State<'_, Windows>,
@@ -80,6 +84,7 @@ pub async fn chat_page(
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, query: String) -> Result<Vec<SearchHit>, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.search_chats(&query)))
 }
@@ -90,6 +95,7 @@ pub async fn chat_search(window: WebviewWindow, windows: State<'_, Windows>, que
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn chat_delete_conversation(window: WebviewWindow, windows: State<'_, Windows>, id: String) -> Result<(), CommandError> {
     windows.with_session(caller(&window)?.session(), |s| s.send(UserCommand::DeleteConversation { conversation_id: id }))
 }
@@ -99,6 +105,7 @@ pub fn chat_delete_conversation(window: WebviewWindow, windows: State<'_, Window
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn chat_delete_all_conversations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<(), CommandError> {
     windows.with_session(caller(&window)?.session(), |s| s.send(UserCommand::DeleteAllConversations))
 }
@@ -107,6 +114,7 @@ pub fn chat_delete_all_conversations(window: WebviewWindow, windows: State<'_, W
 ///
 /// Errors: as [`chat_conversations`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.user.chat.clone())))
 }

@@ -38,6 +38,7 @@ pub fn caller(window: &WebviewWindow) -> Result<WindowId, CommandError> {
 /// Errors: the window has no session, its session failed to start, or the
 /// session has ended (`closed`).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn send_command(window: WebviewWindow, windows: State<'_, Windows>, command: UserCommand) -> Result<(), CommandError> {
     windows.with_session(caller(&window)?.session(), |session| session.send(command))
 }
@@ -48,6 +49,7 @@ pub fn send_command(window: WebviewWindow, windows: State<'_, Windows>, command:
 /// Errors: as [`send_command`]; a failed startup returns its own error here,
 /// so the page can show why it has no session.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn current_status(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Status, CommandError> {
     windows.with_session(caller(&window)?.session(), |session| Ok(session.status().borrow().clone()))
 }
@@ -57,6 +59,7 @@ pub fn current_status(window: WebviewWindow, windows: State<'_, Windows>) -> Res
 ///
 /// Errors: as [`current_status`].
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn body_now(window: WebviewWindow, windows: State<'_, Windows>) -> Result<UiEvent, CommandError> {
     windows.with_session(caller(&window)?.session(), |session| Ok(session.body()))
 }

@@ -103,6 +103,7 @@ fn token_for(app: &AppHandle, settings: &IngressSettings) -> Result<String, Comm
 ///
 /// Errors: not the settings window; the settings or the token cannot be read.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn ingress_info(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<IngressInfo, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
@@ -133,6 +134,7 @@ pub async fn ingress_info(app: AppHandle, window: WebviewWindow, background: Sta
 ///
 /// Errors: not the settings window.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn desktop_limitation(window: WebviewWindow) -> Result<Option<String>, CommandError> {
     settings_only(&window)?;
     crate::settings_window::blocking(|| Ok(yui_core::world::platform().limitation().map(str::to_string))).await
@@ -143,6 +145,7 @@ pub async fn desktop_limitation(window: WebviewWindow) -> Result<Option<String>,
 ///
 /// Errors: not the settings window.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn desktop_check(window: WebviewWindow) -> Result<yui_core::world::stage::StageReport, CommandError> {
     settings_only(&window)?;
     crate::settings_window::blocking(|| Ok(yui_core::world::stage::check_desktop())).await

@@ -20,6 +20,7 @@ mod placement;
 mod presence;
 mod screen_settings;
 mod settings_window;
+mod shell_events;
 mod shortcut;
 mod sink;
 mod startup;
@@ -32,21 +33,32 @@ pub use commands::CommandError;
 pub use sink::EVENT_NAME;
 pub use window::WindowId;
 
-/// Declares the shell's commands once. Each line is `module::name [args] ->
-/// answer, "doc";`: the function, its arguments as the page passes them
-/// with their TypeScript types, its answer's type and one line for the
-/// generated function. From it come the invoke handler (`invoke_handler!`)
-/// and, in tests, the table (`command_table::COMMANDS`) that writes
-/// `ui/src/bindings/commands.ts`; a command cannot be registered without
-/// being typed, or typed without being registered.
+/// Declares the shell's commands once. Each line is `module::name [types]
+/// -> answer, "doc";`: the function, the TypeScript types of the arguments
+/// the page passes (in the function's order; their names come from the
+/// function itself, through `#[page_args]`), its answer's type and one line
+/// for the generated function. From it come the invoke handler
+/// (`invoke_handler!`) and, in tests, the table (`command_table::COMMANDS`)
+/// that writes `ui/src/bindings/commands.ts`; a command cannot be
+/// registered without being typed, or typed without being registered, and
+/// a line that types more or fewer arguments than the function takes does
+/// not compile.
 macro_rules! shell_commands {
-    ($( $module:ident :: $name:ident [$($arg:literal : $ty:expr),*] -> $answer:expr, $doc:literal; )*) => {
+    (@unit $ty:expr) => { () };
+    ($( $module:ident :: $name:ident [$($ty:expr),*] -> $answer:expr, $doc:literal; )*) => {
         /// The invoke handler of every declared command.
         macro_rules! invoke_handler {
             () => {
                 tauri::generate_handler![$($module::$name),*]
             };
         }
+
+        $(
+            const _: () = assert!(
+                $module::$name::ARGS.len() == <[()]>::len(&[$(shell_commands!(@unit $ty)),*]),
+                concat!("shell_commands!: ", stringify!($name), " types a different number of arguments than the function takes")
+            );
+        )*
 
         /// Every declared command, typed (tests only: it writes the bindings).
         #[cfg(test)]
@@ -57,41 +69,41 @@ macro_rules! shell_commands {
             use yui_core::{Settings, Status, UserCommand};
 
             /// The table, in declaration order.
-            pub(crate) const COMMANDS: &[Spec] = &[$(Spec { name: stringify!($name), doc: $doc, args: &[$(($arg, $ty)),*], answer: $answer }),*];
+            pub(crate) const COMMANDS: &[Spec] = &[$(Spec { name: stringify!($name), doc: $doc, arg_names: crate::$module::$name::ARGS, arg_types: &[$($ty),*], answer: $answer }),*];
         }
     };
 }
 
 shell_commands! {
-    commands::send_command ["command": ts::<UserCommand>] -> void, "Hand a user action to the window's session.";
+    commands::send_command [ts::<UserCommand>] -> void, "Hand a user action to the window's session.";
     commands::current_status [] -> ts::<Status>, "The connection state now.";
-    streams::event_channel ["channel": event_stream] -> void, "Register the channel every core event of the session comes down, in order.";
-    streams::cursor_channel ["channel": cursor_stream] -> void, "Register the channel the cursor position (null: outside) comes down.";
+    streams::event_channel [event_stream] -> void, "Register the channel every core event of the session comes down, in order.";
+    streams::cursor_channel [cursor_stream] -> void, "Register the channel the cursor position (null: outside) comes down.";
     chat_window::open_chat [] -> void, "Open the chat window, or bring it to the front.";
     chat_window::chat_conversations [] -> ts::<Vec<ConversationSummary>>, "The character's conversations, newest change first.";
-    chat_window::chat_conversation ["id": ts::<Option<String>>, "at": ts::<Option<String>>] -> ts::<Option<Conversation>>, "Conversation `id` (its newest page, or the page around message `at`), or the current one for null.";
-    chat_window::chat_page ["id": ts::<String>, "before": ts::<Option<String>>, "after": ts::<Option<String>>] -> ts::<Option<ChatPage>>, "The messages of conversation `id` right before message `before` or right after message `after`.";
-    chat_window::chat_search ["query": ts::<String>] -> ts::<Vec<SearchHit>>, "Messages of every conversation that contain `query`.";
-    chat_window::chat_delete_conversation ["id": ts::<String>] -> void, "Delete conversation `id` (the window asked first).";
+    chat_window::chat_conversation [ts::<Option<String>>, ts::<Option<String>>] -> ts::<Option<Conversation>>, "Conversation `id` (its newest page, or the page around message `at`), or the current one for null.";
+    chat_window::chat_page [ts::<String>, ts::<Option<String>>, ts::<Option<String>>] -> ts::<Option<ChatPage>>, "The messages of conversation `id` right before message `before` or right after message `after`.";
+    chat_window::chat_search [ts::<String>] -> ts::<Vec<SearchHit>>, "Messages of every conversation that contain `query`.";
+    chat_window::chat_delete_conversation [ts::<String>] -> void, "Delete conversation `id` (the window asked first).";
     chat_window::chat_delete_all_conversations [] -> void, "Delete every conversation (the window asked first).";
     chat_window::chat_settings [] -> ts::<ChatSettings>, "The chat window's settings now.";
     pet_commands::character_file [] -> bytes, "The user's .vrm bytes (empty: the bundled character).";
-    pet_commands::motion_file ["id": ts::<String>] -> bytes, "The bytes of the user's .vrma clip `id`.";
+    pet_commands::motion_file [ts::<String>] -> bytes, "The bytes of the user's .vrma clip `id`.";
     pet_commands::user_motions [] -> ts::<Vec<String>>, "The ids of the user's .vrma clips.";
-    pet_commands::set_click_through ["ignore": ts::<bool>] -> void, "Make the pet window ignore (true) or take the mouse.";
-    pet_commands::set_input_shape ["rects": ts::<Option<Vec<yui_core::world::stage::InputRect>>>] -> void, "The pet window's input region: the drawn shape (CSS px), or null for the whole window.";
-    pet_commands::set_pet_keyboard ["on": ts::<bool>] -> void, "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.";
+    pet_commands::set_click_through [ts::<bool>] -> void, "Make the pet window ignore (true) or take the mouse.";
+    pet_commands::set_input_shape [ts::<Option<Vec<yui_core::world::stage::InputRect>>>] -> void, "The pet window's input region: the drawn shape (CSS px), or null for the whole window.";
+    pet_commands::set_pet_keyboard [ts::<bool>] -> void, "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.";
     pet_commands::input_by_shape [] -> ts::<bool>, "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.";
     settings_window::open_settings [] -> void, "Open the settings window.";
     settings_window::load_settings [] -> ts::<Settings>, "The saved settings, key included (settings window only).";
-    settings_window::save_settings ["settings": ts::<Settings>] -> void, "Save the settings and apply them (settings window only).";
+    settings_window::save_settings [ts::<Settings>] -> void, "Save the settings and apply them (settings window only).";
     settings_window::import_character [] -> ts::<yui_core::character::CharacterInfo>, "Import a .vrm: the raw bytes, the name in `x-file-name`.";
     settings_window::use_default_character [] -> void, "Go back to the bundled character.";
     settings_window::import_motion [] -> ts::<String>, "Import a .vrma clip: the raw bytes, the name in `x-file-name`.";
     settings_window::recent_contexts [] -> ts::<Vec<yui_core::context_log::SentContext>>, "The last client_context blocks sent, oldest first.";
     settings_window::delegation_history [] -> ts::<Vec<yui_core::DelegationItem>>, "Every delegation seen, newest first.";
     settings_window::key_place [] -> ts::<yui_core::keystore::KeyPlace>, "Where the key is kept.";
-    settings_window::test_connection ["settings": ts::<Settings>] -> ts::<yui_core::probe::ProbeReport>, "Test the connection the form's settings describe.";
+    settings_window::test_connection [ts::<Settings>] -> ts::<yui_core::probe::ProbeReport>, "Test the connection the form's settings describe.";
     settings_window::import_card [] -> ts::<String>, "Import a character card: the raw bytes, the name in `x-file-name`.";
     settings_window::current_card_name [] -> ts::<String>, "The name of the card in use.";
     ingress::ingress_info [] -> ts::<yui_core::settings::IngressInfo>, "Where the signals ingress listens, its token and a curl line.";
@@ -99,12 +111,12 @@ shell_commands! {
     ingress::desktop_check [] -> ts::<yui_core::world::stage::StageReport>, "The desktop self-test: transparency, click-through, always-on-top and placement here, each with its fallback.";
     screen_settings::list_displays [] -> ts::<Vec<yui_core::picture::capture::Display>>, "The displays, for the screenshot source.";
     screen_settings::list_relations [] -> ts::<Vec<yui_core::relations::RelationRecord>>, "The character's relations.";
-    screen_settings::set_relation ["target": ts::<String>, "value": ts::<i32>] -> ts::<yui_core::relations::RelationRecord>, "Set a relation by hand.";
+    screen_settings::set_relation [ts::<String>, ts::<i32>] -> ts::<yui_core::relations::RelationRecord>, "Set a relation by hand.";
     commands::body_now [] -> ts::<yui_core::UiEvent>, "The window's body now (posture and bed scene), as a body event.";
     screen_settings::screen_watched [] -> ts::<bool>, "Whether each turn attaches the screen now.";
-    voice_commands::lip_channel ["channel": level_channel] -> void, "Register the channel the mouth levels come down.";
+    voice_commands::lip_channel [level_channel] -> void, "Register the channel the mouth levels come down.";
     voice_commands::mic_enabled [] -> ts::<bool>, "Whether the mic toggle is on.";
-    voice_commands::set_mic ["on": ts::<bool>] -> void, "Turn the microphone on or off (saved).";
+    voice_commands::set_mic [ts::<bool>] -> void, "Turn the microphone on or off (saved).";
     voice_commands::list_output_devices [] -> ts::<Vec<String>>, "The sound output devices by name.";
     voice_commands::list_input_devices [] -> ts::<Vec<String>>, "The microphones by name.";
 }

@@ -11,6 +11,7 @@ use yui_core::ErrorCode;
 /// The bytes of the user's own character; an empty body means the bundled
 /// default. A missing or damaged file falls back to the default (logged).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn character_file(background: State<'_, Background>) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     let settings = dir.load_settings_without_key()?;
@@ -22,6 +23,7 @@ pub fn character_file(background: State<'_, Background>) -> Result<Response, Com
 ///
 /// Errors: `settings` when there is no such clip.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn motion_file(background: State<'_, Background>, id: String) -> Result<Response, CommandError> {
     let dir = background.data_dir()?;
     character::motion_bytes(&dir, &id).map(Response::new).ok_or_else(|| CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}")))
@@ -29,6 +31,7 @@ pub fn motion_file(background: State<'_, Background>, id: String) -> Result<Resp
 
 /// The motion ids of the user's clips.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, CommandError> {
     Ok(character::user_motions(&background.data_dir()?))
 }
@@ -36,6 +39,7 @@ pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, Co
 /// Let the mouse through the calling pet window (`ignore`), or take it again.
 /// The page decides from its rendered alpha; this only applies it.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window lets clicks through"));
@@ -49,6 +53,7 @@ pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), Comm
 /// (native Wayland). Errors: `settings` for more rectangles than the core
 /// takes.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn set_input_shape(window: WebviewWindow, rects: Option<Vec<yui_core::world::stage::InputRect>>) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window has an input shape"));
@@ -67,6 +72,7 @@ pub fn set_input_shape(window: WebviewWindow, rects: Option<Vec<yui_core::world:
 /// Whether the page sends its drawn shape as the input region
 /// ([`set_input_shape`]) instead of switching click-through by the pointer.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn input_by_shape() -> bool {
     yui_core::world::stage::input_by_shape()
 }
@@ -74,6 +80,7 @@ pub fn input_by_shape() -> bool {
 /// The user pressed into the pet's composer (`on`) or is done with it: on
 /// the layer-shell path the pet takes the keyboard only meanwhile.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn set_pet_keyboard(window: WebviewWindow, on: bool) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window asks for the keyboard"));

@@ -17,6 +17,7 @@ use yui_core::ErrorCode;
 /// Errors: `unsupported` with the capture's own line when the displays
 /// cannot be listed (no display server, no permission).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn list_displays(window: WebviewWindow) -> Result<Vec<Display>, CommandError> {
     settings_only(&window)?;
     match tauri::async_runtime::spawn_blocking(capture::displays).await {
@@ -28,6 +29,7 @@ pub async fn list_displays(window: WebviewWindow) -> Result<Vec<Display>, Comman
 
 /// The pet's relations now, `user` first. Empty while the pet has no session.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn list_relations(window: WebviewWindow, windows: State<'_, Windows>) -> Result<Vec<RelationRecord>, CommandError> {
     settings_only(&window)?;
     Ok(windows.with_session(WindowId::Pet, |s| Ok(s.relations().list())).unwrap_or_default())
@@ -39,6 +41,7 @@ pub fn list_relations(window: WebviewWindow, windows: State<'_, Windows>) -> Res
 /// Errors: `settings` for an empty target; the pet's session's error when it
 /// has none.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: String, value: i32) -> Result<RelationRecord, CommandError> {
     settings_only(&window)?;
     let target = target.trim().to_string();
@@ -55,6 +58,7 @@ pub fn set_relation(window: WebviewWindow, windows: State<'_, Windows>, target: 
 ///
 /// Errors: as `current_status`.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn screen_watched(window: WebviewWindow, windows: State<'_, Windows>) -> Result<bool, CommandError> {
     windows.with_session(caller(&window)?, |s| Ok(s.live_settings().read(|x| x.character.screenshot.enabled)))
 }

@@ -44,6 +44,7 @@ pub(crate) fn settings_only(window: &WebviewWindow) -> Result<(), CommandError> 
 
 /// Open the settings window (from the pet's context menu).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn open_settings(app: AppHandle) {
     open(&app);
 }
@@ -58,6 +59,7 @@ pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Co
 
 /// The saved settings, key included (only for the settings window).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
@@ -66,6 +68,7 @@ pub async fn load_settings(window: WebviewWindow, background: State<'_, Backgrou
 
 /// Where the key is kept, or would be kept if saved now.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn key_place(window: WebviewWindow, background: State<'_, Background>) -> Result<KeyPlace, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
@@ -74,6 +77,7 @@ pub async fn key_place(window: WebviewWindow, background: State<'_, Background>)
 
 /// Test the connection `settings` describe (the form's values, unsaved).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Result<ProbeReport, CommandError> {
     settings_only(&window)?;
     Ok(yui_core::probe::probe(&settings).await)
@@ -82,6 +86,7 @@ pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Resul
 /// Validate and save `settings`; restart the pet's session when the
 /// transport changed and reload its character when that changed.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn save_settings(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, mut settings: Settings) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
@@ -145,6 +150,7 @@ fn announce_character(app: &AppHandle, background: &Background) {
 /// The last client_context blocks the pet's session sent, oldest first (the
 /// context inspector). Empty while the pet has no session.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
     windows.with_session(WindowId::Pet, |s| Ok(s.sent_contexts())).unwrap_or_default()
 }
@@ -152,6 +158,7 @@ pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_co
 /// Every delegation this character has seen, newest first (the Session
 /// section). Empty while the pet has no session.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn delegation_history(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::DelegationItem> {
     windows.with_session(WindowId::Pet, |s| Ok(s.delegation_history())).unwrap_or_default()
 }
@@ -176,6 +183,7 @@ fn settings_upload(window: &WebviewWindow, background: &Background, request: &Re
 /// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
 /// character, and tell the pet to reload.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn import_character(
     app: AppHandle,
     window: WebviewWindow,
@@ -195,6 +203,7 @@ pub async fn import_character(
 
 /// Go back to the bundled default character.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;
@@ -205,6 +214,7 @@ pub async fn use_default_character(app: AppHandle, window: WebviewWindow, backgr
 
 /// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn import_motion(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let id = blocking(move || character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?;
@@ -216,6 +226,7 @@ pub async fn import_motion(app: AppHandle, window: WebviewWindow, background: St
 /// header) as the current character's card, then restart the pet's session
 /// so it is used. Answers the card's name.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn import_card(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
     let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
     let card = blocking(move || {
@@ -230,6 +241,7 @@ pub async fn import_card(app: AppHandle, window: WebviewWindow, background: Stat
 /// The name on the current character's card (the imported one, else the
 /// default persona in the UI language).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn current_card_name(window: WebviewWindow, background: State<'_, Background>) -> Result<String, CommandError> {
     settings_only(&window)?;
     let dir = background.data_dir()?;

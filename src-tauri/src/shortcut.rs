@@ -5,7 +5,7 @@
 
 use crate::window::{WindowId, Windows};
 use serde::Serialize;
-use tauri::{AppHandle, Emitter, EventTarget, Manager};
+use tauri::{AppHandle, EventTarget, Manager};
 use tauri_plugin_global_shortcut::{Code, GlobalShortcutExt, Modifiers, Shortcut, ShortcutState};
 
 /// The shortcut: Ctrl+Shift+Y (Cmd+Shift+Y on macOS).
@@ -33,13 +33,11 @@ fn primary_modifiers() -> Modifiers {
     }
 }
 
-/// Event telling the pet page to keep click-through off for a while.
-pub const INTERACTIVE_EVENT: &str = "yui://interactive";
-
 /// How long the page keeps click-through off after the shortcut.
 const INTERACTIVE_SECONDS: u32 = 5;
 
-/// The payload of [`INTERACTIVE_EVENT`].
+/// The event telling the pet page to keep click-through off for a while
+/// (`shell_events.rs` names it).
 #[derive(Clone, Serialize, ts_rs::TS)]
 pub struct Interactive {
     /// How long to keep click-through off.
@@ -95,6 +93,6 @@ pub fn bring_back(app: &AppHandle) {
         return;
     };
     crate::placement::bring_back(&pet);
-    let _ = app.emit_to(EventTarget::webview_window(WindowId::Pet.label()), INTERACTIVE_EVENT, Interactive { seconds: INTERACTIVE_SECONDS });
+    let _ = crate::shell_events::emit_to(app, EventTarget::webview_window(WindowId::Pet.label()), Interactive { seconds: INTERACTIVE_SECONDS });
     tracing::info!(record = "pet_brought_back");
 }

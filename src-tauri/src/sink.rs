@@ -3,12 +3,12 @@
 use crate::streams::Streams;
 use crate::window::WindowId;
 use std::sync::Arc;
-use tauri::{AppHandle, Emitter, EventTarget, Manager};
+use tauri::{AppHandle, EventTarget, Manager};
 use yui_core::{SharedSink, UiEvent};
 
 /// The event name core events are emitted under, to their character's
 /// windows only, while a window's page has no event channel yet.
-pub const EVENT_NAME: &str = "yui://event";
+pub const EVENT_NAME: &str = <UiEvent as crate::shell_events::ShellEvent>::NAME;
 
 /// A sink that sends each event to window `id` and every window that shares
 /// its session (the pet's reach its chat and settings windows too), and no
@@ -27,7 +27,7 @@ pub fn window_sink(app: AppHandle, id: WindowId) -> SharedSink {
             EventTarget::WebviewWindow { label } => WindowId::from_label(label).is_some_and(rest),
             _ => false,
         };
-        if let Err(e) = app.emit_filter(EVENT_NAME, &event, reaches) {
+        if let Err(e) = crate::shell_events::emit_filter(&app, &event, reaches) {
             tracing::warn!(record = "emit_failed", window = id.label(), error = %e);
         }
     })

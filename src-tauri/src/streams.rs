@@ -97,6 +97,7 @@ impl Streams {
 ///
 /// Errors: the caller is not a window with a session (`closed`).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn event_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<UiEvent>) -> Result<(), CommandError> {
     let id = caller(&window)?;
     if id == WindowId::Browser {
@@ -111,6 +112,7 @@ pub fn event_channel(window: WebviewWindow, streams: State<'_, Streams>, channel
 ///
 /// Errors: the caller is not the pet window (`closed`).
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn cursor_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<Option<CursorPoint>>) -> Result<(), CommandError> {
     if caller(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window follows the cursor"));

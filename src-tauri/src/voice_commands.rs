@@ -24,6 +24,7 @@ fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
 /// it once; a new call replaces the old channel. It lives with the window,
 /// across session restarts.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: Channel<f32>) -> Result<(), CommandError> {
     pet_only(&window)?;
     let slot = windows.lip_slot(WindowId::Pet).ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
@@ -35,6 +36,7 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
 /// asks once at startup; voice input's current state is emitted again then,
 /// so its pill shows what the microphone does already.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
@@ -50,6 +52,7 @@ pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: Stat
 ///
 /// Errors: the pet has no session, or the settings could not be saved.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
     pet_only(&window)?;
     let dir = background.data_dir()?;
@@ -61,6 +64,7 @@ pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_
 
 /// The sound output devices' names, for the settings' list.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn list_output_devices(window: WebviewWindow) -> Result<Vec<String>, CommandError> {
     settings_only(&window)?;
     blocking(|| Ok(yui_core::speech::audio::output_devices())).await
@@ -68,6 +72,7 @@ pub async fn list_output_devices(window: WebviewWindow) -> Result<Vec<String>, C
 
 /// The microphones' names (the default first), for the settings' list.
 #[tauri::command]
+#[yui_shell_macros::page_args]
 pub async fn list_input_devices(window: WebviewWindow) -> Result<Vec<String>, CommandError> {
     settings_only(&window)?;
     blocking(|| Ok(yui_core::speech::listen::input_devices())).await
