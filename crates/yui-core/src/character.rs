@@ -3,9 +3,7 @@
 
 use crate::data_dir::DataDir;
 use crate::error::CoreError;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use ts_rs::TS;
 
 /// Largest `.vrm` the app imports.
 pub const MAX_VRM_BYTES: u64 = 128 * 1024 * 1024;
@@ -15,27 +13,7 @@ pub const MAX_VRMA_BYTES: u64 = 16 * 1024 * 1024;
 const CHARACTER_DIR: &str = "characters";
 const MOTION_DIR: &str = "motions";
 
-/// Which VRM generation a file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum VrmVersion {
-    /// VRM 0.x (`extensions.VRM`).
-    V0,
-    /// VRM 1.0 (`extensions.VRMC_vrm`).
-    V1,
-}
-
-/// What the app knows about a character file without rendering it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct CharacterInfo {
-    /// The name from the file's meta (or the file name).
-    pub name: String,
-    /// VRM 0.x or 1.0.
-    pub version: VrmVersion,
-    /// The file in the data directory, or `None` for the bundled default.
-    #[ts(type = "string | null")]
-    pub path: Option<PathBuf>,
-}
+pub use yui_protocol::character::{CharacterInfo, VrmVersion};
 
 /// Why a file is not a usable character or clip.
 #[derive(Debug, thiserror::Error)]

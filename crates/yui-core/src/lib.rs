@@ -12,16 +12,13 @@ pub mod card;
 pub mod character;
 pub mod chat;
 pub mod clock;
-pub mod command;
 pub mod context_log;
 pub mod contract;
 pub mod data_dir;
 pub mod delegations;
 pub mod error;
-pub mod event;
 pub mod ingress;
 pub mod logging;
-pub mod model;
 pub mod outcome;
 pub mod persist;
 pub mod placement;
@@ -42,6 +39,8 @@ pub mod world;
 pub use yui_engine::{body, context, limits, triggers};
 // The desktop access, at the paths it always had.
 pub use yui_desktop::{keystore, picture, platform};
+// The types the UI and the core say to each other, at the paths they always had.
+pub use yui_protocol::{command, event, model};
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

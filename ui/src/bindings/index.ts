@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui-core --test bindings
 
 /**
- * Everything the UI can show. Sent into the [`crate::EventSink`].
+ * Everything the UI can show. Sent into the core's event sink (`yui_core::EventSink`).
  */
 export type UiEvent = { "type": "drag_by_system" } | { "type": "body", 
 /**
@@ -1241,7 +1241,7 @@ primary: boolean, };
  * assistant message it belongs to.
  *
  * The same eleven events are the chat window's whole vocabulary on every
- * transport (`crate::turn::chat_map` maps the others onto them), so the type is also
+ * transport (`yui_core::turn::chat_map` maps the others onto them), so the type is also
  * exported to the UI. There `msg_id` is the client's turn id.
  */
 export type ChatEvent = { "type": "start", 

@@ -10,11 +10,11 @@
 //! and store is `crate::session::chat_log`.
 
 pub mod attach;
-pub mod fold;
 pub mod history;
-pub mod model;
 pub mod store;
-pub mod vocabulary;
+// The vocabulary, the conversations and their fold are the protocol's
+// (`yui-protocol`), at the paths they always had.
+pub use yui_protocol::chat::{fold, model, vocabulary};
 
 pub use model::*;
 pub use store::{ChatStore, DeleteError};

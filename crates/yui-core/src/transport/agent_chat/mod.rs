@@ -401,7 +401,7 @@ impl Session {
 
     fn event(&mut self, ev: &SseEvent, link: &Link) {
         let Some(f) = self.flight.as_mut() else { return };
-        let event = match ChatEvent::from_sse(ev) {
+        let event = match wire::from_sse(ev) {
             Ok(e) => e,
             Err(e) => {
                 e.log();
@@ -553,7 +553,7 @@ impl Stopping {
         }
         while let Some(item) = stream.next().await {
             let ev = item.map_err(|e| format!("the stream failed: {}", e.shown()))?;
-            match ChatEvent::from_sse(&ev) {
+            match wire::from_sse(&ev) {
                 Ok(ChatEvent::Start { .. }) if !cancel_sent => {
                     self.cancel().await?;
                     cancel_sent = true;

@@ -89,11 +89,9 @@ pub fn parse_event(event: &str, data: &str) -> Result<ChatEvent, EventError> {
     serde_json::from_value(value).map_err(|e| malformed(Some(kind), e.to_string()))
 }
 
-impl ChatEvent {
-    /// [`parse_event`] over one event of the shared SSE reader.
-    pub fn from_sse(event: &crate::transport::sse::SseEvent) -> Result<ChatEvent, EventError> {
-        parse_event(&event.event, &event.data)
-    }
+/// [`parse_event`] over one event of the shared SSE reader.
+pub fn from_sse(event: &crate::transport::sse::SseEvent) -> Result<ChatEvent, EventError> {
+    parse_event(&event.event, &event.data)
 }
 
 /// The body of `POST <base>/chat`, as the engine reads it.

@@ -5,10 +5,10 @@
 //!
 //! The names and fields are the agent_chat stream's (the PraisonAI desktop
 //! engine's `POST /chat`, `docs/transports.md`); that transport's wire file
-//! (`crate::transport::agent_chat::wire`) only deserializes into these types,
+//! (`yui_core::transport::agent_chat::wire`) only deserializes into these types,
 //! which is why the lenient readers (`id`, `index`, `output`) sit on the
 //! fields here. The other transports build the same events
-//! (`crate::turn::chat_map`). Imports nothing of the engine, the transports
+//! (`yui_core::turn::chat_map`). Imports nothing of the engine, the transports
 //! or the UI events: those import it.
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -39,7 +39,7 @@ fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 /// assistant message it belongs to.
 ///
 /// The same eleven events are the chat window's whole vocabulary on every
-/// transport (`crate::turn::chat_map` maps the others onto them), so the type is also
+/// transport (`yui_core::turn::chat_map` maps the others onto them), so the type is also
 /// exported to the UI. There `msg_id` is the client's turn id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -115,7 +115,7 @@ pub enum ChatEvent {
     },
     /// A tool call waits for the user's Allow / Always allow / Deny; the run
     /// blocks until it is answered (`POST /approve/{aid}`) or until
-    /// [`crate::limits::AGENT_CHAT_APPROVAL_TIMEOUT`] passes.
+    /// [`yui_engine::limits::AGENT_CHAT_APPROVAL_TIMEOUT`] passes.
     ApprovalRequest {
         /// The assistant message.
         #[serde(deserialize_with = "id")]

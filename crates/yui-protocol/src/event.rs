@@ -1,7 +1,7 @@
 //! Everything the UI can show, as one tagged union, and the shapes inside it.
 
-use crate::error::ErrorCode;
 pub use crate::model::{Cue, DelegationItem, DelegationState, ToolState, Usage};
+use crate::ErrorCode;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -90,7 +90,7 @@ pub enum VoiceState {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
 pub struct PeekView {
     /// The side she peeks out of.
-    pub side: crate::body::Side,
+    pub side: yui_engine::body::Side,
     /// The window edge she peeks around, in CSS pixels from the pet
     /// window's left edge: the page hides what is behind it. None at a
     /// display's edge (the screen hides it).
@@ -99,7 +99,7 @@ pub struct PeekView {
     pub edge: Option<f64>,
 }
 
-/// Everything the UI can show. Sent into the [`crate::EventSink`].
+/// Everything the UI can show. Sent into the core's event sink (`yui_core::EventSink`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UiEvent {
@@ -111,15 +111,15 @@ pub enum UiEvent {
     /// (`bed` absent: no bed; she stands).
     Body {
         /// The posture the `body:` line reads.
-        posture: crate::context::PostureState,
+        posture: yui_engine::context::PostureState,
         /// The bed scene, while it runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
-        bed: Option<crate::body::BedView>,
+        bed: Option<yui_engine::body::BedView>,
         /// The gait of the move under way (walk, climb, hop, fall).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
-        gait: Option<crate::body::Gait>,
+        gait: Option<yui_engine::body::Gait>,
         /// While she peeks: the side and the edge she peeks around.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
