@@ -2,10 +2,10 @@
 
 use crate::model::Vocabulary;
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// A user action the core carries out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UserCommand {
     /// Send a typed message as a user turn (queued while a turn runs).
@@ -113,7 +113,7 @@ pub enum UserCommand {
         /// top-left: used where the desktop cannot tell the core where the
         /// pointer is (a layer-shell pet on Wayland).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         at: Option<PagePoint>,
     },
     /// The page could not keep the body's scene: the VRM was swapped, or a
@@ -132,7 +132,8 @@ pub enum UserCommand {
 }
 
 /// A point in the pet window's page, CSS pixels from its top-left.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PagePoint {
     /// Right of the window's left edge (whole CSS pixels).
     pub x: i32,
@@ -141,7 +142,8 @@ pub struct PagePoint {
 }
 
 /// A part of the user's hold on her.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DragPhase {
     /// A press on her moved past the drag threshold: she is held.
@@ -153,7 +155,8 @@ pub enum DragPhase {
 }
 
 /// A touch on the pet window.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Touch {
     /// A click on a body region (`head`, `face`, `chest`, `arm`, `legs`…):

@@ -1,10 +1,10 @@
 //! The code every problem the core reports carries: front-ends switch on it.
 
 use serde::Serialize;
-use ts_rs::TS;
 
 /// A stable code for every problem the core reports. Front-ends switch on this.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The backend could not be reached or the socket dropped.

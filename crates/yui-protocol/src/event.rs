@@ -3,10 +3,10 @@
 pub use crate::model::{Cue, DelegationItem, DelegationState, ToolState, Usage};
 use crate::ErrorCode;
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// How a turn ended, as far as the UI is concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TurnOutcome {
     /// The backend closed the turn after replying (or replying with silence).
@@ -18,7 +18,8 @@ pub enum TurnOutcome {
 }
 
 /// Connection state of one window's transport. One flat enum on a watch channel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Status {
     /// Opening the socket.
@@ -32,17 +33,17 @@ pub enum Status {
     Ready {
         /// The largest turn frame the backend accepts, when it stated one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional, type = "number")]
+        #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
         max_turn_bytes: Option<u64>,
     },
     /// The last attempt failed; the next one starts after `delay_ms`.
     Reconnecting {
         /// Milliseconds until the next attempt.
-        #[ts(type = "number")]
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         delay_ms: u64,
         /// Close code of the socket that closed, when there was one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         close_code: Option<u16>,
         /// What went wrong, one line.
         reason: String,
@@ -64,7 +65,8 @@ impl Status {
 }
 
 /// What voice input is doing, as the status pill shows it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum VoiceState {
     /// The microphone is closed.
@@ -87,20 +89,22 @@ pub enum VoiceState {
 }
 
 /// A peek as the page draws it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PeekView {
     /// The side she peeks out of.
     pub side: yui_engine::body::Side,
     /// The window edge she peeks around, in CSS pixels from the pet
     /// window's left edge: the page hides what is behind it. None at a
     /// display's edge (the screen hides it).
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edge: Option<f64>,
 }
 
 /// Everything the UI can show. Sent into the core's event sink (`yui_core::EventSink`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UiEvent {
     /// The user's hold cannot move the window through the core here (a
@@ -114,22 +118,22 @@ pub enum UiEvent {
         posture: yui_engine::context::PostureState,
         /// The bed scene, while it runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         bed: Option<yui_engine::body::BedView>,
         /// The gait of the move under way (walk, climb, hop, fall).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         gait: Option<yui_engine::body::Gait>,
         /// While she peeks: the side and the edge she peeks around.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         peek: Option<PeekView>,
         /// How much of her window's bottom hangs below the display she is
         /// on, CSS px (standing on the floor, her feet are on its bottom
         /// edge and the controls under them would be out of sight: the
         /// page lifts them by this much). Absent when nothing hangs below.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         below: Option<f64>,
     },
     /// The connection state changed.
@@ -146,11 +150,11 @@ pub enum UiEvent {
         /// On Regenerate: the assistant message this turn makes again (its
         /// user message is already in the conversation: no new row).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         remakes: Option<String>,
         /// The files sent with the message, as "name · size" (empty: none).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[ts(optional, as = "Option<Vec<String>>")]
+        #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<String>>"))]
         files: Vec<String>,
     },
     /// A message typed while a turn runs waits for that turn to end.
@@ -229,11 +233,11 @@ pub enum UiEvent {
         outcome: TurnOutcome,
         /// Token usage, when the backend sent it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
         /// The server's failure text, one line, at most 200 characters.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         error: Option<String>,
     },
     /// The client's own failure line, spoken when a turn fails before replying.
@@ -257,7 +261,7 @@ pub enum UiEvent {
     /// The character or its clips changed: reload them.
     CharacterChanged {
         /// The user's character, or `None` for the bundled default.
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         character: Option<crate::character::CharacterInfo>,
         /// Motion ids of the user's `.vrma` clips.
@@ -279,7 +283,7 @@ pub enum UiEvent {
         /// The switch: `look.screen`, `browser` or `relations`.
         switch: String,
         /// Until when the offer stands (epoch ms); null once it is over.
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         until_ms: Option<i64>,
     },
     /// The pictures that left with a turn's block, as sent (data URLs).

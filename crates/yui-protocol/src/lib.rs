@@ -5,8 +5,9 @@
 //! emits ([`event`]), the commands it takes ([`command`]), the model types
 //! they carry ([`model`]), the chat window's vocabulary and conversations
 //! ([`chat`]), the error codes ([`ErrorCode`]) and what a character file is
-//! ([`character`]). Each derives `ts_rs::TS`: `ui/src/bindings/` is
-//! generated from them (`yui-core`'s `bindings` test).
+//! ([`character`]). With the `ts` feature (`yui-core` turns it on) each
+//! derives `ts_rs::TS`: `ui/src/bindings/` is generated from them
+//! (`yui-core`'s `bindings` test); without it the crate needs serde alone.
 //!
 //! It names nothing of the core: only `yui-engine`'s body and context
 //! types, which the events carry. `docs/architecture.md` has the map.

@@ -5,40 +5,41 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
 
 /// One expression cue: the `generate_express` argument object. All fields optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Cue {
     /// Facial expression id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub emotion_id: Option<String>,
     /// Body motion id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub motion_id: Option<String>,
     /// Voice tone tag.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub emotion_text: Option<String>,
     /// Voice direction in natural language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub caption: Option<String>,
 }
 
 /// Token usage of a turn's last LLM call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
     /// Input tokens.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
     /// Output tokens.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// Total tokens; shown beside the context window size.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub total_tokens: u64,
 }
 
@@ -51,7 +52,8 @@ impl Usage {
 }
 
 /// State of a backend tool call, as tool_status frames carry it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolState {
     /// The call started.
@@ -63,7 +65,8 @@ pub enum ToolState {
 }
 
 /// State of one delegation item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DelegationState {
     /// A background worker is on it.
@@ -74,33 +77,35 @@ pub enum DelegationState {
 
 /// One entry of the backend's delegations list, cut to the push protocol's
 /// limits (`docs/push-protocol.md`, "Delegations").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DelegationItem {
     /// Stable per delegation.
     pub id: String,
     /// First line of the task, at most 120 code points.
     pub title: String,
     /// Epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub started_at: u64,
     /// Running or done.
     pub state: DelegationState,
     /// Epoch milliseconds, on a done item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub ended_at: Option<u64>,
     /// "ok", "error" or "unknown", on a done item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub status: Option<String>,
     /// The worker's final answer, at most 2,000 code points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub summary: Option<String>,
 }
 
 /// What the client renders right now; sent in hello and again when it changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Vocabulary {
     /// Expression ids the character has.
     pub emotion_ids: Vec<String>,
@@ -109,7 +114,7 @@ pub struct Vocabulary {
     /// `"free"` or `"enum"`.
     pub emotion_text_mode: String,
     /// The tag table used in enum mode.
-    #[ts(type = "Record<string, string>")]
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, string>"))]
     pub emotion_text_map: serde_json::Map<String, Value>,
 }
 

@@ -1,5 +1,5 @@
 // The transcript fold against the cases it shares with the Rust fold
-// (crates/yui-core/tests/fixtures/chat_fold.json), then protocol cases of
+// (crates/yui-protocol/tests/fixtures/chat_fold.json), then protocol cases of
 // its own.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ interface Case {
   expect: unknown;
 }
 
-const fixture = new URL("../../../crates/yui-core/tests/fixtures/chat_fold.json", import.meta.url);
+const fixture = new URL("../../../crates/yui-protocol/tests/fixtures/chat_fold.json", import.meta.url);
 const cases = JSON.parse(readFileSync(fixture, "utf8")) as Case[];
 
 /** Fold `steps` into conversation "c1" created at 0. */

@@ -1,6 +1,6 @@
 // The transcript fold: the eleven chat events (and the user's own messages)
 // folded into a `Conversation`. A port of crates/yui-protocol/src/chat/fold.rs;
-// the shared cases in crates/yui-core/tests/fixtures/chat_fold.json hold both
+// the shared cases in crates/yui-protocol/tests/fixtures/chat_fold.json hold both
 // to the same rules. Pure: every function returns new objects and leaves its
 // inputs alone; messages an event does not touch keep their identity (the
 // view reuses their rows).

@@ -11,7 +11,6 @@ mod body_action;
 mod card;
 mod chat_completions;
 mod chat_delete;
-mod chat_fold;
 mod chat_long;
 mod chat_session;
 mod delegations;

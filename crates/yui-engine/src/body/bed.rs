@@ -26,7 +26,8 @@ use crate::context::WakeCause;
 use serde::{Deserialize, Serialize};
 
 /// How she got onto the bed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum BedEntry {
     /// The launch bed scene: she starts asleep.
@@ -36,7 +37,8 @@ pub enum BedEntry {
 }
 
 /// Where the scene is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum BedPhase {
     /// The lie-down clip plays.
@@ -63,7 +65,8 @@ pub enum WakeBy {
 }
 
 /// The scene as the page draws it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BedView {
     /// How she got there.
     pub entry: BedEntry,
@@ -113,7 +116,8 @@ impl BedTimes {
 
 /// The bed scene (`docs/character.md`): the launch entry's switch and the wake
 /// timeout that ends either entry's sleep.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default)]
 pub struct BedSettings {
     /// Start asleep on a bed when YUI starts (default off). Governs the

@@ -6,7 +6,8 @@ use super::geometry::Pt;
 use serde::{Deserialize, Serialize};
 
 /// How one leg moves; the page plays its clip.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Gait {
     /// Along the floor or a window top (or straight through the air).

@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// The pacer's settings (minutes unless named otherwise).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default)]
 pub struct PacingSettings {
     /// Minutes between two self-started turns (default 10).

@@ -1,7 +1,7 @@
 //! The transcript fold: the eleven chat events (and the user's own
 //! messages) folded into a [`Conversation`]. The chat window's reducer
 //! (`ui/src/chat/transcript.ts`) folds the same events the same way; the
-//! shared cases in `crates/yui-core/tests/fixtures/chat_fold.json` hold both
+//! shared cases in `crates/yui-protocol/tests/fixtures/chat_fold.json` hold both
 //! to it.
 //!
 //! Rules:

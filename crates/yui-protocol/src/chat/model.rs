@@ -6,10 +6,10 @@
 use super::vocabulary::Latency;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
 
 /// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The user (typed or spoken).
@@ -19,7 +19,8 @@ pub enum Role {
 }
 
 /// One row of a conversation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChatMessage {
     /// The message id: an assistant message's `msg_id` (the turn id that
     /// started it), or `u<turn id>` for the user's message of that turn.
@@ -27,7 +28,7 @@ pub struct ChatMessage {
     /// Who wrote it.
     pub role: Role,
     /// When it was written, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub at_ms: i64,
     /// A user message's text (empty on an assistant message: its text is in
     /// its answers).
@@ -35,7 +36,7 @@ pub struct ChatMessage {
     pub text: String,
     /// A user message's files, as "name · size" (the bytes are not kept).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(optional, as = "Option<Vec<String>>")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<String>>"))]
     pub files: Vec<String>,
     /// An assistant message's answers, oldest first: Regenerate adds one.
     #[serde(default)]
@@ -47,12 +48,13 @@ pub struct ChatMessage {
     /// `agent_chat` engine said (`end`'s `user_index`/`assistant_index`);
     /// fork, version and delete address it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub server_index: Option<u64>,
 }
 
 /// How an answer stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerState {
     /// Still streaming.
@@ -66,14 +68,15 @@ pub enum AnswerState {
 }
 
 /// One answer of an assistant message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     /// The run that wrote it (`start`'s `run_id`).
     pub run_id: String,
     /// How it stands.
     pub state: AnswerState,
     /// When it started, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub started_ms: i64,
     /// The reply text.
     #[serde(default)]
@@ -84,7 +87,7 @@ pub struct Answer {
     /// How long the reasoning ran, once it stopped ("Thought for Ns");
     /// `None` while it runs or when there was none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub reasoning_ms: Option<u64>,
     /// Tool cards, in call order.
     #[serde(default)]
@@ -94,23 +97,24 @@ pub struct Answer {
     pub approvals: Vec<ApprovalCard>,
     /// The usage line, once `usage` came.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub usage: Option<UsageLine>,
     /// The error card, once `error` came.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error: Option<ErrorCard>,
     /// A stopped answer on an engine that confirms stops (`agent_chat`):
     /// `true` once the engine said `cancelled`, `false` when it did not
     /// confirm the stop (the chat window says so); `None` while waiting or
     /// where the wire has no confirmation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub stop_confirmed: Option<bool>,
 }
 
 /// How a tool card stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCardState {
     /// `tool_drafting`: the model is writing the arguments.
@@ -126,14 +130,15 @@ pub enum ToolCardState {
 }
 
 /// One tool card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ToolCard {
     /// The call id (empty while drafting).
     pub call_id: String,
     /// The tool name.
     pub name: String,
     /// The arguments (null while drafting).
-    #[ts(type = "unknown")]
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub args: Value,
     /// How it stands.
     pub state: ToolCardState,
@@ -142,18 +147,19 @@ pub struct ToolCard {
     pub output: String,
     /// How long the call took, in seconds, once it finished (when timed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub seconds: Option<f64>,
     /// The approval card that gated this call (paired by order, name and
     /// arguments, `fold.rs`): the card shows its answer, and the approval
     /// card is not shown again on its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub approval_id: Option<String>,
 }
 
 /// How an approval card stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalState {
     /// Waiting for Allow / Always allow / Deny.
@@ -174,7 +180,8 @@ pub enum ApprovalState {
 }
 
 /// One approval card.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ApprovalCard {
     /// The approval id (`POST /approve/{aid}`).
     pub approval_id: String,
@@ -183,43 +190,45 @@ pub struct ApprovalCard {
     /// The tool name.
     pub name: String,
     /// The call's arguments.
-    #[ts(type = "unknown")]
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub args: Value,
     /// How it stands.
     pub state: ApprovalState,
     /// When it was asked, epoch milliseconds (the card counts down from it).
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub asked_ms: i64,
 }
 
 /// The usage line under an answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct UsageLine {
     /// Characters of the reply.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub chars: u64,
     /// Seconds the turn took.
     pub seconds: f64,
     /// Time to first token, seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub ttft: Option<f64>,
     /// Tokens of the turn's last call, where the transport has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tokens: Option<crate::model::Usage>,
     /// The model's context window in tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub context_window: Option<u64>,
     /// The latency breakdown (the line's hover).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub latency: Option<Latency>,
 }
 
 /// The typed error card of a failed answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorCard {
     /// `auth`, `rate_limit`, `no_answer`, `empty`, `internal`, or another
     /// kind as the server sent it.
@@ -227,22 +236,23 @@ pub struct ErrorCard {
     /// What to show.
     pub message: String,
     /// For `no_answer`: how many tool calls succeeded.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub tools_ok: u32,
 }
 
 /// One conversation of a character.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Conversation {
     /// Its id (also its file name).
     pub id: String,
     /// Its title: the first user message, cut short ("New chat" before one).
     pub title: String,
     /// When it was created, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_ms: i64,
     /// When it last changed, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub updated_ms: i64,
     /// Its messages, oldest first: the newest ones only (a window, see
     /// `more_before` and `more_after`); a chat window loads the rest page by
@@ -258,13 +268,14 @@ pub struct Conversation {
     /// Its id on an `agent_chat` server when that differs from `id` (a
     /// fork the server named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub server_id: Option<String>,
 }
 
 /// A page of a conversation's messages, loaded as the chat window
 /// scrolls.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChatPage {
     /// The conversation.
     pub conversation_id: String,
@@ -277,24 +288,26 @@ pub struct ChatPage {
 }
 
 /// One line of the conversation list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConversationSummary {
     /// The conversation id.
     pub id: String,
     /// Its title.
     pub title: String,
     /// When it last changed, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub updated_ms: i64,
     /// How many messages it holds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub messages: u32,
     /// True for the conversation new turns go to.
     pub current: bool,
 }
 
 /// One search result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchHit {
     /// The conversation.
     pub conversation_id: String,
@@ -305,12 +318,13 @@ pub struct SearchHit {
     /// The text around the match, one line.
     pub snippet: String,
     /// When the message was written, epoch milliseconds.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub at_ms: i64,
 }
 
 /// A file sent with a message (paste, drag and drop, the + button).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Attachment {
     /// The file name.
     pub name: String,

@@ -13,7 +13,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
 
 /// What an `error` of kind `empty` shows (`docs/transports.md`, "`agent_chat`").
 pub const NO_OUTPUT: &str = "No output";
@@ -41,7 +40,8 @@ fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 /// The same eleven events are the chat window's whole vocabulary on every
 /// transport (`yui_core::turn::chat_map` maps the others onto them), so the type is also
 /// exported to the UI. There `msg_id` is the client's turn id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ChatEvent {
     /// A new assistant turn.
@@ -88,7 +88,7 @@ pub enum ChatEvent {
         /// The tool name.
         name: String,
         /// The arguments as sent (an object, usually).
-        #[ts(type = "unknown")]
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         args: Value,
     },
     /// A tool call finished.
@@ -110,7 +110,7 @@ pub enum ChatEvent {
         /// How long the call took, in seconds; `None` when the engine did
         /// not time it (`null` or absent).
         #[serde(default)]
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         seconds: Option<f64>,
     },
     /// A tool call waits for the user's Allow / Always allow / Deny; the run
@@ -129,7 +129,7 @@ pub enum ChatEvent {
         /// The tool name.
         name: String,
         /// The call's arguments.
-        #[ts(type = "unknown")]
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         args: Value,
     },
     /// The turn's size and pace.
@@ -144,22 +144,22 @@ pub enum ChatEvent {
         /// Time to first token, in seconds; `None` when no token came (the
         /// engine may send `null` or nothing).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         ttft: Option<f64>,
         /// Ours, not the engine's: the transport's token usage of the turn's last
         /// call, where it has one (the readout shows `total_tokens`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         tokens: Option<crate::model::Usage>,
         /// Ours, not the engine's: the model's context window in tokens, shown
         /// beside `tokens` (from the settings).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional, type = "number")]
+        #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
         context_window: Option<u64>,
         /// Ours, not the engine's: when each step of the turn happened, for the
         /// usage line's hover.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        #[cfg_attr(feature = "ts", ts(optional))]
         latency: Option<Latency>,
     },
     /// The run was stopped (`POST /cancel`); the only banner to show.
@@ -179,7 +179,7 @@ pub enum ChatEvent {
         /// What to show.
         message: String,
         /// What kind of failure.
-        #[ts(type = "string")]
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         kind: ChatErrorKind,
     },
     /// The turn is final.
@@ -191,20 +191,20 @@ pub enum ChatEvent {
         /// `None` when the engine could not save the exchange (then the
         /// client never addresses it on the engine).
         #[serde(default, deserialize_with = "index")]
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         user_index: Option<u64>,
         /// The assistant message's index (`user_index + 1`); `None` as above.
         #[serde(default, deserialize_with = "index")]
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         assistant_index: Option<u64>,
         /// How many versions the assistant message has (1 when never
         /// regenerated); `None` when not sent.
         #[serde(default, deserialize_with = "index")]
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         versions: Option<u64>,
         /// The version shown, 0-based; `None` when not sent.
         #[serde(default, deserialize_with = "index")]
-        #[ts(type = "number | null")]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         active: Option<u64>,
     },
 }
@@ -350,29 +350,31 @@ impl From<ChatErrorKind> for String {
 /// moment the turn started (the user pressed Enter) to each step. A step
 /// that never happened is absent. Kept in the turn log too
 /// (`record = "latency"`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Latency {
     /// The request left (after the screenshot, when a turn takes one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub request_sent_ms: Option<u64>,
     /// The first token of anything (reasoning, text, a tool) arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub first_token_ms: Option<u64>,
     /// The first whole sentence of the reply arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub first_sentence_ms: Option<u64>,
     /// The first sentence showed in the bubble: its turn to play came (a
     /// voice that must be made sounds once it is made).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "number")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub first_audio_ms: Option<u64>,
 }
 
 /// The user's answer on an approval card: Allow / Always allow / Deny.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalDecision {
     /// Allow this call once.

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use yui_core::chat::{AnswerState, ApprovalState, Conversation, Role, ToolCardState};
-use yui_core::transport::agent_chat::ChatEvent;
+use yui_protocol::chat::ChatEvent;
+use yui_protocol::chat::{AnswerState, ApprovalState, Conversation, Role, ToolCardState};
 
 #[derive(Serialize, Deserialize)]
 struct Case {

@@ -1,0 +1,3 @@
+//! yui-protocol's integration tests, one binary.
+
+mod chat_fold;
