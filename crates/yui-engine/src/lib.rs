@@ -12,4 +12,5 @@
 pub mod body;
 pub mod context;
 pub mod limits;
+pub mod picture;
 pub mod triggers;

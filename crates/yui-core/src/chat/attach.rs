@@ -20,7 +20,7 @@
 
 use super::model::Attachment;
 use crate::limits::CHAT_TEXT_ATTACHMENT_BYTES;
-use crate::picture::Picture;
+use crate::picture::{Picture, PictureExt};
 use crate::settings::ChatSettings;
 use base64::Engine as _;
 

@@ -6,6 +6,7 @@
 //! the transport task alone against the engine and against a scripted fake
 //! that writes the engine's exact bytes (no `type` key, `null` fields).
 
+use yui_core::picture::PictureExt;
 use crate::common;
 use axum::body::Body;
 use axum::extract::State;

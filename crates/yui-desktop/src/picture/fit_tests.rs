@@ -1,4 +1,5 @@
 use super::*;
+use crate::picture::PictureExt;
 use proptest::prelude::*;
 use std::sync::Arc;
 

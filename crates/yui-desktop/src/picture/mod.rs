@@ -14,26 +14,10 @@ use std::sync::Arc;
 pub use capture::{CaptureError, Display, WindowInfo};
 pub use fit::{array_overhead, fit, FitError};
 
-/// A picture to send: pixels from a capture, or an encoded file (attachment).
-#[derive(Clone, PartialEq, Eq)]
-pub enum Picture {
-    /// Raw 8-bit RGBA pixels, row-major, width*height*4 bytes.
-    Rgba {
-        /// Width in pixels.
-        width: u32,
-        /// Height in pixels.
-        height: u32,
-        /// `width * height * 4` bytes, R G B A per pixel, rows top to bottom.
-        pixels: Arc<Vec<u8>>,
-    },
-    /// An already encoded image (PNG, JPEG, GIF, WebP...) and its MIME subtype.
-    Encoded {
-        /// The MIME subtype: `png`, `jpeg`, `gif` or `webp`.
-        mime: String,
-        /// The file's bytes, untouched.
-        bytes: Arc<Vec<u8>>,
-    },
-}
+/// The picture a turn or a tool answer carries: the type is the engine's
+/// (`yui_engine::picture`), so the turn engine and the contract carry it
+/// without this crate; what reads its bytes is here ([`PictureExt`]).
+pub use yui_engine::picture::Picture;
 
 /// Why bytes are not a picture YUI can send.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -95,18 +79,33 @@ impl From<crate::platform::Rgba> for Picture {
     }
 }
 
-impl Picture {
+/// What reads a [`Picture`]'s bytes: its format from the content, its size
+/// from the header (the `image` crate). Import it to call
+/// `Picture::from_file_bytes`, `Picture::from_rgba` and `.dimensions()`.
+pub trait PictureExt: Sized {
     /// An attachment from a file's bytes: the format is sniffed from the
     /// content (PNG, JPEG, GIF or WebP, whatever the file name says) and its
     /// header must give the picture's size. The bytes are kept as they are.
-    pub fn from_file_bytes(bytes: Vec<u8>) -> Result<Picture, PictureError> {
+    fn from_file_bytes(bytes: Vec<u8>) -> Result<Self, PictureError>;
+    /// Raw RGBA pixels as a picture, checking their length.
+    fn from_rgba(width: u32, height: u32, pixels: Vec<u8>) -> Result<Self, PictureError>;
+    /// Width and height in pixels; `None` when an encoded picture's header
+    /// cannot be read.
+    fn dimensions(&self) -> Option<(u32, u32)>;
+}
+
+impl PictureExt for Picture {
+    /// An attachment from a file's bytes: the format is sniffed from the
+    /// content (PNG, JPEG, GIF or WebP, whatever the file name says) and its
+    /// header must give the picture's size. The bytes are kept as they are.
+    fn from_file_bytes(bytes: Vec<u8>) -> Result<Picture, PictureError> {
         let mime = sniff(&bytes).ok_or(PictureError::Unsupported)?;
         encoded_dimensions(mime, &bytes).map_err(|e| PictureError::Corrupt(mime.to_string(), e))?;
         Ok(Picture::Encoded { mime: mime.to_string(), bytes: Arc::new(bytes) })
     }
 
     /// Raw RGBA pixels as a picture, checking their length.
-    pub fn from_rgba(width: u32, height: u32, pixels: Vec<u8>) -> Result<Picture, PictureError> {
+    fn from_rgba(width: u32, height: u32, pixels: Vec<u8>) -> Result<Picture, PictureError> {
         if pixels.len() as u64 != u64::from(width) * u64::from(height) * 4 {
             return Err(PictureError::BadPixels { width, height, len: pixels.len() });
         }
@@ -115,23 +114,10 @@ impl Picture {
 
     /// Width and height in pixels; `None` when an encoded picture's header
     /// cannot be read.
-    pub fn dimensions(&self) -> Option<(u32, u32)> {
+    fn dimensions(&self) -> Option<(u32, u32)> {
         match self {
             Picture::Rgba { width, height, .. } => Some((*width, *height)),
             Picture::Encoded { mime, bytes } => encoded_dimensions(mime, bytes).ok(),
-        }
-    }
-}
-
-impl std::fmt::Debug for Picture {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Picture::Rgba { width, height, pixels } => {
-                f.debug_struct("Rgba").field("width", width).field("height", height).field("bytes", &pixels.len()).finish()
-            }
-            Picture::Encoded { mime, bytes } => {
-                f.debug_struct("Encoded").field("mime", mime).field("bytes", &bytes.len()).field("dimensions", &self.dimensions()).finish()
-            }
         }
     }
 }
