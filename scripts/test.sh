@@ -48,9 +48,9 @@ cargo clippy --workspace --all-targets --features yui/custom-protocol -- -D warn
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --features yui/custom-protocol
 
 step "Rust tests (workspace, including the stale-bindings check)"
-# The pure engine and the protocol types build and run with Rust alone: no
+# The pure engine, the protocol types and the turn engine build and run with Rust alone: no
 # C compiler, no pkg-config.
-CC=/bin/false CXX=/bin/false PKG_CONFIG=/bin/false cargo test -p yui-engine -p yui-protocol
+CC=/bin/false CXX=/bin/false PKG_CONFIG=/bin/false cargo test -p yui-engine -p yui-protocol -p yui-turn
 cargo test --workspace --features yui/custom-protocol
 
 step "The key in a real Secret Service (gnome-keyring on a private session bus)"

@@ -32,7 +32,6 @@ pub mod sink;
 pub mod speech;
 pub mod tools;
 pub mod transport;
-pub mod turn;
 pub mod world;
 
 // The pure engine's modules, at the paths they always had.
@@ -41,6 +40,8 @@ pub use yui_engine::{body, context, limits, triggers};
 pub use yui_desktop::{keystore, picture, platform};
 // The types the UI and the core say to each other, at the paths they always had.
 pub use yui_protocol::{command, event, model};
+// The turn engine, at the path it always had.
+pub use yui_turn as turn;
 
 pub use command::UserCommand;
 pub use data_dir::DataDir;

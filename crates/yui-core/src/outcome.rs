@@ -6,7 +6,7 @@
 //! settled badly before any speech. A silent reply, the filler and the
 //! client's failure line leave it as it was.
 
-use crate::context::{Outcome, PreviousTurn};
+use crate::context::PreviousTurn;
 use crate::data_dir::DataDir;
 use crate::persist::Writer;
 use std::path::PathBuf;
@@ -59,23 +59,12 @@ impl OutcomeStore {
     }
 }
 
-/// A record of `outcome` for the utterance `event_name` of turn `turn_id`,
-/// recorded at `at_ms`, with what was heard and what was still owed.
-pub fn record(outcome: Outcome, event_name: &str, turn_id: &str, at_ms: i64, spoken: &str, owed: &str) -> PreviousTurn {
-    let keep = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty() && outcome == Outcome::Interrupted);
-    PreviousTurn {
-        outcome,
-        event_name: Some(event_name.to_string()),
-        at: Some(at_ms),
-        already_spoken: keep(spoken),
-        never_spoken: keep(owed),
-        turn_id: Some(turn_id.to_string()),
-    }
-}
+pub use yui_turn::outcome::record;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::Outcome;
 
     #[test]
     fn records_are_per_character_and_survive_a_new_store() {

@@ -23,24 +23,8 @@ use crate::limits::CHAT_TEXT_ATTACHMENT_BYTES;
 use crate::picture::{Picture, PictureExt};
 use crate::settings::ChatSettings;
 use base64::Engine as _;
-
-/// A file that goes to the model as bytes (a PDF).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileBytes {
-    /// The file name.
-    pub name: String,
-    /// Its MIME type (`application/pdf`).
-    pub mime: String,
-    /// Its bytes, base64.
-    pub data_base64: String,
-}
-
-impl FileBytes {
-    /// The file as a `data:` URL.
-    pub fn data_url(&self) -> String {
-        format!("data:{};base64,{}", self.mime, self.data_base64)
-    }
-}
+pub use yui_protocol::chat::attachment::{label, size};
+pub use yui_turn::contract::FileBytes;
 
 /// What a message's files became.
 #[derive(Debug, Clone, Default)]
@@ -139,22 +123,6 @@ pub fn prepare(attachments: &[Attachment], limits: &ChatSettings, carries_files:
         }
     }
     Ok(out)
-}
-
-/// "name · 3.2 kB": how a file shows on its message.
-pub fn label(a: &Attachment) -> String {
-    let len = a.data_base64.trim().len() as u64;
-    let padding = a.data_base64.trim().bytes().rev().take_while(|b| *b == b'=').count() as u64;
-    format!("{} · {}", a.name, size((len / 4 * 3).saturating_sub(padding)))
-}
-
-/// A byte count for people: "812 B", "3.2 kB", "2.0 MB".
-pub fn size(bytes: u64) -> String {
-    match bytes {
-        b if b < 1000 => format!("{b} B"),
-        b if b < 1_000_000 => format!("{:.1} kB", b as f64 / 1000.0),
-        b => format!("{:.1} MB", b as f64 / 1_000_000.0),
-    }
 }
 
 /// `text` cut to at most `max` bytes on a character boundary; true when cut.

@@ -77,21 +77,19 @@ pub fn speech_url(base: &str) -> String {
 
 pub use crate::turn::voice::request::{SpeechRequest, Tone};
 
-impl SpeechRequest {
-    /// The JSON body of this sentence under `cfg`.
-    pub fn body(&self, cfg: &TtsConfig) -> Value {
-        let mut body = json!({
-            "model": cfg.model,
-            "voice": cfg.voice,
-            "input": self.input(),
-            "speed": cfg.speed,
-            "response_format": cfg.response_format,
-        });
-        if let Some(caption) = self.caption.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-            body["instructions"] = Value::String(caption.to_string());
-        }
-        body
+/// The JSON body of sentence `req` under `cfg`.
+pub fn request_body(req: &SpeechRequest, cfg: &TtsConfig) -> Value {
+    let mut body = json!({
+        "model": cfg.model,
+        "voice": cfg.voice,
+        "input": req.input(),
+        "speed": cfg.speed,
+        "response_format": cfg.response_format,
+    });
+    if let Some(caption) = req.caption.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        body["instructions"] = Value::String(caption.to_string());
     }
+    body
 }
 
 /// One sentence's audio.
@@ -266,7 +264,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
         return Err(TtsError::Invalid("no text to speak"));
     }
     let url = speech_url(&cfg.base_url);
-    let mut builder = client.post(&url).json(&req.body(cfg));
+    let mut builder = client.post(&url).json(&request_body(req, cfg));
     if !cfg.key.is_empty() {
         builder = builder.bearer_auth(cfg.key.expose());
     }

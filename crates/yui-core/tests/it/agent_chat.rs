@@ -6,7 +6,6 @@
 //! the transport task alone against the engine and against a scripted fake
 //! that writes the engine's exact bytes (no `type` key, `null` fields).
 
-use yui_core::picture::PictureExt;
 use crate::common;
 use axum::body::Body;
 use axum::extract::State;
@@ -23,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use yui_core::chat::{AnswerState, ApprovalState, Attachment, Conversation, Role};
 use yui_core::event::Status;
 use yui_core::model::{ToolState, Usage};
+use yui_core::picture::PictureExt;
 use yui_core::transport::agent_chat::{run, AgentChatConfig, ApprovalDecision, ChatErrorKind, ChatEvent, EVENT_TYPES};
 use yui_core::transport::{Inbound, Link, Outbound, ReplyPart, SideRequest, TurnRequest};
 use yui_core::{ChatApi, CollectingSink, Session, TurnOutcome, UiEvent, UserCommand};

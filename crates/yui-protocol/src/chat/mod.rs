@@ -4,6 +4,7 @@
 //! The fold sits beside the conversation types because it is their own
 //! method set; the store that keeps them is `yui_core::chat`.
 
+pub mod attachment;
 pub mod fold;
 pub mod model;
 pub mod vocabulary;

@@ -1,4 +1,4 @@
-//! [`Engine`]: the turn state machine. See the module doc of `crate::turn`.
+//! [`Engine`]: the turn state machine. See the crate doc.
 
 use super::queue::Outgoing;
 use super::recent::RecentSet;
@@ -7,16 +7,16 @@ use super::voice::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
 use super::voice::request::SpeechRequest;
 use super::voice::Failure;
 use super::{speaks, BACKEND_EVENT, USER_EVENT};
-use crate::command::UserCommand;
-use crate::context::{Outcome, PreviousTurn};
 use crate::contract::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
-use crate::error::ErrorCode;
-use crate::event::{TurnOutcome, UiEvent};
-use crate::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
-use crate::model::{Usage, Vocabulary};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
+use yui_engine::context::{Outcome, PreviousTurn};
+use yui_engine::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
+use yui_protocol::command::UserCommand;
+use yui_protocol::event::{TurnOutcome, UiEvent};
+use yui_protocol::model::{Usage, Vocabulary};
+use yui_protocol::ErrorCode;
 
 /// The time of one call: tokio's clock for waits, the wall clock for records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,13 +42,13 @@ pub struct Begin {
     /// True when the user spoke the text (voice input) rather than typed it.
     pub spoken: bool,
     /// Files sent with the message (the chat window), checked already.
-    pub attachments: Vec<crate::chat::Attachment>,
+    pub attachments: Vec<yui_protocol::chat::Attachment>,
     /// What fired a turn nobody typed (a signal, a cue…); `None` for the
     /// user's own turns. The block carries it as its `trigger`.
-    pub trigger: Option<Box<crate::context::Trigger>>,
+    pub trigger: Option<Box<yui_engine::context::Trigger>>,
     /// A message that woke her from the bed: the block carries
     /// `wake: … woken by this message` and reads `lying, getting up now`.
-    pub wake: Option<crate::context::WakeCause>,
+    pub wake: Option<yui_engine::context::WakeCause>,
 }
 
 /// One thing for the driver to do.
@@ -109,7 +109,7 @@ pub struct EngineConfig {
     /// What the character renders when the session starts.
     pub vocabulary: Vocabulary,
     /// The thinking filler and failure lines in the user's language; `None`
-    /// says no filler (the failure line is then [`crate::turn::FAILURE_LINE`]).
+    /// says no filler (the failure line is then [`crate::FAILURE_LINE`]).
     pub filler: Option<FillerLines>,
 }
 
@@ -127,7 +127,7 @@ pub(super) struct Turn {
     /// When the next thinking filler is due; `None` once the turn rendered.
     pub(super) filler_at: Option<Instant>,
     /// Filler lines said so far (at most
-    /// [`FILLER_GAPS`](crate::turn::voice::filler::FILLER_GAPS)`.len()`).
+    /// [`FILLER_GAPS`](crate::voice::filler::FILLER_GAPS)`.len()`).
     pub(super) fillers: usize,
     /// Text of the reply streamed and was never spoken
     /// ([`ReplyPart::Unsaid`]): the turn is `interrupted`, not `failed`.
@@ -589,7 +589,7 @@ impl Engine {
             }
             ReplyPart::Chat { event } => {
                 if !self.stopped.contains(&turn_id) {
-                    let after_speech = matches!(event, crate::chat::ChatEvent::Delta { .. });
+                    let after_speech = matches!(event, yui_protocol::chat::ChatEvent::Delta { .. });
                     self.touch(&turn_id, now, false, after_speech);
                 }
             }

@@ -51,7 +51,7 @@ impl Sound {
 
 /// Where sound goes. Reports [`SinkEvent`]s for each item it plays, through a
 /// channel of its own; the driver feeds them to
-/// [`crate::turn::voice::playback::Playback::on_sink`].
+/// [`crate::voice::playback::Playback::on_sink`].
 pub trait AudioSink: Send {
     /// Play `audio` as `item_id`, replacing anything playing.
     fn play(&mut self, item_id: u64, audio: Sound);

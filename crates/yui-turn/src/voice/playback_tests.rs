@@ -3,7 +3,7 @@
 //! `FAIL` has no audio.
 
 use super::*;
-use crate::turn::USER_EVENT;
+use crate::USER_EVENT;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;

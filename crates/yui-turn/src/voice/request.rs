@@ -1,6 +1,6 @@
 //! One sentence to speak, as the engine's voice planning hands it to the
 //! speaker: the text, the cue's caption and the cue's tone tag. Plain data;
-//! the TTS client (`crate::speech::tts`) sends it.
+//! the TTS client (`yui_core::speech::tts`) sends it.
 
 /// The provider's tone tag for one sentence (a cue's `emotion_text`).
 ///

@@ -70,7 +70,7 @@ impl FillerLines {
                 ["Let me look at your screen.", "Let me check in the browser.", "Let me make a note of that."],
                 "Sorry, the reply didn't come in time.",
                 "Sorry, I can't reach my brain right now.",
-                crate::turn::FAILURE_LINE,
+                crate::FAILURE_LINE,
             ),
         };
         Self {

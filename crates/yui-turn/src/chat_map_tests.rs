@@ -2,8 +2,8 @@
 //! or an error left unsaid is shown with the turn's mark.
 
 use super::*;
-use crate::model::{Cue, Segment};
-use crate::turn::SILENT;
+use crate::SILENT;
+use yui_protocol::model::{Cue, Segment};
 
 fn started(turn_id: &str, text: &str) -> UiEvent {
     UiEvent::TurnStarted { turn_id: turn_id.into(), text: text.into(), remakes: None, files: Vec::new() }
@@ -120,12 +120,12 @@ fn text_left_unsaid_shows_with_the_turns_mark() {
     out.extend(m.reply("1", &unsaid("Before it stopped. "), 6));
     assert_eq!(kinds(&out), ["start", "cancelled", "delta"]);
     assert_eq!(text(&out), "Before it stopped. ");
-    let mut c = crate::chat::Conversation::new("c", 0);
+    let mut c = yui_protocol::chat::Conversation::new("c", 0);
     for e in &out {
         c.apply(e, 6);
     }
     let a = &c.messages[0].answers[0];
-    assert_eq!((a.text.as_str(), a.state), ("Before it stopped. ", crate::chat::AnswerState::Stopped));
+    assert_eq!((a.text.as_str(), a.state), ("Before it stopped. ", yui_protocol::chat::AnswerState::Stopped));
 
     // An error: the fragment goes before the error card.
     let mut out = m.ui(&started("2", "hi"), 10);

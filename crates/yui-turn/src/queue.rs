@@ -8,17 +8,17 @@ use super::voice::filler::FILLER_GAPS;
 use super::voice::playback::{PlayEffects, Stop};
 use super::voice::Failure;
 use super::{USER_EVENT, VOICE_EVENT};
-use crate::context::Outcome;
-use crate::error::ErrorCode;
-use crate::event::UiEvent;
+use yui_engine::context::Outcome;
+use yui_protocol::event::UiEvent;
+use yui_protocol::ErrorCode;
 
 /// A message the user sent, waiting in the queue or starting a turn.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Outgoing {
     pub(super) text: String,
     pub(super) spoken: bool,
-    pub(super) attachments: Vec<crate::chat::Attachment>,
-    pub(super) trigger: Option<Box<crate::context::Trigger>>,
+    pub(super) attachments: Vec<yui_protocol::chat::Attachment>,
+    pub(super) trigger: Option<Box<yui_engine::context::Trigger>>,
 }
 
 impl Engine {
@@ -45,7 +45,7 @@ impl Engine {
     /// the block's background marker). False, and nothing happens, when
     /// [`Engine::can_fire`] is false: the caller keeps the trigger and asks
     /// again when the engine is idle.
-    pub fn fire(&mut self, trigger: crate::context::Trigger, now: Now, fx: &mut Effects) -> bool {
+    pub fn fire(&mut self, trigger: yui_engine::context::Trigger, now: Now, fx: &mut Effects) -> bool {
         if !self.can_fire() {
             return false;
         }
@@ -72,7 +72,7 @@ impl Engine {
             self.playback.stop(Stop::NewTurn, now, &mut pfx);
             self.played(pfx, fx);
         }
-        let files = attachments.iter().map(crate::chat::attach::label).collect();
+        let files = attachments.iter().map(yui_protocol::chat::attachment::label).collect();
         fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None, files }));
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
@@ -90,7 +90,7 @@ impl Engine {
             fx.push(Effect::StopTools(older));
         }
         tracing::info!(record = "turn", transport = self.cfg.transport, turn_id = %turn_id, spoke_text = spoken, chars = text.chars().count(), "turn");
-        let wake = (trigger.is_none() && std::mem::take(&mut self.woken_by_message)).then_some(crate::context::WakeCause::Message);
+        let wake = (trigger.is_none() && std::mem::take(&mut self.woken_by_message)).then_some(yui_engine::context::WakeCause::Message);
         fx.push(Effect::Begin(Begin {
             turn_id: turn_id.clone(),
             text,

@@ -40,11 +40,11 @@
 //!   characters, seconds and time to first token, and no tokens) and `end`.
 
 use super::speaks;
-use crate::chat::vocabulary::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
 use crate::contract::{ReplyPart, ToolCall, ToolResult, GENERIC_FAILURE};
-use crate::event::{TurnOutcome, UiEvent};
-use crate::model::{ToolState, Usage};
 use std::collections::HashMap;
+use yui_protocol::chat::vocabulary::{ChatErrorKind, ChatEvent, Latency, NO_ANSWER, NO_OUTPUT};
+use yui_protocol::event::{TurnOutcome, UiEvent};
+use yui_protocol::model::{ToolState, Usage};
 
 /// `agent_chat`'s `end` as sent: user index, assistant index, versions,
 /// active version (each may be absent).
@@ -96,7 +96,7 @@ pub struct ChatMap {
     /// The model's context window, shown beside the tokens.
     context_window: Option<u64>,
     /// The last notice's code, for the next failure's kind.
-    last_notice: Option<crate::error::ErrorCode>,
+    last_notice: Option<yui_protocol::ErrorCode>,
     tool_seq: u64,
 }
 
@@ -418,7 +418,7 @@ impl ChatMap {
                 let kind = match notice {
                     // The engine said what kind of failure it was.
                     _ if t.server_error.is_some() => t.server_error.take().unwrap_or(ChatErrorKind::Internal),
-                    Some(crate::error::ErrorCode::Auth) => ChatErrorKind::Auth,
+                    Some(yui_protocol::ErrorCode::Auth) => ChatErrorKind::Auth,
                     _ if message.contains("429") || message.to_lowercase().contains("rate limit") => ChatErrorKind::RateLimit,
                     _ => ChatErrorKind::Internal,
                 };
@@ -489,8 +489,8 @@ impl TurnMap {
 }
 
 /// The message of a failure with no server text, from the notice before it.
-fn failure_text(notice: Option<crate::error::ErrorCode>) -> String {
-    use crate::error::ErrorCode;
+fn failure_text(notice: Option<yui_protocol::ErrorCode>) -> String {
+    use yui_protocol::ErrorCode;
     match notice {
         Some(ErrorCode::Stall) => "The backend did not answer in time.".into(),
         Some(ErrorCode::Network) => "Could not reach the backend.".into(),

@@ -9,7 +9,7 @@
 //! ([`audio_sink`]), the thinking fillers and failure lines ([`filler`]), the
 //! streaming sentence splitter ([`split`]) and the sentence to speak
 //! ([`request`]). The speaker, the TTS client and the audio devices
-//! (`crate::speech`) carry out what it plans.
+//! (`yui_core::speech`) carry out what it plans.
 
 pub mod audio_sink;
 pub mod filler;
@@ -19,17 +19,17 @@ pub mod split;
 
 use super::engine::{Effect, Effects, Engine, Now};
 use super::{speaks, FAILURE_LINE};
-use crate::event::UiEvent;
-use crate::model::Segment;
 use filler::FILLER_GAPS;
 use playback::{Kind, PlayEffect, PlayEffects};
 use request::{SpeechRequest, Tone};
+use yui_protocol::event::UiEvent;
+use yui_protocol::model::Segment;
 
 impl Engine {
     /// Say `text` for `turn_id` with a bow (an approval waits): the line is
     /// queued like a filler and never writes the previous-turn record.
     pub fn announce(&mut self, turn_id: &str, text: &str, now: Now, fx: &mut Effects) {
-        let cue = crate::model::Cue { motion_id: Some("bow".into()), ..Default::default() };
+        let cue = yui_protocol::model::Cue { motion_id: Some("bow".into()), ..Default::default() };
         fx.push(Effect::Ui(UiEvent::Cue { turn_id: turn_id.to_string(), cue }));
         let mut pfx = PlayEffects::new();
         self.playback.say(turn_id, text, now, &mut pfx);

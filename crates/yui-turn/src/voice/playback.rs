@@ -1,13 +1,13 @@
 //! The playback queue (`docs/voice.md`): one per character, shared by the
 //! transports, as a pure state machine in the style of
-//! [`crate::turn::Engine`]. [`Playback`] takes reply segments, turn ends,
+//! [`crate::Engine`]. [`Playback`] takes reply segments, turn ends,
 //! thinking-motion changes, stop actions and the audio sink's reports, each
 //! with a [`Now`], and answers [`PlayEffect`]s. It owns no clock, no audio
 //! device and no file: playback timing comes only from the sink's
 //! [`SinkEvent`]s, never from guessed durations.
 //!
 //! The turn engine owns one and maps its effects; the session driver's
-//! [`crate::speech::speaker::Speaker`] synthesises and plays what it asks.
+//! `yui_core::speech::speaker::Speaker` synthesises and plays what it asks.
 //!
 //! # Rules (`docs/push-protocol.md`, "Replies"; `docs/voice.md`)
 //!
@@ -24,7 +24,7 @@
 //!   them; every cue waiting on a boundary fires at the first one reached; and
 //!   a cue always lands before its own segment's speech.
 //! * **Silence.** A speech that is empty or the bare `[SILENT]`
-//!   ([`crate::turn::speaks`]) is a silent item: cues only.
+//!   ([`crate::speaks`]) is a silent item: cues only.
 //! * **Thinking.** A cue of turn T due while the thinking motion of another
 //!   turn plays (see [`Playback::thinking`]) is held, with every later cue of
 //!   T, until no other turn's motion plays; speech is not held.
@@ -75,11 +75,11 @@
 //!   it counts as started (the bubble showed it) and playback moves on.
 
 pub use super::audio_sink::{AudioSink, SinkEvent, Sound, TimerSink};
-use crate::context::{Outcome, PreviousTurn};
-use crate::model::{Cue, Segment};
-use crate::turn::{speaks, Now, BACKEND_EVENT};
+use crate::{speaks, Now, BACKEND_EVENT};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use unicode_segmentation::UnicodeSegmentation;
+use yui_engine::context::{Outcome, PreviousTurn};
+use yui_protocol::model::{Cue, Segment};
 
 /// How many code points of each part an interrupted record keeps.
 pub const SPOKEN_CUT: usize = 50;

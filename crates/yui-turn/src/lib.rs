@@ -4,8 +4,9 @@
 //! results and the time, and answers [`Effect`]s: UI events, outbound
 //! messages, a turn to render and send, a tool to run, an outcome record to
 //! save. It owns no socket, reads no clock (every call carries a [`Now`]) and
-//! writes no file. The session driver (`crate::session`) carries the effects
-//! out.
+//! writes no file. The session driver (`yui_core::session`) carries the effects
+//! out. The crate is Rust alone (no C, no native library): its tests run
+//! with the C compiler hidden (`scripts/test.sh`).
 //!
 //! What it decides, for all three transports alike: which turns are
 //! outstanding, running, queued or stopped; the per-turn wait (push's frame
@@ -13,8 +14,12 @@
 //! turns are dropped; how each turn ended and what the previous-turn record
 //! says.
 
+#![deny(missing_docs)]
+
 pub mod chat_map;
+pub mod contract;
 mod engine;
+pub mod outcome;
 mod queue;
 mod recent;
 pub mod voice;

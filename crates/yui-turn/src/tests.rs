@@ -1,15 +1,15 @@
 //! The engine with no socket and no real time: every call carries its `Now`.
 
 use super::*;
-use crate::command::UserCommand;
-use crate::context::Outcome;
 use crate::contract::{Inbound, Outbound, ReplyPart, ToolCall, ToolResult};
-use crate::event::{Status, TurnOutcome, UiEvent};
-use crate::model::{Cue, Segment, Vocabulary};
-use crate::turn::voice::filler::FILLER_GAPS;
-use crate::turn::voice::playback::SinkEvent;
+use crate::voice::filler::FILLER_GAPS;
+use crate::voice::playback::SinkEvent;
 use std::time::Duration;
 use tokio::time::Instant;
+use yui_engine::context::Outcome;
+use yui_protocol::command::UserCommand;
+use yui_protocol::event::{Status, TurnOutcome, UiEvent};
+use yui_protocol::model::{Cue, Segment, Vocabulary};
 
 const WAIT: Duration = Duration::from_secs(240);
 
@@ -146,7 +146,7 @@ fn wait_after_first_render_ends_complete_and_keeps_the_push_turn_outstanding() {
 fn every_frame_of_the_turn_restarts_the_wait() {
     let mut r = Rig::new("push");
     let id = r.send("hi", 0);
-    r.reply(&id, ReplyPart::ToolStatus { state: crate::model::ToolState::Running, tool_id: "x".into() }, 200);
+    r.reply(&id, ReplyPart::ToolStatus { state: yui_protocol::model::ToolState::Running, tool_id: "x".into() }, 200);
     assert_eq!(r.e.next_deadline(), Some(r.t0 + Duration::from_secs(200) + WAIT));
     assert!(r.tick(241).is_empty(), "the tool_status frame moved the deadline");
 }
@@ -166,7 +166,7 @@ fn a_typed_turn_stops_older_outstanding_turns() {
 fn browser_tool_status_leaves_the_pill_alone() {
     let mut r = Rig::new("push");
     let id = r.send("hi", 0);
-    let fx = r.reply(&id, ReplyPart::ToolStatus { state: crate::model::ToolState::Running, tool_id: "browser".into() }, 0);
+    let fx = r.reply(&id, ReplyPart::ToolStatus { state: yui_protocol::model::ToolState::Running, tool_id: "browser".into() }, 0);
     assert!(ui(&fx).is_empty());
 }
 
@@ -207,11 +207,11 @@ fn a_late_frame_of_an_ended_client_turn_plays_and_is_not_taken_for_a_backend_tur
 #[test]
 fn stopped_and_backend_sets_stay_bounded() {
     let mut r = Rig::new("push");
-    for i in 0..(crate::limits::RECENT_TURN_IDS * 3) {
+    for i in 0..(yui_engine::limits::RECENT_TURN_IDS * 3) {
         r.reply(&format!("bg-{i}"), speech("x"), 0);
         r.cmd(UserCommand::Stop, 0);
     }
-    assert!(r.e.stopped_count() <= crate::limits::RECENT_TURN_IDS, "{}", r.e.stopped_count());
+    assert!(r.e.stopped_count() <= yui_engine::limits::RECENT_TURN_IDS, "{}", r.e.stopped_count());
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn error_then_end_fails_with_the_server_text_and_the_failure_line() {
     let fx = r.reply(&id, END, 1);
     let events = ui(&fx);
     assert!(matches!(&events[0], UiEvent::FailureLine { .. }));
-    assert!(matches!(&events[1], UiEvent::Speech { text, .. } if text == crate::turn::FAILURE_LINE), "the failure line is spoken");
+    assert!(matches!(&events[1], UiEvent::Speech { text, .. } if text == crate::FAILURE_LINE), "the failure line is spoken");
     assert!(matches!(&events[2], UiEvent::TurnEnded { outcome: TurnOutcome::Failed, error: Some(e), .. } if e == "HTTP 429: rate limit"), "{events:?}");
     assert!(fx.iter().any(|f| matches!(f, Effect::Save(rec) if rec.outcome == Outcome::Failed)));
     assert!(sent(&fx).contains(&Outbound::Playback { turn_id: id }));
@@ -362,7 +362,7 @@ fn an_oversize_turn_fails_now() {
     let mut r = Rig::new("push");
     let id = r.send("hi", 0);
     let mut fx = Vec::new();
-    r.e.on_inbound(Inbound::Rejected { turn_id: id, code: crate::error::ErrorCode::FrameOversize, reason: "too long".into() }, r.at(1), &mut fx);
+    r.e.on_inbound(Inbound::Rejected { turn_id: id, code: yui_protocol::ErrorCode::FrameOversize, reason: "too long".into() }, r.at(1), &mut fx);
     assert!(ui(&fx).iter().any(|e| matches!(e, UiEvent::FailureLine { .. })));
     assert!(!r.e.busy());
 }
@@ -371,7 +371,7 @@ fn an_oversize_turn_fails_now() {
 
 fn rig_with_filler() -> Rig {
     let mut cfg = config("responses");
-    cfg.filler = Some(crate::turn::voice::filler::FillerLines::for_locale("en"));
+    cfg.filler = Some(crate::voice::filler::FillerLines::for_locale("en"));
     let mut e = Engine::new(cfg);
     let t0 = Instant::now();
     e.on_inbound(Inbound::Status(Status::Stateless), Now { at: t0, wall_ms: 0 }, &mut Vec::new());
@@ -388,7 +388,7 @@ fn spoken(fx: &Effects) -> Vec<String> {
         .collect()
 }
 
-fn saves(fx: &Effects) -> Vec<crate::context::PreviousTurn> {
+fn saves(fx: &Effects) -> Vec<yui_engine::context::PreviousTurn> {
     fx.iter()
         .filter_map(|f| match f {
             Effect::Save(r) => Some(r.clone()),
@@ -438,7 +438,7 @@ fn on_the_bed_no_filler_is_spoken_and_a_message_that_woke_her_says_so() {
         Effect::Begin(b) => Some(b.clone()),
         _ => None,
     });
-    assert_eq!(begin.and_then(|b| b.wake), Some(crate::context::WakeCause::Message), "the turn carries the wake");
+    assert_eq!(begin.and_then(|b| b.wake), Some(yui_engine::context::WakeCause::Message), "the turn carries the wake");
     let mut said = Vec::new();
     let mut t = Duration::ZERO;
     for gap in FILLER_GAPS {
@@ -475,7 +475,7 @@ fn the_first_reply_ends_the_filler_and_a_tool_says_its_own_line() {
 #[test]
 fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
     let mut cfg = config("responses");
-    cfg.filler = Some(crate::turn::voice::filler::FillerLines::for_locale("ja_JP.UTF-8"));
+    cfg.filler = Some(crate::voice::filler::FillerLines::for_locale("ja_JP.UTF-8"));
     let mut e = Engine::new(cfg);
     let t0 = Instant::now();
     let mut r = Rig {
@@ -487,7 +487,7 @@ fn a_failure_line_is_localized_spoken_and_leaves_the_record_to_the_failure() {
     };
     let id = r.send("hi", 0);
     let fx = r.tick(240);
-    let lines = crate::turn::voice::filler::FillerLines::for_locale("ja");
+    let lines = crate::voice::filler::FillerLines::for_locale("ja");
     assert!(spoken(&fx).contains(&lines.timeout), "{fx:?}");
     assert!(matches!(&saves(&fx)[..], [rec] if rec.outcome == Outcome::Failed && rec.turn_id.as_deref() == Some(id.as_str())));
 }
@@ -571,7 +571,7 @@ fn a_spoken_turn_is_marked_and_named_by_its_own_event() {
     let fx = r.cmd(UserCommand::SendVoice { text: "hello there".into() }, 0);
     let begin = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None }).unwrap();
     assert!(begin.spoken);
-    assert_eq!(begin.event_name, crate::turn::VOICE_EVENT);
+    assert_eq!(begin.event_name, crate::VOICE_EVENT);
     r.reply(&begin.turn_id, END, 0);
     let fx = r.cmd(UserCommand::SendText { text: "typed".into() }, 1);
     let begin = fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None }).unwrap();
@@ -591,11 +591,11 @@ fn caption_and_tone_ride_with_the_sentence_and_never_show() {
     let req = fx.iter().find_map(|f| if let Effect::Synth { request, .. } = f { Some(request.clone()) } else { None }).unwrap();
     assert_eq!(req.text, "How was it?");
     assert_eq!(req.caption.as_deref(), Some("gently"));
-    assert_eq!(req.tone, Some(crate::turn::voice::request::Tone::Free("😏".into())), "free mode by default");
+    assert_eq!(req.tone, Some(crate::voice::request::Tone::Free("😏".into())), "free mode by default");
 }
 
-fn signal_trigger() -> crate::context::Trigger {
-    crate::context::Trigger::new(crate::context::TriggerKind::Signals, Some("signals.push".into()))
+fn signal_trigger() -> yui_engine::context::Trigger {
+    yui_engine::context::Trigger::new(yui_engine::context::TriggerKind::Signals, Some("signals.push".into()))
 }
 
 fn fired(r: &mut Rig, secs: u64) -> Option<Begin> {
@@ -668,7 +668,7 @@ fn text_held_at_a_stop_is_recorded_as_never_spoken_and_never_played() {
     assert_eq!(rec.outcome, Outcome::Interrupted);
     assert_eq!(rec.already_spoken, None);
     assert_eq!(rec.never_spoken.as_deref(), Some("Before it stopped."));
-    assert_eq!(rec.event_name.as_deref(), Some(crate::turn::USER_EVENT));
+    assert_eq!(rec.event_name.as_deref(), Some(crate::USER_EVENT));
     assert_eq!(r.e.previous(), Some(&rec), "the next turn's block carries it");
     assert!(ui(&r.reply(&id, END, 5)).is_empty());
     assert_eq!(r.e.stopped_count(), 0);
