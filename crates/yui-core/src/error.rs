@@ -5,21 +5,7 @@
 //! [`CardError`] lives here (re-exported as `card::CardError`) because
 //! [`CoreError::Card`] carries it.
 
-/// An error and its sources as one line: each source's text once (a
-/// source already quoted by the one above it is not repeated), whitespace
-/// collapsed. For the connection errors of the probe and the TTS client.
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ").split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub(crate) use yui_protocol::error_chain;
 
 pub use yui_protocol::ErrorCode;
 

@@ -19,8 +19,9 @@ pub mod command;
 mod error_code;
 pub mod event;
 pub mod model;
+pub mod settings;
 
 pub use command::UserCommand;
-pub use error_code::ErrorCode;
+pub use error_code::{error_chain, ErrorCode};
 pub use event::{Status, TurnOutcome, UiEvent};
 pub use model::{Cue, DelegationItem, Segment, Usage, Vocabulary};

@@ -20,12 +20,22 @@ pub mod chat_map;
 pub mod contract;
 mod engine;
 pub mod outcome;
-mod queue;
 mod recent;
 pub mod voice;
 
-pub use engine::{Begin, Effect, Effects, Engine, EngineConfig, Now};
+pub use engine::{Begin, Effect, Effects, Engine, EngineConfig};
 pub use recent::RecentSet;
+
+use tokio::time::Instant;
+
+/// The time of one call: tokio's clock for waits, the wall clock for records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Now {
+    /// For deadlines.
+    pub at: Instant,
+    /// Epoch milliseconds, for outcome records.
+    pub wall_ms: i64,
+}
 
 /// The silence token: a speech that is exactly this (trimmed) is not spoken.
 pub const SILENT: &str = "[SILENT]";

@@ -7,13 +7,12 @@
 
 mod character;
 mod overrides;
-mod secret;
 mod user;
 
 pub use character::{BedSettings, CharacterSettings, ChatApi, ScreenChoice, ScreenshotSettings, VoiceSettings, DEFAULT_CONTEXT_WINDOW};
 pub use overrides::{apply_override, override_help};
-pub use secret::Secret;
 pub use user::{ChatSettings, IngressAction, IngressInfo, IngressSettings, ReactionsSettings, UserSettings};
+pub use yui_protocol::settings::Secret;
 
 use crate::error::CoreError;
 use serde::{Deserialize, Serialize};

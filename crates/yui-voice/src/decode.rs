@@ -9,8 +9,6 @@
 //! 24 kHz, 16-bit signed little-endian, mono, no header) is read by hand;
 //! `rate=` and `channels=` parameters on the MIME type override those.
 
-use super::playback::Sound;
-use crate::limits::AUDIO_DECODED_MAX;
 use std::io::Cursor;
 use std::sync::Arc;
 use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS};
@@ -20,6 +18,8 @@ use symphonia::core::formats::probe::Hint;
 use symphonia::core::formats::{FormatOptions, TrackType};
 use symphonia::core::io::MediaSourceStream;
 use symphonia::core::meta::MetadataOptions;
+use yui_engine::limits::AUDIO_DECODED_MAX;
+use yui_turn::voice::playback::Sound;
 
 /// The sample rate of OpenAI's raw `pcm` response format.
 pub const RAW_PCM_RATE: u32 = 24_000;

@@ -18,8 +18,6 @@
 //! The cpal stream lives on a thread of its own (it is not `Send` on every
 //! platform) until the sink is dropped.
 
-use super::playback::{AudioSink, SinkEvent, Sound};
-use crate::limits::{AUDIO_OPEN_WAIT, AUDIO_OUTPUT_BUFFER, LIP_LEVELS_PER_SECOND};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 use cpal::{FromSample, OutputCallbackInfo, SampleFormat, SizedSample};
 use std::collections::VecDeque;
@@ -29,6 +27,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
+use yui_engine::limits::{AUDIO_OPEN_WAIT, AUDIO_OUTPUT_BUFFER, LIP_LEVELS_PER_SECOND};
+use yui_turn::voice::playback::{AudioSink, SinkEvent, Sound};
 
 /// Receives the mouth level, 0.0 (closed) to 1.0 (wide open), about
 /// [`LIP_LEVELS_PER_SECOND`] times a second while sound plays, and one

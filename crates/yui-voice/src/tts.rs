@@ -6,7 +6,7 @@
 //! openedai-speech and other servers that copy that endpoint.
 //!
 //! [`synth`] runs one request, bounded by [`TtsConfig::wait`]. The
-//! [`crate::speech::speaker::Speaker`] runs a reply's sentences through it,
+//! [`crate::speaker::Speaker`] runs a reply's sentences through it,
 //! at most [`TtsConfig::in_flight`] at once, in order.
 //!
 //! What travels where: the sentence is `input`; a cue's `caption` is
@@ -22,9 +22,9 @@
 //! ms) and `tts_failed` (seq, status, kind). Never the text, the caption,
 //! the error body or the key.
 
-use crate::limits::{TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
+use yui_engine::limits::{TTS_AUDIO_BYTES, TTS_CONNECT_TIMEOUT, TTS_ERROR_BODY_KEPT, TTS_REQUESTS_IN_FLIGHT, TTS_REQUEST_WAIT};
 
 /// Where and how to synthesize speech.
 #[derive(Debug, Clone)]
@@ -35,7 +35,7 @@ pub struct TtsConfig {
     pub base_url: String,
     /// The API key, sent as `Authorization: Bearer`; empty sends none.
     /// Never logged, never part of an error.
-    pub key: crate::settings::Secret,
+    pub key: yui_protocol::settings::Secret,
     /// The `model` field (`tts-1`, `gpt-4o-mini-tts`, `kokoro`, …).
     pub model: String,
     /// The `voice` field (`alloy`, `af_bella`, …).
@@ -45,7 +45,7 @@ pub struct TtsConfig {
     /// The `response_format` field: `wav` by default; `mp3`, `opus`,
     /// `aac`, `flac` and `pcm` where the server has them.
     pub response_format: String,
-    /// Speech requests the speaker ([`crate::speech::speaker`]) runs at once; 0 counts as 1.
+    /// Speech requests the speaker ([`crate::speaker`]) runs at once; 0 counts as 1.
     pub in_flight: usize,
     /// How long one request may take, connect to last audio byte.
     pub wait: Duration,
@@ -57,7 +57,7 @@ impl Default for TtsConfig {
     fn default() -> Self {
         Self {
             base_url: String::new(),
-            key: crate::settings::Secret::default(),
+            key: yui_protocol::settings::Secret::default(),
             model: "tts-1".into(),
             voice: "alloy".into(),
             speed: 1.0,
@@ -70,12 +70,12 @@ impl Default for TtsConfig {
 
 /// The speech endpoint of `base`: `<base>/v1/audio/speech`, with no second
 /// `/v1` when the base already ends in one (the request transports' rule,
-/// [`crate::transport::endpoint`]).
+/// `yui_core::transport::endpoint`).
 pub fn speech_url(base: &str) -> String {
-    crate::contract::endpoint(base, "audio/speech")
+    yui_turn::contract::endpoint(base, "audio/speech")
 }
 
-pub use crate::turn::voice::request::{SpeechRequest, Tone};
+pub use yui_turn::voice::request::{SpeechRequest, Tone};
 
 /// The JSON body of sentence `req` under `cfg`.
 pub fn request_body(req: &SpeechRequest, cfg: &TtsConfig) -> Value {
@@ -268,7 +268,7 @@ async fn request(client: &reqwest::Client, cfg: &TtsConfig, req: &SpeechRequest)
     if !cfg.key.is_empty() {
         builder = builder.bearer_auth(cfg.key.expose());
     }
-    let resp = builder.send().await.map_err(|e| TtsError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) })?;
+    let resp = builder.send().await.map_err(|e| TtsError::Connect { url: url.clone(), message: yui_protocol::error_chain(&e.without_url()) })?;
     let status = resp.status().as_u16();
     let content_type = resp.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_string()).unwrap_or_default();
     let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();

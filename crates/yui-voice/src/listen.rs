@@ -16,13 +16,13 @@
 //! Logs: `mic_opened` (device, rate, channels, format), `mic_failed`
 //! (kind, error) and `mic_closed`; the segmenter's `vad_utterance`.
 
-use crate::limits::{MIC_OPEN_WAIT, MIC_POLL};
-use crate::speech::vad::{Resampler, Segmenter, VadEvent};
+use crate::vad::{Resampler, Segmenter, VadEvent};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc as std_mpsc, Arc};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc;
+use yui_engine::limits::{MIC_OPEN_WAIT, MIC_POLL};
 
 /// What the microphone heard, in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ pub enum Heard {
     /// The speech went on long enough to count as barge-in: stop her
     /// playback like the stop button.
     Sustained,
-    /// One utterance, 16 kHz mono, ready for [`crate::speech::stt`]
+    /// One utterance, 16 kHz mono, ready for [`crate::stt`]
     /// (the pill shows "transcribing" while it runs).
     Utterance(Vec<f32>),
     /// The microphone could not open or stopped working; nothing follows.
@@ -117,7 +117,7 @@ pub struct MicConfig {
     /// The input device by the name [`input_devices`] gives (or its cpal
     /// id, `alsa:hw:0,0`); `None` (or blank) is the system default.
     pub device: Option<String>,
-    /// VAD sensitivity 0..1 (see [`crate::speech::vad::threshold`]).
+    /// VAD sensitivity 0..1 (see [`crate::vad::threshold`]).
     pub sensitivity: f32,
 }
 

@@ -8,15 +8,15 @@
 //! servers that copy that endpoint. The answer is `{"text": "..."}`.
 //!
 //! The utterance comes from the voice activity segmenter
-//! ([`crate::speech::vad`]) as 16 kHz mono `f32` samples; [`wav_16k_mono`]
+//! ([`crate::vad`]) as 16 kHz mono `f32` samples; [`wav_16k_mono`]
 //! makes the file.
 //!
 //! Logs: `stt_request` (bytes, model), `stt_done` (chars, ms) and
 //! `stt_failed` (status, kind, ms). Never the transcript, the error body or
 //! the key.
 
-use crate::limits::{STT_ANSWER_BYTES, STT_CONNECT_TIMEOUT, STT_ERROR_BODY_KEPT, STT_REQUEST_WAIT, VAD_SAMPLE_RATE};
 use std::time::{Duration, Instant};
+use yui_engine::limits::{STT_ANSWER_BYTES, STT_CONNECT_TIMEOUT, STT_ERROR_BODY_KEPT, STT_REQUEST_WAIT, VAD_SAMPLE_RATE};
 
 /// Where and how to transcribe speech.
 #[derive(Debug, Clone)]
@@ -27,7 +27,7 @@ pub struct SttConfig {
     pub base_url: String,
     /// The API key, sent as `Authorization: Bearer`; empty sends none.
     /// Never logged, never part of an error.
-    pub key: crate::settings::Secret,
+    pub key: yui_protocol::settings::Secret,
     /// The `model` field (`whisper-1`, `gpt-4o-mini-transcribe`,
     /// `Systran/faster-whisper-small`, …).
     pub model: String,
@@ -42,15 +42,15 @@ impl Default for SttConfig {
     /// No base URL and no key; OpenAI's `whisper-1`, no language,
     /// [`STT_REQUEST_WAIT`].
     fn default() -> Self {
-        Self { base_url: String::new(), key: crate::settings::Secret::default(), model: "whisper-1".into(), language: None, wait: STT_REQUEST_WAIT }
+        Self { base_url: String::new(), key: yui_protocol::settings::Secret::default(), model: "whisper-1".into(), language: None, wait: STT_REQUEST_WAIT }
     }
 }
 
 /// The transcription endpoint of `base`: `<base>/v1/audio/transcriptions`,
 /// with no second `/v1` when the base already ends in one (the request
-/// transports' rule, [`crate::transport::endpoint`]).
+/// transports' rule, `yui_core::transport::endpoint`).
 pub fn transcriptions_url(base: &str) -> String {
-    crate::contract::endpoint(base, "audio/transcriptions")
+    yui_turn::contract::endpoint(base, "audio/transcriptions")
 }
 
 /// 16 kHz mono `f32` samples (nominally -1..1; louder is clipped) as a
@@ -181,7 +181,7 @@ async fn request(client: &reqwest::Client, cfg: &SttConfig, wav: Vec<u8>) -> Res
     if !cfg.key.is_empty() {
         builder = builder.bearer_auth(cfg.key.expose());
     }
-    let connect = |e: reqwest::Error| SttError::Connect { url: url.clone(), message: crate::error::error_chain(&e.without_url()) };
+    let connect = |e: reqwest::Error| SttError::Connect { url: url.clone(), message: yui_protocol::error_chain(&e.without_url()) };
     let resp = builder.send().await.map_err(connect)?;
     let status = resp.status();
     if !status.is_success() {

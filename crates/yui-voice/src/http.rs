@@ -20,7 +20,7 @@ pub(crate) async fn read_capped(resp: reqwest::Response, cap: usize, truncate: b
     while let Some(chunk) = chunks.next().await {
         let chunk = match chunk {
             Ok(c) => c,
-            Err(e) => return Err((bytes, Some(crate::error::error_chain(&e.without_url())))),
+            Err(e) => return Err((bytes, Some(yui_protocol::error_chain(&e.without_url())))),
         };
         let room = cap.saturating_sub(bytes.len());
         if chunk.len() > room {

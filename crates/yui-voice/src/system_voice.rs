@@ -13,12 +13,12 @@
 //! argument list, and the text travels on stdin. Each run is bounded by
 //! [`SYSTEM_VOICE_WAIT`]; the child is killed past it.
 
-use crate::limits::SYSTEM_VOICE_WAIT;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use yui_engine::limits::SYSTEM_VOICE_WAIT;
 
 /// Words per minute of the system voices at speed 1.0 (espeak-ng's and
 /// `say`'s own default).
@@ -294,8 +294,8 @@ fn remove(path: Option<&Path>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::decode::decode;
-    use crate::turn::voice::playback::Sound;
+    use crate::decode::decode;
+    use yui_turn::voice::playback::Sound;
 
     #[test]
     fn speed_becomes_words_per_minute_within_bounds() {

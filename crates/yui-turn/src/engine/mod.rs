@@ -1,13 +1,17 @@
 //! [`Engine`]: the turn state machine. See the crate doc.
 
-use super::queue::Outgoing;
-use super::recent::RecentSet;
-use super::voice::filler::FillerLines;
-use super::voice::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
-use super::voice::request::SpeechRequest;
-use super::voice::Failure;
-use super::{speaks, BACKEND_EVENT, USER_EVENT};
+mod queue;
+mod speaking;
+
 use crate::contract::{Inbound, Outbound, ReplyPart, SideRequest, ToolCall, ToolResult};
+use crate::recent::RecentSet;
+use crate::voice::filler::FillerLines;
+use crate::voice::playback::{Kind, PlayEffects, Playback, SinkEvent, Stop};
+use crate::voice::request::SpeechRequest;
+pub use crate::Now;
+use crate::{speaks, BACKEND_EVENT, USER_EVENT};
+use queue::Outgoing;
+use speaking::Failure;
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -17,15 +21,6 @@ use yui_protocol::command::UserCommand;
 use yui_protocol::event::{TurnOutcome, UiEvent};
 use yui_protocol::model::{Usage, Vocabulary};
 use yui_protocol::ErrorCode;
-
-/// The time of one call: tokio's clock for waits, the wall clock for records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Now {
-    /// For deadlines.
-    pub at: Instant,
-    /// Epoch milliseconds, for outcome records.
-    pub wall_ms: i64,
-}
 
 /// A turn the engine started: the driver samples and renders its
 /// client_context block and sends [`Outbound::Turn`].
@@ -115,50 +110,50 @@ pub struct EngineConfig {
 
 /// One outstanding turn.
 #[derive(Debug)]
-pub(super) struct Turn {
-    pub(super) id: String,
-    pub(super) event_name: String,
+struct Turn {
+    id: String,
+    event_name: String,
     /// The speech shown so far, for the previous-turn record.
-    pub(super) spoken: String,
-    pub(super) first_render: bool,
+    spoken: String,
+    first_render: bool,
     /// The wait; `None` once it has passed or the transport left ready.
-    pub(super) deadline: Option<Instant>,
-    pub(super) error: Option<String>,
+    deadline: Option<Instant>,
+    error: Option<String>,
     /// When the next thinking filler is due; `None` once the turn rendered.
-    pub(super) filler_at: Option<Instant>,
+    filler_at: Option<Instant>,
     /// Filler lines said so far (at most
     /// [`FILLER_GAPS`](crate::voice::filler::FILLER_GAPS)`.len()`).
-    pub(super) fillers: usize,
+    fillers: usize,
     /// Text of the reply streamed and was never spoken
     /// ([`ReplyPart::Unsaid`]): the turn is `interrupted`, not `failed`.
-    pub(super) unsaid: bool,
+    unsaid: bool,
 }
 
 /// The book of outstanding turns on one chat. See the module doc.
 pub struct Engine {
-    pub(super) cfg: EngineConfig,
-    pub(super) turns: Vec<Turn>,
+    cfg: EngineConfig,
+    turns: Vec<Turn>,
     stopped: RecentSet,
-    pub(super) running: Option<String>,
+    pub(crate) running: Option<String>,
     /// Messages waiting for the running turn, and whether each was spoken.
-    pub(super) queue: VecDeque<Outgoing>,
-    pub(super) next_id: u64,
-    pub(super) ready: bool,
-    pub(super) previous: Option<PreviousTurn>,
-    pub(super) vocabulary: Vocabulary,
+    queue: VecDeque<Outgoing>,
+    next_id: u64,
+    ready: bool,
+    previous: Option<PreviousTurn>,
+    vocabulary: Vocabulary,
     greeting: usize,
     /// Turns the backend started on its own with no end yet: stop names them.
-    pub(super) backend_turns: RecentSet,
+    backend_turns: RecentSet,
     /// Tool calls queued or running, by id.
     calls: HashSet<String>,
     /// The character's playback queue: cues at playback boundaries, the
     /// sentences in order, the spoken records.
-    pub(super) playback: Playback,
+    playback: Playback,
     /// She is on the bed: no thinking filler is spoken (`docs/triggers.md`,
     /// "Wake and the bed scene").
-    pub(super) on_bed: bool,
+    on_bed: bool,
     /// The next message the user sends woke her: its turn says so.
-    pub(super) woken_by_message: bool,
+    woken_by_message: bool,
 }
 
 impl Engine {
@@ -320,7 +315,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn stop_id(&mut self, id: String) {
+    fn stop_id(&mut self, id: String) {
         if let Some(old) = self.stopped.insert(id) {
             tracing::info!(record = "stopped_forgotten", turn_id = %old, "a stopped turn never got its end");
         }
@@ -348,7 +343,7 @@ impl Engine {
         fx.push(Effect::Send(Outbound::Greeting { text }));
     }
 
-    pub(super) fn fail_unsent(&mut self, turn_id: String, why: Failure, now: Now, fx: &mut Effects) {
+    fn fail_unsent(&mut self, turn_id: String, why: Failure, now: Now, fx: &mut Effects) {
         self.thinking_over(&turn_id, now, fx);
         self.failure_line(&turn_id, why, now, fx);
         fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id, outcome: TurnOutcome::Failed, usage: None, error: None }));
@@ -461,7 +456,7 @@ impl Engine {
 
     /// Record how a turn ended; a failed client turn also goes out as a
     /// playback frame while ready.
-    pub(super) fn write_outcome(&mut self, outcome: Outcome, event_name: &str, turn_id: &str, spoken: &str, now: Now, fx: &mut Effects) {
+    fn write_outcome(&mut self, outcome: Outcome, event_name: &str, turn_id: &str, spoken: &str, now: Now, fx: &mut Effects) {
         let record = crate::outcome::record(outcome, event_name, turn_id, now.wall_ms, spoken, "");
         self.previous = Some(record.clone());
         fx.push(Effect::Save(record));

@@ -3,11 +3,12 @@
 //! stop clears it. A turn nobody typed ([`Engine::fire`]) never queues: it
 //! starts only into silence, and the caller keeps it until then.
 
-use super::engine::{Begin, Effect, Effects, Engine, Now, Turn};
-use super::voice::filler::FILLER_GAPS;
-use super::voice::playback::{PlayEffects, Stop};
-use super::voice::Failure;
-use super::{USER_EVENT, VOICE_EVENT};
+use super::speaking::Failure;
+use super::{Begin, Effect, Effects, Engine, Turn};
+use crate::voice::filler::FILLER_GAPS;
+use crate::voice::playback::{PlayEffects, Stop};
+use crate::Now;
+use crate::{USER_EVENT, VOICE_EVENT};
 use yui_engine::context::Outcome;
 use yui_protocol::event::UiEvent;
 use yui_protocol::ErrorCode;

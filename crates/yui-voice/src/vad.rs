@@ -16,12 +16,12 @@
 //!
 //! Logs: `vad_utterance` (ms, speech_ms, cut) and `vad_dropped` (speech_ms).
 
-use crate::limits::{
+use std::collections::VecDeque;
+use std::time::Duration;
+use yui_engine::limits::{
     BARGE_IN_SPEECH, UTTERANCE_MAX, UTTERANCE_MIN, VAD_FRAME_SAMPLES, VAD_HANGOVER, VAD_LEVEL_FLOOR, VAD_POST_ROLL, VAD_PRE_ROLL, VAD_SAMPLE_RATE,
     VAD_SPEECH_START,
 };
-use std::collections::VecDeque;
-use std::time::Duration;
 
 /// What the segmenter noticed in the audio just pushed.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! The speaker: makes the audio the playback queue asks for and plays it
 //! through the [`AudioSink`], in the session driver's loop.
 //!
-//! The queue says [`PlayEffect::Synth`](super::playback::PlayEffect::Synth)
+//! The queue says [`PlayEffect::Synth`](yui_turn::voice::playback::PlayEffect::Synth)
 //! the moment a sentence is queued: the speaker starts its synthesis at
 //! once, at most `in_flight` at a time, started in queue order (a fair
 //! semaphore). When the queue says `Play`, the audio is handed to the sink
@@ -12,7 +12,6 @@
 //! Where the audio comes from is a [`Voice`]: the TTS server, the system
 //! voice, or reading time when the voice is off (see `voices.rs`).
 
-use super::playback::{AudioSink, SinkEvent, Sound};
 use super::tts::SpeechRequest;
 use std::collections::HashMap;
 use std::future::Future;
@@ -20,6 +19,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinHandle;
+use yui_turn::voice::playback::{AudioSink, SinkEvent, Sound};
 
 /// Why a sentence has no audio: one line for the log (never the text, the
 /// key or a whole server body). The sentence still shows and playback
@@ -187,8 +187,8 @@ impl Speaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::turn::voice::playback::TimerSink;
     use std::time::Duration;
+    use yui_turn::voice::playback::TimerSink;
 
     /// Each sentence takes `len` chars × 100 ms to make and lasts 1 s;
     /// one containing `FAIL` has none.
@@ -229,25 +229,6 @@ mod tests {
         // started in the call that plays it.
         assert_eq!(s.play(2), Some(Report::Sink(SinkEvent::Started(2))));
         assert_eq!(t0.elapsed(), Duration::from_millis(1200));
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_ready_sentence_starts_in_the_call_that_plays_it() {
-        let (sink, rx) = TimerSink::new();
-        let mut s = Speaker::new(Arc::new(crate::speech::voices::ReadingVoice), Box::new(sink), rx, 1);
-        let t0 = tokio::time::Instant::now();
-        s.synth(1, SpeechRequest::new("Three logs are left."));
-        // No task, no await: the report is the answer to play.
-        assert_eq!(s.play(1), Some(Report::Sink(SinkEvent::Started(1))));
-        assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(1)), "Started is not sent again");
-        assert_eq!(t0.elapsed(), crate::speech::voices::reading_time("Three logs are left."));
-
-        let (sink, rx) = TimerSink::new();
-        let mut s = Speaker::new(Arc::new(crate::speech::voices::InstantVoice), Box::new(sink), rx, 1);
-        s.synth(2, SpeechRequest::new("Now."));
-        assert_eq!(s.play(2), Some(Report::Sink(SinkEvent::Started(2))));
-        assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(2)));
-        assert_eq!(t0.elapsed(), crate::speech::voices::reading_time("Three logs are left."), "no time at all");
     }
 
     #[tokio::test(start_paused = true)]

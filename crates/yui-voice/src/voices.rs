@@ -9,13 +9,13 @@
 //!   boundaries and records still work.
 //! * [`InstantVoice`]: no voice and no time ([`AudioOutput::None`]).
 
-use super::playback::{Sound, TimerSink};
 use super::speaker::{SoundFuture, Speaker, Voice, VoiceError};
 use super::tts::SpeechRequest;
-use crate::limits::{READING_CHARS_PER_SECOND, READING_MIN};
-use crate::settings::VoiceSettings;
 use std::sync::Arc;
 use std::time::Duration;
+use yui_engine::limits::{READING_CHARS_PER_SECOND, READING_MIN};
+use yui_protocol::settings::VoiceSettings;
+use yui_turn::voice::playback::{Sound, TimerSink};
 
 use super::audio::CpalSink;
 pub use super::audio::LipFn;
@@ -202,6 +202,34 @@ impl Voice for InstantVoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The speaker with the voices of this file (it lives in speaker.rs's
+    // tests' stead: the speaker names no voice).
+    mod with_the_speaker {
+        use super::super::*;
+        use crate::speaker::Report;
+        use crate::tts::SpeechRequest;
+        use yui_turn::voice::playback::{SinkEvent, TimerSink};
+
+        #[tokio::test(start_paused = true)]
+        async fn a_ready_sentence_starts_in_the_call_that_plays_it() {
+            let (sink, rx) = TimerSink::new();
+            let mut s = Speaker::new(Arc::new(ReadingVoice), Box::new(sink), rx, 1);
+            let t0 = tokio::time::Instant::now();
+            s.synth(1, SpeechRequest::new("Three logs are left."));
+            // No task, no await: the report is the answer to play.
+            assert_eq!(s.play(1), Some(Report::Sink(SinkEvent::Started(1))));
+            assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(1)), "Started is not sent again");
+            assert_eq!(t0.elapsed(), reading_time("Three logs are left."));
+
+            let (sink, rx) = TimerSink::new();
+            let mut s = Speaker::new(Arc::new(InstantVoice), Box::new(sink), rx, 1);
+            s.synth(2, SpeechRequest::new("Now."));
+            assert_eq!(s.play(2), Some(Report::Sink(SinkEvent::Started(2))));
+            assert_eq!(s.next().await, Report::Sink(SinkEvent::Finished(2)));
+            assert_eq!(t0.elapsed(), reading_time("Three logs are left."), "no time at all");
+        }
+    }
 
     #[test]
     fn audio_outputs_read_from_their_names() {
