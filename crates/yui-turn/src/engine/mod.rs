@@ -134,6 +134,7 @@ pub struct Engine {
     cfg: EngineConfig,
     turns: Vec<Turn>,
     stopped: RecentSet,
+    /// The turn running now (the crate's tests read it).
     pub(crate) running: Option<String>,
     /// Messages waiting for the running turn, and whether each was spoken.
     queue: VecDeque<Outgoing>,
