@@ -6,7 +6,9 @@
 # Tauri's per-platform window calls) compiling. Installs what it needs:
 # the two rustup targets, mingw-w64 (the Windows resource compiler that
 # tauri-build runs) and clang (objc2's one Objective-C file, which needs no
-# Apple SDK). scripts/test.sh runs it.
+# Apple SDK). scripts/test.sh runs it in two parts: `--prepare` (the
+# packages and targets, in the foreground: apt takes a lock others need) and
+# `--check` (the check alone, in the background); with no argument, both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -15,8 +17,13 @@ say() { printf '\033[1m[cross-check]\033[0m %s\n' "$*"; }
 fail() { printf '[cross-check] FAIL: %s\n' "$*" >&2; exit 1; }
 . scripts/lib.sh
 
-apt_ensure clang gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64
-rustup target add x86_64-pc-windows-gnu x86_64-apple-darwin >/dev/null
+mode=${1:-all}
+case "$mode" in all | --prepare | --check) ;; *) fail "unknown argument $mode (--prepare, --check or none)" ;; esac
+if [ "$mode" != --check ]; then
+  apt_ensure clang gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64
+  rustup target add x86_64-pc-windows-gnu x86_64-apple-darwin >/dev/null
+fi
+[ "$mode" != --prepare ] || exit 0
 # The bundled SQLite is C: a check links nothing, so it is not compiled for
 # these targets (macOS would need the SDK's headers); the conversation
 # history's Rust side is checked all the same. The platforms' own builds

@@ -13,8 +13,12 @@ import readline from "node:readline";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Cargo's target directory: $CARGO_TARGET_DIR (a shared one), else <root>/target. */
 export const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(ROOT, "target");
-/** Where screenshots and child logs go (ignored by git). */
-export const ARTIFACTS = path.join(ROOT, "tests/e2e/artifacts");
+/**
+ * Where screenshots and child logs go (ignored by git): tests/e2e/artifacts,
+ * or $YUI_E2E_ARTIFACTS for a run beside another (tests/e2e/run.sh), so that
+ * the two runs' logs of the same name do not overwrite each other.
+ */
+export const ARTIFACTS = process.env.YUI_E2E_ARTIFACTS ? path.resolve(process.env.YUI_E2E_ARTIFACTS) : path.join(ROOT, "tests/e2e/artifacts");
 
 /** Processes started by this module, newest last. */
 const running = [];
