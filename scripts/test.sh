@@ -57,8 +57,14 @@ mkdir -p "$cross_dir"
 idle=(nice -n 19)
 chrt --idle 0 true 2>/dev/null && idle=(chrt --idle 0)
 cross_start=$(date +%s)
-setsid "${idle[@]}" env CARGO_TARGET_DIR="$cross_dir" ./scripts/cross-check.sh --check >"$cross_dir/check.log" 2>&1 &
+# Its own process group (job control on for the one command), so the end
+# of the run can end all of it; not its own session: with the kernel's
+# autogroups a new session would be a scheduling group of its own, which
+# gets an equal share of the cores whatever its priority.
+set -m
+"${idle[@]}" env CARGO_TARGET_DIR="$cross_dir" ./scripts/cross-check.sh --check >"$cross_dir/check.log" 2>&1 &
 cross_pid=$!
+set +m
 
 step "Format, lints and docs (rustfmt, clippy and rustdoc with warnings as errors)"
 cargo fmt --all --check
