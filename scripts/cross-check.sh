@@ -33,5 +33,7 @@ export LIBSQLITE3_SYS_USE_PKG_CONFIG=1
 # Both targets in one cargo run: the build scripts and proc-macros they
 # share are built once, and the two crate graphs keep both cores busy.
 say "cargo check -p yui --target x86_64-pc-windows-gnu --target x86_64-apple-darwin"
-CC_x86_64_apple_darwin=clang cargo check -p yui --target x86_64-pc-windows-gnu --target x86_64-apple-darwin
+# Warnings are errors, as in the Linux lints (with --target, RUSTFLAGS reach
+# only the checked crates, not the build scripts and proc-macros).
+CC_x86_64_apple_darwin=clang RUSTFLAGS="${RUSTFLAGS:-} -D warnings" cargo check -p yui --target x86_64-pc-windows-gnu --target x86_64-apple-darwin
 say "PASS: the app type-checks for Windows and macOS"

@@ -23,8 +23,10 @@
 # compile the app a second time, optimized, for seven minutes. The package,
 # its files, its dependencies, the installed binary with its embedded UI and
 # its first start are the same as a release one's; only the compiler's
-# optimization differs. Without it (the default) the release packages are
-# built and tested, as a release is.
+# optimization differs (and, with YUI_REUSE_TEST_BUILD=1 as in CI, tokio's
+# test clock is compiled in, unused, as in every binary the tests ran).
+# Without it (the default) the release packages are built and tested, as a
+# release is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -45,7 +47,9 @@ done
 profile="${YUI_SMOKE_PROFILE:-release}"
 case "$profile" in
   release) build_args=(--bundles deb,rpm) ;;
-  debug) build_args=(--debug --bundles deb,rpm -- --workspace) ;;
+  debug) build_args=(--debug --bundles deb,rpm -- --workspace)
+    # As tests/e2e/run.sh builds it (with the test targets' features).
+    [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build_args+=(--tests) ;;
   *) fail "YUI_SMOKE_PROFILE is release or debug, not $profile" ;;
 esac
 bundle="$TARGET/$profile/bundle"

@@ -110,6 +110,10 @@ cargo test --workspace --features yui/custom-protocol --test wayland_idle -- --i
 step "UI unit tests"
 npm run --silent test:ui
 
+# The e2e, Wayland and install builds are the test build's binaries (see
+# tests/e2e/run.sh): no second compile for the features of a build without tests.
+export YUI_REUSE_TEST_BUILD=1
+
 step "End-to-end: the real app under Xvfb, driven by tauri-driver"
 ./tests/e2e/run.sh
 

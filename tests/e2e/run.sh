@@ -27,9 +27,15 @@ fi
 step "UI build"
 npm run --silent ui:build
 # Every binary of the workspace in one build (the app, yui-mock, the Wayland
-# test tools): the smoke tests after this reuse it.
-step "cargo build --workspace --bins --features yui/custom-protocol"
-cargo build --workspace --bins --features yui/custom-protocol
+# test tools): the smoke tests after this reuse it. With
+# YUI_REUSE_TEST_BUILD=1 (scripts/test.sh, after `cargo test --workspace`)
+# the test targets are part of it: their dev-dependencies' features (tokio's
+# test clock) then resolve as in the test build, so the binaries that build
+# made are used as they are instead of compiled again with other features.
+build=(cargo build --workspace --bins --features yui/custom-protocol)
+[ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build+=(--tests)
+step "${build[*]}"
+"${build[@]}"
 
 step "private sound server (PulseAudio null sink): the app's voice plays into it"
 eval "$(scripts/sound-server.sh)"

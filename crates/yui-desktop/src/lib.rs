@@ -16,5 +16,7 @@ pub mod keystore;
 pub mod picture;
 pub mod platform;
 
-// The one table of limits, at the path the modules name it by.
+// The one table of limits, at the path the modules name it by (only the
+// Linux desktop modules read it).
+#[cfg(all(target_os = "linux", not(target_env = "ohos")))]
 pub(crate) use yui_engine::limits;
