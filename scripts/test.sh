@@ -10,11 +10,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's seconds, printed as a table when the run ends (pass or fail).
+# Beside the seconds, how many cores the machine kept busy meanwhile (from
+# /proc/stat: everything but idle and iowait, the background check included).
 steps=()
 step_name=""
 step_start=$SECONDS
+busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9; exit}' /proc/stat; }
+step_cpu=$(busy_ticks)
 step_done() {
-  [ -n "$step_name" ] && steps+=("$(printf '%6d s  %s' $((SECONDS - step_start)) "$step_name")")
+  local now busy
+  now=$(busy_ticks)
+  busy=$(awk -v a="$step_cpu" -v b="$now" 'BEGIN{split(a,x," ");split(b,y," ");t=y[2]-x[2];printf "%.1f", (t > 0 ? (y[1]-x[1])/t*'"$(nproc)"' : 0)}')
+  [ -n "$step_name" ] && steps+=("$(printf '%6d s  %4s cores  %s' $((SECONDS - step_start)) "$busy" "$step_name")")
   step_name=""
 }
 step() {
@@ -22,6 +29,7 @@ step() {
   printf '\n\033[1m== %s\033[0m\n' "$*"
   step_name="$*"
   step_start=$SECONDS
+  step_cpu=$(busy_ticks)
 }
 # A background job still running when the run ends (the Windows and macOS
 # check, when a step before its wait failed) ends with it.
@@ -134,5 +142,5 @@ cross_secs=$(($(stat -c %Y "$cross_dir/check.log") - cross_start))
 cross_pid=""
 cat "$cross_dir/check.log"
 printf '[cross-check] ran %d s beside the other steps, exit %d\n' "$cross_secs" "$cross_rc"
-steps+=("$(printf '%6s    (the check itself: %d s beside the steps above)' '' "$cross_secs")")
+steps+=("$(printf '%6s           (the check itself: %d s beside the steps above)' '' "$cross_secs")")
 [ "$cross_rc" -eq 0 ]
