@@ -58,12 +58,12 @@ export function tauriDriverPath() {
  * kept readable when `pipeStdout`). Its own process group, so `stopAll` ends
  * whatever it starts in turn (tauri-driver starts WebKitWebDriver and the app).
  */
-export function start(name, cmd, args, { env = {}, pipeStdout = false } = {}) {
+export function start(name, cmd, args, { env = {}, pipeStdout = false, pipeFd3 = false } = {}) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const log = fs.openSync(path.join(ARTIFACTS, `${name}.log`), "w");
   const child = spawn(cmd, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", pipeStdout ? "pipe" : log, log],
+    stdio: ["ignore", pipeStdout ? "pipe" : log, log, ...(pipeFd3 ? ["pipe"] : [])],
     detached: true,
   });
   const entry = { name, child, exited: false, log };
@@ -108,17 +108,23 @@ export async function waitFor(check, ms) {
   }
 }
 
-/** Start Xvfb on the first free display from :90 and return its number. */
+/**
+ * Start Xvfb on a free display and return its number. Xvfb picks the
+ * number itself and writes it to fd 3 once it accepts clients
+ * (`-displayfd`), so two test runs side by side never take the same one.
+ */
 export async function startXvfb() {
   const xvfb = requireExecutable("Xvfb", "apt-get install xvfb");
-  for (let n = 90; n < 190; n++) {
-    if (fs.existsSync(`/tmp/.X${n}-lock`) || fs.existsSync(`/tmp/.X11-unix/X${n}`)) continue;
-    const child = start(`xvfb-${n}`, xvfb, [`:${n}`, "-screen", "0", "1280x800x24", "-noreset", "-nolisten", "tcp"]);
-    const up = await waitFor(() => child.exitCode !== null || fs.existsSync(`/tmp/.X11-unix/X${n}`), 10_000);
-    if (up && child.exitCode === null) return n;
+  const child = start("xvfb", xvfb, ["-displayfd", "3", "-screen", "0", "1280x800x24", "-noreset", "-nolisten", "tcp"], { pipeFd3: true });
+  let written = "";
+  child.stdio[3].on("data", (chunk) => (written += chunk));
+  const up = await waitFor(() => child.exitCode !== null || /^\d+\n/.test(written), 10_000);
+  const n = Number.parseInt(written, 10);
+  if (!up || child.exitCode !== null || Number.isNaN(n)) {
     await stop(child, 0);
+    throw new Error(`Xvfb did not start (exit ${child.exitCode}); see ${path.join(ARTIFACTS, "xvfb.log")}`);
   }
-  throw new Error("no free X display between :90 and :189 for Xvfb");
+  return n;
 }
 
 /** End one started process (and its group): SIGTERM, then SIGKILL after `graceMs`. */

@@ -25,6 +25,19 @@
 //! on `/quit` or EOF, after the running turn ends or its wait passes and
 //! what was said has played.
 //!
+//! `--character NAME` (repeatable) opens several characters
+//! (`docs/characters.md`), the first main, each with its own session,
+//! `chat_id` and files (`<data-dir>/characters/<name>/`; the character of
+//! the data directory's card keeps the directory itself), all on the
+//! connection flags. Then `@NAME text` goes to that character (`addressed
+//! to the character`), `@everyone text` to each in turn, each one's turn
+//! sent when the one before has finished its reply (`addressed to
+//! everyone`), a plain line to main as typed in its own composer; an
+//! `@NAME` no open character has is refused with a `notice` line and
+//! nothing is sent. `/stop`, `/reset` and `/reconnect` go to every
+//! character, the other commands to main. Every JSON line then carries
+//! `"character": "<NAME>"`.
+//!
 //! `--ingress-port PORT` runs the signals ingress beside the session on
 //! `127.0.0.1:PORT`, as the main pet window does: other programs' signals
 //! become turns. It requires `Authorization: Bearer <token>` when
@@ -51,8 +64,10 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
+use yui_core::cast::{Cast, Route};
+use yui_core::command::Addressee;
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
-use yui_core::{ChatApi, DataDir, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
+use yui_core::{ChatApi, DataDir, ErrorCode, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
 /// The stdin commands, for `--help`.
 const COMMANDS_HELP: &str = "\
@@ -163,6 +178,11 @@ struct Args {
     /// The model name (request transports).
     #[arg(long)]
     model: Option<String>,
+    /// Open a character of this name (repeatable, the first is main): each
+    /// has its own session, chat_id and files; lines starting `@NAME` or
+    /// `@everyone` address them, and every printed line names its character.
+    #[arg(long = "character", value_name = "NAME")]
+    characters: Vec<String>,
     /// The data directory: chat_id, settings and every persisted file.
     #[arg(long)]
     data_dir: Option<PathBuf>,
@@ -225,23 +245,35 @@ fn main() -> anyhow::Result<()> {
     rt.block_on(chat(args))
 }
 
-fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>) {
+/// Print one event as a JSON line; with several characters open, the line
+/// names the character it came from (`character`).
+fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>, character: Option<&str>) {
     if let UiEvent::Chat { event: ChatEvent::Start { msg_id, .. } } = event {
         *last_start.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg_id.clone());
     }
-    if let Ok(line) = serde_json::to_string(event) {
+    let line = match character {
+        None => serde_json::to_string(event),
+        Some(name) => serde_json::to_value(event).and_then(|mut value| {
+            if let Some(map) = value.as_object_mut() {
+                map.insert("character".into(), name.into());
+            }
+            serde_json::to_string(&value)
+        }),
+    };
+    if let Ok(line) = line {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     }
+    let who = character.map(|n| format!(" ({n})")).unwrap_or_default();
     match event {
         UiEvent::Status { status: Status::Reconnecting { delay_ms, reason, .. } } => {
-            eprintln!("yui-cli: connection lost ({reason}); retrying in {delay_ms} ms")
+            eprintln!("yui-cli{who}: connection lost ({reason}); retrying in {delay_ms} ms")
         }
         UiEvent::Status { status: Status::AuthFailed } => {
-            eprintln!("yui-cli: the backend refused the key; fix it and send /reconnect")
+            eprintln!("yui-cli{who}: the backend refused the key; fix it and send /reconnect")
         }
-        UiEvent::Notice { code, message } => eprintln!("yui-cli: {code:?}: {message}"),
+        UiEvent::Notice { code, message } => eprintln!("yui-cli{who}: {code:?}: {message}"),
         _ => {}
     }
 }
@@ -290,32 +322,53 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let ingress_dir = data_dir.clone();
     let ingress_settings = settings.user.ingress.clone();
     let card_name = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character.vrm), &settings.user.language).name;
-    let mut config = SessionConfig::new(settings, data_dir);
-    config.timeouts = timeouts;
-    config.audio = audio;
-    // A main pet window whose body stands still: `look` (body, perch targets,
-    // the screen of a display this run can see) and `rate_relation` run; no
-    // browser window.
-    config.desk = Arc::new(yui_core::tools::SystemDesk);
-    config.world = yui_core::world::platform();
-    // The CLI starts like the app: the launch bed scene may run.
-    config.launch = true;
+    // Several characters: their names in registry order (main first).
+    let cast = if args.characters.is_empty() { None } else { Some(Cast::new(&args.characters)?) };
     let manual = match (start_ms, &desktop) {
         (Some(ms), _) => Some(ms),
         (None, Some(_)) => Some(yui_core::clock::WallClock::now_ms(&yui_core::clock::SystemClock)),
         (None, None) => None,
     }
     .map(|ms| (ms, yui_core::clock::ManualClock::at(ms)));
-    if let Some((_, clock)) = &manual {
-        config.clock = clock.clone();
-    }
-    if desktop.is_some() {
-        config.world_input = yui_core::session::world::WorldInput::Fed;
-    }
     let last_start = Arc::new(Mutex::new(None::<String>));
-    let printed = last_start.clone();
-    let clock = config.clock.clone();
-    let session = Session::start(config, Arc::new(move |e: UiEvent| print_event(&e, &printed)))?;
+    // One session per open character (one when no --character is given).
+    let members: Vec<Option<String>> = match &cast {
+        None => vec![None],
+        Some(cast) => cast.names().iter().cloned().map(Some).collect(),
+    };
+    let mut sessions = Vec::with_capacity(members.len());
+    let mut clock = None;
+    for (i, name) in members.iter().enumerate() {
+        let dir = match name {
+            None => data_dir.clone(),
+            Some(name) => data_dir.character_dir(name, &card_name)?,
+        };
+        let mut config = SessionConfig::new(settings.clone(), dir);
+        config.timeouts = timeouts;
+        config.audio = audio;
+        // A pet window whose body stands still: `look` (body, perch
+        // targets, the screen of a display this run can see) on main and
+        // `rate_relation` run; no browser window.
+        config.desk = match (&cast, name) {
+            (Some(cast), Some(name)) => Arc::new(yui_core::tools::CastDesk { others: cast.others(name), main: i == 0 }),
+            _ => Arc::new(yui_core::tools::SystemDesk),
+        };
+        config.world = yui_core::world::platform();
+        // The CLI starts like the app: main's launch bed scene may run.
+        config.launch = i == 0;
+        if let Some((_, clock)) = &manual {
+            config.clock = clock.clone();
+        }
+        if desktop.is_some() && i == 0 {
+            config.world_input = yui_core::session::world::WorldInput::Fed;
+        }
+        clock.get_or_insert_with(|| config.clock.clone());
+        let printed = last_start.clone();
+        let label = name.clone();
+        let sink = Arc::new(move |e: UiEvent| print_event(&e, &printed, label.as_deref()));
+        sessions.push(Arc::new(Session::start(config, sink)?));
+    }
+    let main = sessions[0].clone();
     let ingress_cancel = tokio_util::sync::CancellationToken::new();
     let _ingress = match args.ingress_port {
         Some(port) => {
@@ -325,8 +378,8 @@ async fn chat(args: Args) -> anyhow::Result<()> {
                 ingress_settings.token.expose().to_string()
             };
             let require = ingress_settings.require_token || !ingress_settings.token.is_empty();
-            let relay = yui_core::session::relay::Relay::new(clock);
-            relay.attach(&session, &card_name);
+            let relay = yui_core::session::relay::Relay::new(clock.clone().expect("one session at least"));
+            relay.attach(&main, &card_name);
             let config = yui_core::ingress::IngressConfig::new(port, require, token);
             let ingress = yui_core::ingress::serve(config, relay, ingress_cancel.clone()).await?;
             eprintln!("yui-cli: signals ingress listening on http://{}", ingress.local_addr());
@@ -338,10 +391,12 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     // The desktop script runs beside stdin; it ends with the run at the latest.
     let ready_wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
+    let turn_wait = timeouts.frame_wait + Duration::from_secs(120);
+    let mut rounds = Vec::new();
     {
         let script = async {
             if let (Some(lines), Some((start, clock))) = (desktop, &manual) {
-                script::run(&session, clock, *start, lines, ready_wait).await;
+                script::run(&main, clock, *start, lines, ready_wait).await;
             }
         };
         let mut script = std::pin::pin!(script);
@@ -360,24 +415,77 @@ async fn chat(args: Args) -> anyhow::Result<()> {
                 Err(message) => eprintln!("yui-cli: {message}"),
                 Ok(Input::Skip) => continue,
                 Ok(Input::Quit) => break,
-                Ok(Input::Command(command)) => session.send(command)?,
-                Ok(Input::Text(text)) => {
-                    if !session.status().borrow().is_ready() {
-                        // Give a connection in progress its hello wait before the turn goes out.
-                        // A refused key will not get better by waiting.
-                        let mut status = session.status();
-                        let wait = timeouts.hello_reply_wait + timeouts.reconnect_first;
-                        let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
+                Ok(Input::Command(command)) => {
+                    // Stop, a new conversation, a reconnect and an approval's
+                    // answer (its id is one character's) go to every
+                    // character; the message commands to main.
+                    let every = matches!(command, UserCommand::Stop | UserCommand::Reset | UserCommand::Reconnect | UserCommand::Approve { .. });
+                    for session in if every { &sessions[..] } else { &sessions[..1] } {
+                        session.send(command.clone())?;
                     }
-                    session.send(UserCommand::SendText { text })?;
+                }
+                Ok(Input::Text(text)) => {
+                    let route = match &cast {
+                        None => Route::Main { text },
+                        Some(cast) => match cast.route(&text) {
+                            Ok(route) => route,
+                            Err(refused) => {
+                                let notice = UiEvent::Notice { code: ErrorCode::UnknownCharacter, message: refused.to_string() };
+                                print_event(&notice, &last_start, Some(cast.main()));
+                                continue;
+                            }
+                        },
+                    };
+                    match route {
+                        Route::Main { text } => send_when_ready(&main, UserCommand::SendText { text }, ready_wait).await?,
+                        Route::One { index, text } => {
+                            send_when_ready(&sessions[index], UserCommand::SendAddressed { text, to: Addressee::Character }, ready_wait).await?
+                        }
+                        Route::Everyone { text } => {
+                            // One after another in registry order: each
+                            // one's turn goes when the one before has
+                            // finished its reply (and said it).
+                            let everyone = sessions.clone();
+                            rounds.push(tokio::spawn(async move {
+                                for session in everyone {
+                                    let command = UserCommand::SendAddressed { text: text.clone(), to: Addressee::Everyone };
+                                    if send_when_ready(&session, command, ready_wait).await.is_err() {
+                                        return;
+                                    }
+                                    session.wait_idle(turn_wait).await;
+                                }
+                            }));
+                        }
+                    }
                 }
             }
         }
     }
-    // Let the running turn end, or its wait pass.
-    session.wait_idle(timeouts.frame_wait + Duration::from_secs(120)).await;
+    // Let the running turns end, or their wait pass.
+    for round in rounds {
+        let _ = round.await;
+    }
+    for session in &sessions {
+        session.wait_idle(turn_wait).await;
+    }
     ingress_cancel.cancel();
-    session.close().await;
+    drop(main);
+    for session in sessions {
+        if let Ok(session) = Arc::try_unwrap(session) {
+            session.close().await;
+        }
+    }
+    Ok(())
+}
+
+/// Send a user message to `session`, giving a connection in progress its
+/// hello wait first (a refused key will not get better by waiting).
+async fn send_when_ready(session: &Session, command: UserCommand, wait: Duration) -> anyhow::Result<()> {
+    if !session.status().borrow().is_ready() {
+        let mut status = session.status();
+        let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
+    }
+    session.send(command)?;
     Ok(())
 }
 

@@ -56,6 +56,20 @@ impl DataDir {
         &self.root
     }
 
+    /// The data directory of the character named `name` when several are
+    /// open (`docs/characters.md`): `characters/<key>/` under this one
+    /// ([`preset_key`]), holding its chat id, conversations, transcript,
+    /// relations and previous-turn record, with its key under a keychain
+    /// entry of its own. The character this directory held before there
+    /// were several, the one named `first` (its card's name), keeps the
+    /// directory itself: nothing of a one-character installation moves.
+    pub fn character_dir(&self, name: &str, first: &str) -> Result<DataDir, CoreError> {
+        if crate::cast::same_name(name, first) {
+            return Ok(self.clone());
+        }
+        Ok(Self { keychain: self.keychain, ..Self::new(self.root.join("characters").join(preset_key(name)))? })
+    }
+
     /// Where daily log files go.
     pub fn log_dir(&self) -> PathBuf {
         self.root.join("logs")
@@ -147,6 +161,21 @@ pub fn character_key(character: &str) -> String {
     }
 }
 
+/// The folder name of a character's files (see [`DataDir::character_dir`]):
+/// the name lowercased (names are compared without case), kept to ASCII
+/// letters, digits, `-` and `_` (at most 48, others become `_`); when that
+/// changed the name, a hash of the lowercased name follows, so `Ann Marie`
+/// and `Ann_Marie`, or two names in another script, never share a folder.
+pub fn preset_key(name: &str) -> String {
+    let lower = name.trim().to_lowercase();
+    let kept: String = lower.chars().take(48).map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if kept == lower && !kept.is_empty() {
+        kept
+    } else {
+        format!("{kept}-{:08x}", fnv1a(lower.as_bytes()))
+    }
+}
+
 /// Write `bytes` to `path` whole or not at all: the folder is made when
 /// missing, the bytes go to a sibling temporary file that then replaces
 /// `path`, so a crash mid-write never leaves half a record.
@@ -184,6 +213,22 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_character_has_a_folder_and_the_first_keeps_the_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = DataDir::new(tmp.path()).unwrap().without_keychain();
+        assert_eq!(root.character_dir("yui", "Yui").unwrap(), root, "the card's character keeps the directory");
+        let ann = root.character_dir("Ann", "Yui").unwrap();
+        assert_eq!(ann.root(), tmp.path().join("characters/ann"));
+        assert!(!ann.uses_keychain());
+        assert_eq!(root.character_dir("ANN", "Yui").unwrap(), ann, "names are compared without case");
+        assert_ne!(ann.chat_id().unwrap(), root.chat_id().unwrap());
+        assert_eq!(ann.chat_id().unwrap(), root.character_dir("Ann", "Yui").unwrap().chat_id().unwrap(), "stable");
+        assert_eq!(preset_key("Ann Marie"), format!("ann_marie-{:08x}", fnv1a(b"ann marie")));
+        assert_ne!(preset_key("Ann Marie"), preset_key("Ann_Marie"));
+        assert!(preset_key("ユイ").starts_with("__-"));
+    }
 
     #[test]
     fn chat_id_is_generated_once_and_reused() {

@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod card;
+pub mod cast;
 pub mod character;
 pub mod chat;
 pub mod clock;

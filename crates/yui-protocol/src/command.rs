@@ -13,6 +13,17 @@ pub enum UserCommand {
         /// The message.
         text: String,
     },
+    /// Send a message from the chat of several characters
+    /// (`docs/characters.md`): a user turn like [`UserCommand::SendText`]
+    /// whose block says whom the user wrote to (`trigger: user message
+    /// (addressed to the character)` or `(addressed to everyone)`). The
+    /// text keeps what the user typed, `@Name` included.
+    SendAddressed {
+        /// The message as typed.
+        text: String,
+        /// Whom it was for.
+        to: Addressee,
+    },
     /// Send a message with files (the chat window's composer): images and
     /// PDFs go to the model as bytes where the transport carries them, text
     /// files are clipped and folded into the prompt. Over a limit, the
@@ -129,6 +140,17 @@ pub enum UserCommand {
         /// What the window can render now.
         vocabulary: Vocabulary,
     },
+}
+
+/// Whom a message of the chat of several characters was for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Addressee {
+    /// The user picked this one character (`@Name`).
+    Character,
+    /// The user wrote to every open character (`@everyone`).
+    Everyone,
 }
 
 /// A point in the pet window's page, CSS pixels from its top-left.

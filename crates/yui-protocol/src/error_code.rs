@@ -34,6 +34,8 @@ pub enum ErrorCode {
     /// Sound out or the microphone failed (no device, busy, no permission),
     /// or speech could not be made or heard.
     Audio,
+    /// A message named a character that is not open (`@Name`); nothing was sent.
+    UnknownCharacter,
 }
 
 /// An error and its sources as one line: each source's text once (a

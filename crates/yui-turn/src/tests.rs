@@ -712,3 +712,23 @@ fn an_error_after_held_text_is_interrupted_not_failed() {
     assert_eq!(r.e.previous().map(|p| (p.outcome, p.never_spoken.clone())), Some((Outcome::Interrupted, Some("Only this".into()))));
     assert!(!sent(&fx).contains(&Outbound::Playback { turn_id: id }), "not a failed record");
 }
+
+#[test]
+fn a_message_of_the_chat_of_several_characters_says_whom_it_was_for_and_queues_like_any() {
+    use yui_engine::context::AddressedTo;
+    use yui_protocol::command::Addressee;
+    let mut r = Rig::new("push");
+    let begin_of = |fx: &Effects| fx.iter().find_map(|f| if let Effect::Begin(b) = f { Some(b.clone()) } else { None });
+    let fx = r.cmd(UserCommand::SendAddressed { text: "@Ann hi".into(), to: Addressee::Character }, 0);
+    let first = begin_of(&fx).expect("a turn");
+    assert_eq!((first.text.as_str(), first.addressed, first.trigger.is_none()), ("@Ann hi", Some(AddressedTo::Character), true));
+    assert_eq!(first.event_name, USER_EVENT);
+    // Behind the running turn it waits, and keeps whom it was for.
+    let fx = r.cmd(UserCommand::SendAddressed { text: "@everyone night".into(), to: Addressee::Everyone }, 1);
+    assert_eq!(ui(&fx), vec![UiEvent::TurnQueued { text: "@everyone night".into(), queued: 1 }]);
+    let fx = r.reply(&first.turn_id, END, 2);
+    assert_eq!(begin_of(&fx).map(|b| b.addressed), Some(Some(AddressedTo::Everyone)), "{fx:?}");
+    // A plain message addresses nobody.
+    let fx = r.cmd(UserCommand::SendText { text: "plain".into() }, 3);
+    assert_eq!(begin_of(&fx).map(|b| b.addressed), Some(None));
+}

@@ -205,7 +205,15 @@ export type UserCommand = { "type": "send_text",
 /**
  * The message.
  */
-text: string, } | { "type": "send_message", 
+text: string, } | { "type": "send_addressed", 
+/**
+ * The message as typed.
+ */
+text: string, 
+/**
+ * Whom it was for.
+ */
+to: Addressee, } | { "type": "send_message", 
 /**
  * The message.
  */
@@ -385,6 +393,11 @@ x: number,
  * Below the window's top edge.
  */
 y: number, };
+
+/**
+ * Whom a message of the chat of several characters was for.
+ */
+export type Addressee = "character" | "everyone";
 
 /**
  * The self-test's report, shown in settings and, when something is
@@ -572,7 +585,7 @@ export type TurnOutcome = "complete" | "failed" | "stopped";
 /**
  * A stable code for every problem the core reports. Front-ends switch on this.
  */
-export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset" | "audio";
+export type ErrorCode = "network" | "auth" | "hello_timeout" | "frame_malformed" | "frame_oversize" | "stall" | "turn_failed" | "settings" | "storage" | "unsupported" | "closed" | "context_reset" | "audio" | "unknown_character";
 
 /**
  * The four chat transports.

@@ -194,6 +194,7 @@ export function fakeChatBackend(): ChatBackend {
   function handle(c: UserCommand): void {
     switch (c.type) {
       case "send_text":
+      case "send_addressed":
       case "send_message":
       case "send_voice": {
         const text = c.type === "send_message" && c.attachments.length ? `${c.text} [${c.attachments.map((a) => a.name).join(", ")}]` : c.text;

@@ -160,6 +160,7 @@ export function fakeBackend(): Backend {
       controls.sent.push(command);
       switch (command.type) {
         case "send_text":
+        case "send_addressed":
         case "send_voice":
         case "send_message":
           if (turn) {

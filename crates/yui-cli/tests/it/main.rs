@@ -5,6 +5,7 @@ mod common;
 
 mod cli;
 mod cli_agent_chat;
+mod cli_cast;
 mod cli_ingress;
 mod cli_request;
 mod cli_voice;

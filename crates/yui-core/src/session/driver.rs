@@ -200,7 +200,9 @@ impl Driver {
                 tracing::info!(record = "body_interrupted", reason = %reason);
                 return self.end_bed("interrupted", fx);
             }
-            UserCommand::SendText { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => self.message_wakes(fx),
+            UserCommand::SendText { .. } | UserCommand::SendAddressed { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => {
+                self.message_wakes(fx)
+            }
             UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
             UserCommand::SwitchOn { switch } => {
                 if !self.tools.switch_on(switch) {

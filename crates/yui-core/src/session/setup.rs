@@ -91,6 +91,9 @@ impl Sampler {
             ctx.trigger = (**trigger).clone();
             ctx.user_text = None;
         }
+        if begin.trigger.is_none() {
+            ctx.trigger.addressed_to = begin.addressed;
+        }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(cause) = begin.wake {
             ctx.trigger.wake = Some(crate::context::Wake { cause: Some(cause) });

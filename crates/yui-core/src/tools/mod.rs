@@ -137,6 +137,28 @@ pub struct SystemDesk;
 
 impl Desk for SystemDesk {}
 
+/// The CLI's desk for one of several characters (`docs/characters.md`):
+/// the system's displays and windows like [`SystemDesk`], the other open
+/// characters by name, and whether this one is main (only main declares
+/// `look` and `body_action`).
+#[derive(Debug, Clone, Default)]
+pub struct CastDesk {
+    /// The other open characters' names, in registry order.
+    pub others: Vec<String>,
+    /// True for main.
+    pub main: bool,
+}
+
+impl Desk for CastDesk {
+    fn open_characters(&self) -> Vec<String> {
+        self.others.clone()
+    }
+
+    fn is_main(&self) -> bool {
+        self.main
+    }
+}
+
 /// A desk that knows of nothing: no display, no window, no other character
 /// (tests and clients that must not touch the screen).
 #[derive(Debug, Clone, Copy, Default)]

@@ -197,7 +197,8 @@ impl Run for Toolbox {
         }
         match args {
             ToolArgs::AddressCharacter { character } => {
-                let open = me.desk.open_characters().contains(&character);
+                // Names are compared without case (`docs/characters.md`).
+                let open = me.desk.open_characters().iter().any(|n| crate::cast::same_name(n, &character));
                 // The addressed turn itself comes with several characters;
                 // with one open character no name is open.
                 let answer = if open { Answer::text("ok") } else { ToolError::InvalidField("character").into() };

@@ -26,6 +26,7 @@ mod request_faults;
 mod request_mock;
 mod request_session;
 mod responses;
+mod rust_alone;
 mod stt;
 mod tool_asks;
 mod tools;

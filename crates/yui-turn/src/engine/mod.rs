@@ -15,9 +15,10 @@ use speaking::Failure;
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 use tokio::time::Instant;
+use yui_engine::context::AddressedTo;
 use yui_engine::context::{Outcome, PreviousTurn};
 use yui_engine::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
-use yui_protocol::command::UserCommand;
+use yui_protocol::command::{Addressee, UserCommand};
 use yui_protocol::event::{TurnOutcome, UiEvent};
 use yui_protocol::model::{Usage, Vocabulary};
 use yui_protocol::ErrorCode;
@@ -44,6 +45,10 @@ pub struct Begin {
     /// A message that woke her from the bed: the block carries
     /// `wake: … woken by this message` and reads `lying, getting up now`.
     pub wake: Option<yui_engine::context::WakeCause>,
+    /// Whom the user wrote to, from the chat of several characters: the
+    /// block's trigger line ends `(addressed to the character)` or
+    /// `(addressed to everyone)`. `None` for a message typed to her alone.
+    pub addressed: Option<yui_engine::context::AddressedTo>,
 }
 
 /// One thing for the driver to do.
@@ -235,14 +240,27 @@ impl Engine {
     /// Apply a user action.
     pub fn on_command(&mut self, cmd: UserCommand, now: Now, fx: &mut Effects) {
         match cmd {
-            UserCommand::SendText { text } => self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None }, now, fx),
-            UserCommand::SendVoice { text } => self.send_text(Outgoing { text, spoken: true, attachments: Vec::new(), trigger: None }, now, fx),
+            UserCommand::SendText { text } => {
+                self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None, addressed: None }, now, fx)
+            }
+            UserCommand::SendAddressed { text, to } => {
+                let addressed = Some(match to {
+                    Addressee::Character => AddressedTo::Character,
+                    Addressee::Everyone => AddressedTo::Everyone,
+                });
+                self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None, addressed }, now, fx)
+            }
+            UserCommand::SendVoice { text } => {
+                self.send_text(Outgoing { text, spoken: true, attachments: Vec::new(), trigger: None, addressed: None }, now, fx)
+            }
             UserCommand::Stop => self.stop(Stop::Button, now, fx),
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
-            UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, spoken: false, attachments, trigger: None }, now, fx),
+            UserCommand::SendMessage { text, attachments } => {
+                self.send_text(Outgoing { text, spoken: false, attachments, trigger: None, addressed: None }, now, fx)
+            }
             UserCommand::Regenerate { .. }
             | UserCommand::PickVersion { .. }
             | UserCommand::Fork { .. }

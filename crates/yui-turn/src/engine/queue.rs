@@ -20,6 +20,8 @@ pub(super) struct Outgoing {
     pub(super) spoken: bool,
     pub(super) attachments: Vec<yui_protocol::chat::Attachment>,
     pub(super) trigger: Option<Box<yui_engine::context::Trigger>>,
+    /// Whom a message of the chat of several characters was for.
+    pub(super) addressed: Option<yui_engine::context::AddressedTo>,
 }
 
 impl Engine {
@@ -50,7 +52,7 @@ impl Engine {
         if !self.can_fire() {
             return false;
         }
-        self.start(Outgoing { text: String::new(), spoken: false, attachments: Vec::new(), trigger: Some(Box::new(trigger)) }, false, now, fx);
+        self.start(Outgoing { text: String::new(), spoken: false, attachments: Vec::new(), trigger: Some(Box::new(trigger)), addressed: None }, false, now, fx);
         true
     }
 
@@ -58,7 +60,7 @@ impl Engine {
     /// message sent now); a message that waited in the queue was written
     /// before the reply it follows, and lets that reply finish.
     fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
-        let Outgoing { text, spoken, attachments, trigger } = message;
+        let Outgoing { text, spoken, attachments, trigger, addressed } = message;
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
         let fired = trigger.as_ref().and_then(|t| t.event_name.clone());
@@ -101,6 +103,7 @@ impl Engine {
             attachments,
             trigger,
             wake,
+            addressed,
         }));
         let mut pfx = PlayEffects::new();
         self.playback.label(&turn_id, event_name);
