@@ -1,19 +1,44 @@
 // The real app over each request transport (Responses, Chat Completions)
 // against yui-mock's demo agent: a typed message streams its reply into the
-// bubble with the cue placed on it, and the turn ends.
+// bubble with the cue placed on it, and the turn ends; and the settings
+// window's Test connection on a good endpoint and a dead one.
 
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after as afterAll, test } from "node:test";
 import { startMock } from "./harness.mjs";
 import { launch, pageState, recordBubble, screenshot, textOf, typeAndEnter, useDisplay } from "./app.mjs";
 
 useDisplay();
 
-for (const api of ["responses", "chat_completions"]) {
+// The Responses test and the connection test run in one launch: their
+// settings are the same, and the connection test saves nothing. The launch
+// happens in the first test that asks for it (after the display is up).
+let responses;
+function sharedResponses() {
+  responses ??= (async () => {
+    const good = await startMock();
+    const app = await launch("request-responses", JSON.stringify({ chat_api: "responses", chat_base_url: good, key: "k", model: "yui-mock" }));
+    return { ...app, good };
+  })();
+  return responses;
+}
+afterAll(async () => {
+  const app = await responses?.catch(() => undefined);
+  await app?.close();
+});
+
+/** The typed-message test over `api` (the Responses one on the shared launch). */
+function answered(api) {
   test(`a typed message is answered over ${api}`, { timeout: 240_000 }, async (t) => {
-    const baseUrl = await startMock();
-    const settings = JSON.stringify({ chat_api: api, chat_base_url: baseUrl, key: "k", model: "yui-mock" });
-    const { browser, close } = await launch(`request-${api}`, settings);
+    let browser;
+    let close = async () => {};
+    if (api === "responses") {
+      ({ browser } = await sharedResponses());
+    } else {
+      const baseUrl = await startMock();
+      const settings = JSON.stringify({ chat_api: api, chat_base_url: baseUrl, key: "k", model: "yui-mock" });
+      ({ browser, close } = await launch(`request-${api}`, settings));
+    }
     try {
       await browser.waitUntil(async () => (await pageState(browser)).status.state === "stateless", {
         timeout: 30_000,
@@ -39,3 +64,43 @@ for (const api of ["responses", "chat_completions"]) {
     }
   });
 }
+
+answered("responses");
+
+test("Test connection reports a good endpoint and a dead one", { timeout: 180_000 }, async (t) => {
+  const { browser, good } = await sharedResponses();
+  const pet = await browser.getWindowHandle();
+  try {
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+    await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+    const url = await browser.$('input[name="chat_base_url"]');
+    await url.waitForExist({ timeout: 15_000 });
+    await browser.waitUntil(async () => (await url.getValue()) === good, { timeout: 10_000, timeoutMsg: "the settings did not load" });
+    const report = () => browser.execute(() => [...document.querySelectorAll("#probe li")].map((li) => li.textContent));
+    const test = async () => {
+      await (await browser.$("#test-connection")).click();
+      await browser.waitUntil(async () => (await report()).some((l) => l.startsWith("Reachable")), { timeout: 30_000, timeoutMsg: "no report" });
+      return report();
+    };
+    const ok = await test();
+    t.diagnostic(`good endpoint: ${JSON.stringify(ok)}`);
+    assert.ok(ok.includes("Reachable ✓") && ok.includes("Key accepted ✓") && ok.includes("Model answering ✓"), JSON.stringify(ok));
+    const keyPlace = await browser.execute(() => document.getElementById("key-place").textContent);
+    assert.match(keyPlace, /keychain|file only you can read/, "the window says where the key is kept");
+    await screenshot(t, browser, "settings-probe");
+
+    // The form's values are tested unsaved: a dead port is not reachable.
+    await url.setValue("http://127.0.0.1:9");
+    const bad = await test();
+    t.diagnostic(`dead endpoint: ${JSON.stringify(bad)}`);
+    assert.ok(bad.includes("Reachable ✗"), JSON.stringify(bad));
+  } finally {
+    // Done with the shared launch: the Chat Completions test has the display to itself.
+    const app = await responses;
+    responses = Promise.resolve(null);
+    await app.close();
+  }
+});
+
+answered("chat_completions");

@@ -727,8 +727,10 @@ fn a_message_of_the_chat_of_several_characters_says_whom_it_was_for_and_queues_l
     let fx = r.cmd(UserCommand::SendAddressed { text: "@everyone night".into(), to: Addressee::Everyone }, 1);
     assert_eq!(ui(&fx), vec![UiEvent::TurnQueued { text: "@everyone night".into(), queued: 1 }]);
     let fx = r.reply(&first.turn_id, END, 2);
-    assert_eq!(begin_of(&fx).map(|b| b.addressed), Some(Some(AddressedTo::Everyone)), "{fx:?}");
+    let second = begin_of(&fx).expect("the queued turn");
+    assert_eq!(second.addressed, Some(AddressedTo::Everyone), "{fx:?}");
+    r.reply(&second.turn_id, END, 3);
     // A plain message addresses nobody.
-    let fx = r.cmd(UserCommand::SendText { text: "plain".into() }, 3);
+    let fx = r.cmd(UserCommand::SendText { text: "plain".into() }, 4);
     assert_eq!(begin_of(&fx).map(|b| b.addressed), Some(None));
 }
