@@ -36,7 +36,8 @@ step() {
 cross_pid=""
 report() {
   local rc=$?
-  [ -n "$cross_pid" ] && kill -0 "$cross_pid" 2>/dev/null && kill -- "-$cross_pid" 2>/dev/null
+  # (SIGCONT after SIGTERM: a paused job only takes the signal once it runs.)
+  [ -n "$cross_pid" ] && kill -0 "$cross_pid" 2>/dev/null && kill -- "-$cross_pid" 2>/dev/null && kill -CONT -- "-$cross_pid" 2>/dev/null
   step_done
   printf '\n\033[1m== Seconds per step (%s)\033[0m\n' "$([ "$rc" = 0 ] && echo passed || echo "failed: exit $rc")"
   printf '%s\n' "${steps[@]}"
@@ -57,9 +58,10 @@ step "Windows and macOS type-check: its tools (the check itself starts in the ba
 ./scripts/cross-check.sh --prepare
 # The check links nothing and needs nothing the steps below build, so it runs
 # beside them in the idle scheduling class: it only gets a core the other
-# steps leave idle (the gaps of their builds, the waits of the end-to-end
-# and smoke tests), and it has a target folder of its own, so it never waits
-# on the main build's lock nor holds it. Waited for after the last step.
+# steps leave idle (the gaps of their builds, the waits of the tests; it
+# pauses during the end-to-end tests), and it has a target folder of its
+# own, so it never waits on the main build's lock nor holds it. Waited for
+# after the last step.
 cross_dir="${CARGO_TARGET_DIR:-$(pwd)/target}/cross"
 mkdir -p "$cross_dir"
 idle=(nice -n 19)
@@ -126,7 +128,13 @@ npm run --silent test:ui
 export YUI_REUSE_TEST_BUILD=1
 
 step "End-to-end: the real app under Xvfb, driven by tauri-driver"
+# The background check pauses meanwhile: some e2e tests time what the app
+# does (the lip levels of real sound, about 30 a second), and even in the
+# idle class a compile beside them shares the caches and the memory.
+pause_cross() { [ -n "$cross_pid" ] && kill -0 "$cross_pid" 2>/dev/null && kill "-$1" -- "-$cross_pid" 2>/dev/null || true; }
+pause_cross STOP
 ./tests/e2e/run.sh
+pause_cross CONT
 
 step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
