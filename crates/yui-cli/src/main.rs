@@ -34,8 +34,8 @@
 //! sent when the one before has finished its reply (`addressed to
 //! everyone`), a plain line to main as typed in its own composer; an
 //! `@NAME` no open character has is refused with a `notice` line and
-//! nothing is sent. `/stop`, `/reset` and `/reconnect` go to every
-//! character, the other commands to main. Every JSON line then carries
+//! nothing is sent. `/stop`, `/reset`, `/reconnect` and the approval
+//! answers go to every character, the other commands to main. Every JSON line then carries
 //! `"character": "<NAME>"`.
 //!
 //! `--ingress-port PORT` runs the signals ingress beside the session on

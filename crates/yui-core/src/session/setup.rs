@@ -90,8 +90,8 @@ impl Sampler {
             // then ends with the trigger's background marker).
             ctx.trigger = (**trigger).clone();
             ctx.user_text = None;
-        }
-        if begin.trigger.is_none() {
+        } else {
+            // A message of the chat of several characters says whom it was for.
             ctx.trigger.addressed_to = begin.addressed;
         }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
