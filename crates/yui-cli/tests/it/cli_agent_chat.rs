@@ -94,6 +94,20 @@ async fn mock_paced(pace: f64) -> MockServer {
 
 /// `GET /chats/<id>` from the mock engine (HTTP/1.0 over a plain socket):
 /// the status and the stored conversation.
+/// [`stored_chat`] once `done` holds for it, or as it stands after 5 s: the
+/// mock records a request as it arrives, before its handler has stored
+/// what the request changed.
+async fn stored_chat_when(mock: &MockServer, id: &str, done: impl Fn(u16, &Value) -> bool) -> (u16, Value) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let (status, chat) = stored_chat(mock, id).await;
+        if done(status, &chat) || tokio::time::Instant::now() >= deadline {
+            return (status, chat);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 async fn stored_chat(mock: &MockServer, id: &str) -> (u16, Value) {
     let (addr, path) = (mock.addr(), format!("/chats/{id}"));
     tokio::task::spawn_blocking(move || {
@@ -317,14 +331,14 @@ async fn delete_and_fork_change_the_engines_stored_conversation() {
     tokio::task::block_in_place(|| wait(&done_rx));
     let cid = chat_bodies(&mock)[0]["chat_id"].as_str().unwrap().to_string();
     mock.wait_for_request(&format!("/messages/{cid}/2"), 0, Duration::from_secs(5)).await.expect("POST /messages/<cid>/2");
-    let (_, chat) = stored_chat(&mock, &cid).await;
+    let (_, chat) = stored_chat_when(&mock, &cid, |_, c| c["messages"].as_array().is_some_and(|m| m.len() == 4)).await;
     let contents: Vec<&str> = chat["messages"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
     assert_eq!(contents.len(), 4, "{chat}");
     assert!(contents[0].ends_with("one") && contents[2].ends_with("three"), "{contents:?}");
     tx.send("deleted").unwrap();
     tokio::task::block_in_place(|| wait(&done_rx));
     mock.wait_for_request(&format!("/fork/{cid}/1"), 0, Duration::from_secs(5)).await.expect("POST /fork/<cid>/1");
-    let (status, fork) = stored_chat(&mock, &format!("{cid}-f1")).await;
+    let (status, fork) = stored_chat_when(&mock, &format!("{cid}-f1"), |status, _| status == 200).await;
     assert_eq!(status, 200);
     assert_eq!(fork["messages"].as_array().unwrap().len(), 2, "the first exchange: {fork}");
     tx.send("forked").unwrap();
