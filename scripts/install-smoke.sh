@@ -49,14 +49,16 @@ case "$profile" in
   release) build_args=(--bundles deb,rpm) ;;
   debug) build_args=(--debug --bundles deb,rpm -- --workspace)
     # As tests/e2e/run.sh builds it (with the test targets' features).
-    [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build_args+=(--tests) ;;
+    # With YUI_REUSE_TEST_BUILD=1 the UI is the one the tests embedded: the
+    # CLI does not build it again (a new ui/dist would recompile the app).
+    [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build_args=(--config '{"build":{"beforeBuildCommand":""}}' "${build_args[@]}" --tests) ;;
   *) fail "YUI_SMOKE_PROFILE is release or debug, not $profile" ;;
 esac
 bundle="$TARGET/$profile/bundle"
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
   say "npx tauri build ${build_args[*]} ($profile; CARGO_TARGET_DIR=$TARGET)"
   start=$(date +%s)
-  # The CLI builds the UI first (beforeBuildCommand) and embeds it.
+  # The CLI builds the UI first (beforeBuildCommand, unless reused) and embeds it.
   rm -rf "$bundle/deb" "$bundle/rpm"
   CARGO_TARGET_DIR="$TARGET" npx tauri build "${build_args[@]}"
   say "$profile build and bundles took $(( $(date +%s) - start )) s"

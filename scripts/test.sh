@@ -59,7 +59,7 @@ step "Windows and macOS type-check: its tools (the check itself starts in the ba
 # The check links nothing and needs nothing the steps below build, so it runs
 # beside them in the idle scheduling class: it only gets a core the other
 # steps leave idle (the gaps of their builds, the waits of the tests; it
-# pauses during the end-to-end tests), and it has a target folder of its
+# pauses while an end-to-end test times real sound), and it has a target folder of its
 # own, so it never waits on the main build's lock nor holds it. Waited for
 # after the last step.
 cross_dir="${CARGO_TARGET_DIR:-$(pwd)/target}/cross"
@@ -128,13 +128,9 @@ npm run --silent test:ui
 export YUI_REUSE_TEST_BUILD=1
 
 step "End-to-end: the real app under Xvfb, driven by tauri-driver"
-# The background check pauses meanwhile: some e2e tests time what the app
-# does (the lip levels of real sound, about 30 a second), and even in the
-# idle class a compile beside them shares the caches and the memory.
-pause_cross() { [ -n "$cross_pid" ] && kill -0 "$cross_pid" 2>/dev/null && kill "-$1" -- "-$cross_pid" 2>/dev/null || true; }
-pause_cross STOP
-./tests/e2e/run.sh
-pause_cross CONT
+# The background check goes on in the idle time the app leaves, but pauses
+# while a test times real sound (see tests/e2e/run.sh).
+YUI_E2E_QUIET_PGID="$cross_pid" ./tests/e2e/run.sh
 
 step "Wayland smoke: the e2e build as a native Wayland client under a headless sway (layer-shell)"
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}" ./scripts/wayland-smoke.sh
