@@ -336,6 +336,9 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         None => vec![None],
         Some(cast) => cast.names().iter().cloned().map(Some).collect(),
     };
+    // The characters share what none owns alone: each other's histories,
+    // the addressed turns, the voice floor.
+    let ensemble = cast.clone().map(|cast| yui_core::ensemble::Ensemble::new(cast, settings.user.exchange_limit));
     let mut sessions = Vec::with_capacity(members.len());
     let mut clock = None;
     for (i, name) in members.iter().enumerate() {
@@ -354,6 +357,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
             _ => Arc::new(yui_core::tools::SystemDesk),
         };
         config.world = yui_core::world::platform();
+        config.seat = ensemble.as_ref().and_then(|e| e.seat(i));
         // The CLI starts like the app: main's launch bed scene may run.
         config.launch = i == 0;
         if let Some((_, clock)) = &manual {
@@ -465,8 +469,17 @@ async fn chat(args: Args) -> anyhow::Result<()> {
     for round in rounds {
         let _ = round.await;
     }
-    for session in &sessions {
-        session.wait_idle(turn_wait).await;
+    // And the characters' conversation among themselves, addressed turn
+    // after addressed turn, until none is left (each wait has its limit).
+    let deadline = tokio::time::Instant::now() + turn_wait;
+    loop {
+        for session in &sessions {
+            session.wait_idle(turn_wait).await;
+        }
+        if ensemble.as_ref().is_none_or(|e| e.in_flight() == 0) || tokio::time::Instant::now() > deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
     ingress_cancel.cancel();
     drop(main);

@@ -254,6 +254,24 @@ impl RelationStore {
     }
 }
 
+/// `relations` as the block lists them: toward the user first, then toward
+/// the other open characters in registry order (`others`, names compared
+/// without case; a character named `user` is the target
+/// `user (character)`), then the rest as stored.
+pub fn in_registry_order(mut relations: Vec<Relation>, others: &[String]) -> Vec<Relation> {
+    let rank = |r: &Relation| -> usize {
+        let target = r.target.as_deref().unwrap_or("");
+        if target == "user" {
+            return 0;
+        }
+        let name = if target == "user (character)" { "user" } else { target };
+        others.iter().position(|o| crate::cast::same_name(o, name)).map_or(others.len() + 1, |i| i + 1)
+    };
+    // A stable sort: the rest keep their stored order.
+    relations.sort_by_key(rank);
+    relations
+}
+
 /// Replace `record`'s target in place, or add it (`user` always first).
 fn upsert(records: &mut Vec<RelationRecord>, record: RelationRecord) {
     if let Some(r) = records.iter_mut().find(|r| r.target == record.target) {

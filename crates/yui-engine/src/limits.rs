@@ -413,3 +413,13 @@ pub const HISTORY_CACHE_KIB: u32 = 2 * 1024;
 /// trigram index (a trigram is three characters) and go to the index of
 /// character pairs instead.
 pub const HISTORY_TRIGRAM_CHARS: usize = 3;
+
+/// Lines one `overheard:` block carries at most: the newest 8 of another
+/// character's unheard exchange with the user (`docs/characters.md`).
+pub const OVERHEARD_LINES: usize = 8;
+/// Addressed turns one exchange of characters speaking to each other has at
+/// most, by default (a setting; our own choice, `docs/characters.md`).
+pub const ADDRESSED_TURNS_PER_EXCHANGE: u32 = 6;
+/// Characters open at once at most (our own choice, `docs/characters.md`):
+/// each is a pet window with its own renderer and session.
+pub const OPEN_CHARACTERS_MAX: usize = 6;

@@ -685,7 +685,13 @@ reactions: ReactionsSettings,
  * Start YUI when the user logs in (default off; the app registers or
  * removes the OS's login item, see [`crate::presence::autostart_action`]).
  */
-start_at_login: boolean, };
+start_at_login: boolean, 
+/**
+ * With several characters open: how many addressed turns one exchange
+ * of them speaking to each other has at most (default 6,
+ * `docs/characters.md`).
+ */
+exchange_limit: number, };
 
 /**
  * One character's settings. In `settings.json` its fields sit at the top
@@ -785,7 +791,13 @@ reactions: ReactionsSettings,
  * Start YUI when the user logs in (default off; the app registers or
  * removes the OS's login item, see [`crate::presence::autostart_action`]).
  */
-start_at_login: boolean, };
+start_at_login: boolean, 
+/**
+ * With several characters open: how many addressed turns one exchange
+ * of them speaking to each other has at most (default 6,
+ * `docs/characters.md`).
+ */
+exchange_limit: number, };
 
 /**
  * A key or token (the chat key, the TTS and STT keys, the ingress token).

@@ -88,6 +88,7 @@ function formSettings(base: Settings): Settings {
     reactions: reactions.readReactions(base.reactions),
     bed: bedFromForm({ at_launch: checkbox("bed_at_launch").checked, wake_timeout_min: field("bed_wake_timeout_min").value }, base.bed),
     start_at_login: checkbox("start_at_login").checked,
+    exchange_limit: base.exchange_limit,
   };
 }
 

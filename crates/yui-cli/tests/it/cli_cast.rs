@@ -3,16 +3,16 @@
 //! `@NAME` and `@everyone` lines routed and worded; every line names its
 //! character.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use yui_mock::{MockConfig, MockServer};
 
 /// Run yui-cli with `characters` over `api` until EOF of `stdin`.
-fn run_cli(api: &str, base_url: &str, data_dir: &Path, characters: &[&str], stdin: &str) -> (i32, Vec<Value>, String) {
+fn run_cli(api: &str, base_url: &str, data_dir: &Path, characters: &[&str], extra: &[&str], stdin: &str) -> (i32, Vec<Value>, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_yui-cli"));
-    cmd.args(["--chat-api", api, "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"]).arg(data_dir).args(["--set", "audio=none"]);
+    cmd.args(["--chat-api", api, "--base-url", base_url, "--key", "k", "--model", "m", "--data-dir"]).arg(data_dir).args(["--set", "audio=none"]).args(extra);
     for name in characters {
         cmd.args(["--character", name]);
     }
@@ -25,9 +25,20 @@ fn run_cli(api: &str, base_url: &str, data_dir: &Path, characters: &[&str], stdi
 }
 
 async fn run(api: &'static str, mock: &MockServer, dir: &Path, characters: &'static [&'static str], stdin: &'static str) -> (Vec<Value>, String) {
+    run_with(api, mock, dir, characters, &[], stdin).await
+}
+
+async fn run_with(
+    api: &'static str,
+    mock: &MockServer,
+    dir: &Path,
+    characters: &'static [&'static str],
+    extra: &'static [&'static str],
+    stdin: &'static str,
+) -> (Vec<Value>, String) {
     let url = mock.base_url();
     let d = dir.to_path_buf();
-    let (code, events, stderr) = tokio::task::spawn_blocking(move || run_cli(api, &url, &d, characters, stdin)).await.unwrap();
+    let (code, events, stderr) = tokio::task::spawn_blocking(move || run_cli(api, &url, &d, characters, extra, stdin)).await.unwrap();
     assert_eq!(code, 0, "exits 0 on EOF; stderr: {stderr}");
     (events, stderr)
 }
@@ -99,6 +110,30 @@ async fn everyone_in_order(api: &'static str, path: &'static str) {
         assert!(body.contains("trigger: user message (addressed to everyone)"), "{body}");
         assert!(body.contains("@everyone good night"), "{body}");
     }
+    // Each later one overhears the earlier replies, in registry order; the
+    // first one has no one to overhear yet.
+    let blocks: Vec<Vec<String>> = requests
+        .iter()
+        .map(|r| r.body.to_string().match_indices("overheard: ").map(|(i, _)| r.body.to_string()[i..].chars().take(30).collect()).collect())
+        .collect();
+    assert!(blocks[0].is_empty(), "{:?}", blocks[0]);
+    assert_eq!(blocks[1], ["overheard: Yui ↔ user, 2 lines"], "{blocks:?}");
+    assert_eq!(blocks[2], ["overheard: Yui ↔ user, 2 lines", "overheard: Ann ↔ user, 2 lines"], "{blocks:?}");
+    let ann = requests[1].body.to_string();
+    assert!(ann.contains(r#"user: \"@everyone good night\""#), "the user's half, quoted: {ann}");
+    // Cursors move once a turn ended ok: the next round carries only what is new.
+    let (_, _) = run(
+        api,
+        &mock,
+        dir.path(),
+        &["Yui", "Ann", "Mio"],
+        "@ann and you?
+",
+    )
+    .await;
+    let last = mock.requests().into_iter().rfind(|r| r.path == path).unwrap().body.to_string();
+    assert!(!last.contains("overheard: Yui"), "Ann heard Yui's lines already: {last}");
+    assert!(last.contains("overheard: Mio ↔ user, 2 lines"), "Mio's reply came after Ann's turn: {last}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -136,4 +171,98 @@ async fn an_unknown_name_is_refused_and_nothing_is_sent() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(stderr.contains(names[1]), "{stderr}");
     }
+}
+
+/// A Chat Completions answer that calls `address_character` for `name`.
+fn calls(name: &str) -> Value {
+    json!({"events": [
+        {"data": {"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_$n", "type": "function",
+            "function": {"name": "address_character", "arguments": format!("{{\"character\":\"{name}\"}}")}}]}}]}},
+        {"data": {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}},
+        {"raw": "data: [DONE]\n\n"}
+    ]})
+}
+
+/// A Chat Completions answer that says `text`.
+fn says(text: &str) -> Value {
+    json!({"events": [
+        {"data": {"choices": [{"index": 0, "delta": {"role": "assistant", "content": text}}]}},
+        {"data": {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}},
+        {"raw": "data: [DONE]\n\n"}
+    ]})
+}
+
+async fn scripted(http: Vec<Value>) -> MockServer {
+    let scenario = json!({"name": "characters talk", "steps": [], "http": http, "http_default": {"status": 500, "body": "no more replies"}});
+    let scenario = yui_mock::Scenario::from_json(&scenario.to_string()).unwrap();
+    MockServer::start(MockConfig { key: Some("k".into()), mode: yui_mock::Mode::Scenario(scenario), pace: 0.0, ..Default::default() }).await.unwrap()
+}
+
+fn bodies(mock: &MockServer) -> Vec<String> {
+    mock.requests().into_iter().filter(|r| r.path == "/v1/chat/completions").map(|r| r.body.to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reply_that_addresses_another_character_gives_her_a_turn_and_the_exchange_stops_at_its_limit() {
+    // Yui is asked, calls address_character(Ann) and speaks; Ann answers
+    // and calls Yui back; Yui answers and calls Ann again: the third
+    // addressed turn is past the limit of 2 and never happens.
+    let mock = scripted(vec![calls("ann"), says("Ann, good morning!"), calls("Yui"), says("Morning, Yui."), calls("Ann"), says("Slept well?")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (events, stderr) = run_with("chat_completions", &mock, dir.path(), &["Yui", "Ann"], &["--set", "exchange_limit=2"], "say hi to Ann\n").await;
+    let sent = bodies(&mock);
+    assert_eq!(sent.len(), 6, "two turns of Yui's, one of Ann's, each with its tool round: {stderr}");
+    // Ann's turn: addressed by Yui with what Yui said, after it played; no utterance.
+    let ann = &sent[2];
+    assert!(ann.contains(r#"trigger: addressed by Yui: \"Ann, good morning!\" (0min ago)"#), "{ann}");
+    assert!(ann.contains("(Yui just spoke to you)"), "the background marker: {ann}");
+    assert!(ann.contains("You are Ann,"), "her card speaks as her name among them: {ann}");
+    assert!(ann.contains("overheard: Yui ↔ user, 2 lines"), "the exchange so far, overheard: {ann}");
+    let yui_again = &sent[4];
+    assert!(yui_again.contains(r#"trigger: addressed by Ann: \"Morning, Yui.\""#), "{yui_again}");
+    // Playback order: each addressed turn starts after the reply that made it ended.
+    let ended = position(&events, "turn_ended", "Yui", None);
+    let ann_started = events.iter().position(|e| e["type"] == "turn_started" && e["character"] == "Ann").expect("Ann's turn");
+    assert!(ended < ann_started, "{events:?}");
+    assert_eq!(events.iter().filter(|e| e["type"] == "turn_started").count(), 3, "{events:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_silent_reply_addresses_no_one_and_a_name_that_is_not_open_is_refused() {
+    let mock = scripted(vec![calls("Ann"), says("[SILENT]"), calls("Yui"), says("Talking to myself.")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (events, stderr) = run("chat_completions", &mock, dir.path(), &["Yui", "Ann"], "hmm\nand now?\n").await;
+    let sent = bodies(&mock);
+    // The first turn called Ann but said [SILENT]: no addressed turn. The
+    // second called herself: refused with the field named.
+    assert_eq!(sent.len(), 4, "{stderr}");
+    assert!(sent.iter().all(|b| !b.contains("trigger: addressed by")), "{sent:?}");
+    assert!(sent[3].contains("error: invalid field character"), "{}", sent[3]);
+    assert!(events.iter().all(|e| e["type"] != "turn_started" || e["character"] == "Yui"), "Ann never had a turn: {events:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_characters_answering_at_once_never_talk_over_each_other() {
+    // Both are asked at once and both replies stream at once; each sentence
+    // plays for its real length (the mock's TTS, audio=null). One voice at
+    // a time: the second one's sentences show and play only after the
+    // first one's last sentence ended.
+    let two = "The first sentence takes a while. The second one too.";
+    let mock = scripted(vec![says(two), says(two)]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let tts = format!("tts.base_url={}", mock.base_url());
+    let extra: &'static [&'static str] =
+        Box::leak(vec!["--set", "audio=null", "--set", "filler=off", "--set", Box::leak(tts.into_boxed_str())].into_boxed_slice());
+    let (events, stderr) = run_with("chat_completions", &mock, dir.path(), &["Yui", "Ann"], extra, "@yui hi\n@ann hi\n").await;
+    let voice: Vec<(&str, &str)> = events
+        .iter()
+        .filter(|e| e["type"] == "speech" || e["type"] == "speech_done")
+        .map(|e| (e["character"].as_str().unwrap(), e["type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(voice.len(), 8, "two sentences each, shown and done: {voice:?}\n{stderr}");
+    // Whoever spoke first said all of it before the other began.
+    let first = voice[0].0;
+    assert!(voice[..4].iter().all(|(c, _)| *c == first), "{voice:?}");
+    assert!(voice[4..].iter().all(|(c, _)| *c != first), "{voice:?}");
+    assert_eq!(events.iter().filter(|e| e["type"] == "turn_ended" && e["outcome"] == "complete").count(), 2, "{stderr}");
 }

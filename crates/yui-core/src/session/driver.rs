@@ -10,6 +10,7 @@
 
 use super::parts::asks::{Answered, Asks};
 use super::parts::body::Body as BodyPart;
+use super::parts::company::Company;
 use super::parts::initiative::Initiative;
 use super::parts::link::{HeldItem, Link};
 use super::parts::records::Records;
@@ -70,6 +71,8 @@ pub(super) struct Driver {
     pub initiative: Initiative,
     /// Her body and the bed.
     pub body: BodyPart,
+    /// The other characters open beside her.
+    pub company: Company,
 }
 
 /// What the loop listens to besides its own timers and tools.
@@ -84,12 +87,14 @@ pub(super) struct Inputs {
     pub world: mpsc::UnboundedReceiver<super::world::Reading>,
     /// `body_action` calls from the tools.
     pub body_rx: mpsc::UnboundedReceiver<crate::tools::BodyRequest>,
+    /// Addressed turns other characters' replies made for her.
+    pub notes: mpsc::UnboundedReceiver<crate::ensemble::AddressedNote>,
 }
 
 impl Driver {
     /// Run until `cancel` fires or the command channel closes.
     pub async fn run(mut self, inputs: Inputs, launch_bed: bool, cancel: CancellationToken) {
-        let Inputs { mut cmds, mut inbound, mut arrivals, mut world, mut body_rx } = inputs;
+        let Inputs { mut cmds, mut inbound, mut arrivals, mut world, mut body_rx, mut notes } = inputs;
         let (tool_tx, mut tool_rx) = mpsc::unbounded_channel::<ToolResult>();
         let (shot_tx, mut shot_rx) = mpsc::unbounded_channel::<TakenShot>();
         // The tools run on a task of their own; dropped with this loop.
@@ -158,6 +163,9 @@ impl Driver {
                 _ = sleep_opt(bed_due) => self.bed_tick(&mut fx),
                 Some(req) = body_rx.recv() => self.body_request(req, &mut fx),
                 _ = sleep_opt(body_due) => self.body_tick(&mut fx),
+                Some(note) = notes.recv() => self.company.owe(note),
+                // Her reply waited for another's voice: it may go now.
+                _ = self.company.floor_change() => fx.extend(self.company.floor_changed()),
             }
             self.apply(&mut fx, &tools, &shot_tx);
             if self.fire_waiting(&mut fx) {
@@ -166,6 +174,7 @@ impl Driver {
         }
         // The window (or its replacement) is not told; only the watch is.
         self.link.close();
+        self.company.leave();
     }
 
     fn chat_log(&self) -> std::sync::MutexGuard<'_, crate::session::chat_log::ChatLog> {
@@ -201,6 +210,8 @@ impl Driver {
                 return self.end_bed("interrupted", fx);
             }
             UserCommand::SendText { .. } | UserCommand::SendAddressed { .. } | UserCommand::SendVoice { .. } | UserCommand::SendMessage { .. } => {
+                // A user message ends every exchange of characters.
+                self.company.user_spoke();
                 self.message_wakes(fx)
             }
             UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
@@ -340,14 +351,19 @@ impl Driver {
             let batch: Vec<Effect> = std::mem::take(fx);
             self.apply_batch(batch, fx, tools, shots);
         }
-        self.link.publish(self.engine.busy(), self.engine.speaking());
+        // An addressed turn owed to her is a message waiting.
+        self.link.publish(self.engine.busy() || self.company.owes(), self.engine.speaking());
+        self.company.quiet(self.engine.speaking(), self.engine.busy());
     }
 
     fn apply_batch(&mut self, batch: Vec<Effect>, more: &mut Effects, tools: &Executor, shots: &mpsc::UnboundedSender<TakenShot>) {
         for effect in batch {
+            // With other characters open, her voice waits for the floor.
+            let Some(effect) = self.company.voice(effect) else { continue };
             match effect {
                 Effect::Ui(mut event) => {
                     self.pace(&event);
+                    self.company.heard(&event);
                     self.body.hold_still(&mut event);
                     self.emit(event)
                 }
@@ -361,11 +377,15 @@ impl Driver {
                     self.send_in_order(out);
                 }
                 Effect::Begin(begin) => {
+                    self.company.begun(&begin.turn_id);
                     if let Some(begin) = self.link.hold_begin(begin) {
                         self.begin(begin, shots)
                     }
                 }
-                Effect::Save(record) => self.records.save(record),
+                Effect::Save(record) => {
+                    self.company.played(&record, self.clock.now_ms());
+                    self.records.save(record)
+                }
                 Effect::RunTool(call) => tools.run(call),
                 Effect::StopTools(turn_ids) => tools.stop(turn_ids),
                 Effect::Synth { item_id, request } => {
@@ -464,7 +484,8 @@ impl Driver {
     fn send_turn(&mut self, begin: Begin, shot: Option<&TurnShot>, images: Vec<Picture>) {
         let wall = self.clock.now_ms();
         self.chat_log().sent(&begin.turn_id, wall);
-        let mut turn = self.records.turn(&begin, wall, shot, images);
+        let company = super::setup::TurnCompany { overheard: self.company.overheard(&begin.turn_id), others: self.company.others() };
+        let mut turn = self.records.turn(&begin, wall, shot, images, company);
         let (conversation_id, regenerate_of) = self.chat_log().route(&begin.turn_id);
         turn.conversation_id = Some(conversation_id);
         turn.regenerate_of = regenerate_of;

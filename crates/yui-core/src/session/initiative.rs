@@ -39,7 +39,24 @@ impl Driver {
     /// After each pass of the loop: a wake still to report, then what the
     /// inbox has due. One turn at most. True when a turn began.
     pub(super) fn fire_waiting(&mut self, fx: &mut Effects) -> bool {
-        self.fire_wake(fx) || self.pump_inbox(fx)
+        self.fire_wake(fx) || self.fire_addressed(fx) || self.pump_inbox(fx)
+    }
+
+    /// Another character's reply spoke to her: her addressed turn, as soon
+    /// as the engine is silent (no pacer: it is a conversation, not her
+    /// initiative).
+    fn fire_addressed(&mut self, fx: &mut Effects) -> bool {
+        if !self.company.owes() || !self.engine.can_fire() {
+            return false;
+        }
+        let Some(trigger) = self.company.next_addressed() else { return false };
+        let now = self.now();
+        if !self.engine.fire(trigger.clone(), now, fx) {
+            self.company.not_fired(trigger);
+            return false;
+        }
+        self.initiative.fired("addressed", Source::Asked, now.wall_ms);
+        true
     }
 
     /// Report a wake by a click or the timeout, as soon as the engine is

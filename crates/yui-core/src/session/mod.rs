@@ -71,6 +71,10 @@ pub struct SessionConfig {
     /// Where the session's per-turn writes run, in order, off its loop
     /// (the process's [`crate::persist::Writer::global`] by default).
     pub persist: crate::persist::Writer,
+    /// Her place among several open characters (none by default: she is
+    /// alone): the others overhear her, she overhears them, their replies
+    /// address one another, and one voice speaks at a time.
+    pub seat: Option<crate::ensemble::Seat>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -98,6 +102,7 @@ impl SessionConfig {
             desktop_check: false,
             world_input: world::WorldInput::Sampled,
             persist: crate::persist::Writer::global(),
+            seat: None,
         }
     }
 }
@@ -180,6 +185,8 @@ impl Session {
         )
         .saving_into(config.data_dir.clone())
         .moving_through(body_tx);
+        let addressing = crate::tools::Addressing::default();
+        let tools = tools.addressing_into(addressing.clone());
         let offers = tools.offers();
         let transport = tokio::spawn(parts.transport);
         let delegations = Arc::new(std::sync::Mutex::new(
@@ -190,6 +197,15 @@ impl Session {
             Some(u64::from(config.settings.character.context_window)).filter(|w| *w > 0),
         )));
         let history = chat.lock().unwrap_or_else(|p| p.into_inner()).store().history().clone();
+        let (notes_tx, notes_rx) = mpsc::unbounded_channel();
+        if let Some(seat) = &config.seat {
+            seat.take(history.clone(), notes_tx);
+        }
+        let company = self::parts::company::Company::new(
+            config.seat.clone(),
+            crate::ensemble::overheard::Overhearing::open(&config.data_dir).writing_through(config.persist.clone()),
+            addressing,
+        );
         let body_view = Arc::new(std::sync::Mutex::new(self::parts::body::BodyView::standing()));
         let launch_bed = config.launch && config.live.read(|s| s.character.bed.at_launch);
         let driver = driver::Driver {
@@ -226,6 +242,7 @@ impl Session {
                 // Keyed by the character's VRM (the bundled one: `default`).
                 Some(config.settings.character.vrm.clone()).filter(|c| !c.is_empty()).unwrap_or_else(|| "default".into()),
             ),
+            company,
         };
         if config.world_input == world::WorldInput::Sampled {
             world::spawn_sampler(config.world.clone(), config.live.clone(), world_tx.clone(), cancel.clone());
@@ -244,7 +261,7 @@ impl Session {
             sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
         }
         let task = tokio::spawn(driver.run(
-            driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx },
+            driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx, notes: notes_rx },
             launch_bed,
             cancel.clone(),
         ));

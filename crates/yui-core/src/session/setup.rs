@@ -64,6 +64,15 @@ pub(super) struct TurnShot {
     pub source: ScreenSource,
 }
 
+/// What the other open characters give a turn's block: the `overheard`
+/// blocks, and their names in registry order (the order of the relation
+/// lines after the user's).
+#[derive(Debug, Clone, Default)]
+pub(super) struct TurnCompany {
+    pub overheard: Vec<crate::context::Overheard>,
+    pub others: Vec<String>,
+}
+
 impl Sampler {
     /// The screenshot the next turn attaches, when the setting is on. A
     /// display's label is filled in when it is captured (the list is read
@@ -83,7 +92,7 @@ impl Sampler {
 
     /// The turn request for `begin`, rendered at `wall_ms`, with the
     /// screenshot `shot` names (its pictures in `images`).
-    pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>) -> TurnRequest {
+    pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>, company: TurnCompany) -> TurnRequest {
         let mut ctx = ClientContext::user_message(&begin.text, 0);
         if let Some(trigger) = &begin.trigger {
             // A turn nobody typed: its trigger, and no utterance (the block
@@ -112,8 +121,9 @@ impl Sampler {
         ctx.screenshot = shot.map(|s| Screenshot { enabled: true, source: Some(s.source.clone()) });
         ctx.tool_switches = self.declared.switches(&settings);
         if settings.character.relations {
-            ctx.relations = self.relations.context();
+            ctx.relations = crate::relations::in_registry_order(self.relations.context(), &company.others);
         }
+        ctx.overheard = company.overheard;
         let block = render(&ctx, wall_ms);
         TurnRequest {
             turn_id: begin.turn_id.clone(),
@@ -165,7 +175,9 @@ pub(super) fn build(config: &SessionConfig, cancel: CancellationToken) -> Result
         }
         api => {
             settings.validate()?;
-            let persona = Persona::of(settings, data_dir);
+            // With several characters open, the card speaks as the name
+            // she has among them.
+            let persona = Persona::of(settings, data_dir, config.seat.as_ref().map(|s| s.name()));
             let cfg = RequestConfig {
                 base_url: settings.character.chat_base_url.clone(),
                 key: settings.character.key.clone(),
@@ -234,12 +246,16 @@ struct Persona {
 
 impl Persona {
     /// The character's stored card, or the default card of the UI
-    /// language; with the card off, `chat_instructions` alone and no greetings.
-    fn of(settings: &crate::settings::Settings, data_dir: &crate::data_dir::DataDir) -> Persona {
+    /// language, speaking as `name` when given (else the card's own name);
+    /// with the card off, `chat_instructions` alone and no greetings.
+    fn of(settings: &crate::settings::Settings, data_dir: &crate::data_dir::DataDir, name: Option<&str>) -> Persona {
         use crate::card::{self, CardStore, Names};
         let lang = settings.user.language.clone();
-        let names =
-            Names { char_name: String::new(), user_name: Some(settings.user.user_name.trim().to_string()).filter(|n| !n.is_empty()), lang: lang.clone() };
+        let names = Names {
+            char_name: name.unwrap_or_default().to_string(),
+            user_name: Some(settings.user.user_name.trim().to_string()).filter(|n| !n.is_empty()),
+            lang: lang.clone(),
+        };
         if !settings.character.card_enabled {
             return Persona {
                 instructions: card::instructions(None, &names, &settings.character.chat_instructions),

@@ -310,6 +310,7 @@ mod tests {
             "reactions",
             "bed",
             "start_at_login",
+            "exchange_limit",
         ];
         assert_eq!(keys, want.into_iter().collect());
         assert_eq!((json["character"].as_str(), json["key"].as_str(), json["user_name"].as_str()), (Some("me.vrm"), Some("k"), Some("Ann")));

@@ -89,6 +89,7 @@ const KEYS: &[Key] = &[
         takes: Takes::Number { min: 1, max: crate::limits::BED_WAKE_TIMEOUT_MIN_MAX, set: |s, n| s.character.bed.wake_timeout_min = n },
     },
     Key { names: &["start_at_login"], takes: Takes::Switch(|s| &mut s.user.start_at_login) },
+    Key { names: &["exchange_limit"], takes: Takes::Number { min: 0, max: 50, set: |s, n| s.user.exchange_limit = n } },
 ];
 
 impl Takes {

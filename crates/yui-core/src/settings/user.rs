@@ -25,6 +25,10 @@ pub struct UserSettings {
     /// Start YUI when the user logs in (default off; the app registers or
     /// removes the OS's login item, see [`crate::presence::autostart_action`]).
     pub start_at_login: bool,
+    /// With several characters open: how many addressed turns one exchange
+    /// of them speaking to each other has at most (default 6,
+    /// `docs/characters.md`).
+    pub exchange_limit: u32,
 }
 
 impl Default for UserSettings {
@@ -36,6 +40,7 @@ impl Default for UserSettings {
             ingress: IngressSettings::default(),
             reactions: ReactionsSettings::default(),
             start_at_login: false,
+            exchange_limit: crate::limits::ADDRESSED_TURNS_PER_EXCHANGE,
         }
     }
 }

@@ -137,6 +137,10 @@ pub struct SystemDesk;
 
 impl Desk for SystemDesk {}
 
+/// The `address_character` calls a window's tools accepted, by turn id:
+/// the name each called (the session delivers them, `crate::ensemble`).
+pub type Addressing = Arc<std::sync::Mutex<std::collections::HashMap<String, String>>>;
+
 /// The CLI's desk for one of several characters (`docs/characters.md`):
 /// the system's displays and windows like [`SystemDesk`], the other open
 /// characters by name, and whether this one is main (only main declares

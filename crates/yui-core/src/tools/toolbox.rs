@@ -48,6 +48,8 @@ struct Inner {
     data_dir: Option<crate::data_dir::DataDir>,
     /// Where `body_action` calls go (the session's driver owns the body).
     body_moves: Option<super::BodyRequests>,
+    /// Where an accepted `address_character` call is noted for its turn.
+    addressing: Option<super::Addressing>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -83,6 +85,7 @@ impl Toolbox {
             open_always: AtomicBool::new(false),
             data_dir: None,
             body_moves: None,
+            addressing: None,
         };
         Self { inner: Arc::new(inner) }
     }
@@ -100,6 +103,16 @@ impl Toolbox {
     pub fn moving_through(mut self, to: super::BodyRequests) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.body_moves = Some(to);
+        }
+        self
+    }
+
+    /// The same, noting each accepted `address_character` call in `into`
+    /// (turn id → the name it called; the turn's last call wins): the
+    /// session delivers it when the reply has finished playing.
+    pub fn addressing_into(mut self, into: super::Addressing) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.addressing = Some(into);
         }
         self
     }
@@ -198,10 +211,17 @@ impl Run for Toolbox {
         match args {
             ToolArgs::AddressCharacter { character } => {
                 // Names are compared without case (`docs/characters.md`).
-                let open = me.desk.open_characters().iter().any(|n| crate::cast::same_name(n, &character));
-                // The addressed turn itself comes with several characters;
-                // with one open character no name is open.
-                let answer = if open { Answer::text("ok") } else { ToolError::InvalidField("character").into() };
+                let open = me.desk.open_characters().into_iter().find(|n| crate::cast::same_name(n, &character));
+                // With one open character no name is open.
+                let answer = match open {
+                    Some(name) => {
+                        if let Some(addressing) = &me.addressing {
+                            addressing.lock().unwrap_or_else(|p| p.into_inner()).insert(turn_id.clone(), name);
+                        }
+                        Answer::text("ok")
+                    }
+                    None => ToolError::InvalidField("character").into(),
+                };
                 Box::pin(async move { answer })
             }
             ToolArgs::RateRelation { target, delta, why } => Box::pin(async move { me.rate(&target, delta, &why, &turn_id) }),
@@ -240,11 +260,17 @@ impl Inner {
         }
         // `user` is the human; another open character by name, and a
         // character named user as `user (character)`.
+        // Another character's name is compared without case and kept as
+        // the character writes it.
         let others = self.desk.open_characters();
-        let known = target == "user" || others.iter().any(|c| if c == "user" { target == "user (character)" } else { c == target });
-        if !known {
-            return ToolError::InvalidField("target").into();
-        }
+        let is_user = |c: &String| crate::cast::same_name(c, "user");
+        let target = match target {
+            "user" => Some("user".to_string()),
+            "user (character)" => others.iter().find(|c| is_user(c)).map(|_| "user (character)".to_string()),
+            name => others.iter().find(|c| !is_user(c) && crate::cast::same_name(c, name)).cloned(),
+        };
+        let Some(target) = target else { return ToolError::InvalidField("target").into() };
+        let target = target.as_str();
         let now = self.clock.now_ms();
         match self.relations.rate(target, delta, why, turn_id, now, &local_day(now)) {
             Ok(band) => Answer::text(format!("ok: toward {target} {band}")),

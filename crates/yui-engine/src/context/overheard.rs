@@ -5,7 +5,7 @@ use super::minutes_since;
 use super::sanitize::{character_name, clean, count, quote};
 
 /// Most lines one block carries: the newest.
-const MAX_LINES: usize = 8;
+const MAX_LINES: usize = crate::limits::OVERHEARD_LINES;
 
 /// One block per preset with a line to tell: a header, then each entry
 /// indented two spaces, oldest first, quoted.

@@ -318,6 +318,14 @@ impl History {
         self.read(|c| read::page(c, conversation_id, &anchor, limit)).unwrap_or_default()
     }
 
+    /// The newest `limit` messages of `conversation_id` after position
+    /// `after_pos` (every one when `None`), oldest first, each with its
+    /// position: what another character has not heard yet
+    /// (`crate::ensemble`).
+    pub fn newest_after(&self, conversation_id: &str, after_pos: Option<i64>, limit: usize) -> Vec<(i64, ChatMessage)> {
+        self.read(|c| read::newest_after(c, conversation_id, after_pos.unwrap_or(i64::MIN), limit)).unwrap_or_default()
+    }
+
     /// One message and its neighbours (the one before and after), for the chat's edits of
     /// messages no longer in memory.
     pub fn around(&self, conversation_id: &str, msg_id: &str) -> Option<Around> {

@@ -2,7 +2,7 @@
 //! snapshot: a page never mixes two commits), fetching only the rows asked
 //! for.
 
-use super::rows::{query_messages, MESSAGE_COLUMNS};
+use super::rows::{query_messages, read_answers, read_message, MESSAGE_COLUMNS};
 use super::{Anchor, Around, ConversationMeta, Page};
 use crate::chat::model::{ChatMessage, ConversationSummary};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -111,4 +111,19 @@ pub fn around(conn: &Connection, cid: &str, id: &str) -> rusqlite::Result<Option
     let Some(message) = newer.next() else { return Ok(None) };
     let before = before(conn, cid, pos, 1)?.into_iter().next();
     Ok(Some(Around { before, message, after: newer.next() }))
+}
+
+/// See [`super::History::newest_after`].
+pub fn newest_after(conn: &Connection, cid: &str, after_pos: i64, limit: usize) -> rusqlite::Result<Vec<(i64, ChatMessage)>> {
+    let sql = format!("SELECT {MESSAGE_COLUMNS}, pos FROM messages WHERE conversation_id = ?1 AND pos > ?2 ORDER BY pos DESC LIMIT ?3");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows: Vec<(Option<(i64, ChatMessage)>, i64)> =
+        stmt.query_map(params![cid, after_pos, sql_count(limit)], |r| Ok((read_message(r)?, r.get(8)?)))?.collect::<Result<_, _>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (row, pos) in rows.into_iter().rev() {
+        let Some((seq, mut m)) = row else { continue };
+        m.answers = read_answers(conn, seq)?;
+        out.push((pos, m));
+    }
+    Ok(out)
 }

@@ -7,6 +7,7 @@
 
 pub(super) mod asks;
 pub(super) mod body;
+pub(super) mod company;
 pub(super) mod initiative;
 pub(super) mod link;
 pub(super) mod records;

@@ -2,7 +2,7 @@
 //! blocks sent (for the inspector), the outcomes saved for the next turn,
 //! and the delegations this character has seen.
 
-use super::super::setup::{Sampler, TurnShot};
+use super::super::setup::{Sampler, TurnCompany, TurnShot};
 use crate::context_log::{ContextLog, SentContext};
 use crate::delegations::DelegationHistory;
 use crate::outcome::OutcomeStore;
@@ -33,8 +33,8 @@ impl Records {
     }
 
     /// Sample and render the turn `begin` starts.
-    pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>) -> TurnRequest {
-        self.sampler.turn(begin, wall_ms, shot, images)
+    pub fn turn(&self, begin: &Begin, wall_ms: i64, shot: Option<&TurnShot>, images: Vec<Picture>, company: TurnCompany) -> TurnRequest {
+        self.sampler.turn(begin, wall_ms, shot, images, company)
     }
 
     /// Keep a sent block for the inspector.
