@@ -18,8 +18,9 @@
 #
 # YUI_SMOKE_PROFILE=debug (what scripts/test.sh sets): the packages are made
 # from the debug build of the whole workspace with the custom-protocol
-# feature, the very build the end-to-end and Wayland tests ran (`tauri build
-# --debug -- --workspace` finds it built and only bundles it), so CI does not
+# feature, the very build the end-to-end and Wayland tests ran (with
+# YUI_REUSE_TEST_BUILD=1 its binary is only bundled, `tauri bundle`; else
+# `tauri build --debug -- --workspace` finds it built), so CI does not
 # compile the app a second time, optimized, for seven minutes. The package,
 # its files, its dependencies, the installed binary with its embedded UI and
 # its first start are the same as a release one's; only the compiler's
@@ -49,18 +50,24 @@ case "$profile" in
   release) build_args=(--bundles deb,rpm) ;;
   debug) build_args=(--debug --bundles deb,rpm -- --workspace)
     # As tests/e2e/run.sh builds it (with the test targets' features).
-    # With YUI_REUSE_TEST_BUILD=1 the UI is the one the tests embedded: the
-    # CLI does not build it again (a new ui/dist would recompile the app).
-    [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build_args=(--config '{"build":{"beforeBuildCommand":""}}' "${build_args[@]}" --tests) ;;
+    [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && build_args+=(--tests) ;;
   *) fail "YUI_SMOKE_PROFILE is release or debug, not $profile" ;;
 esac
 bundle="$TARGET/$profile/bundle"
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
   say "npx tauri build ${build_args[*]} ($profile; CARGO_TARGET_DIR=$TARGET)"
   start=$(date +%s)
-  # The CLI builds the UI first (beforeBuildCommand, unless reused) and embeds it.
   rm -rf "$bundle/deb" "$bundle/rpm"
-  CARGO_TARGET_DIR="$TARGET" npx tauri build "${build_args[@]}"
+  if [ "$profile" = debug ] && [ "${YUI_REUSE_TEST_BUILD:-0}" = 1 ] && [ -x "$TARGET/debug/yui" ]; then
+    # The binary the end-to-end tests ran (tests/e2e/run.sh built it with
+    # the UI embedded): only bundled. `tauri build` would build it again,
+    # its environment rerunning the app's build script.
+    say "reusing $TARGET/debug/yui: npx tauri bundle --debug --bundles deb,rpm"
+    CARGO_TARGET_DIR="$TARGET" npx tauri bundle --debug --bundles deb,rpm
+  else
+    # The CLI builds the UI first (beforeBuildCommand) and embeds it.
+    CARGO_TARGET_DIR="$TARGET" npx tauri build "${build_args[@]}"
+  fi
   say "$profile build and bundles took $(( $(date +%s) - start )) s"
 fi
 deb=$(ls -t "$bundle"/deb/*.deb 2>/dev/null | head -1 || true)
