@@ -383,7 +383,17 @@ async fn chat(args: Args) -> anyhow::Result<()> {
             };
             let require = ingress_settings.require_token || !ingress_settings.token.is_empty();
             let relay = yui_core::session::relay::Relay::new(clock.clone().expect("one session at least"));
-            relay.attach(&main, &card_name);
+            // `/relations/<character>` serves every open character; the
+            // signals go to main.
+            match &cast {
+                Some(cast) => {
+                    relay.attach(&main, cast.main());
+                    for (session, name) in sessions.iter().zip(cast.names()).skip(1) {
+                        relay.attach_beside(session, name);
+                    }
+                }
+                None => relay.attach(&main, &card_name),
+            }
             let config = yui_core::ingress::IngressConfig::new(port, require, token);
             let ingress = yui_core::ingress::serve(config, relay, ingress_cancel.clone()).await?;
             eprintln!("yui-cli: signals ingress listening on http://{}", ingress.local_addr());

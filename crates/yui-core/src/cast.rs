@@ -26,6 +26,9 @@ pub enum NameError {
     /// It starts with `@` or holds a line break: it could not be typed after `@`.
     #[error("\"{0}\" cannot be a character's name: no @ in front and no line breaks")]
     Unwritable(String),
+    /// More characters than may be open at once.
+    #[error("at most {0} characters can be open at once")]
+    TooMany(usize),
 }
 
 /// The open characters, in registry order: main first, then the others in
@@ -70,9 +73,14 @@ pub struct UnknownName {
 }
 
 impl Cast {
-    /// The characters named `names`, main first. Each name is trimmed and
-    /// must be one a character can have, and differ from the others without case.
+    /// The characters named `names`, main first: at most
+    /// [`OPEN_CHARACTERS_MAX`](crate::limits::OPEN_CHARACTERS_MAX). Each name
+    /// is trimmed and must be one a character can have, and differ from the
+    /// others without case.
     pub fn new<S: AsRef<str>>(names: &[S]) -> Result<Self, NameError> {
+        if names.len() > crate::limits::OPEN_CHARACTERS_MAX {
+            return Err(NameError::TooMany(crate::limits::OPEN_CHARACTERS_MAX));
+        }
         let mut cast = Self { names: Vec::with_capacity(names.len()) };
         for name in names {
             let name = check_name(name.as_ref())?;
@@ -201,6 +209,9 @@ mod tests {
         assert_eq!(Cast::new(&["  "]), Err(NameError::Empty));
         assert_eq!(Cast::new::<&str>(&[]), Err(NameError::Empty));
         assert_eq!(Cast::new(&["@Yui"]), Err(NameError::Unwritable("@Yui".into())));
+        let six = ["A", "B", "C", "D", "E", "F"];
+        assert!(Cast::new(&six).is_ok(), "six open at once");
+        assert_eq!(Cast::new(&["A", "B", "C", "D", "E", "F", "G"]), Err(NameError::TooMany(6)));
         let c = cast();
         assert_eq!(c.main(), "Yui");
         assert_eq!(c.index_of("ANN"), Some(1));

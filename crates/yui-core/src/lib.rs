@@ -26,6 +26,7 @@ pub mod persist;
 pub mod placement;
 pub mod ports;
 pub mod presence;
+pub mod presets;
 pub mod probe;
 pub mod relations;
 pub mod session;

@@ -413,4 +413,13 @@ mod tests {
         assert!(s.list().is_empty());
         assert_eq!(s.rate("user", 1, "x", "t", 1, "d"), Ok("neutral"));
     }
+
+    #[test]
+    fn lines_go_user_first_then_the_other_characters_in_registry_order() {
+        let rel = |t: &str| Relation { target: Some(t.into()), ..Relation::default() };
+        let stored = vec![rel("user"), rel("Zed"), rel("mio"), rel("user (character)"), rel("Ann")];
+        let others = ["Ann".to_string(), "user".to_string(), "Mio".to_string()];
+        let got: Vec<String> = in_registry_order(stored, &others).into_iter().map(|r| r.target.unwrap()).collect();
+        assert_eq!(got, ["user", "Ann", "user (character)", "mio", "Zed"], "a closed character's record comes last");
+    }
 }

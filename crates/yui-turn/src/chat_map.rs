@@ -33,8 +33,9 @@
 //!   failure (`auth` after a refused key, `rate_limit` after HTTP 429,
 //!   `internal` otherwise); for a reply that ended with no text, nothing
 //!   when no tool ran (deliberate silence: no "No output" card, also not
-//!   for `agent_chat`'s own `empty` error) and `error` `no_answer` when
-//!   tools ran; then
+//!   for `agent_chat`'s own `empty` error), nothing either when tools ran
+//!   and the reply said `[SILENT]`, and `error` `no_answer` when tools ran
+//!   and no text came; then
 //!   `usage` (characters, seconds, time to first token, tokens, the context
 //!   window, the latency breakdown; on `agent_chat` the engine's own
 //!   characters, seconds and time to first token, and no tokens) and `end`.
@@ -83,6 +84,8 @@ struct TurnMap {
     /// `agent_chat` deltas held while the reply could still be exactly
     /// `[SILENT]`.
     held: String,
+    /// The reply said `[SILENT]`: a deliberate silence, also after tools ran.
+    said_silent: bool,
     /// The end of a turn that ended before it showed anything (silent, or
     /// stopped): sent after `start` if text comes late (`unsaid`).
     hidden_end: Vec<ChatEvent>,
@@ -211,6 +214,7 @@ impl ChatMap {
         match part {
             ReplyPart::Speech { segments } | ReplyPart::Render { segments, .. } if !t.wire => {
                 // A silent segment (empty or the bare `[SILENT]`) shows nothing.
+                t.said_silent |= segments.iter().any(|s| s.speech.trim() == super::SILENT);
                 let text = joined(segments.iter().map(|s| s.speech.trim()).filter(|s| speaks(s)));
                 if !text.is_empty() {
                     t.latency.first_sentence_ms.get_or_insert(since(t.started_ms, now_ms));
@@ -398,6 +402,7 @@ impl ChatMap {
         let msg_id = turn_id.to_string();
         // `agent_chat` deltas held as a possible `[SILENT]` that turned out
         // to be something else (`[SIL`) are shown; the bare token is not.
+        t.said_silent |= t.held.trim() == super::SILENT;
         if speaks(&t.held) {
             let text = std::mem::take(&mut t.held);
             t.show(turn_id, out);
@@ -426,8 +431,9 @@ impl ChatMap {
                 // its `empty` error: that is silence too.
                 (!(silent && message == NO_OUTPUT)).then_some((kind, message))
             }
-            // Deliberate silence: nothing to show, no card.
-            _ if silent => None,
+            // Deliberate silence: nothing to show, no card (a `[SILENT]`
+            // after tools ran too: the character chose not to speak).
+            _ if silent || (t.said_silent && t.text.trim().is_empty()) => None,
             _ if t.text.trim().is_empty() => Some((ChatErrorKind::NoAnswer, NO_ANSWER.to_string())),
             _ => None,
         };

@@ -51,6 +51,22 @@ fn a_silent_reply_shows_no_text_and_no_card_on_a_user_turn() {
 }
 
 #[test]
+fn a_silent_reply_after_a_tool_ran_shows_no_card_but_no_text_at_all_does() {
+    use crate::contract::{ToolCall, ToolResult};
+    for (last, card) in [(SILENT, false), ("", true)] {
+        let mut m = ChatMap::new(None);
+        let mut out = m.ui(&started("1", "say hi to Ann"), 0);
+        let call = ToolCall { id: "c1".into(), turn_id: "1".into(), name: "address_character".into(), arguments: serde_json::json!({"character": "Ann"}) };
+        out.extend(m.tool_call(&call, 5));
+        out.extend(m.tool_result(&ToolResult { id: "c1".into(), turn_id: "1".into(), result: "ok".into(), images: Vec::new() }, 6));
+        out.extend(m.reply("1", &speech(last, false), 10));
+        out.extend(m.reply("1", &ReplyPart::End { usage: None }, 20));
+        out.extend(m.ui(&ended("1", TurnOutcome::Complete, None), 20));
+        assert_eq!(kinds(&out).contains(&"error"), card, "{last:?}: {out:?}");
+    }
+}
+
+#[test]
 fn a_silent_turn_nobody_typed_leaves_the_chat_as_it_was() {
     let mut m = ChatMap::new(None);
     let mut out = m.ui(&started("7", ""), 0);

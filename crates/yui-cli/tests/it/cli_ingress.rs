@@ -147,3 +147,28 @@ async fn the_guard_the_token_and_the_relations_endpoints() {
     .await
     .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_several_characters_the_relations_endpoint_serves_each_of_them() {
+    let mock = MockServer::start(MockConfig { key: Some("k".into()), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = mock.base_url();
+    let d = dir.path().to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let (cli, port) = Cli::start("chat_completions", &url, &d, &["--character", "Yui", "--character", "Ann"]);
+        let json = [("Content-Type", "application/json")];
+        let (code, body) = http(port, "PUT", "/relations/ANN", &json, r#"[{"target":"Yui","value":-4,"why":"took my chair"}]"#);
+        assert_eq!(code, 200, "{body}");
+        let ann: Value = serde_json::from_str(&http(port, "GET", "/relations/ann", &json, "").1).unwrap();
+        assert_eq!((ann[0]["target"].as_str(), ann[0]["band"].as_str()), (Some("Yui"), Some("cold")), "{ann}");
+        // Yui's own view is hers: Ann's record is not in it.
+        let yui: Value = serde_json::from_str(&http(port, "GET", "/relations/yui", &json, "").1).unwrap();
+        assert_eq!(yui, serde_json::json!([]), "{yui}");
+        let (code, body) = http(port, "GET", "/relations/mio", &json, "");
+        assert_eq!(code, 404);
+        assert!(body.contains("Yui, Ann"), "the open characters named: {body}");
+        cli.quit();
+    })
+    .await
+    .unwrap();
+}

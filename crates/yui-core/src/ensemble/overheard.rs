@@ -8,7 +8,7 @@
 //!   messages of its current conversation (a new conversation is a session
 //!   boundary: nothing before it counts) after the cursor, up to the first
 //!   reply still being written, at most the newest
-//!   [`OVERHEARD_LINES`](crate::limits::OVERHEARD_LINES), oldest first:
+//!   [`OVERHEARD_LINES`], oldest first:
 //!   `user` for the user's half and the character's name for its reply.
 //! - The cursors move only when that turn ended ok
 //!   ([`Overhearing::ended`]); a failed or stopped turn leaves them, and the

@@ -28,12 +28,12 @@ pub enum RelationsError {
     /// No character is running.
     #[error("no character is running")]
     NoCharacter,
-    /// The running character has another name.
-    #[error("no character named {asked:?} here (this one is {here:?})")]
+    /// No open character has that name.
+    #[error("no character named {asked:?} here (open: {here})")]
     NotHere {
         /// The name asked for.
         asked: String,
-        /// The running character's name.
+        /// The open characters' names, comma-separated, main first.
         here: String,
     },
     /// A record the store cannot take (the serde error).

@@ -24,6 +24,9 @@ struct Target {
 struct State {
     target: Option<Target>,
     waiting: VecDeque<Arrival>,
+    /// The other open characters' relations (name, store), in registry
+    /// order: `/relations/<character>` serves every one of them.
+    beside: Vec<(String, Arc<RelationStore>)>,
 }
 
 /// See the module doc.
@@ -59,13 +62,34 @@ impl Relay {
         self.lock().target = None;
     }
 
+    /// Serve the relations of `session`, another open character named
+    /// `character` beside main (arrivals still go to main), replacing one
+    /// of that name.
+    pub fn attach_beside(&self, session: &Session, character: &str) {
+        let mut s = self.lock();
+        let name = character.trim().to_string();
+        s.beside.retain(|(n, _)| !crate::cast::same_name(n, &name));
+        s.beside.push((name, session.relations()));
+    }
+
+    /// The character named `character` beside main closed.
+    pub fn detach_beside(&self, character: &str) {
+        self.lock().beside.retain(|(n, _)| !crate::cast::same_name(n, character));
+    }
+
     fn relations_of(&self, character: &str) -> Result<Arc<RelationStore>, RelationsError> {
         let s = self.lock();
-        match &s.target {
-            Some(t) if t.character.to_lowercase() == character.trim().to_lowercase() => Ok(t.relations.clone()),
-            Some(t) => Err(RelationsError::NotHere { asked: character.to_string(), here: t.character.clone() }),
-            None => Err(RelationsError::NoCharacter),
+        if let Some(t) = s.target.as_ref().filter(|t| crate::cast::same_name(&t.character, character)) {
+            return Ok(t.relations.clone());
         }
+        if let Some((_, store)) = s.beside.iter().find(|(n, _)| crate::cast::same_name(n, character)) {
+            return Ok(store.clone());
+        }
+        let names: Vec<&str> = s.target.iter().map(|t| t.character.as_str()).chain(s.beside.iter().map(|(n, _)| n.as_str())).collect();
+        if names.is_empty() {
+            return Err(RelationsError::NoCharacter);
+        }
+        Err(RelationsError::NotHere { asked: character.to_string(), here: names.join(", ") })
     }
 }
 

@@ -227,6 +227,8 @@ async fn push_every_answer_word_for_word_and_switches_read_when_the_call_runs() 
     assert_eq!(r(call(&mock, &t, "r1", "rate_relation", json!({"target": "user", "delta": 2, "why": "helped me"})).await), "ok: toward user warm");
     assert_eq!(r(call(&mock, &t, "r2", "rate_relation", json!({"target": "user", "delta": 1, "why": "again"})).await), "error: capped");
     assert_eq!(r(call(&mock, &t, "r3", "rate_relation", json!({"target": "Mio", "delta": -3, "why": "took my chair"})).await), "ok: toward Mio cold");
+    // The same character without case: capped (one change per target per turn), not unknown.
+    assert_eq!(r(call(&mock, &t, "r3b", "rate_relation", json!({"target": "MIO", "delta": -1, "why": "again"})).await), "error: capped");
     assert_eq!(r(call(&mock, &t, "r4", "rate_relation", json!({"target": "Nobody", "delta": 1, "why": "x"})).await), "error: invalid field target");
     assert_eq!(
         r(call(&mock, &t, "r5", "rate_relation", json!({"target": "user (character)", "delta": 1, "why": "x"})).await),

@@ -1,0 +1,385 @@
+//! [`Presets`]: the characters the user keeps (`docs/characters.md`,
+//! "Presets"): their names in registry order, which are open, which is
+//! main, and which one owns the data directory itself.
+//!
+//! - Kept in `characters.json` in the data directory. A data directory
+//!   without one (every installation from before several characters) reads
+//!   as one preset, the character its card names, open and main, owning the
+//!   directory: her settings, key, card, conversations, relations and
+//!   `chat_id` are where they were, and nothing moves.
+//! - Each other preset's files are in `characters/<key>/`
+//!   ([`DataDir::character_dir`]), her own `settings.json` included: what
+//!   belongs to the character there (connection, card, `.vrm`, voice, tool
+//!   switches), with her key under a keychain entry of her own. What
+//!   belongs to the user and the desktop is the directory's own
+//!   ([`Presets::settings_of`] joins the two).
+//! - Names follow the cast's rules ([`crate::cast::check_name`]) and are
+//!   compared without case; at most
+//!   [`OPEN_CHARACTERS_MAX`](crate::limits::OPEN_CHARACTERS_MAX) are open.
+//!   Main is always open; closing main, or removing the last preset, is
+//!   refused; removing a preset closes it, and its files are deleted only
+//!   by [`Presets::delete_files`], after the user confirmed.
+
+use crate::cast::{check_name, same_name, Cast, NameError};
+use crate::data_dir::DataDir;
+use crate::error::CoreError;
+use crate::settings::Settings;
+use serde::{Deserialize, Serialize};
+
+/// The file in the data directory.
+pub const FILE_NAME: &str = "characters.json";
+
+/// One preset as the registry keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresetEntry {
+    /// Her name (unique without case).
+    pub name: String,
+    /// Whether she is on the desktop.
+    pub open: bool,
+}
+
+/// The registry. See the module doc.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Presets {
+    /// Every preset, in registry order.
+    pub presets: Vec<PresetEntry>,
+    /// Main's name.
+    pub main: String,
+    /// The preset whose files are the data directory itself (the character
+    /// of a one-character installation).
+    pub root: String,
+}
+
+/// Why a change to the registry was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PresetError {
+    /// The name cannot be a character's (or another preset has it).
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// No preset has that name.
+    #[error("no character is named \"{0}\"")]
+    Unknown(String),
+    /// Main cannot be closed (make another one main first).
+    #[error("\"{0}\" is main: make another character main before closing her")]
+    MainStaysOpen(String),
+    /// The last preset cannot be removed.
+    #[error("\"{0}\" is the only character")]
+    LastOne(String),
+}
+
+impl Presets {
+    /// One preset named `name`, open and main, owning the directory.
+    pub fn single(name: &str) -> Self {
+        let name = name.trim().to_string();
+        Presets { presets: vec![PresetEntry { name: name.clone(), open: true }], main: name.clone(), root: name }
+    }
+
+    /// The registry of `data_dir`; without a file (or with a damaged one,
+    /// logged), the one character `first` (her card's name) of a
+    /// one-character installation.
+    pub fn load(data_dir: &DataDir, first: &str) -> Self {
+        let path = data_dir.root().join(FILE_NAME);
+        let read = match std::fs::read_to_string(&path) {
+            Ok(raw) => serde_json::from_str::<Presets>(&raw).map_err(|e| e.to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Self::single(first),
+            Err(e) => Err(e.to_string()),
+        };
+        match read.map(Presets::repaired) {
+            Ok(Some(presets)) => presets,
+            Ok(None) => {
+                tracing::warn!(record = "presets_unreadable", path = %path.display(), error = "no preset in it");
+                Self::single(first)
+            }
+            Err(e) => {
+                tracing::warn!(record = "presets_unreadable", path = %path.display(), error = %e);
+                Self::single(first)
+            }
+        }
+    }
+
+    /// A registry read from a file made whole: names that break the rules
+    /// or repeat dropped, main open and one of them, the root one of them.
+    fn repaired(mut self) -> Option<Self> {
+        let mut kept: Vec<PresetEntry> = Vec::new();
+        for p in self.presets.drain(..) {
+            if let Ok(name) = check_name(&p.name) {
+                if !kept.iter().any(|k| same_name(&k.name, &name)) {
+                    kept.push(PresetEntry { name, open: p.open });
+                }
+            }
+        }
+        let first = kept.first()?.name.clone();
+        self.presets = kept;
+        if self.find(&self.main).is_none() {
+            self.main = first.clone();
+        }
+        if self.find(&self.root).is_none() {
+            self.root = first;
+        }
+        let main = self.find(&self.main).expect("checked above");
+        self.presets[main].open = true;
+        let mut open = 0;
+        for p in &mut self.presets {
+            if p.open {
+                open += 1;
+                if open > crate::limits::OPEN_CHARACTERS_MAX && !same_name(&p.name, &self.main) {
+                    p.open = false;
+                }
+            }
+        }
+        Some(self)
+    }
+
+    /// Save to `data_dir` (whole or not at all).
+    pub fn save(&self, data_dir: &DataDir) -> Result<(), CoreError> {
+        let path = data_dir.root().join(FILE_NAME);
+        let bytes = serde_json::to_vec_pretty(self).expect("presets serialize");
+        crate::data_dir::write_whole(&path, &bytes).map_err(|source| CoreError::Storage { path, source })
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.presets.iter().position(|p| same_name(&p.name, name))
+    }
+
+    /// The open presets as a cast: main first, then the others in registry order.
+    pub fn cast(&self) -> Cast {
+        let mut names = vec![self.main.clone()];
+        names.extend(self.presets.iter().filter(|p| p.open && !same_name(&p.name, &self.main)).map(|p| p.name.clone()));
+        Cast::new(&names).expect("the registry keeps the cast's rules")
+    }
+
+    /// Add a closed preset named `name` at the end of the registry.
+    pub fn add(&mut self, name: &str) -> Result<String, PresetError> {
+        let name = check_name(name)?;
+        if self.find(&name).is_some() {
+            return Err(NameError::Taken(name).into());
+        }
+        self.presets.push(PresetEntry { name: name.clone(), open: false });
+        Ok(name)
+    }
+
+    /// Open the preset named `name`.
+    pub fn open(&mut self, name: &str) -> Result<(), PresetError> {
+        let i = self.find(name).ok_or_else(|| PresetError::Unknown(name.to_string()))?;
+        if !self.presets[i].open && self.presets.iter().filter(|p| p.open).count() >= crate::limits::OPEN_CHARACTERS_MAX {
+            return Err(NameError::TooMany(crate::limits::OPEN_CHARACTERS_MAX).into());
+        }
+        self.presets[i].open = true;
+        Ok(())
+    }
+
+    /// Close the preset named `name` (not main).
+    pub fn close(&mut self, name: &str) -> Result<(), PresetError> {
+        let i = self.find(name).ok_or_else(|| PresetError::Unknown(name.to_string()))?;
+        if same_name(&self.presets[i].name, &self.main) {
+            return Err(PresetError::MainStaysOpen(self.main.clone()));
+        }
+        self.presets[i].open = false;
+        Ok(())
+    }
+
+    /// Make the preset named `name` main (it opens).
+    pub fn set_main(&mut self, name: &str) -> Result<(), PresetError> {
+        self.open(name)?;
+        let i = self.find(name).expect("opened above");
+        self.main = self.presets[i].name.clone();
+        Ok(())
+    }
+
+    /// Take the preset named `name` out of the registry (her files stay
+    /// until [`Presets::delete_files`]). Main's place goes to the first
+    /// other open preset, else the first preset, which opens.
+    pub fn remove(&mut self, name: &str) -> Result<PresetEntry, PresetError> {
+        let i = self.find(name).ok_or_else(|| PresetError::Unknown(name.to_string()))?;
+        if self.presets.len() == 1 {
+            return Err(PresetError::LastOne(self.presets[0].name.clone()));
+        }
+        let removed = self.presets.remove(i);
+        if same_name(&removed.name, &self.main) {
+            let next = self.presets.iter().position(|p| p.open).unwrap_or(0);
+            self.presets[next].open = true;
+            self.main = self.presets[next].name.clone();
+        }
+        Ok(removed)
+    }
+
+    /// The data directory of the preset named `name`: the directory itself
+    /// for the root preset, else `characters/<key>/`.
+    pub fn dir_of(&self, data_dir: &DataDir, name: &str) -> Result<DataDir, CoreError> {
+        data_dir.character_dir(name, &self.root)
+    }
+
+    /// The settings the preset named `name` runs with: her own (her folder's
+    /// `settings.json` and key) for what belongs to the character, the data
+    /// directory's for what belongs to the user and the desktop. Blocking:
+    /// it may ask the OS keychain.
+    pub fn settings_of(&self, data_dir: &DataDir, name: &str) -> Result<Settings, CoreError> {
+        let app = data_dir.load_settings()?;
+        if same_name(name, &self.root) {
+            return Ok(app);
+        }
+        let mut own = self.dir_of(data_dir, name)?.load_settings()?;
+        own.user = app.user;
+        Ok(own)
+    }
+
+    /// Delete the files of a removed preset named `name` (never the root's:
+    /// those are the data directory's own). The user confirmed first.
+    pub fn delete_files(&self, data_dir: &DataDir, name: &str) -> Result<(), CoreError> {
+        if same_name(name, &self.root) || self.find(name).is_some() {
+            return Ok(());
+        }
+        let dir = data_dir.root().join("characters").join(crate::data_dir::preset_key(name));
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(source) => Err(CoreError::Storage { path: dir, source }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> (tempfile::TempDir, DataDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap().without_keychain();
+        (tmp, dir)
+    }
+
+    #[test]
+    fn a_one_character_directory_reads_as_one_open_main_preset_owning_it() {
+        let (_tmp, dir) = dir();
+        let p = Presets::load(&dir, "Yui");
+        assert_eq!(p, Presets::single("Yui"));
+        assert_eq!(p.cast().names(), ["Yui"]);
+        assert_eq!(p.dir_of(&dir, "yui").unwrap(), dir, "her files are where they were");
+    }
+
+    #[test]
+    fn presets_open_close_and_switch_main_in_registry_order_and_are_kept() {
+        let (_tmp, dir) = dir();
+        let mut p = Presets::single("Yui");
+        p.add("Ann").unwrap();
+        p.add("Mio").unwrap();
+        assert_eq!(p.add("ann"), Err(PresetError::Name(NameError::Taken("ann".into()))));
+        assert_eq!(p.add("Everyone"), Err(PresetError::Name(NameError::Reserved("Everyone".into()))));
+        assert_eq!(p.cast().names(), ["Yui"], "added closed");
+        p.open("mio").unwrap();
+        p.open("Ann").unwrap();
+        assert_eq!(p.cast().names(), ["Yui", "Ann", "Mio"], "registry order, not opening order");
+        p.set_main("Mio").unwrap();
+        assert_eq!(p.cast().names(), ["Mio", "Yui", "Ann"], "main first");
+        assert_eq!(p.close("MIO"), Err(PresetError::MainStaysOpen("Mio".into())));
+        p.close("Yui").unwrap();
+        assert_eq!(p.cast().names(), ["Mio", "Ann"]);
+        p.save(&dir).unwrap();
+        assert_eq!(Presets::load(&dir, "whoever"), p, "kept across a restart; the card's name no longer decides");
+        // Removing main hands main to the first other open one.
+        let removed = p.remove("Mio").unwrap();
+        assert_eq!(removed.name, "Mio");
+        assert_eq!(p.main, "Ann");
+        assert_eq!(p.root, "Yui", "the root stays with her files");
+    }
+
+    #[test]
+    fn at_most_six_are_open_and_the_last_preset_stays() {
+        let mut p = Presets::single("A");
+        for n in ["B", "C", "D", "E", "F", "G"] {
+            p.add(n).unwrap();
+        }
+        for n in ["B", "C", "D", "E", "F"] {
+            p.open(n).unwrap();
+        }
+        assert_eq!(p.open("G"), Err(PresetError::Name(NameError::TooMany(6))));
+        let mut one = Presets::single("A");
+        assert_eq!(one.remove("a"), Err(PresetError::LastOne("A".into())));
+        assert_eq!(one.open("Z"), Err(PresetError::Unknown("Z".into())));
+    }
+
+    #[test]
+    fn a_damaged_or_hand_edited_file_is_made_whole() {
+        let (_tmp, dir) = dir();
+        std::fs::write(dir.root().join(FILE_NAME), "{not json").unwrap();
+        assert_eq!(Presets::load(&dir, "Yui"), Presets::single("Yui"));
+        std::fs::write(
+            dir.root().join(FILE_NAME),
+            r#"{"presets":[{"name":"Ann","open":false},{"name":"ann","open":true},{"name":"everyone","open":true},{"name":"Bo","open":true}],"main":"Zed","root":"Bo"}"#,
+        )
+        .unwrap();
+        let p = Presets::load(&dir, "Yui");
+        assert_eq!(p.presets.iter().map(|e| (e.name.as_str(), e.open)).collect::<Vec<_>>(), [("Ann", true), ("Bo", true)]);
+        assert_eq!((p.main.as_str(), p.root.as_str()), ("Ann", "Bo"), "an unknown main falls to the first, which opens");
+    }
+
+    #[test]
+    fn a_preset_runs_with_her_own_character_settings_and_the_app_wide_user_settings() {
+        let (_tmp, dir) = dir();
+        let mut app = Settings::default();
+        app.user.user_name = "Kai".into();
+        app.character.model = "main-model".into();
+        dir.save_settings(&app).unwrap();
+        let mut p = Presets::single("Yui");
+        p.add("Ann").unwrap();
+        let ann_dir = p.dir_of(&dir, "Ann").unwrap();
+        let mut own = Settings::default();
+        own.character.model = "ann-model".into();
+        own.user.user_name = "ignored".into();
+        ann_dir.save_settings(&own).unwrap();
+        let ann = p.settings_of(&dir, "ann").unwrap();
+        assert_eq!((ann.character.model.as_str(), ann.user.user_name.as_str()), ("ann-model", "Kai"));
+        assert_eq!(p.settings_of(&dir, "Yui").unwrap().character.model, "main-model");
+        // Her files go only when asked, and only once she is out of the registry.
+        p.delete_files(&dir, "Ann").unwrap();
+        assert!(ann_dir.root().exists(), "still a preset: kept");
+        p.remove("Ann").unwrap();
+        p.delete_files(&dir, "Ann").unwrap();
+        assert!(!ann_dir.root().exists());
+        p.delete_files(&dir, "Yui").unwrap();
+        assert!(dir.root().join("settings.json").exists(), "the root's files are never deleted");
+    }
+
+    #[test]
+    fn a_one_character_installation_of_today_opens_as_the_first_preset_with_nothing_lost() {
+        use crate::card::{self, CardStore};
+        use crate::relations::RelationStore;
+        let (_tmp, dir) = dir();
+        // Today's installation: her settings and key, an imported card,
+        // relations, a transcript and her chat id, all in the directory.
+        let mut settings = Settings::default();
+        settings.character.key = "sk-hers".into();
+        settings.character.chat_base_url = "http://127.0.0.1:4000".into();
+        dir.save_settings(&settings).unwrap();
+        let store = CardStore::new(&dir, &settings.character.vrm);
+        card::import_into(
+            &store,
+            "perlica.json",
+            br#"{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Perlica","description":"A quiet engineer."}}"#,
+        )
+        .unwrap();
+        let chat_id = dir.chat_id().unwrap();
+        let relations = RelationStore::open(&dir, &settings.character.vrm);
+        relations.set_by_user("user", 7, 1_000);
+        relations.flush();
+        let transcript = dir.root().join("transcripts").join("default.jsonl");
+        crate::data_dir::write_whole(&transcript, b"{\"role\":\"user\",\"content\":\"hi\"}\n").unwrap();
+
+        let name = card::current(&store, "en").name;
+        assert_eq!(name, "Perlica");
+        let presets = Presets::load(&dir, &name);
+        assert_eq!(presets.cast().names(), ["Perlica"], "one open main preset, named by her card");
+        let hers = presets.dir_of(&dir, "perlica").unwrap();
+        assert_eq!(hers, dir, "her folder is the directory itself");
+        let loaded = presets.settings_of(&dir, "Perlica").unwrap();
+        assert_eq!((loaded.character.key.expose(), loaded.character.chat_base_url.as_str()), ("sk-hers", "http://127.0.0.1:4000"));
+        assert_eq!(hers.chat_id().unwrap(), chat_id);
+        assert_eq!(card::current(&CardStore::new(&hers, &loaded.character.vrm), "en").name, "Perlica");
+        assert_eq!(RelationStore::open(&hers, &loaded.character.vrm).list()[0].value, 7);
+        assert!(hers.root().join("transcripts").join("default.jsonl").exists());
+        // Saved once, the registry keeps her as the directory's owner even
+        // when a new card renames her.
+        presets.save(&dir).unwrap();
+        assert_eq!(Presets::load(&dir, "Somebody Else").root, "Perlica");
+    }
+}
