@@ -266,3 +266,19 @@ async fn two_characters_answering_at_once_never_talk_over_each_other() {
     assert!(voice[4..].iter().all(|(c, _)| *c != first), "{voice:?}");
     assert_eq!(events.iter().filter(|e| e["type"] == "turn_ended" && e["outcome"] == "complete").count(), 2, "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_push_a_later_character_overhears_the_earlier_reply() {
+    let mock = MockServer::start(MockConfig { key: Some("k".into()), pace: 0.0, ..Default::default() }).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr) = run("push", &mock, dir.path(), &["Yui", "Ann"], "@everyone good night\n").await;
+    let turns: Vec<Value> = mock.received().into_iter().filter(|f| f["type"] == "turn").collect();
+    assert_eq!(turns.len(), 2, "{stderr}");
+    let first = turns[0]["client_context"].as_str().unwrap();
+    let second = turns[1]["client_context"].as_str().unwrap();
+    assert!(!first.contains("overheard:"), "{first}");
+    // The demo backend may also have spoken on its own (a task update): a
+    // line of Yui's too.
+    assert!(second.contains("overheard: Yui ↔ user, "), "push keeps a transcript too: {second}");
+    assert!(second.contains("  user: \"@everyone good night\"\n  Yui: \""), "{second}");
+}
