@@ -76,25 +76,14 @@ set -m
 cross_pid=$!
 set +m
 
-step "Format and docs (rustfmt; rustdoc with warnings as errors)"
+step "Format, lints and docs (rustfmt, clippy and rustdoc with warnings as errors)"
 cargo fmt --all --check
-# The docs: every intra-doc link resolves, no stray HTML. Every crate but
-# the Tauri shell and its macros (wiring, whose docs link nothing): checking
-# the shell's docs alone would check the whole Tauri and WebKit stack's
-# dependencies once more (about two minutes).
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --exclude yui --exclude yui-shell-macros --no-deps
+cargo clippy --workspace --all-targets --features yui/custom-protocol -- -D warnings
+# The docs: every intra-doc link resolves, no stray HTML (the same features
+# as clippy, so its dependency checks are reused).
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --features yui/custom-protocol
 
-step "Rust tests, linted as they build (clippy, warnings as errors), and run (workspace, including the stale-bindings check)"
-# Clippy lints each workspace crate while the test build compiles it (as
-# `cargo clippy` does, through the same wrapper and arguments, but with code
-# generated): one compile of the workspace instead of a check of every
-# dependency for clippy and a build for the tests. Every build after this
-# one keeps the wrapper (it is part of what cargo fingerprints), so the
-# steps below reuse this build. Benches and examples are built (and so
-# linted) too, then everything but the benches runs.
-export RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
-export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-cargo test --workspace --features yui/custom-protocol --all-targets --no-run
+step "Rust tests (workspace, including the stale-bindings check)"
 # That the pure engine, the protocol types and the turn engine need Rust
 # alone (no C compiler, no pkg-config, no system library) is one of these
 # tests (`rust_alone`, from their dependency closure); building them apart
