@@ -44,11 +44,6 @@ impl Floor {
         }
     }
 
-    /// `who` closed: as [`Floor::release`].
-    pub fn leave(&self, who: usize) {
-        self.release(who)
-    }
-
     /// Who holds the floor now.
     pub fn holder(&self) -> Option<usize> {
         *self.holder.lock().unwrap_or_else(|p| p.into_inner())

@@ -174,7 +174,7 @@ impl Seat {
     /// Leave: this character is closed (its history handle is let go).
     pub fn leave(&self) {
         self.ensemble.lock().seats[self.index] = None;
-        self.ensemble.floor.leave(self.index);
+        self.ensemble.floor.release(self.index);
     }
 
     /// The other open characters' names and histories, in registry order.

@@ -152,8 +152,7 @@ fn entry(m: &ChatMessage) -> Option<OverheardEntry> {
         ChatRole::User => (Role::User, m.text.clone()),
         ChatRole::Assistant => (Role::Assistant, m.answers.get(m.active as usize)?.text.clone()),
     };
-    let said = text.trim();
-    if said.is_empty() || said == "[SILENT]" {
+    if !crate::turn::speaks(&text) {
         return None;
     }
     Some(OverheardEntry { role, text, ts: Some(m.at_ms) })

@@ -154,7 +154,7 @@ impl Company {
         };
         let said = said.trim();
         // An empty or `[SILENT]` reply addresses no one.
-        if said.is_empty() || said == "[SILENT]" {
+        if !crate::turn::speaks(said) {
             tracing::info!(record = "address_silent", turn_id = %turn_id, to = %to);
             return;
         }
