@@ -1,11 +1,12 @@
-//! The app's side of the core's [`Desk`] port for the main pet window: where
-//! the pet stands, captures without the app's own windows, and the browser
-//! window. What a tool answers is decided in the core; this only reaches the
+//! The app's side of the core's [`Desk`] port for each pet window: where
+//! the pet stands, captures without the app's own windows, the browser
+//! window, and the other open characters. What a tool answers is decided in the core; this only reaches the
 //! desktop.
 
 use crate::browser::AppBrowser;
 use crate::window::WindowId;
 use futures_util::future::BoxFuture;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tauri::{AppHandle, LogicalSize, Manager, PhysicalPosition, PhysicalSize, WebviewWindow, WindowEvent};
@@ -65,61 +66,79 @@ impl PetPlace {
     }
 }
 
-/// What every pet session's desk shares: the pet's place and the one
-/// browser window. Managed by the app from [`install`] on.
+/// What every pet session's desk shares: each pet window's place and the
+/// one browser window. Managed by the app from [`install`] on.
 struct DeskParts {
-    place: Arc<PetPlace>,
+    places: Mutex<HashMap<WindowId, Arc<PetPlace>>>,
     browser: Arc<AppBrowser>,
 }
 
-/// Start tracking the pet window's place and create the app's browser
+/// Start tracking the main pet window's place and create the app's browser
 /// (no window until its first `open`). Runs once, in setup. `layered`: where
 /// the layer-shell pet stands ([`crate::layer::install`]); a layer surface's
 /// place is the one the app set, never what its Moved events say.
 pub fn install(app: &AppHandle, layered: Option<(PhysicalPosition<i32>, LogicalSize<u32>)>) {
-    let mut place = PetPlace { layered: layered.map(|l| l.1), ..PetPlace::default() };
-    let layered = layered.map(|l| l.0);
+    app.manage(DeskParts { places: Mutex::default(), browser: Arc::new(AppBrowser::new(app.clone())) });
     if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
-        if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
-            *place.place.get_mut().unwrap_or_else(|p| p.into_inner()) = Some((layered.unwrap_or(pos), size));
-        }
-        *place.scale.get_mut().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
+        track(app, &pet, WindowId::Pet, layered);
     }
-    let place = Arc::new(place);
-    if let Some(pet) = app.get_webview_window(WindowId::Pet.label()) {
-        let tracked = place.clone();
-        pet.on_window_event(move |event| match event {
-            WindowEvent::Moved(pos) if layered.is_none() => tracked.set(|p| p.0 = *pos),
-            WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
-            WindowEvent::ScaleFactorChanged { scale_factor, .. } => *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor,
-            _ => {}
-        });
-    }
-    app.manage(DeskParts { place, browser: Arc::new(AppBrowser::new(app.clone())) });
 }
 
-/// The desk of the main pet window.
+/// Track pet window `id`'s place from now on (its Moved and Resized
+/// events), replacing what was known of an earlier window of that id.
+pub fn track(app: &AppHandle, pet: &WebviewWindow, id: WindowId, layered: Option<(PhysicalPosition<i32>, LogicalSize<u32>)>) {
+    let mut place = PetPlace { layered: layered.map(|l| l.1), ..PetPlace::default() };
+    let layered = layered.map(|l| l.0);
+    if let (Ok(pos), Ok(size)) = (pet.outer_position(), pet.outer_size()) {
+        *place.place.get_mut().unwrap_or_else(|p| p.into_inner()) = Some((layered.unwrap_or(pos), size));
+    }
+    *place.scale.get_mut().unwrap_or_else(|p| p.into_inner()) = pet.scale_factor().unwrap_or(1.0);
+    let place = Arc::new(place);
+    let tracked = place.clone();
+    pet.on_window_event(move |event| match event {
+        WindowEvent::Moved(pos) if layered.is_none() => tracked.set(|p| p.0 = *pos),
+        WindowEvent::Resized(size) => tracked.set(|p| p.1 = *size),
+        WindowEvent::ScaleFactorChanged { scale_factor, .. } => *tracked.scale.lock().unwrap_or_else(|p| p.into_inner()) = *scale_factor,
+        _ => {}
+    });
+    if let Some(parts) = app.try_state::<DeskParts>() {
+        parts.places.lock().unwrap_or_else(|p| p.into_inner()).insert(id, place);
+    }
+}
+
+/// The desk of one pet window.
 pub struct AppDesk {
     app: AppHandle,
+    id: WindowId,
     place: Arc<PetPlace>,
     browser: Arc<AppBrowser>,
+    /// The other open characters' names, in registry order (none alone).
+    others: Vec<String>,
 }
 
 impl AppDesk {
-    /// The pet window's desk. [`install`] must have run (setup does it);
-    /// before that the pet's place is unknown and a fresh browser is used.
-    pub fn new(app: AppHandle) -> Self {
+    /// Pet window `id`'s desk, with `others` open beside it. [`install`]
+    /// (and for a window beside main's, [`track`]) must have run; before
+    /// that the pet's place is unknown and a fresh browser is used.
+    pub fn of(app: AppHandle, id: WindowId, others: Vec<String>) -> Self {
         let (place, browser) = match app.try_state::<DeskParts>() {
-            Some(parts) => (parts.place.clone(), parts.browser.clone()),
+            Some(parts) => {
+                let place = parts.places.lock().unwrap_or_else(|p| p.into_inner()).get(&id).cloned();
+                (place.unwrap_or_default(), parts.browser.clone())
+            }
             None => (Arc::new(PetPlace::default()), Arc::new(AppBrowser::new(app.clone()))),
         };
-        Self { app, place, browser }
+        Self { app, id, place, browser, others }
     }
 }
 
 impl Desk for AppDesk {
+    fn open_characters(&self) -> Vec<String> {
+        self.others.clone()
+    }
+
     fn is_main(&self) -> bool {
-        true
+        self.id == WindowId::Pet
     }
 
     fn pet_point(&self) -> Option<(i32, i32)> {
@@ -202,7 +221,7 @@ impl Desk for AppDesk {
     }
 
     fn place_pet(&self, x: i32, y: i32) {
-        let Some(pet) = self.app.get_webview_window(WindowId::Pet.label()) else {
+        let Some(pet) = self.app.get_webview_window(self.id.label()) else {
             return;
         };
         // Known at once: the next frame of a move reads it before Moved arrives.
@@ -215,7 +234,7 @@ impl Desk for AppDesk {
     }
 
     fn keep_above(&self, above: bool) {
-        if let Some(pet) = self.app.get_webview_window(WindowId::Pet.label()) {
+        if let Some(pet) = self.app.get_webview_window(self.id.label()) {
             if crate::layer::active() {
                 return crate::layer::set_above(&pet, above);
             }

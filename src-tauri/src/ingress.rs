@@ -44,9 +44,15 @@ pub fn attach(app: &AppHandle, session: &Session, card: &str) {
     app.state::<Ingress>().relay.attach(session, card);
 }
 
-/// The pet's session is being replaced: arrivals wait.
+/// The session of a character beside main, named `name`, serves
+/// `/relations/<name>`; the signals go to main's.
+pub fn attach_beside(app: &AppHandle, session: &Session, name: &str) {
+    app.state::<Ingress>().relay.attach_beside(session, name);
+}
+
+/// The characters' sessions are being replaced: arrivals wait.
 pub fn detach(app: &AppHandle) {
-    app.state::<Ingress>().relay.detach();
+    app.state::<Ingress>().relay.detach_all();
 }
 
 /// Follow the saved ingress settings: start, stop, restart or leave it.

@@ -11,6 +11,7 @@ mod api;
 mod browser;
 mod chat_window;
 mod commands;
+mod company;
 mod cursor;
 mod desk;
 mod ingress;
@@ -87,6 +88,7 @@ shell_commands! {
     chat_window::chat_delete_conversation [ts::<String>] -> void, "Delete conversation `id` (the window asked first).";
     chat_window::chat_delete_all_conversations [] -> void, "Delete every conversation (the window asked first).";
     chat_window::chat_settings [] -> ts::<ChatSettings>, "The chat window's settings now.";
+    pet_commands::character_name [] -> ts::<String>, "The name of the character this window shows.";
     pet_commands::character_file [] -> bytes, "The user's .vrm bytes (empty: the bundled character).";
     pet_commands::motion_file [ts::<String>] -> bytes, "The bytes of the user's .vrma clip `id`.";
     pet_commands::user_motions [] -> ts::<Vec<String>>, "The ids of the user's .vrma clips.";
@@ -94,6 +96,8 @@ shell_commands! {
     pet_commands::set_input_shape [ts::<Option<Vec<yui_core::world::stage::InputRect>>>] -> void, "The pet window's input region: the drawn shape (CSS px), or null for the whole window.";
     pet_commands::set_pet_keyboard [ts::<bool>] -> void, "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.";
     pet_commands::input_by_shape [] -> ts::<bool>, "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.";
+    company::list_characters [] -> ts::<yui_core::presets::Presets>, "The registry of presets (the Characters section).";
+    company::change_characters [ts::<yui_core::presets::PresetChange>] -> ts::<yui_core::presets::Presets>, "Make one change to the presets (the window asked before a removal); the registry after it.";
     settings_window::open_settings [] -> void, "Open the settings window.";
     settings_window::load_settings [] -> ts::<Settings>, "The saved settings, key included (settings window only).";
     settings_window::save_settings [ts::<Settings>] -> void, "Save the settings and apply them (settings window only).";
@@ -134,6 +138,7 @@ pub fn run() {
     yui_core::world::gdk_backend::set_chosen(backend);
     let app = presence::plugins(tauri::Builder::default())
         .manage(window::Windows::default())
+        .manage(company::Company::default())
         .manage(startup::Background::default())
         .manage(streams::Streams::default())
         .manage(ingress::Ingress::default())

@@ -1,19 +1,29 @@
 //! Commands the pet page invokes for its character, clips and click-through.
 
 use crate::commands::{caller, CommandError};
+use crate::company::Company;
 use crate::startup::Background;
-use crate::window::WindowId;
 use tauri::ipc::Response;
 use tauri::{State, WebviewWindow};
 use yui_core::character;
 use yui_core::ErrorCode;
 
+/// The name of the character the calling window shows (the chat and
+/// settings windows: main's).
+///
+/// Errors: the characters have not started yet (`closed`).
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub fn character_name(window: WebviewWindow, company: State<'_, Company>) -> Result<String, CommandError> {
+    company.name_of(caller(&window)?).ok_or_else(|| CommandError::new(ErrorCode::Closed, "the characters have not started yet"))
+}
+
 /// The bytes of the user's own character; an empty body means the bundled
 /// default. A missing or damaged file falls back to the default (logged).
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn character_file(background: State<'_, Background>) -> Result<Response, CommandError> {
-    let dir = background.data_dir()?;
+pub fn character_file(window: WebviewWindow, background: State<'_, Background>, company: State<'_, Company>) -> Result<Response, CommandError> {
+    let dir = company.dir_of(caller(&window)?).map_or_else(|| background.data_dir(), Ok)?;
     let settings = dir.load_settings_without_key()?;
     let bytes = character::current(&dir, &settings.character.vrm).map(|(_, b)| b).unwrap_or_default();
     Ok(Response::new(bytes))
@@ -24,16 +34,17 @@ pub fn character_file(background: State<'_, Background>) -> Result<Response, Com
 /// Errors: `settings` when there is no such clip.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn motion_file(background: State<'_, Background>, id: String) -> Result<Response, CommandError> {
-    let dir = background.data_dir()?;
+pub fn motion_file(window: WebviewWindow, background: State<'_, Background>, company: State<'_, Company>, id: String) -> Result<Response, CommandError> {
+    let dir = company.dir_of(caller(&window)?).map_or_else(|| background.data_dir(), Ok)?;
     character::motion_bytes(&dir, &id).map(Response::new).ok_or_else(|| CommandError::new(ErrorCode::Settings, format!("no motion clip named {id:?}")))
 }
 
 /// The motion ids of the user's clips.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, CommandError> {
-    Ok(character::user_motions(&background.data_dir()?))
+pub fn user_motions(window: WebviewWindow, background: State<'_, Background>, company: State<'_, Company>) -> Result<Vec<String>, CommandError> {
+    let dir = company.dir_of(caller(&window)?).map_or_else(|| background.data_dir(), Ok)?;
+    Ok(character::user_motions(&dir))
 }
 
 /// Let the mouse through the calling pet window (`ignore`), or take it again.
@@ -41,7 +52,7 @@ pub fn user_motions(background: State<'_, Background>) -> Result<Vec<String>, Co
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), CommandError> {
-    if caller(&window)? != WindowId::Pet {
+    if !caller(&window)?.is_pet() {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window lets clicks through"));
     }
     window.set_ignore_cursor_events(ignore).map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("click-through: {e}")))
@@ -55,7 +66,7 @@ pub fn set_click_through(window: WebviewWindow, ignore: bool) -> Result<(), Comm
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub fn set_input_shape(window: WebviewWindow, rects: Option<Vec<yui_core::world::stage::InputRect>>) -> Result<(), CommandError> {
-    if caller(&window)? != WindowId::Pet {
+    if !caller(&window)?.is_pet() {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window has an input shape"));
     }
     let size = window.inner_size().map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("input shape: {e}")))?;
@@ -82,7 +93,7 @@ pub fn input_by_shape() -> bool {
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub fn set_pet_keyboard(window: WebviewWindow, on: bool) -> Result<(), CommandError> {
-    if caller(&window)? != WindowId::Pet {
+    if !caller(&window)?.is_pet() {
         return Err(CommandError::new(ErrorCode::Closed, "only the pet window asks for the keyboard"));
     }
     crate::layer::set_keyboard(&window, on);

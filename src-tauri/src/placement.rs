@@ -20,7 +20,8 @@ pub fn bring_back(window: &WebviewWindow) {
         .collect();
     // A layer surface's place is the one the app gave it (GTK reports no
     // position for it): read it from the desk, as the core does.
-    let desk = crate::desk::AppDesk::new(window.app_handle().clone());
+    let id = crate::window::WindowId::from_label(window.label()).unwrap_or(crate::window::WindowId::Pet);
+    let desk = crate::desk::AppDesk::of(window.app_handle().clone(), id, Vec::new());
     let frame = if crate::layer::active() {
         desk.pet_window().map(|w| (w.x, w.y, w.width, w.height))
     } else {

@@ -151,8 +151,10 @@ fn announce_character(app: &AppHandle, background: &Background) {
 /// context inspector). Empty while the pet has no session.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn recent_contexts(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
-    windows.with_session(WindowId::Pet, |s| Ok(s.sent_contexts())).unwrap_or_default()
+pub fn recent_contexts(window: tauri::WebviewWindow, windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
+    // Each pet window's own character; the settings window's: main's.
+    let id = WindowId::from_label(window.label()).map_or(WindowId::Pet, WindowId::session);
+    windows.with_session(id, |s| Ok(s.sent_contexts())).unwrap_or_default()
 }
 
 /// Every delegation this character has seen, newest first (the Session

@@ -87,12 +87,16 @@ fn push_to_talk(app: &AppHandle, pressed: bool) {
     }
 }
 
-/// Show the pet, put it back on screen and make it interactive.
+/// Show every open character's pet, put each back on screen and make it
+/// interactive (main's last, so it ends in front).
 pub fn bring_back(app: &AppHandle) {
-    let Some(pet) = app.get_webview_window(WindowId::Pet.label()) else {
-        return;
-    };
-    crate::placement::bring_back(&pet);
-    let _ = crate::shell_events::emit_to(app, EventTarget::webview_window(WindowId::Pet.label()), Interactive { seconds: INTERACTIVE_SECONDS });
-    tracing::info!(record = "pet_brought_back");
+    let pets: Vec<WindowId> = WindowId::all().filter(|id| id.is_pet() && *id != WindowId::Pet).chain([WindowId::Pet]).collect();
+    for id in pets {
+        let Some(pet) = app.get_webview_window(id.label()) else {
+            continue;
+        };
+        crate::placement::bring_back(&pet);
+        let _ = crate::shell_events::emit_to(app, EventTarget::webview_window(id.label()), Interactive { seconds: INTERACTIVE_SECONDS });
+        tracing::info!(record = "pet_brought_back", window = id.label());
+    }
 }

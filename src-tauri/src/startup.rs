@@ -2,6 +2,7 @@
 //! session. A failure here is shown in the window, never a crash.
 
 use crate::commands::CommandError;
+use crate::company::{Company, Member};
 use crate::sink::window_sink;
 use crate::window::{LipSlot, WindowId, WindowState, Windows};
 use std::path::PathBuf;
@@ -47,6 +48,7 @@ impl Background {
 /// Runs once in Tauri's setup: logging, tray, shortcut, cursor watch, then
 /// the pet window's session.
 pub fn setup(app: &AppHandle) {
+    crate::company::note_main_thread();
     let override_dir = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
     let background = app.state::<Background>();
     match log_dir(app, override_dir.as_ref()).and_then(|dir| yui_core::logging::init(&dir, None).map_err(Into::into)) {
@@ -97,34 +99,136 @@ pub async fn restart_pet_session(app: &AppHandle) {
     start_pet_session(app, false).await;
 }
 
-/// Start the pet window's session; `launch`: the app's first one (the
-/// launch bed scene may run), not a restart.
+/// Start the sessions of every open character (`docs/characters.md`):
+/// main's in the pet window, each other one's in a pet window beside it
+/// (opened when missing; the windows of characters no longer open close),
+/// all sharing one ensemble when there are several. The old sessions end
+/// first. `launch`: the app's first start (main's launch bed scene may
+/// run), not a restart. Nothing happens when the pet window is gone.
 async fn start_pet_session(app: &AppHandle, launch: bool) {
-    let id = WindowId::Pet;
-    let sink = window_sink(app.clone(), id);
     let windows = app.state::<Windows>();
+    let company = app.state::<Company>();
     crate::ingress::detach(app);
-    if !windows.replace_session(id, Err(CommandError::new(ErrorCode::Closed, "restarting"))) {
+    if !windows.replace_session(WindowId::Pet, Err(CommandError::new(ErrorCode::Closed, "restarting"))) {
         return;
+    }
+    for member in company.members().iter().filter(|m| m.window != WindowId::Pet) {
+        windows.replace_session(member.window, Err(CommandError::new(ErrorCode::Closed, "restarting")));
     }
     let background = app.state::<Background>();
     let old_demo = lock(&background.demo).take();
     if let Some(old) = old_demo {
         old.shutdown().await;
     }
-    let session = match background.data_dir() {
-        Ok(dir) => start_session(app, dir, &background, sink.clone(), launch).await,
+    let lineup = match background.data_dir() {
+        Ok(dir) => tauri::async_runtime::spawn_blocking(move || read_lineup(&dir))
+            .await
+            .map_err(|e| CommandError::new(ErrorCode::Storage, format!("loading the characters failed: {e}")))
+            .and_then(|r| r),
         Err(e) => Err(e),
     };
-    let session = session.map(|(session, card)| {
-        crate::ingress::attach(app, &session, &card);
-        session
-    });
-    if let Err(e) = &session {
-        tracing::error!(record = "session_start_failed", window = id.label(), code = ?e.code, error = %e.message);
-        sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+    let lineup = match lineup {
+        Ok(lineup) => lineup,
+        Err(e) => {
+            tracing::error!(record = "session_start_failed", window = WindowId::Pet.label(), code = ?e.code, error = %e.message);
+            window_sink(app.clone(), WindowId::Pet).emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+            windows.replace_session(WindowId::Pet, Err(e));
+            return;
+        }
+    };
+    let names: Vec<String> = lineup.cast.names().to_vec();
+    company.set(
+        names
+            .iter()
+            .zip(&lineup.members)
+            .enumerate()
+            .filter_map(|(i, (name, m))| {
+                // Alone, she goes by her card's name, as her session does.
+                let name = if names.len() > 1 { name.clone() } else { m.card.clone() };
+                WindowId::of_cast(i).map(|window| Member { window, name, dir: m.dir.clone() })
+            })
+            .collect(),
+    );
+    crate::company::close_beside_from(app, names.len());
+    // The characters share what none owns alone: each other's histories,
+    // the addressed turns, the voice floor.
+    let ensemble = (names.len() > 1).then(|| yui_core::ensemble::Ensemble::new(lineup.cast.clone(), lineup.exchange_limit));
+    for (i, (name, member)) in names.iter().zip(lineup.members).enumerate() {
+        let Some(id) = WindowId::of_cast(i) else { continue };
+        if id != WindowId::Pet {
+            if let Err(e) = crate::company::open_beside(app, id, name).await {
+                tracing::error!(record = "session_start_failed", window = id.label(), character = %name, error = %e.message);
+                continue;
+            }
+        }
+        let sink = window_sink(app.clone(), id);
+        let seat = ensemble.as_ref().and_then(|e| e.seat(i));
+        let others = if seat.is_some() { lineup.cast.others(name) } else { Vec::new() };
+        let session = match member.settings {
+            Ok(settings) => start_session(app, member.dir, settings, &background, sink.clone(), Place { id, seat, others, launch: launch && i == 0 }).await,
+            Err(e) => Err(e),
+        };
+        let session = session.map(|(session, card)| {
+            match id {
+                WindowId::Pet => crate::ingress::attach(app, &session, if ensemble.is_some() { name } else { &card }),
+                _ => crate::ingress::attach_beside(app, &session, name),
+            }
+            session
+        });
+        if let Err(e) = &session {
+            tracing::error!(record = "session_start_failed", window = id.label(), character = %name, code = ?e.code, error = %e.message);
+            sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+        }
+        windows.replace_session(id, session);
     }
-    windows.replace_session(id, session);
+}
+
+/// The open characters as the registry has them, with what each runs with.
+struct Lineup {
+    /// Their names, main first.
+    cast: yui_core::cast::Cast,
+    /// Each one's files and settings, in the cast's order.
+    members: Vec<LineupMember>,
+    /// The app-wide limit of addressed turns per exchange.
+    exchange_limit: u32,
+}
+
+/// One open character's files and settings (or why they cannot be read).
+struct LineupMember {
+    dir: DataDir,
+    /// Her card's name.
+    card: String,
+    settings: Result<yui_core::Settings, CommandError>,
+}
+
+/// Read the registry of `dir` and each open character's settings.
+/// Blocking: the settings may ask the OS keychain.
+fn read_lineup(dir: &DataDir) -> Result<Lineup, CommandError> {
+    let app_wide = dir.load_settings_without_key()?;
+    let first = yui_core::card::current(&yui_core::card::CardStore::new(dir, &app_wide.character.vrm), &app_wide.user.language).name;
+    let presets = yui_core::presets::Presets::load(dir, &first);
+    let cast = presets.cast();
+    let members = cast
+        .names()
+        .iter()
+        .map(|name| {
+            let member_dir = presets.dir_of(dir, name)?;
+            let settings = presets.settings_of(dir, name).map_err(CommandError::from);
+            let vrm = settings.as_ref().map(|s| s.character.vrm.clone()).unwrap_or_default();
+            let card = yui_core::card::current(&yui_core::card::CardStore::new(&member_dir, &vrm), &app_wide.user.language).name;
+            Ok(LineupMember { settings, card, dir: member_dir })
+        })
+        .collect::<Result<Vec<_>, CommandError>>()?;
+    Ok(Lineup { cast, members, exchange_limit: app_wide.user.exchange_limit })
+}
+
+/// Where a session runs: its window, its seat among several characters,
+/// the others' names, and whether it is the app's first start.
+struct Place {
+    id: WindowId,
+    seat: Option<yui_core::ensemble::Seat>,
+    others: Vec<String>,
+    launch: bool,
 }
 
 /// Runs when the app exits: stop the demo agent and flush the log.
@@ -148,40 +252,45 @@ fn log_dir(app: &AppHandle, override_dir: Option<&PathBuf>) -> Result<PathBuf, C
     }
 }
 
-/// Load the settings, start the demo agent when they name no backend, and
-/// start the session.
+/// Start one character's session with `settings`: the demo agent first
+/// when they name no backend (one for every character that names none).
 async fn start_session(
     app: &AppHandle,
     data_dir: DataDir,
+    mut settings: yui_core::Settings,
     background: &Background,
     sink: yui_core::SharedSink,
-    launch: bool,
+    place: Place,
 ) -> Result<(Session, String), CommandError> {
-    // Loading may ask the OS keychain, which blocks.
-    let dir = data_dir.clone();
-    let mut settings = tauri::async_runtime::spawn_blocking(move || dir.load_settings())
-        .await
-        .map_err(|e| CommandError::new(ErrorCode::Storage, format!("loading the settings failed: {e}")))??;
     if settings.uses_demo() {
-        let demo = DemoServer::start(DemoConfig::default())
-            .await
-            .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
-        tracing::info!(record = "demo_agent", url = %demo.base_url());
-        settings.character.chat_base_url = demo.base_url();
-        *lock(&background.demo) = Some(demo);
+        let running = lock(&background.demo).as_ref().map(|d| d.base_url());
+        let url = match running {
+            Some(url) => url,
+            None => {
+                let demo = DemoServer::start(DemoConfig::default())
+                    .await
+                    .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
+                tracing::info!(record = "demo_agent", url = %demo.base_url());
+                let url = demo.base_url();
+                *lock(&background.demo) = Some(demo);
+                url
+            }
+        };
+        settings.character.chat_base_url = url;
     }
     // Its own thread: events go socket → engine → window without a hop
     // between workers. Starting it waits for that thread (and its file
     // reads), so it runs off the async workers.
-    let mic = settings.character.voice.mic_enabled;
+    let mic = settings.character.voice.mic_enabled && place.id == WindowId::Pet;
     let card = yui_core::card::current(&yui_core::card::CardStore::new(&data_dir, &settings.character.vrm), &settings.user.language).name;
     let mut config = SessionConfig::new(settings, data_dir);
-    config.desk = std::sync::Arc::new(crate::desk::AppDesk::new(app.clone()));
+    config.desk = std::sync::Arc::new(crate::desk::AppDesk::of(app.clone(), place.id, place.others));
     config.world = yui_core::world::platform();
-    config.launch = launch;
-    config.desktop_check = launch;
+    config.seat = place.seat;
+    config.launch = place.launch;
+    config.desktop_check = place.launch;
     config.audio = audio_output(std::env::var(AUDIO_ENV).ok().as_deref());
-    config.lips = app.state::<Windows>().lip_slot(WindowId::Pet).map(lip_sender);
+    config.lips = app.state::<Windows>().lip_slot(place.id).map(lip_sender);
     let session = tauri::async_runtime::spawn_blocking(move || Session::start_on_own_thread(config, sink))
         .await
         .map_err(|e| CommandError::new(ErrorCode::Storage, format!("starting the session failed: {e}")))?

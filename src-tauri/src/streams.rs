@@ -114,10 +114,11 @@ pub fn event_channel(window: WebviewWindow, streams: State<'_, Streams>, channel
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub fn cursor_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<Option<CursorPoint>>) -> Result<(), CommandError> {
-    if caller(&window)? != WindowId::Pet {
-        return Err(CommandError::new(ErrorCode::Closed, "only the pet window follows the cursor"));
+    let id = caller(&window)?;
+    if !id.is_pet() {
+        return Err(CommandError::new(ErrorCode::Closed, "only a pet window follows the cursor"));
     }
-    streams.register_cursor(WindowId::Pet, channel);
+    streams.register_cursor(id, channel);
     Ok(())
 }
 

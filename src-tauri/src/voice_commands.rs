@@ -11,11 +11,11 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, State, WebviewWindow};
 use yui_core::ErrorCode;
 
-/// The caller must be the pet window.
-fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
+/// The caller must be a pet window: its id.
+fn pet_only(window: &WebviewWindow) -> Result<WindowId, CommandError> {
     match caller(window)? {
-        WindowId::Pet => Ok(()),
-        _ => Err(CommandError::new(ErrorCode::Closed, "only the pet window speaks and listens")),
+        id if id.is_pet() => Ok(id),
+        _ => Err(CommandError::new(ErrorCode::Closed, "only a pet window speaks and listens")),
     }
 }
 
@@ -26,8 +26,8 @@ fn pet_only(window: &WebviewWindow) -> Result<(), CommandError> {
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: Channel<f32>) -> Result<(), CommandError> {
-    pet_only(&window)?;
-    let slot = windows.lip_slot(WindowId::Pet).ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
+    let id = pet_only(&window)?;
+    let slot = windows.lip_slot(id).ok_or_else(|| CommandError::new(ErrorCode::Closed, "the pet window has no state"))?;
     *lock(&slot) = Some(channel);
     Ok(())
 }
@@ -38,7 +38,10 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
-    pet_only(&window)?;
+    // One microphone on the desktop: it listens for main (`docs/characters.md`).
+    if pet_only(&window)? != WindowId::Pet {
+        return Ok(false);
+    }
     let dir = background.data_dir()?;
     let on = blocking(move || Ok(dir.load_settings_without_key()?.character.voice.mic_enabled)).await?;
     let _ = tauri::Manager::state::<Windows>(&app).with_session(WindowId::Pet, |s| {
@@ -54,7 +57,9 @@ pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: Stat
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
-    pet_only(&window)?;
+    if pet_only(&window)? != WindowId::Pet {
+        return Err(CommandError::new(ErrorCode::Unsupported, "the microphone listens for main; make this character main to talk to her"));
+    }
     let dir = background.data_dir()?;
     let mut settings = blocking(move || dir.load_settings()).await?;
     settings.character.voice.mic_enabled = on;

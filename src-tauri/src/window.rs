@@ -10,8 +10,11 @@ use yui_core::{CoreError, ErrorCode, Session};
 /// The app's windows, by role. Window labels come only from [`WindowId::label`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WindowId {
-    /// The desktop pet: character, speech bubble, composer.
+    /// The desktop pet of main: character, speech bubble, composer.
     Pet,
+    /// The pet window of another open character (`docs/characters.md`):
+    /// the same page as main's, with a session of its own.
+    Beside(Slot),
     /// The settings window, opened from the tray.
     Settings,
     /// The chat window: the character's conversations, opened from the
@@ -22,23 +25,66 @@ pub enum WindowId {
     Browser,
 }
 
+/// A place for a character's pet window beside main's: 1 up to one less
+/// than [`OPEN_CHARACTERS_MAX`](yui_core::limits::OPEN_CHARACTERS_MAX).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(u8);
+
+/// The labels of the pet windows beside main's, by slot (index 0: slot 1).
+const BESIDE_LABELS: [&str; 5] = ["pet-1", "pet-2", "pet-3", "pet-4", "pet-5"];
+const _: () = assert!(BESIDE_LABELS.len() + 1 == yui_core::limits::OPEN_CHARACTERS_MAX, "a label for every open character but main");
+
+impl Slot {
+    /// Slot `n` (1-based), when there is one.
+    pub fn new(n: usize) -> Option<Slot> {
+        (1..=BESIDE_LABELS.len()).contains(&n).then_some(Slot(n as u8))
+    }
+
+    /// Every slot, in order.
+    pub fn all() -> impl Iterator<Item = Slot> {
+        (1..=BESIDE_LABELS.len()).map(|n| Slot(n as u8))
+    }
+
+    /// The slot's number, 1-based: the character's place in the cast.
+    pub fn number(self) -> usize {
+        self.0 as usize
+    }
+}
+
 impl WindowId {
     /// Every window id.
-    pub const ALL: [WindowId; 4] = [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat];
+    pub fn all() -> impl Iterator<Item = WindowId> {
+        [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat].into_iter().chain(Slot::all().map(WindowId::Beside))
+    }
 
-    /// The Tauri label (as in tauri.conf.json and capabilities/default.json).
+    /// The pet window of the character at `index` of the cast (0: main).
+    pub fn of_cast(index: usize) -> Option<WindowId> {
+        match index {
+            0 => Some(WindowId::Pet),
+            n => Slot::new(n).map(WindowId::Beside),
+        }
+    }
+
+    /// The Tauri label (as in tauri.conf.json and the capabilities files).
     pub fn label(self) -> &'static str {
         match self {
             WindowId::Pet => "pet",
+            WindowId::Beside(slot) => BESIDE_LABELS[slot.number() - 1],
             WindowId::Settings => "settings",
             WindowId::Browser => "browser",
             WindowId::Chat => "chat",
         }
     }
 
+    /// Whether this is a character's pet window (main's or one beside it).
+    pub fn is_pet(self) -> bool {
+        matches!(self, WindowId::Pet | WindowId::Beside(_))
+    }
+
     /// The window whose session this window's commands and events belong
-    /// to: the chat and settings windows share the pet's (one character);
-    /// the browser window has none of its own and gets no events.
+    /// to: the chat and settings windows share the pet's (main's); each pet
+    /// window has its own; the browser window has none of its own and gets
+    /// no events.
     pub fn session(self) -> WindowId {
         match self {
             WindowId::Chat | WindowId::Settings => WindowId::Pet,
@@ -48,7 +94,7 @@ impl WindowId {
 
     /// The id of the window labelled `label`, if it is one of ours.
     pub fn from_label(label: &str) -> Option<WindowId> {
-        Self::ALL.into_iter().find(|id| id.label() == label)
+        Self::all().find(|id| id.label() == label)
     }
 }
 
@@ -166,15 +212,33 @@ mod tests {
 
     #[test]
     fn labels_round_trip() {
-        for id in WindowId::ALL {
+        for id in WindowId::all() {
             assert_eq!(WindowId::from_label(id.label()), Some(id));
         }
+        assert_eq!(WindowId::all().count(), 4 + 5);
+        assert_eq!(WindowId::of_cast(0), Some(WindowId::Pet));
+        assert_eq!(WindowId::of_cast(2).map(WindowId::label), Some("pet-2"));
+        assert_eq!(WindowId::of_cast(6), None, "at most six open");
+        assert!(WindowId::of_cast(1).is_some_and(|w| w.is_pet() && w.session() == w));
+        assert!(!WindowId::Chat.is_pet());
         assert_eq!(WindowId::Pet.label(), "pet");
         assert_eq!(WindowId::Settings.label(), "settings");
         assert_eq!(WindowId::Browser.label(), "browser");
         assert_eq!(WindowId::Chat.label(), "chat");
         assert_eq!(WindowId::Chat.session(), WindowId::Pet);
         assert_eq!(WindowId::from_label("main"), None);
+    }
+
+    #[test]
+    fn every_pet_window_has_the_pet_page_capability() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities/default.json");
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let granted: Vec<&str> = json["windows"].as_array().unwrap().iter().filter_map(|w| w.as_str()).collect();
+        let pets: Vec<&str> = WindowId::all().filter(|w| w.is_pet()).map(WindowId::label).collect();
+        assert_eq!(pets.len(), yui_core::limits::OPEN_CHARACTERS_MAX);
+        for label in pets {
+            assert!(granted.contains(&label), "{label} cannot call the pet page's commands: {granted:?}");
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub const FILE_NAME: &str = "characters.json";
 
 /// One preset as the registry keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct PresetEntry {
     /// Her name (unique without case).
     pub name: String,
@@ -39,7 +39,7 @@ pub struct PresetEntry {
 }
 
 /// The registry. See the module doc.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Presets {
     /// Every preset, in registry order.
     pub presets: Vec<PresetEntry>,
@@ -67,7 +67,89 @@ pub enum PresetError {
     LastOne(String),
 }
 
+/// One change the user makes in the Characters section of the settings
+/// (the tray's items make the same changes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum PresetChange {
+    /// A new preset named `name`, closed, at the end of the registry: with
+    /// the default settings (the default card of the UI language, the
+    /// bundled `.vrm`, the built-in demo agent), or as a copy of the
+    /// character settings (connection and key included) of preset `copy_of`.
+    Add {
+        /// Her name.
+        name: String,
+        /// The preset whose character settings she starts with; none: the defaults.
+        #[serde(default)]
+        copy_of: Option<String>,
+    },
+    /// Open preset `name` (she comes on the desktop).
+    Open {
+        /// Her name.
+        name: String,
+    },
+    /// Close preset `name` (not main): her turns stop, her window closes.
+    Close {
+        /// Her name.
+        name: String,
+    },
+    /// Make preset `name` main (she opens).
+    SetMain {
+        /// Her name.
+        name: String,
+    },
+    /// Take preset `name` out of the registry and delete her files (the
+    /// settings window asked the user first; the root preset's files are
+    /// the data directory's and stay).
+    Remove {
+        /// Her name.
+        name: String,
+    },
+}
+
+/// Why a change from the settings could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ChangeError {
+    /// The registry refused it.
+    #[error(transparent)]
+    Refused(#[from] PresetError),
+    /// Reading or writing the files failed.
+    #[error(transparent)]
+    Storage(#[from] CoreError),
+}
+
 impl Presets {
+    /// Make `change` and save the registry to `data_dir` (for an added copy,
+    /// her settings first; for a removal, her files after). Blocking: a
+    /// copy reads and writes keys in the OS keychain. Nothing is saved
+    /// when the change is refused.
+    pub fn apply(&mut self, data_dir: &DataDir, change: &PresetChange) -> Result<(), ChangeError> {
+        let mut next = self.clone();
+        match change {
+            PresetChange::Add { name, copy_of } => {
+                let name = next.add(name)?;
+                if let Some(source) = copy_of {
+                    let source = self.presets.iter().find(|p| same_name(&p.name, source)).ok_or_else(|| PresetError::Unknown(source.clone()))?;
+                    let mut copied = self.settings_of(data_dir, &source.name)?;
+                    copied.user = Default::default();
+                    next.dir_of(data_dir, &name)?.save_settings(&copied)?;
+                }
+            }
+            PresetChange::Open { name } => next.open(name)?,
+            PresetChange::Close { name } => next.close(name)?,
+            PresetChange::SetMain { name } => next.set_main(name)?,
+            PresetChange::Remove { name } => {
+                next.remove(name)?;
+            }
+        }
+        next.save(data_dir)?;
+        if let PresetChange::Remove { name } = change {
+            next.delete_files(data_dir, name)?;
+        }
+        *self = next;
+        Ok(())
+    }
+
     /// One preset named `name`, open and main, owning the directory.
     pub fn single(name: &str) -> Self {
         let name = name.trim().to_string();
@@ -176,6 +258,19 @@ impl Presets {
         }
         self.presets[i].open = false;
         Ok(())
+    }
+
+    /// Open the preset named `name` when she is closed, close her when she
+    /// is open (the tray's check item); whether she is open now.
+    pub fn toggle(&mut self, name: &str) -> Result<bool, PresetError> {
+        let i = self.find(name).ok_or_else(|| PresetError::Unknown(name.to_string()))?;
+        if self.presets[i].open {
+            self.close(name)?;
+            Ok(false)
+        } else {
+            self.open(name)?;
+            Ok(true)
+        }
     }
 
     /// Make the preset named `name` main (it opens).
@@ -314,6 +409,25 @@ mod tests {
     }
 
     #[test]
+    fn the_tray_toggles_a_preset_but_never_closes_main_nor_opens_a_seventh() {
+        let mut p = Presets::single("Yui");
+        for name in ["Ann", "Mio", "Kai", "Rin", "Sol", "Tao"] {
+            p.add(name).unwrap();
+        }
+        assert_eq!(p.toggle("ann"), Ok(true), "names without case");
+        assert_eq!(p.cast().names(), ["Yui", "Ann"]);
+        assert_eq!(p.toggle("Ann"), Ok(false));
+        assert_eq!(p.cast().names(), ["Yui"]);
+        assert!(matches!(p.toggle("Yui"), Err(PresetError::MainStaysOpen(_))));
+        for name in ["Ann", "Mio", "Kai", "Rin", "Sol"] {
+            assert_eq!(p.toggle(name), Ok(true));
+        }
+        assert_eq!(p.toggle("Tao"), Err(PresetError::Name(NameError::TooMany(crate::limits::OPEN_CHARACTERS_MAX))));
+        assert_eq!(p.cast().names().len(), 6);
+        assert!(matches!(p.toggle("Nobody"), Err(PresetError::Unknown(_))));
+    }
+
+    #[test]
     fn a_preset_runs_with_her_own_character_settings_and_the_app_wide_user_settings() {
         let (_tmp, dir) = dir();
         let mut app = Settings::default();
@@ -338,6 +452,47 @@ mod tests {
         assert!(!ann_dir.root().exists());
         p.delete_files(&dir, "Yui").unwrap();
         assert!(dir.root().join("settings.json").exists(), "the root's files are never deleted");
+    }
+
+    #[test]
+    fn the_settings_add_a_copy_open_make_main_and_remove_and_a_refused_change_saves_nothing() {
+        let (_tmp, dir) = dir();
+        let mut main = Settings::default();
+        main.character.key = "sk-main".into();
+        main.character.chat_base_url = "http://127.0.0.1:4000".into();
+        main.user.user_name = "Kai".into();
+        dir.save_settings(&main).unwrap();
+        let mut p = Presets::single("Yui");
+        let add = |name: &str, copy_of: Option<&str>| PresetChange::Add { name: name.into(), copy_of: copy_of.map(Into::into) };
+        p.apply(&dir, &add("Ann", Some("yui"))).unwrap();
+        p.apply(&dir, &add("Mio", None)).unwrap();
+        let ann = p.settings_of(&dir, "Ann").unwrap();
+        assert_eq!(
+            (ann.character.key.expose(), ann.character.chat_base_url.as_str()),
+            ("sk-main", "http://127.0.0.1:4000"),
+            "a copy keeps the connection and key"
+        );
+        assert_eq!(ann.user.user_name, "Kai", "what is the user's stays app-wide");
+        assert!(p.settings_of(&dir, "Mio").unwrap().uses_demo(), "a fresh preset talks to the demo agent");
+        assert_eq!(Presets::load(&dir, "Yui"), p, "saved");
+
+        p.apply(&dir, &PresetChange::SetMain { name: "ann".into() }).unwrap();
+        assert_eq!(p.cast().names(), ["Ann", "Yui"]);
+        let before = p.clone();
+        let refused = p.apply(&dir, &PresetChange::Close { name: "Ann".into() });
+        assert!(matches!(refused, Err(ChangeError::Refused(PresetError::MainStaysOpen(_)))), "{refused:?}");
+        assert!(matches!(p.apply(&dir, &add("everyone", None)), Err(ChangeError::Refused(PresetError::Name(NameError::Reserved(_))))));
+        assert_eq!((&p, &Presets::load(&dir, "Yui")), (&before, &before), "nothing changed, nothing saved");
+
+        let ann_dir = p.dir_of(&dir, "Ann").unwrap();
+        assert!(ann_dir.root().join("settings.json").exists());
+        p.apply(&dir, &PresetChange::Remove { name: "Ann".into() }).unwrap();
+        assert!(!ann_dir.root().exists(), "her files went with her");
+        assert_eq!(p.main, "Yui", "main's place went to the next open preset");
+        assert_eq!(Presets::load(&dir, "Yui").presets.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["Yui", "Mio"]);
+        // The JSON the settings window sends.
+        let sent: PresetChange = serde_json::from_str(r#"{"action":"set_main","name":"Mio"}"#).unwrap();
+        assert_eq!(sent, PresetChange::SetMain { name: "Mio".into() });
     }
 
     #[test]

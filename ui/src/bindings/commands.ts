@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, PresetChange, Presets, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -33,6 +33,8 @@ export const commands = {
   chatDeleteAllConversations: (): Promise<null> => invoke<null>("chat_delete_all_conversations"),
   /** The chat window's settings now. */
   chatSettings: (): Promise<ChatSettings> => invoke<ChatSettings>("chat_settings"),
+  /** The name of the character this window shows. */
+  characterName: (): Promise<string> => invoke<string>("character_name"),
   /** The user's .vrm bytes (empty: the bundled character). */
   characterFile: (): Promise<ArrayBuffer | Uint8Array | number[]> => invoke<ArrayBuffer | Uint8Array | number[]>("character_file"),
   /** The bytes of the user's .vrma clip `id`. */
@@ -47,6 +49,10 @@ export const commands = {
   setPetKeyboard: (on: boolean): Promise<null> => invoke<null>("set_pet_keyboard", { on }),
   /** Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland. */
   inputByShape: (): Promise<boolean> => invoke<boolean>("input_by_shape"),
+  /** The registry of presets (the Characters section). */
+  listCharacters: (): Promise<Presets> => invoke<Presets>("list_characters"),
+  /** Make one change to the presets (the window asked before a removal); the registry after it. */
+  changeCharacters: (change: PresetChange): Promise<Presets> => invoke<Presets>("change_characters", { change }),
   /** Open the settings window. */
   openSettings: (): Promise<null> => invoke<null>("open_settings"),
   /** The saved settings, key included (settings window only). */

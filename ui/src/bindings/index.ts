@@ -1224,6 +1224,67 @@ at: number,
 note?: string, };
 
 /**
+ * The registry. See the module doc.
+ */
+export type Presets = { 
+/**
+ * Every preset, in registry order.
+ */
+presets: Array<PresetEntry>, 
+/**
+ * Main's name.
+ */
+main: string, 
+/**
+ * The preset whose files are the data directory itself (the character
+ * of a one-character installation).
+ */
+root: string, };
+
+/**
+ * One preset as the registry keeps it.
+ */
+export type PresetEntry = { 
+/**
+ * Her name (unique without case).
+ */
+name: string, 
+/**
+ * Whether she is on the desktop.
+ */
+open: boolean, };
+
+/**
+ * One change the user makes in the Characters section of the settings
+ * (the tray's items make the same changes).
+ */
+export type PresetChange = { "action": "add", 
+/**
+ * Her name.
+ */
+name: string, 
+/**
+ * The preset whose character settings she starts with; none: the defaults.
+ */
+copy_of: string | null, } | { "action": "open", 
+/**
+ * Her name.
+ */
+name: string, } | { "action": "close", 
+/**
+ * Her name.
+ */
+name: string, } | { "action": "set_main", 
+/**
+ * Her name.
+ */
+name: string, } | { "action": "remove", 
+/**
+ * Her name.
+ */
+name: string, };
+
+/**
  * One display (monitor), in logical pixels.
  */
 export type Display = { 

@@ -26,6 +26,8 @@ export interface Backend {
   currentStatus(): Promise<Status>;
   /** Receive this window's core events until the returned function is called. */
   subscribe(onEvent: (event: UiEvent) => void): Promise<Unsubscribe>;
+  /** The name of the character this window shows. */
+  characterName(): Promise<string>;
   /** The user's .vrm bytes; an empty buffer means the bundled character. */
   characterFile(): Promise<ArrayBuffer>;
   /** The ids of the user's .vrma motion clips. */
@@ -72,6 +74,7 @@ export function tauriBackend(): Backend {
     startDragging,
     currentStatus: shell.currentStatus,
     subscribe: subscribeEvents,
+    characterName: shell.characterName,
     characterFile: async () => asArrayBuffer(await shell.characterFile()),
     userMotions: shell.userMotions,
     motionFile: async (id) => asArrayBuffer(await shell.motionFile(id)),

@@ -263,5 +263,6 @@ export function fakeBackend(): Backend {
       window.open("chat.html", "yui-chat", "width=760,height=640");
     },
     bodyNow: async () => controls.body,
+    characterName: async () => "Yui",
   };
 }

@@ -38,6 +38,11 @@ async function start(backend: Backend): Promise<void> {
   const store = new PetStore({ view: () => view, tuck: () => composer?.tuck(), layout: () => layout?.() });
   const { sender, actions } = petActions(backend, store, () => view);
   const view: View = mountView(actions);
+  // Several characters share the page: each window names its own.
+  backend
+    .characterName()
+    .then((name) => view.setName(name))
+    .catch(() => undefined);
   composer = new ComposerTuck(view, store);
   store.refreshChips();
 

@@ -45,6 +45,8 @@ export interface View {
   showLocalError(message: string | null): void;
   /** Show the mic toggle on or off (the saved setting). */
   setMic(on: boolean): void;
+  /** The name of the character this window shows (the composer's placeholder). */
+  setName(name: string): void;
   /** The speech bubble. */
   readonly bubble: Bubble;
   /** Boxes of the visible UI elements (pill, screen badge, bubble, error, screen notice, composer), for the hit test. */
@@ -85,6 +87,8 @@ export function mountView(actions: ViewActions): View {
   const noticeText = el<HTMLSpanElement>("screen-notice-text");
   /** The switch the offer notice shows now. */
   let offerSwitch: string | null = null;
+  /** The character's name, for the composer's placeholder. */
+  let name = "Yui";
   const mic = el<HTMLButtonElement>("mic-button");
   const meta = el<HTMLDivElement>("meta");
   const chip = el<HTMLButtonElement>("delegations-chip");
@@ -176,7 +180,7 @@ export function mountView(actions: ViewActions): View {
       const mode = state.bubble ? "speech" : busy ? "thinking" : "empty";
       bubble.show(state.bubble, mode, !busy);
       running = composerLocked(state);
-      input.placeholder = running ? "Queue a message…" : "Talk to Yui…";
+      input.placeholder = running ? "Queue a message…" : `Talk to ${name}…`;
       button.textContent = running ? "Stop" : "Send";
       button.dataset.kind = running ? "stop" : "send";
       button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
@@ -229,6 +233,10 @@ export function mountView(actions: ViewActions): View {
     showLocalError(message) {
       localError = message;
       showError();
+    },
+    setName(shown) {
+      name = shown.trim() || name;
+      if (!running) input.placeholder = `Talk to ${name}…`;
     },
     setMic(on) {
       micOn = on;

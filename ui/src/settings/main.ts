@@ -5,6 +5,7 @@ import { shell } from "../shell/shell";
 import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindings";
 import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
+import { CharactersSection } from "./characters";
 import { ChatSection } from "./chat";
 import { bedFromForm, bedToForm } from "./bed";
 import { fetchCheck, renderCheck } from "./desktop";
@@ -40,6 +41,7 @@ const screenTools = new ScreenTools(form);
 const voice = new VoiceSection(form);
 const chat = new ChatSection(form);
 const session = new SessionSection();
+const characters = new CharactersSection();
 const reactions = new ReactionsSection(form);
 
 function fill(s: Settings): void {
@@ -316,4 +318,5 @@ void mirrorSession().catch((e) => console.warn("yui: the settings window does no
 void loadContexts();
 void screenTools.loadRelations();
 void session.load();
+void characters.load();
 void reactions.load();

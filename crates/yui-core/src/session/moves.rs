@@ -145,7 +145,7 @@ impl Driver {
     /// Put the pet window where this character stood last (or at home),
     /// and tell the page when her window hangs below the display.
     pub(super) fn restore_place(&mut self) {
-        if self.body.restore_place(&*self.desk) {
+        if self.body.restore_place(&*self.desk, self.company.place()) {
             self.publish_body();
         }
     }

@@ -72,6 +72,14 @@ impl Relay {
         s.beside.push((name, session.relations()));
     }
 
+    /// Every session is being replaced (the open characters change): the
+    /// arrivals wait, and no character beside main is served.
+    pub fn detach_all(&self) {
+        let mut s = self.lock();
+        s.target = None;
+        s.beside.clear();
+    }
+
     /// The character named `character` beside main closed.
     pub fn detach_beside(&self, character: &str) {
         self.lock().beside.retain(|(n, _)| !crate::cast::same_name(n, character));

@@ -20,6 +20,7 @@ mod listen;
 mod module_graph;
 mod outcome;
 mod persist_loop;
+mod presets_cast;
 mod push_faults;
 mod push_happy;
 mod request_faults;

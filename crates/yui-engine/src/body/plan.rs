@@ -95,6 +95,21 @@ pub fn home(display: Rect, frame: &Frame) -> Pt {
     frame.origin_for_feet(Pt::new(x, display.y + display.height))
 }
 
+/// Where the character at `place` of the open characters (0: main) first
+/// stands: main at [`home`], each next one a window's width to the left,
+/// so no window stands on another; when the floor is full the row starts
+/// again at home.
+pub fn home_beside(display: Rect, frame: &Frame, place: usize) -> Pt {
+    let first = home(display, frame);
+    if place == 0 || frame.width <= 0 {
+        return first;
+    }
+    let (lo, _) = standing_span(display, frame);
+    let feet = first.x + frame.width / 2;
+    let fit = ((feet - lo) / frame.width + 1).max(1) as usize;
+    Pt::new(first.x - (place % fit) as i32 * frame.width, first.y)
+}
+
 /// The floor under `x`: the bottom edge of the display holding it.
 pub fn floor_y(scene: &Scene, x: i32, y: i32) -> Option<i32> {
     scene.display_at(Pt::new(x, y)).map(|d| d.y + d.height)

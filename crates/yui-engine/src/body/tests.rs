@@ -262,3 +262,24 @@ fn home_is_on_the_floor_towards_the_right_with_her_whole_window_on_the_display()
     let o = super::plan::home(narrow, &f);
     assert!(f.feet_of(o).x >= f.body / 2 && f.feet_of(o).x <= 300 - f.body / 2, "her body on a display narrower than her window: {o:?}");
 }
+
+#[test]
+fn characters_beside_main_first_stand_in_a_row_to_her_left_never_on_each_other() {
+    let f = frame();
+    let d = super::geometry::Rect { x: 0, y: 0, width: 1280, height: 800 };
+    let main = super::plan::home(d, &f);
+    assert_eq!(super::plan::home_beside(d, &f, 0), main, "main stands at home");
+    let spots: Vec<_> = (0..6).map(|i| super::plan::home_beside(d, &f, i)).collect();
+    for (i, o) in spots.iter().enumerate() {
+        assert_eq!(f.feet_of(*o).y, 800, "place {i} on the floor");
+        assert!(o.x >= 0 && o.x + f.width <= 1280, "place {i}: her whole window on the display: {o:?}");
+    }
+    // Those that fit on this floor stand apart: windows side by side.
+    let fit = ((f.feet_of(main).x - f.width / 2) / f.width + 1) as usize;
+    assert!(fit >= 2, "a 1280-wide floor holds two windows at least");
+    for i in 1..fit.min(6) {
+        assert_eq!(spots[i - 1].x - spots[i].x, f.width, "place {i} is one window to the left");
+    }
+    // When the floor is full the row starts again at home.
+    assert_eq!(super::plan::home_beside(d, &f, fit), main);
+}

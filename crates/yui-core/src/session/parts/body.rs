@@ -352,10 +352,11 @@ impl Body {
 
     /// Put the pet window where this character stood last, when that place
     /// is still on a display; otherwise (a first start, or that place is
-    /// gone) on the floor of the primary display, towards its right. True
+    /// gone) on the floor of the primary display, towards its right, the
+    /// `place`-th from the right among several characters. True
     /// when the page must hear of the body (her window hangs below the
     /// display differently than it last heard).
-    pub fn restore_place(&mut self, desk: &dyn Desk) -> bool {
+    pub fn restore_place(&mut self, desk: &dyn Desk, place: usize) -> bool {
         if !desk.can_place() {
             return false;
         }
@@ -378,7 +379,7 @@ impl Body {
             None => {
                 // No place of hers yet: the floor of the primary display, towards the right.
                 let Some(i) = displays.iter().position(|d| d.primary).or((!displays.is_empty()).then_some(0)) else { return false };
-                let home = crate::body::plan::home(monitors[i], &frame);
+                let home = crate::body::plan::home_beside(monitors[i], &frame, place);
                 tracing::info!(record = "pet_place_home", x = home.x, y = home.y);
                 (home.x, home.y)
             }

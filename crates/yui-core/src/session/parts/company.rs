@@ -56,6 +56,12 @@ impl Company {
         }
     }
 
+    /// Her place in the registry order of the open characters (0: main,
+    /// and when she is alone).
+    pub fn place(&self) -> usize {
+        self.seat.as_ref().map_or(0, Seat::index)
+    }
+
     /// The other open characters' names in registry order (none alone).
     pub fn others(&self) -> Vec<String> {
         self.seat.as_ref().map(Seat::others).unwrap_or_default()

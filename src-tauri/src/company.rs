@@ -1,0 +1,207 @@
+//! The open characters on the desktop (`docs/characters.md`): which
+//! character lives in which pet window. Who is open, who is main, what
+//! each one runs with and where she first stands are the core's
+//! (`yui_core::presets`, `yui_core::placement::beside`); this opens and
+//! closes the windows and remembers, for the page's commands, whose files
+//! each window shows.
+
+use crate::commands::CommandError;
+use crate::startup::lock;
+use crate::window::{WindowId, WindowState, Windows};
+use std::sync::{Mutex, OnceLock};
+use std::thread::ThreadId;
+use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use yui_core::presets::{ChangeError, PresetChange, Presets};
+use yui_core::{DataDir, ErrorCode};
+
+/// One open character: her pet window, her name, her files.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// Her pet window (main's is [`WindowId::Pet`]).
+    pub window: WindowId,
+    /// Her name: the preset's among several characters, her card's alone.
+    pub name: String,
+    /// Her data directory (the installation's own for the root preset).
+    pub dir: DataDir,
+}
+
+/// The open characters, main first. Empty until the first cast starts;
+/// one member when the user keeps one character.
+#[derive(Default)]
+pub struct Company {
+    members: Mutex<Vec<Member>>,
+}
+
+impl Company {
+    /// The data directory of the character window `id` shows (the chat and
+    /// settings windows show main's); `None` before the cast started.
+    pub fn dir_of(&self, id: WindowId) -> Option<DataDir> {
+        let id = id.session();
+        lock(&self.members).iter().find(|m| m.window == id).map(|m| m.dir.clone())
+    }
+
+    /// The name of the character window `id` shows (the chat and settings
+    /// windows show main's); `None` before the cast started.
+    pub fn name_of(&self, id: WindowId) -> Option<String> {
+        let id = id.session();
+        lock(&self.members).iter().find(|m| m.window == id).map(|m| m.name.clone())
+    }
+
+    /// The open characters now, main first.
+    pub fn members(&self) -> Vec<Member> {
+        lock(&self.members).clone()
+    }
+
+    /// The cast changed: these are the open characters now.
+    pub fn set(&self, members: Vec<Member>) {
+        *lock(&self.members) = members;
+    }
+}
+
+/// The app's main thread (GTK's), noted in setup.
+static MAIN_THREAD: OnceLock<ThreadId> = OnceLock::new();
+
+/// Note that this is the main thread (setup runs there).
+pub fn note_main_thread() {
+    let _ = MAIN_THREAD.set(std::thread::current().id());
+}
+
+/// Run `f` on the main thread and wait for it: at once when this is the
+/// main thread (setup starts the first sessions there, blocking it), else
+/// through the event loop. `None` when the event loop is gone.
+async fn on_main<T: Send + 'static>(app: &AppHandle, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    if MAIN_THREAD.get() == Some(&std::thread::current().id()) {
+        return Some(f());
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.run_on_main_thread(move || {
+        let _ = tx.send(f());
+    })
+    .ok()?;
+    rx.await.ok()
+}
+
+/// The pet window's size (logical pixels), as `tauri.conf.json` gives main's.
+const PET_SIZE: (f64, f64) = (360.0, 520.0);
+
+/// Open the pet window `id` beside main's for the character `name`, unless
+/// it is open: made like main's (transparent, undecorated, on top, hidden
+/// until a layer-shell surface is made of it).
+pub async fn open_beside(app: &AppHandle, id: WindowId, name: &str) -> Result<WebviewWindow, CommandError> {
+    if let Some(window) = app.get_webview_window(id.label()) {
+        let _ = window.set_title(name);
+        return Ok(window);
+    }
+    let window = WebviewWindowBuilder::new(app, id.label(), WebviewUrl::App("index.html".into()))
+        .title(name)
+        .inner_size(PET_SIZE.0, PET_SIZE.1)
+        .transparent(true)
+        .decorations(false)
+        .always_on_top(true)
+        .visible_on_all_workspaces(true)
+        .focused(false)
+        .visible(false)
+        .skip_taskbar(true)
+        .resizable(false)
+        .shadow(false)
+        .build()
+        .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("the pet window of {name} could not open: {e}")))?;
+    // A layer-shell surface is made on the main thread (GTK), before it maps.
+    let (on_main_app, made) = (app.clone(), window.clone());
+    let placed = on_main(app, move || {
+        let layered = crate::layer::install(&made);
+        crate::desk::track(&on_main_app, &made, id, layered);
+    })
+    .await;
+    if placed.is_none() {
+        tracing::warn!(record = "pet_window_untracked", window = id.label());
+    }
+    // Where she first stands is her session's (beside the others, or
+    // where she stood last).
+    tracing::info!(record = "pet_window_opened", window = id.label(), character = name);
+    let tasks = tokio_util::sync::CancellationToken::new();
+    crate::cursor::watch(app.clone(), id, tasks.clone());
+    app.state::<Windows>().insert(id, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
+    if let Err(e) = window.show() {
+        tracing::error!(record = "pet_show_failed", window = id.label(), error = %e);
+    }
+    Ok(window)
+}
+
+/// Close the pet windows beside main's from place `from` on (the cast
+/// has fewer characters now); their state goes with them.
+pub fn close_beside_from(app: &AppHandle, from: usize) {
+    for id in (from.max(1)..yui_core::limits::OPEN_CHARACTERS_MAX).filter_map(WindowId::of_cast) {
+        if let Some(window) = app.get_webview_window(id.label()) {
+            tracing::info!(record = "pet_window_closed", window = id.label());
+            let _ = window.destroy();
+        }
+    }
+}
+
+/// Run `f` where it may block (file and keychain reads).
+async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> Result<T, CommandError> + Send + 'static) -> Result<T, CommandError> {
+    tauri::async_runtime::spawn_blocking(f).await.map_err(|e| CommandError::new(ErrorCode::Storage, format!("the characters could not be read: {e}")))?
+}
+
+/// The registry of presets now (one character, named by her card, when
+/// there is no registry yet). Blocking: it reads the settings.
+pub fn presets(app: &AppHandle) -> Result<Presets, CommandError> {
+    let dir = app.state::<crate::startup::Background>().data_dir()?;
+    let settings = dir.load_settings_without_key()?;
+    let first = yui_core::card::current(&yui_core::card::CardStore::new(&dir, &settings.character.vrm), &settings.user.language).name;
+    Ok(Presets::load(&dir, &first))
+}
+
+/// Make `change` (the settings' Characters section or the tray), save it,
+/// start the characters again as the registry now says and redraw the
+/// tray; the registry after it.
+///
+/// Errors: `settings` for a refused change (nothing is saved then),
+/// `storage` when the files could not be written.
+pub async fn change(app: &AppHandle, change: PresetChange) -> Result<Presets, CommandError> {
+    let worker = app.clone();
+    let applied = change.clone();
+    let presets = off_thread(move || {
+        let mut presets = presets(&worker)?;
+        let dir = worker.state::<crate::startup::Background>().data_dir()?;
+        presets.apply(&dir, &applied).map_err(|e| match e {
+            ChangeError::Refused(refused) => CommandError::new(ErrorCode::Settings, refused.to_string()),
+            ChangeError::Storage(storage) => CommandError::from(storage),
+        })?;
+        Ok(presets)
+    })
+    .await;
+    match &presets {
+        Ok(now) => {
+            tracing::info!(record = "characters_changed", change = ?change, open = ?now.cast().names());
+            crate::startup::restart_pet_session(app).await;
+            crate::tray::redraw(app, now);
+        }
+        Err(e) => tracing::warn!(record = "characters_change_refused", change = ?change, error = %e.message),
+    }
+    presets
+}
+
+/// The registry of presets (the settings' Characters section).
+///
+/// Errors: not the settings window; the settings cannot be read.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn list_characters(app: AppHandle, window: WebviewWindow) -> Result<Presets, CommandError> {
+    crate::settings_window::settings_only(&window)?;
+    off_thread(move || presets(&app)).await
+}
+
+/// Make one change to the presets (add, open, close, make main, remove:
+/// the window asked before a removal), then start the characters again.
+/// The registry after it.
+///
+/// Errors: not the settings window; `settings` for a refused change;
+/// `storage` when the files could not be written.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn change_characters(app: AppHandle, window: WebviewWindow, change: PresetChange) -> Result<Presets, CommandError> {
+    crate::settings_window::settings_only(&window)?;
+    self::change(&app, change).await
+}

@@ -1,0 +1,128 @@
+// Two characters on one desktop (docs/characters.md): a data directory whose
+// registry opens Yui (main) and Ann. Each has her own pet window and session
+// against yui-mock over Responses: both windows on screen side by side, not
+// on each other; a message typed into each window is answered in that
+// window's bubble; Ann's context (her window's inspector) carries the
+// `overheard:` block with what Yui and the user said.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { startMock } from "./harness.mjs";
+import { launch, pageState, recordBubble, screenshot, typeAndEnter, useDisplay } from "./app.mjs";
+
+useDisplay();
+
+/** What the data directory holds before the app starts: the registry and Ann's own settings. */
+function twoCharacters(settings) {
+  return (dir) => {
+    const registry = { presets: [{ name: "Yui", open: true }, { name: "Ann", open: true }], main: "Yui", root: "Yui" };
+    fs.writeFileSync(path.join(dir, "characters.json"), JSON.stringify(registry));
+    fs.mkdirSync(path.join(dir, "characters", "ann"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "characters", "ann", "settings.json"), settings);
+  };
+}
+
+/** Wait until the page in the current window has its character and a session; its state then. */
+async function settled(browser, who) {
+  await browser.waitUntil(() => browser.execute(() => window.__yui.ready()), { timeout: 60_000, timeoutMsg: `${who}: the character never loaded` });
+  await browser.waitUntil(async () => (await pageState(browser)).status.state === "stateless", { timeout: 30_000, timeoutMsg: `${who}: no session` });
+}
+
+/** Type `text` into the current window's composer and wait for `reply` in its bubble and the turn's end. */
+async function answered(browser, who, text, reply) {
+  const shown = await recordBubble(browser);
+  await typeAndEnter(browser, text);
+  await browser.waitUntil(async () => (await shown()).some((s) => s.includes(reply)), { timeout: 30_000, timeoutMsg: `${who}'s bubble never showed ${JSON.stringify(reply)}` });
+  await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 30_000, timeoutMsg: `${who}'s turn never ended` });
+  assert.equal((await pageState(browser)).error, null, `${who}: no error line`);
+}
+
+test("two characters stand side by side, each answers in her own window, and Ann overhears Yui", { timeout: 300_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const settings = JSON.stringify({
+    chat_api: "responses",
+    chat_base_url: baseUrl,
+    key: "k",
+    model: "yui-mock",
+    reactions: { schedule: false, idle_cues: false, screen_transitions: false, away_after_min: 120 },
+  });
+  const { browser, close } = await launch("characters", settings, { seed: twoCharacters(settings) });
+  const yui = await browser.getWindowHandle();
+  try {
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 30_000, timeoutMsg: "Ann's window never opened" });
+    const ann = (await browser.getWindowHandles()).find((h) => h !== yui);
+
+    // Each window shows its own character, on screen, and none stands on the other.
+    const rects = {};
+    for (const [who, handle] of [["Yui", yui], ["Ann", ann]]) {
+      await browser.switchToWindow(handle);
+      await settled(browser, who);
+      const placeholder = await browser.execute(() => document.getElementById("composer-input").placeholder);
+      assert.equal(placeholder, `Talk to ${who}…`, `${who}'s composer names her`);
+      await browser.waitUntil(async () => (await browser.getWindowRect()).y > 0, { timeout: 15_000, timeoutMsg: `${who}'s window was never placed` });
+      rects[who] = await browser.getWindowRect();
+      t.diagnostic(`${who}: ${JSON.stringify(rects[who])}`);
+    }
+    for (const r of Object.values(rects)) {
+      assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.width <= 1280 && r.y + r.height <= 800 + r.height / 4, `on the 1280×800 display: ${JSON.stringify(r)}`);
+    }
+    const [a, b] = [rects.Yui, rects.Ann];
+    const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    assert.ok(apart, `the two windows overlap: ${JSON.stringify(rects)}`);
+
+    // A message to each, typed into her own window (clickable: the composer takes the click and the keys).
+    await browser.switchToWindow(yui);
+    await answered(browser, "Yui", "hello there", "Hi! I'm Yui.");
+    await browser.switchToWindow(ann);
+    await answered(browser, "Ann", "hi Ann, how are you?", "Hi! I'm Yui.");
+
+    // Ann's turn carried what she overheard: the user's line to Yui and Yui's reply.
+    const blocks = (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block);
+    const last = blocks.at(-1) ?? "";
+    t.diagnostic(last);
+    const lines = last.split("\n");
+    const header = lines.findIndex((l) => l.startsWith("overheard: Yui ↔ user"));
+    assert.ok(header >= 0, "Ann's context has an overheard block of Yui's");
+    const heard = [];
+    for (const l of lines.slice(header + 1)) {
+      if (!l.startsWith("  ")) break;
+      heard.push(l.trim());
+    }
+    assert.match(heard[0] ?? "", /^user: "?hello there/, `the user's line to Yui comes first: ${JSON.stringify(heard)}`);
+    assert.ok(heard.some((l) => /^Yui: "?Hi! I'm Yui\./.test(l)), `Yui's reply, labelled with her name: ${JSON.stringify(heard)}`);
+    assert.ok(!heard.some((l) => l.includes("how are you")), "Ann's own message is not something she overheard");
+
+    await browser.switchToWindow(yui);
+    const yuiBlocks = (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block);
+    assert.doesNotMatch(yuiBlocks.at(-1) ?? "", /overheard:/, "Yui spoke first: nothing to overhear");
+    await screenshot(t, browser, "characters");
+
+    // The settings' Characters section lists both; closing Ann there takes
+    // her window off the desktop, opening her brings it back.
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 3, { timeout: 15_000, timeoutMsg: "no settings window" });
+    const settingsWindow = (await browser.getWindowHandles()).find((h) => h !== yui && h !== ann);
+    await browser.switchToWindow(settingsWindow);
+    const rows = () => browser.execute(() => [...document.querySelectorAll("#characters-list > li")].map((li) => li.textContent.replace(/\s+/g, " ").trim()));
+    await browser.waitUntil(async () => (await rows()).length === 2, { timeout: 15_000, timeoutMsg: "the Characters section never listed two" });
+    const listed = await rows();
+    t.diagnostic(JSON.stringify(listed));
+    assert.match(listed[0], /^Yui\s*main\s*Remove…$/, "Yui first, main");
+    assert.match(listed[1], /^Ann\s*Make main\s*Remove…$/, "Ann beside her");
+    const annOpen = () => browser.$('#characters-list li[data-name="Ann"] input[type="checkbox"]');
+    await (await annOpen()).click();
+    await browser.waitUntil(async () => !(await browser.getWindowHandles()).includes(ann), { timeout: 30_000, timeoutMsg: "Ann's window stayed after she was closed" });
+    assert.equal((await browser.getWindowHandles()).length, 2, "Yui's pet and the settings");
+    await (await annOpen()).click();
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 3, { timeout: 30_000, timeoutMsg: "Ann's window never came back" });
+    await screenshot(t, browser, "characters-settings");
+    const back = (await browser.getWindowHandles()).find((h) => h !== yui && h !== settingsWindow);
+    await browser.switchToWindow(back);
+    await settled(browser, "Ann, back");
+  } finally {
+    await screenshot(t, browser, "characters-end");
+    await close();
+  }
+});

@@ -1,0 +1,135 @@
+// The settings window's "Characters" section (docs/characters.md): every
+// preset in registry order, which are on the desktop and which is main; add
+// one (from the default card or as a copy of another), open or close one,
+// make one main, remove one after asking. The registry and its rules are the
+// core's (`yui_core::presets`): this lists what it answers and sends one
+// change at a time; a refused change shows the core's reason.
+
+import type { PresetChange, Presets } from "../bindings";
+import { shell } from "../shell/shell";
+import { errorText } from "./tools";
+
+/** One row of the list, as the section shows it. */
+export interface CharacterRow {
+  /** Her name. */
+  name: string;
+  /** On the desktop. */
+  open: boolean;
+  /** Main: her pet window is the first, she has the microphone. */
+  main: boolean;
+  /** Whether the open checkbox can change (main stays open). */
+  canClose: boolean;
+  /** Whether "Remove" is offered (not the only preset). */
+  canRemove: boolean;
+}
+
+/** The registry as rows, in registry order. */
+export function rowsOf(presets: Presets): CharacterRow[] {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  return presets.presets.map((p) => {
+    const main = same(p.name, presets.main);
+    return { name: p.name, open: p.open, main, canClose: !main, canRemove: presets.presets.length > 1 };
+  });
+}
+
+/** The question asked before a removal. */
+export function removeQuestion(name: string): string {
+  return `Remove ${name}? Her settings, conversations, relations and key are deleted from this computer.`;
+}
+
+/** The "add" form's change: `copyOf` "" is the default card. Null when the name is empty. */
+export function addChange(name: string, copyOf: string): PresetChange | null {
+  const trimmed = name.trim();
+  if (trimmed === "") return null;
+  return { action: "add", name: trimmed, copy_of: copyOf === "" ? null : copyOf };
+}
+
+/** The section: its list, the add form and its problem line. */
+export class CharactersSection {
+  private readonly list = document.getElementById("characters-list") as HTMLUListElement;
+  private readonly name = document.getElementById("character-new-name") as HTMLInputElement;
+  private readonly copy = document.getElementById("character-new-copy") as HTMLSelectElement;
+  private readonly problem = document.getElementById("characters-problem") as HTMLParagraphElement;
+
+  constructor(private readonly ask: (question: string) => boolean = (q) => window.confirm(q)) {
+    (document.getElementById("character-add") as HTMLButtonElement).addEventListener("click", () => {
+      const change = addChange(this.name.value, this.copy.value);
+      if (change === null) return this.say("Give her a name first.");
+      void this.send(change).then((ok) => {
+        if (ok) this.name.value = "";
+      });
+    });
+  }
+
+  /** Load the registry and show it. */
+  async load(): Promise<void> {
+    try {
+      this.show(await shell.listCharacters());
+    } catch (e) {
+      this.say(errorText(e));
+    }
+  }
+
+  /** Send one change; the list shows the registry after it. Whether it was made. */
+  private async send(change: PresetChange): Promise<boolean> {
+    try {
+      this.show(await shell.changeCharacters(change));
+      this.say(null);
+      return true;
+    } catch (e) {
+      this.say(errorText(e));
+      return false;
+    }
+  }
+
+  private say(text: string | null): void {
+    this.problem.textContent = text ?? "";
+    this.problem.hidden = text === null;
+  }
+
+  private show(presets: Presets): void {
+    const rows = rowsOf(presets);
+    this.list.replaceChildren(...rows.map((row) => this.rowElement(row)));
+    const options = [new Option("the default card", ""), ...rows.map((r) => new Option(`a copy of ${r.name}`, r.name))];
+    this.copy.replaceChildren(...options);
+  }
+
+  private rowElement(row: CharacterRow): HTMLLIElement {
+    const li = document.createElement("li");
+    li.dataset.name = row.name;
+    const open = document.createElement("label");
+    open.className = "check";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = row.open;
+    box.disabled = !row.canClose;
+    box.setAttribute("aria-label", `${row.name} on the desktop`);
+    box.addEventListener("change", () => void this.send({ action: box.checked ? "open" : "close", name: row.name }));
+    open.append(box, ` ${row.name}`);
+    li.append(open);
+    if (row.main) {
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = "main";
+      li.append(badge);
+    } else {
+      const main = document.createElement("button");
+      main.type = "button";
+      main.className = "small";
+      main.textContent = "Make main";
+      main.addEventListener("click", () => void this.send({ action: "set_main", name: row.name }));
+      li.append(main);
+    }
+    if (row.canRemove) {
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "small";
+      remove.textContent = "Remove…";
+      remove.addEventListener("click", () => {
+        if (this.ask(removeQuestion(row.name))) void this.send({ action: "remove", name: row.name });
+      });
+      li.append(remove);
+    }
+    return li;
+  }
+}
