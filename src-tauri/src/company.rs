@@ -10,9 +10,11 @@ use crate::startup::lock;
 use crate::window::{WindowId, WindowState, Windows};
 use std::sync::{Mutex, OnceLock};
 use std::thread::ThreadId;
-use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use yui_core::cast::{Cast, Route};
 use yui_core::presets::{ChangeError, PresetChange, Presets};
-use yui_core::{DataDir, ErrorCode};
+use yui_core::session::handle::{deliver, DeliveryWaits, SessionHandle};
+use yui_core::{DataDir, ErrorCode, UserCommand};
 
 /// One open character: her pet window, her name, her files.
 #[derive(Debug, Clone)]
@@ -30,6 +32,12 @@ pub struct Member {
 #[derive(Default)]
 pub struct Company {
     members: Mutex<Vec<Member>>,
+    /// Each member's way into her session (`None` until it started, or
+    /// when it failed to), in the members' order.
+    handles: Mutex<Vec<Option<SessionHandle>>>,
+    /// Held while one change of the registry is made and the characters
+    /// start again: two at once would each save over the other.
+    changing: tokio::sync::Mutex<()>,
 }
 
 impl Company {
@@ -52,9 +60,30 @@ impl Company {
         lock(&self.members).clone()
     }
 
-    /// The cast changed: these are the open characters now.
+    /// The cast changed: these are the open characters now (their sessions
+    /// not started yet).
     pub fn set(&self, members: Vec<Member>) {
+        *lock(&self.handles) = vec![None; members.len()];
         *lock(&self.members) = members;
+    }
+
+    /// The session of the character in window `id` started.
+    pub fn started(&self, id: WindowId, handle: SessionHandle) {
+        let Some(i) = lock(&self.members).iter().position(|m| m.window == id) else { return };
+        if let Some(slot) = lock(&self.handles).get_mut(i) {
+            *slot = Some(handle);
+        }
+    }
+
+    /// Every open character's session, main first; `closed` when one has
+    /// none (it is starting, or failed to start).
+    fn handles(&self) -> Result<Vec<SessionHandle>, CommandError> {
+        let names: Vec<String> = lock(&self.members).iter().map(|m| m.name.clone()).collect();
+        lock(&self.handles)
+            .iter()
+            .zip(names)
+            .map(|(h, name)| h.clone().ok_or_else(|| CommandError::new(ErrorCode::Closed, format!("{name} has no session now"))))
+            .collect()
     }
 }
 
@@ -92,7 +121,10 @@ pub async fn open_beside(app: &AppHandle, id: WindowId, name: &str) -> Result<We
         let _ = window.set_title(name);
         return Ok(window);
     }
-    let window = WebviewWindowBuilder::new(app, id.label(), WebviewUrl::App("index.html".into()))
+    // Her state first: the page may ask for its lip channel as soon as it loads.
+    let tasks = tokio_util::sync::CancellationToken::new();
+    app.state::<Windows>().insert(id, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks.clone()));
+    let built = WebviewWindowBuilder::new(app, id.label(), WebviewUrl::App("index.html".into()))
         .title(name)
         .inner_size(PET_SIZE.0, PET_SIZE.1)
         .transparent(true)
@@ -104,8 +136,14 @@ pub async fn open_beside(app: &AppHandle, id: WindowId, name: &str) -> Result<We
         .skip_taskbar(true)
         .resizable(false)
         .shadow(false)
-        .build()
-        .map_err(|e| CommandError::new(ErrorCode::Unsupported, format!("the pet window of {name} could not open: {e}")))?;
+        .build();
+    let window = match built {
+        Ok(window) => window,
+        Err(e) => {
+            drop(app.state::<Windows>().remove(id));
+            return Err(CommandError::new(ErrorCode::Unsupported, format!("the pet window of {name} could not open: {e}")));
+        }
+    };
     // A layer-shell surface is made on the main thread (GTK), before it maps.
     let (on_main_app, made) = (app.clone(), window.clone());
     let placed = on_main(app, move || {
@@ -119,9 +157,7 @@ pub async fn open_beside(app: &AppHandle, id: WindowId, name: &str) -> Result<We
     // Where she first stands is her session's (beside the others, or
     // where she stood last).
     tracing::info!(record = "pet_window_opened", window = id.label(), character = name);
-    let tasks = tokio_util::sync::CancellationToken::new();
-    crate::cursor::watch(app.clone(), id, tasks.clone());
-    app.state::<Windows>().insert(id, WindowState::with_tasks(Err(CommandError::new(ErrorCode::Closed, "starting")), tasks));
+    crate::cursor::watch(app.clone(), id, tasks);
     if let Err(e) = window.show() {
         tracing::error!(record = "pet_show_failed", window = id.label(), error = %e);
     }
@@ -160,6 +196,8 @@ pub fn presets(app: &AppHandle) -> Result<Presets, CommandError> {
 /// Errors: `settings` for a refused change (nothing is saved then),
 /// `storage` when the files could not be written.
 pub async fn change(app: &AppHandle, change: PresetChange) -> Result<Presets, CommandError> {
+    let company = app.state::<Company>();
+    let _one_at_a_time = company.changing.lock().await;
     let worker = app.clone();
     let applied = change.clone();
     let presets = off_thread(move || {
@@ -177,6 +215,18 @@ pub async fn change(app: &AppHandle, change: PresetChange) -> Result<Presets, Co
             tracing::info!(record = "characters_changed", change = ?change, open = ?now.cast().names());
             crate::startup::restart_pet_session(app).await;
             crate::tray::redraw(app, now);
+            // A removed character's files and key go once her session has ended.
+            if let PresetChange::Remove { name } = &change {
+                let (registry, name, app) = (now.clone(), name.clone(), app.clone());
+                let deleted = off_thread(move || {
+                    let dir = app.state::<crate::startup::Background>().data_dir()?;
+                    Ok(registry.delete_files(&dir, &name)?)
+                })
+                .await;
+                if let Err(e) = deleted {
+                    tracing::warn!(record = "preset_files_not_deleted", error = %e.message);
+                }
+            }
         }
         Err(e) => tracing::warn!(record = "characters_change_refused", change = ?change, error = %e.message),
     }
@@ -204,4 +254,68 @@ pub async fn list_characters(app: AppHandle, window: WebviewWindow) -> Result<Pr
 pub async fn change_characters(app: AppHandle, window: WebviewWindow, change: PresetChange) -> Result<Presets, CommandError> {
     crate::settings_window::settings_only(&window)?;
     self::change(&app, change).await
+}
+
+/// The open characters' names, main first (the chat window's `@` completion).
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub fn character_names(company: State<'_, Company>) -> Vec<String> {
+    company.members().into_iter().map(|m| m.name).collect()
+}
+
+/// One line of the chat window's composer to the open characters
+/// (`docs/characters.md`, "Where a line goes"): `@Name text` to her,
+/// `@everyone text` to each in registry order one after another (this
+/// returns once the first is sent), a plain line to main.
+///
+/// Errors: `unknown_character` for an `@Name` no open character has
+/// (nothing is sent); `closed` when a character has no session now.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn send_to_characters(company: State<'_, Company>, text: String) -> Result<(), CommandError> {
+    let members = company.members();
+    let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+    let route = match names.len() {
+        0 | 1 => Route::Main { text },
+        _ => {
+            let cast = Cast::new(&names).map_err(|e| CommandError::new(ErrorCode::Settings, e.to_string()))?;
+            cast.route(&text).map_err(|refused| CommandError::new(ErrorCode::UnknownCharacter, refused.to_string()))?
+        }
+    };
+    let handles = company.handles()?;
+    let timeouts = yui_core::Timeouts::default();
+    let waits = DeliveryWaits { ready: timeouts.hello_reply_wait + timeouts.reconnect_first, turn: yui_core::limits::EVERYONE_TURN_WAIT };
+    if matches!(route, Route::Everyone { .. }) {
+        // Each later one's turn goes when the one before has spoken.
+        tauri::async_runtime::spawn(async move {
+            if let Err(e) = deliver(route, &handles, waits).await {
+                tracing::warn!(record = "everyone_cut_short", error = %e);
+            }
+        });
+        return Ok(());
+    }
+    deliver(route, &handles, waits).await.map_err(CommandError::from)
+}
+
+/// The chat window's Stop: every open character stops (a stop in a pet
+/// window stops only her).
+///
+/// Errors: none; a character without a session has nothing to stop.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub fn stop_characters(company: State<'_, Company>) {
+    for handle in lock(&company.handles).iter().flatten() {
+        let _ = handle.send(UserCommand::Stop);
+    }
+}
+
+/// Tell pet window `id` that it shows another character now (the cast
+/// moved): her `.vrm`, clips and name from `dir`.
+pub fn announce(app: &AppHandle, id: WindowId, dir: &DataDir) {
+    let settings = dir.load_settings_without_key().unwrap_or_default();
+    let event = yui_core::UiEvent::CharacterChanged {
+        character: yui_core::character::current(dir, &settings.character.vrm).map(|(info, _)| info),
+        motions: yui_core::character::user_motions(dir),
+    };
+    crate::sink::window_sink(app.clone(), id).emit(event);
 }

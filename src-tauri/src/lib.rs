@@ -96,6 +96,9 @@ shell_commands! {
     pet_commands::set_input_shape [ts::<Option<Vec<yui_core::world::stage::InputRect>>>] -> void, "The pet window's input region: the drawn shape (CSS px), or null for the whole window.";
     pet_commands::set_pet_keyboard [ts::<bool>] -> void, "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.";
     pet_commands::input_by_shape [] -> ts::<bool>, "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.";
+    company::character_names [] -> ts::<Vec<String>>, "The open characters' names, main first.";
+    company::send_to_characters [ts::<String>] -> void, "One line of the chat window to the open characters: @Name, @everyone (one after another), or a plain line to main.";
+    company::stop_characters [] -> void, "Stop every open character (the chat window's Stop).";
     company::list_characters [] -> ts::<yui_core::presets::Presets>, "The registry of presets (the Characters section).";
     company::change_characters [ts::<yui_core::presets::PresetChange>] -> ts::<yui_core::presets::Presets>, "Make one change to the presets (the window asked before a removal); the registry after it.";
     settings_window::open_settings [] -> void, "Open the settings window.";

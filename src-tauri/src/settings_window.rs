@@ -14,8 +14,9 @@ use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowB
 use yui_core::card::{self, CardStore};
 use yui_core::character::{self, CharacterInfo};
 use yui_core::keystore::KeyPlace;
+use yui_core::presets::{load_joined, save_split};
 use yui_core::probe::ProbeReport;
-use yui_core::{CoreError, ErrorCode, Settings, UiEvent};
+use yui_core::{CoreError, ErrorCode, Settings};
 
 /// Open the settings window, or bring it to the front.
 pub fn open(app: &AppHandle) {
@@ -60,19 +61,28 @@ pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Co
 /// The saved settings, key included (only for the settings window).
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn load_settings(window: WebviewWindow, background: State<'_, Background>) -> Result<Settings, CommandError> {
+pub async fn load_settings(app: AppHandle, window: WebviewWindow) -> Result<Settings, CommandError> {
     settings_only(&window)?;
-    let dir = background.data_dir()?;
-    blocking(move || dir.load_settings()).await
+    let (root, own) = main_dirs(&app)?;
+    blocking(move || load_joined(&root, &own)).await
+}
+
+/// The data directory and main's folder (the directory itself for the
+/// root preset): the settings window edits main's settings, the user's
+/// part app-wide (`yui_core::presets::save_split`).
+pub(crate) fn main_dirs(app: &AppHandle) -> Result<(yui_core::DataDir, yui_core::DataDir), CommandError> {
+    let root = app.state::<Background>().data_dir()?;
+    let own = app.state::<crate::company::Company>().dir_of(WindowId::Pet).unwrap_or_else(|| root.clone());
+    Ok((root, own))
 }
 
 /// Where the key is kept, or would be kept if saved now.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn key_place(window: WebviewWindow, background: State<'_, Background>) -> Result<KeyPlace, CommandError> {
+pub async fn key_place(app: AppHandle, window: WebviewWindow) -> Result<KeyPlace, CommandError> {
     settings_only(&window)?;
-    let dir = background.data_dir()?;
-    blocking(move || Ok(dir.key_store().place())).await
+    let (_, own) = main_dirs(&app)?;
+    blocking(move || Ok(own.key_store().place())).await
 }
 
 /// Test the connection `settings` describe (the form's values, unsaved).
@@ -87,27 +97,27 @@ pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Resul
 /// transport changed and reload its character when that changed.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn save_settings(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, mut settings: Settings) -> Result<(), CommandError> {
+pub async fn save_settings(app: AppHandle, window: WebviewWindow, mut settings: Settings) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
     // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
-    let dir = background.data_dir()?;
+    let (_, own) = main_dirs(&app)?;
     settings.character.voice.mic_enabled =
-        blocking(move || dir.load_settings_without_key()).await.map(|s| s.character.voice.mic_enabled).unwrap_or(settings.character.voice.mic_enabled);
-    apply(&app, &background, settings).await
+        blocking(move || own.load_settings_without_key()).await.map(|s| s.character.voice.mic_enabled).unwrap_or(settings.character.voice.mic_enabled);
+    apply(&app, settings).await
 }
 
 /// Save `next` and make the app follow it: a new pet session when the
 /// transport changed, else the live session reads it (switches, the turn
 /// screenshot, the voice) and listens or stops when the mic toggle changed;
 /// the pet reloads its character when that changed.
-pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settings) -> Result<(), CommandError> {
-    let dir = background.data_dir()?;
+pub(crate) async fn apply(app: &AppHandle, next: Settings) -> Result<(), CommandError> {
+    let (root, own) = main_dirs(app)?;
     let saved = next.clone();
     let (change, mic_was, place) = blocking(move || {
-        let old = dir.load_settings().unwrap_or_default();
+        let old = load_joined(&root, &own).unwrap_or_default();
         let change = old.change_to(&next);
-        let place = dir.save_settings(&next)?;
+        let place = save_split(&root, &own, &next)?;
         Ok((change, old.character.voice.mic_enabled, place))
     })
     .await?;
@@ -127,24 +137,18 @@ pub(crate) async fn apply(app: &AppHandle, background: &Background, next: Settin
         });
     }
     if change.character_changed {
-        announce_character(app, background);
+        announce_character(app);
     }
     crate::ingress::follow(app, &saved.user.ingress).await;
     crate::presence::follow_autostart_async(app, saved.user.start_at_login).await;
     Ok(())
 }
 
-/// Tell the pet window to reload its character and clips.
-fn announce_character(app: &AppHandle, background: &Background) {
-    let Ok(dir) = background.data_dir() else {
-        return;
-    };
-    let settings = dir.load_settings_without_key().unwrap_or_default();
-    let event = UiEvent::CharacterChanged {
-        character: character::current(&dir, &settings.character.vrm).map(|(info, _)| info),
-        motions: character::user_motions(&dir),
-    };
-    crate::sink::window_sink(app.clone(), WindowId::Pet).emit(event);
+/// Tell main's pet window to reload her character and clips.
+fn announce_character(app: &AppHandle) {
+    if let Ok((_, own)) = main_dirs(app) {
+        crate::company::announce(app, WindowId::Pet, &own);
+    }
 }
 
 /// The last client_context blocks the pet's session sent, oldest first (the
@@ -175,11 +179,11 @@ fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
 }
 
 /// What every upload command starts with: the caller must be the settings
-/// window; answers the data dir, the file name and the bytes.
-fn settings_upload(window: &WebviewWindow, background: &Background, request: &Request<'_>) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
+/// window; answers main's folder, the file name and the bytes.
+fn settings_upload(window: &WebviewWindow, app: &AppHandle, request: &Request<'_>) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
     settings_only(window)?;
     let (name, bytes) = upload(request)?;
-    Ok((background.data_dir()?, name, bytes))
+    Ok((main_dirs(app)?.1, name, bytes))
 }
 
 /// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
@@ -192,35 +196,36 @@ pub async fn import_character(
     background: State<'_, Background>,
     request: Request<'_>,
 ) -> Result<CharacterInfo, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
+    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
     let info = {
         let dir = dir.clone();
         blocking(move || character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?
     };
-    let mut settings = blocking(move || dir.load_settings()).await?;
+    let root = background.data_dir()?;
+    let mut settings = blocking(move || load_joined(&root, &dir)).await?;
     settings.character.vrm = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
-    apply(&app, &background, settings).await?;
+    apply(&app, settings).await?;
     Ok(info)
 }
 
 /// Go back to the bundled default character.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn use_default_character(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<(), CommandError> {
+pub async fn use_default_character(app: AppHandle, window: WebviewWindow) -> Result<(), CommandError> {
     settings_only(&window)?;
-    let dir = background.data_dir()?;
-    let mut settings = blocking(move || dir.load_settings()).await?;
+    let (root, own) = main_dirs(&app)?;
+    let mut settings = blocking(move || load_joined(&root, &own)).await?;
     settings.character.vrm.clear();
-    apply(&app, &background, settings).await
+    apply(&app, settings).await
 }
 
 /// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn import_motion(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
+pub async fn import_motion(app: AppHandle, window: WebviewWindow, request: Request<'_>) -> Result<String, CommandError> {
+    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
     let id = blocking(move || character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?;
-    announce_character(&app, &background);
+    announce_character(&app);
     Ok(id)
 }
 
@@ -229,8 +234,8 @@ pub async fn import_motion(app: AppHandle, window: WebviewWindow, background: St
 /// so it is used. Answers the card's name.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn import_card(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, request: Request<'_>) -> Result<String, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &background, &request)?;
+pub async fn import_card(app: AppHandle, window: WebviewWindow, request: Request<'_>) -> Result<String, CommandError> {
+    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
     let card = blocking(move || {
         let settings = dir.load_settings_without_key()?;
         Ok(card::import_into(&CardStore::new(&dir, &settings.character.vrm), &name, &bytes)?)
@@ -244,12 +249,13 @@ pub async fn import_card(app: AppHandle, window: WebviewWindow, background: Stat
 /// default persona in the UI language).
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn current_card_name(window: WebviewWindow, background: State<'_, Background>) -> Result<String, CommandError> {
+pub async fn current_card_name(app: AppHandle, window: WebviewWindow) -> Result<String, CommandError> {
     settings_only(&window)?;
-    let dir = background.data_dir()?;
+    let (root, own) = main_dirs(&app)?;
     blocking(move || {
-        let settings = dir.load_settings_without_key()?;
-        Ok(card::current(&CardStore::new(&dir, &settings.character.vrm), &settings.user.language).name)
+        let vrm = own.load_settings_without_key()?.character.vrm;
+        let language = root.load_settings_without_key()?.user.language;
+        Ok(card::current(&CardStore::new(&own, &vrm), &language).name)
     })
     .await
 }

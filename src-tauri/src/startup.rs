@@ -130,6 +130,9 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
     let lineup = match lineup {
         Ok(lineup) => lineup,
         Err(e) => {
+            // No character but main's window, and that one says why.
+            crate::company::close_beside_from(app, 1);
+            company.set(Vec::new());
             tracing::error!(record = "session_start_failed", window = WindowId::Pet.label(), code = ?e.code, error = %e.message);
             window_sink(app.clone(), WindowId::Pet).emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
             windows.replace_session(WindowId::Pet, Err(e));
@@ -137,6 +140,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
         }
     };
     let names: Vec<String> = lineup.cast.names().to_vec();
+    let before = company.members();
     company.set(
         names
             .iter()
@@ -161,6 +165,11 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
                 continue;
             }
         }
+        // A window that showed another character before (main changed, or
+        // one before her closed) reloads hers.
+        if before.iter().any(|m| m.window == id && m.dir != member.dir) {
+            crate::company::announce(app, id, &member.dir);
+        }
         let sink = window_sink(app.clone(), id);
         let seat = ensemble.as_ref().and_then(|e| e.seat(i));
         let others = if seat.is_some() { lineup.cast.others(name) } else { Vec::new() };
@@ -169,6 +178,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
             Err(e) => Err(e),
         };
         let session = session.map(|(session, card)| {
+            company.started(id, session.handle());
             match id {
                 WindowId::Pet => crate::ingress::attach(app, &session, if ensemble.is_some() { name } else { &card }),
                 _ => crate::ingress::attach_beside(app, &session, name),

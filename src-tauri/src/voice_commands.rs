@@ -5,7 +5,7 @@
 
 use crate::commands::{caller, CommandError};
 use crate::settings_window::{apply, blocking, settings_only};
-use crate::startup::{lock, Background};
+use crate::startup::lock;
 use crate::window::{WindowId, Windows};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State, WebviewWindow};
@@ -37,13 +37,13 @@ pub fn lip_channel(window: WebviewWindow, windows: State<'_, Windows>, channel: 
 /// so its pill shows what the microphone does already.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: State<'_, Background>) -> Result<bool, CommandError> {
+pub async fn mic_enabled(app: AppHandle, window: WebviewWindow) -> Result<bool, CommandError> {
     // One microphone on the desktop: it listens for main (`docs/characters.md`).
     if pet_only(&window)? != WindowId::Pet {
         return Ok(false);
     }
-    let dir = background.data_dir()?;
-    let on = blocking(move || Ok(dir.load_settings_without_key()?.character.voice.mic_enabled)).await?;
+    let (_, own) = crate::settings_window::main_dirs(&app)?;
+    let on = blocking(move || Ok(own.load_settings_without_key()?.character.voice.mic_enabled)).await?;
     let _ = tauri::Manager::state::<Windows>(&app).with_session(WindowId::Pet, |s| {
         s.repeat_voice_state();
         Ok(())
@@ -56,15 +56,15 @@ pub async fn mic_enabled(app: AppHandle, window: WebviewWindow, background: Stat
 /// Errors: the pet has no session, or the settings could not be saved.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn set_mic(app: AppHandle, window: WebviewWindow, background: State<'_, Background>, on: bool) -> Result<(), CommandError> {
+pub async fn set_mic(app: AppHandle, window: WebviewWindow, on: bool) -> Result<(), CommandError> {
     if pet_only(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Unsupported, "the microphone listens for main; make this character main to talk to her"));
     }
-    let dir = background.data_dir()?;
-    let mut settings = blocking(move || dir.load_settings()).await?;
+    let (root, own) = crate::settings_window::main_dirs(&app)?;
+    let mut settings = blocking(move || yui_core::presets::load_joined(&root, &own)).await?;
     settings.character.voice.mic_enabled = on;
     // Saving follows a changed toggle with `listen` (settings_window::apply).
-    apply(&app, &background, settings).await
+    apply(&app, settings).await
 }
 
 /// The sound output devices' names, for the settings' list.

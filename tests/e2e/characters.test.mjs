@@ -3,7 +3,9 @@
 // against yui-mock over Responses: both windows on screen side by side, not
 // on each other; a message typed into each window is answered in that
 // window's bubble; Ann's context (her window's inspector) carries the
-// `overheard:` block with what Yui and the user said.
+// `overheard:` block with what Yui and the user said; in the chat window,
+// `@` offers the names and `@everyone` is answered by Yui, then Ann; the
+// settings' Characters section closes Ann and opens her again.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -99,6 +101,60 @@ test("two characters stand side by side, each answers in her own window, and Ann
     assert.doesNotMatch(yuiBlocks.at(-1) ?? "", /overheard:/, "Yui spoke first: nothing to overhear");
     await screenshot(t, browser, "characters");
 
+    // The chat window: `@` offers the names (Tab takes the first), and
+    // `@everyone` is answered by Yui, then Ann, who overhears Yui's answer.
+    await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_chat"));
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 3, { timeout: 15_000, timeoutMsg: "no chat window" });
+    const chatWindow = (await browser.getWindowHandles()).find((h) => h !== yui && h !== ann);
+    await browser.switchToWindow(chatWindow);
+    const chatInput = await browser.$("#chat-input");
+    await chatInput.waitForExist({ timeout: 15_000 });
+    await browser.waitUntil(async () => {
+      await chatInput.click();
+      await browser.execute(() => {
+        const input = document.getElementById("chat-input");
+        input.value = "";
+        input.dispatchEvent(new Event("input"));
+      });
+      await chatInput.addValue("@A");
+      return (await browser.execute(() => document.getElementById("mentions").textContent)) === "@Ann";
+    }, { timeout: 15_000, timeoutMsg: "@A never offered @Ann" });
+    await browser.keys(["Tab"]);
+    assert.equal(await chatInput.getValue(), "@Ann ", "Tab takes the name");
+    await browser.execute(() => {
+      const input = document.getElementById("chat-input");
+      input.value = "";
+      input.dispatchEvent(new Event("input"));
+    });
+    await chatInput.addValue("@everyone good night");
+    await browser.keys(["Enter"]);
+    const contexts = async (handle) => {
+      await browser.switchToWindow(handle);
+      return (await browser.execute(() => window.__TAURI_INTERNALS__.invoke("recent_contexts"))).map((c) => c.block);
+    };
+    let annLast = "";
+    await browser.waitUntil(
+      async () => {
+        annLast = (await contexts(ann)).at(-1) ?? "";
+        return annLast.includes("addressed to everyone");
+      },
+      { timeout: 60_000, timeoutMsg: "Ann never got @everyone's turn" },
+    );
+    await browser.switchToWindow(ann);
+    await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 30_000, timeoutMsg: "Ann's @everyone turn never ended" });
+    t.diagnostic(annLast);
+    const yuiLast = (await contexts(yui)).at(-1) ?? "";
+    assert.match(yuiLast, /trigger: user message \(addressed to everyone\)/, "Yui got it first, addressed to everyone");
+    assert.match(annLast, /trigger: user message \(addressed to everyone\)/, "then Ann");
+    assert.match(annLast, /user: "@everyone good night"/, "Ann overheard the line to Yui");
+    const heardAfter = annLast.slice(annLast.indexOf('user: "@everyone good night"'));
+    assert.match(heardAfter.split("\n")[1] ?? "", /^\s+Yui: /, "and Yui's answer to it, before her own turn");
+    await browser.switchToWindow(chatWindow);
+    await screenshot(t, browser, "characters-chat");
+    await browser.closeWindow();
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "the chat window stayed" });
+    await browser.switchToWindow(yui);
+
     // The settings' Characters section lists both; closing Ann there takes
     // her window off the desktop, opening her brings it back.
     await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
@@ -109,7 +165,7 @@ test("two characters stand side by side, each answers in her own window, and Ann
     await browser.waitUntil(async () => (await rows()).length === 2, { timeout: 15_000, timeoutMsg: "the Characters section never listed two" });
     const listed = await rows();
     t.diagnostic(JSON.stringify(listed));
-    assert.match(listed[0], /^Yui\s*main\s*Remove…$/, "Yui first, main");
+    assert.match(listed[0], /^Yui\s*main$/, "Yui first, main, not removable (her files are the data folder)");
     assert.match(listed[1], /^Ann\s*Make main\s*Remove…$/, "Ann beside her");
     const annOpen = () => browser.$('#characters-list li[data-name="Ann"] input[type="checkbox"]');
     await (await annOpen()).click();

@@ -65,7 +65,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
 use yui_core::cast::{Cast, Route};
-use yui_core::command::Addressee;
+use yui_core::session::handle::{deliver, DeliveryWaits};
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
 use yui_core::{ChatApi, DataDir, ErrorCode, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
@@ -373,6 +373,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
         sessions.push(Arc::new(Session::start(config, sink)?));
     }
     let main = sessions[0].clone();
+    let handles: Vec<yui_core::session::handle::SessionHandle> = sessions.iter().map(|s| s.handle()).collect();
     let ingress_cancel = tokio_util::sync::CancellationToken::new();
     let _ingress = match args.ingress_port {
         Some(port) => {
@@ -450,26 +451,19 @@ async fn chat(args: Args) -> anyhow::Result<()> {
                             }
                         },
                     };
-                    match route {
-                        Route::Main { text } => send_when_ready(&main, UserCommand::SendText { text }, ready_wait).await?,
-                        Route::One { index, text } => {
-                            send_when_ready(&sessions[index], UserCommand::SendAddressed { text, to: Addressee::Character }, ready_wait).await?
-                        }
-                        Route::Everyone { text } => {
-                            // One after another in registry order: each
-                            // one's turn goes when the one before has
-                            // finished its reply (and said it).
-                            let everyone = sessions.clone();
-                            rounds.push(tokio::spawn(async move {
-                                for session in everyone {
-                                    let command = UserCommand::SendAddressed { text: text.clone(), to: Addressee::Everyone };
-                                    if send_when_ready(&session, command, ready_wait).await.is_err() {
-                                        return;
-                                    }
-                                    session.wait_idle(turn_wait).await;
-                                }
-                            }));
-                        }
+                    // One path with the app (`session::handle::deliver`):
+                    // `@everyone` runs beside the next lines, one character
+                    // after another; the others are sent before the next line.
+                    let waits = DeliveryWaits { ready: ready_wait, turn: turn_wait };
+                    let everyone = matches!(route, Route::Everyone { .. });
+                    let cast_handles = handles.clone();
+                    let delivery = async move { deliver(route, &cast_handles, waits).await };
+                    if everyone {
+                        rounds.push(tokio::spawn(async move {
+                            let _ = delivery.await;
+                        }));
+                    } else {
+                        delivery.await?;
                     }
                 }
             }
@@ -498,17 +492,6 @@ async fn chat(args: Args) -> anyhow::Result<()> {
             session.close().await;
         }
     }
-    Ok(())
-}
-
-/// Send a user message to `session`, giving a connection in progress its
-/// hello wait first (a refused key will not get better by waiting).
-async fn send_when_ready(session: &Session, command: UserCommand, wait: Duration) -> anyhow::Result<()> {
-    if !session.status().borrow().is_ready() {
-        let mut status = session.status();
-        let _ = tokio::time::timeout(wait, status.wait_for(|s| s.is_ready() || *s == Status::AuthFailed)).await;
-    }
-    session.send(command)?;
     Ok(())
 }
 

@@ -65,6 +65,41 @@ pub enum PresetError {
     /// The last preset cannot be removed.
     #[error("\"{0}\" is the only character")]
     LastOne(String),
+    /// The preset whose files are the data directory itself cannot be
+    /// removed: they are the installation's own.
+    #[error("\"{0}\" was the first character: her files are the data folder itself, so she stays (close her instead)")]
+    RootStays(String),
+}
+
+/// The settings of the character whose folder is `own` in the data
+/// directory `data_dir`: hers (her `settings.json` and key) for what
+/// belongs to the character, the directory's for what belongs to the user
+/// and the desktop; the directory's own whole when `own` is the directory
+/// (the root preset). Blocking: it may ask the OS keychain.
+pub fn load_joined(data_dir: &DataDir, own: &DataDir) -> Result<Settings, CoreError> {
+    let app = data_dir.load_settings()?;
+    if own == data_dir {
+        return Ok(app);
+    }
+    let mut hers = own.load_settings()?;
+    hers.user = app.user;
+    Ok(hers)
+}
+
+/// Save `settings` of the character whose folder is `own`: what belongs to
+/// the character (key included) in her folder, what belongs to the user
+/// and the desktop in the data directory; all of it there for the root
+/// preset. Where her key went. Blocking, as [`load_joined`].
+pub fn save_split(data_dir: &DataDir, own: &DataDir, settings: &Settings) -> Result<crate::keystore::KeyPlace, CoreError> {
+    if own == data_dir {
+        return data_dir.save_settings(settings);
+    }
+    let mut app = data_dir.load_settings()?;
+    app.user = settings.user.clone();
+    data_dir.save_settings(&app)?;
+    let mut hers = settings.clone();
+    hers.user = Default::default();
+    own.save_settings(&hers)
 }
 
 /// One change the user makes in the Characters section of the settings
@@ -98,9 +133,9 @@ pub enum PresetChange {
         /// Her name.
         name: String,
     },
-    /// Take preset `name` out of the registry and delete her files (the
-    /// settings window asked the user first; the root preset's files are
-    /// the data directory's and stay).
+    /// Take preset `name` out of the registry (the settings window asked
+    /// the user first); her files and key go with [`Presets::delete_files`]
+    /// once her session has ended. The root preset cannot be removed.
     Remove {
         /// Her name.
         name: String,
@@ -120,9 +155,9 @@ pub enum ChangeError {
 
 impl Presets {
     /// Make `change` and save the registry to `data_dir` (for an added copy,
-    /// her settings first; for a removal, her files after). Blocking: a
-    /// copy reads and writes keys in the OS keychain. Nothing is saved
-    /// when the change is refused.
+    /// her settings first). Blocking: a copy reads and writes keys in the
+    /// OS keychain. Nothing is saved when the change is refused. A removed
+    /// preset's files stay until [`Presets::delete_files`].
     pub fn apply(&mut self, data_dir: &DataDir, change: &PresetChange) -> Result<(), ChangeError> {
         let mut next = self.clone();
         match change {
@@ -143,9 +178,6 @@ impl Presets {
             }
         }
         next.save(data_dir)?;
-        if let PresetChange::Remove { name } = change {
-            next.delete_files(data_dir, name)?;
-        }
         *self = next;
         Ok(())
     }
@@ -289,6 +321,9 @@ impl Presets {
         if self.presets.len() == 1 {
             return Err(PresetError::LastOne(self.presets[0].name.clone()));
         }
+        if same_name(&self.presets[i].name, &self.root) {
+            return Err(PresetError::RootStays(self.root.clone()));
+        }
         let removed = self.presets.remove(i);
         if same_name(&removed.name, &self.main) {
             let next = self.presets.iter().position(|p| p.open).unwrap_or(0);
@@ -309,20 +344,19 @@ impl Presets {
     /// directory's for what belongs to the user and the desktop. Blocking:
     /// it may ask the OS keychain.
     pub fn settings_of(&self, data_dir: &DataDir, name: &str) -> Result<Settings, CoreError> {
-        let app = data_dir.load_settings()?;
-        if same_name(name, &self.root) {
-            return Ok(app);
-        }
-        let mut own = self.dir_of(data_dir, name)?.load_settings()?;
-        own.user = app.user;
-        Ok(own)
+        load_joined(data_dir, &self.dir_of(data_dir, name)?)
     }
 
-    /// Delete the files of a removed preset named `name` (never the root's:
-    /// those are the data directory's own). The user confirmed first.
+    /// Delete the files and the key of a removed preset named `name` (never
+    /// the root's: those are the data directory's own), once her session
+    /// has ended. The user confirmed first.
     pub fn delete_files(&self, data_dir: &DataDir, name: &str) -> Result<(), CoreError> {
         if same_name(name, &self.root) || self.find(name).is_some() {
             return Ok(());
+        }
+        // Her key first: a preset added later under her name must not find it.
+        if let Err(e) = self.dir_of(data_dir, name)?.key_store().save("") {
+            tracing::warn!(record = "preset_key_not_deleted", character = name, error = %e);
         }
         let dir = data_dir.root().join("characters").join(crate::data_dir::preset_key(name));
         match std::fs::remove_dir_all(&dir) {
@@ -486,13 +520,48 @@ mod tests {
 
         let ann_dir = p.dir_of(&dir, "Ann").unwrap();
         assert!(ann_dir.root().join("settings.json").exists());
+        assert_eq!(ann_dir.key_store().load().unwrap().as_deref(), Some("sk-main"));
         p.apply(&dir, &PresetChange::Remove { name: "Ann".into() }).unwrap();
+        assert!(ann_dir.root().exists(), "her files stay while her session may still write");
+        p.delete_files(&dir, "Ann").unwrap();
         assert!(!ann_dir.root().exists(), "her files went with her");
+        assert_eq!(ann_dir.key_store().load().unwrap(), None, "and her key");
         assert_eq!(p.main, "Yui", "main's place went to the next open preset");
         assert_eq!(Presets::load(&dir, "Yui").presets.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["Yui", "Mio"]);
+        let root = p.apply(&dir, &PresetChange::Remove { name: "yui".into() });
+        assert!(matches!(root, Err(ChangeError::Refused(PresetError::RootStays(_)))), "{root:?}");
+        assert!(dir.root().join("settings.json").exists());
         // The JSON the settings window sends.
         let sent: PresetChange = serde_json::from_str(r#"{"action":"set_main","name":"Mio"}"#).unwrap();
         assert_eq!(sent, PresetChange::SetMain { name: "Mio".into() });
+    }
+
+    #[test]
+    fn the_settings_window_edits_main_where_her_settings_live_and_the_user_part_app_wide() {
+        let (_tmp, dir) = dir();
+        let mut p = Presets::single("Yui");
+        p.apply(&dir, &PresetChange::Add { name: "Ann".into(), copy_of: None }).unwrap();
+        let ann = p.dir_of(&dir, "Ann").unwrap();
+        let mut edited = load_joined(&dir, &ann).unwrap();
+        edited.character.model = "ann-model".into();
+        edited.character.key = "sk-ann".into();
+        edited.user.user_name = "Kai".into();
+        save_split(&dir, &ann, &edited).unwrap();
+        let root = load_joined(&dir, &dir).unwrap();
+        assert_eq!(
+            (root.character.model.as_str(), root.user.user_name.as_str()),
+            (Settings::default().character.model.as_str(), "Kai"),
+            "the user part went app-wide, the character part not"
+        );
+        assert_eq!(root.character.key.expose(), "");
+        let back = load_joined(&dir, &ann).unwrap();
+        assert_eq!((back.character.model.as_str(), back.character.key.expose(), back.user.user_name.as_str()), ("ann-model", "sk-ann", "Kai"));
+        // The root preset's are the directory's whole.
+        let mut r = root.clone();
+        r.character.model = "root-model".into();
+        save_split(&dir, &dir, &r).unwrap();
+        assert_eq!(dir.load_settings().unwrap().character.model, "root-model");
+        assert_eq!(load_joined(&dir, &ann).unwrap().character.model, "ann-model");
     }
 
     #[test]

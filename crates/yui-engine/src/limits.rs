@@ -423,3 +423,7 @@ pub const ADDRESSED_TURNS_PER_EXCHANGE: u32 = 6;
 /// Characters open at once at most (our own choice, `docs/characters.md`):
 /// each is a pet window with its own renderer and session.
 pub const OPEN_CHARACTERS_MAX: usize = 6;
+/// How long `@everyone` waits for one character's reply to end (and be
+/// said) before the next character's turn goes anyway (our own choice,
+/// `docs/characters.md`): a long reply with tools, said aloud.
+pub const EVERYONE_TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(180);

@@ -49,6 +49,12 @@ export const commands = {
   setPetKeyboard: (on: boolean): Promise<null> => invoke<null>("set_pet_keyboard", { on }),
   /** Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland. */
   inputByShape: (): Promise<boolean> => invoke<boolean>("input_by_shape"),
+  /** The open characters' names, main first. */
+  characterNames: (): Promise<Array<string>> => invoke<Array<string>>("character_names"),
+  /** One line of the chat window to the open characters: @Name, @everyone (one after another), or a plain line to main. */
+  sendToCharacters: (text: string): Promise<null> => invoke<null>("send_to_characters", { text }),
+  /** Stop every open character (the chat window's Stop). */
+  stopCharacters: (): Promise<null> => invoke<null>("stop_characters"),
   /** The registry of presets (the Characters section). */
   listCharacters: (): Promise<Presets> => invoke<Presets>("list_characters"),
   /** Make one change to the presets (the window asked before a removal); the registry after it. */

@@ -31,6 +31,12 @@ export interface ChatBackend {
   deleteAllConversations(): Promise<void>;
   /** Open the settings window. */
   openSettings(): Promise<void>;
+  /** The open characters' names, main first (one: no `@` to offer). */
+  characterNames(): Promise<string[]>;
+  /** A line that starts with `@`, to the characters it names (the core routes it). */
+  sendToCharacters(text: string): Promise<void>;
+  /** Stop every open character. */
+  stopAll(): Promise<void>;
   /** Receive core events until the returned function is called. */
   subscribe(onEvent: (event: UiEvent) => void): Promise<Unsubscribe>;
 }
@@ -50,6 +56,9 @@ export function tauriChatBackend(): ChatBackend {
     deleteConversation: (id) => shell.chatDeleteConversation(id).then(done),
     deleteAllConversations: () => shell.chatDeleteAllConversations().then(done),
     openSettings: () => shell.openSettings().then(done),
+    characterNames: shell.characterNames,
+    sendToCharacters: (text) => shell.sendToCharacters(text).then(done),
+    stopAll: () => shell.stopCharacters().then(done),
     subscribe: subscribeEvents,
   };
 }

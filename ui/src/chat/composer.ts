@@ -5,6 +5,7 @@
 import type { Attachment, ChatSettings } from "../bindings/index";
 import { admit, chipLabel, readAttachment } from "./attachments";
 import { byId, h } from "./dom";
+import { completeMention, mentionCandidates } from "./mention";
 
 /** What the composer asks of the page. */
 export interface ComposerHooks {
@@ -14,6 +15,8 @@ export interface ComposerHooks {
   stop(): void;
   /** The limits right now. */
   limits(): Pick<ChatSettings, "max_attachments" | "max_attachment_bytes">;
+  /** The open characters' names, main first (`@` offers them when there are several). */
+  names(): readonly string[];
 }
 
 /** The composer, bound to the elements of chat.html. */
@@ -23,6 +26,7 @@ export class Composer {
   private readonly fileInput = byId<HTMLInputElement>("attach-input");
   private readonly chips = byId<HTMLElement>("attachments");
   private readonly message = byId<HTMLElement>("composer-message");
+  private readonly mentions = byId<HTMLElement>("mentions");
   private files: File[] = [];
   private running = false;
   private enabled = true;
@@ -32,12 +36,21 @@ export class Composer {
     dropZone: HTMLElement,
   ) {
     this.input.addEventListener("keydown", (e) => {
+      const offered = mentionCandidates(this.input.value, hooks.names());
+      if (e.key === "Tab" && offered.length > 0) {
+        e.preventDefault();
+        this.takeMention(offered[0]);
+        return;
+      }
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
         void this.submit();
       }
     });
-    this.input.addEventListener("input", () => this.fit());
+    this.input.addEventListener("input", () => {
+      this.fit();
+      this.offerMentions();
+    });
     this.sendButton.addEventListener("click", () => {
       // While a turn runs the button is Stop; Enter still sends (the core queues it).
       if (this.running) hooks.stop();
@@ -72,6 +85,28 @@ export class Composer {
       e.preventDefault();
       this.add(files);
     });
+  }
+
+  /** Offer the names `@` could take now (nothing when none fits). */
+  private offerMentions(): void {
+    const offered = mentionCandidates(this.input.value, this.hooks.names());
+    this.mentions.hidden = offered.length === 0;
+    this.mentions.replaceChildren(
+      ...offered.map((name) => {
+        const b = h("button", { type: "button", class: "mention" }, `@${name}`);
+        b.addEventListener("mousedown", (e) => e.preventDefault());
+        b.addEventListener("click", () => this.takeMention(name));
+        return b;
+      }),
+    );
+  }
+
+  /** Put `@name ` in the composer and go on typing after it. */
+  private takeMention(name: string): void {
+    this.input.value = completeMention(name);
+    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    this.offerMentions();
+    this.input.focus();
   }
 
   /** Whether a turn runs (Send shows Stop) and whether the composer takes messages at all. */

@@ -312,6 +312,10 @@ export function fakeChatBackend(): ChatBackend {
     deleteConversation: async (id) => handle({ type: "delete_conversation", conversation_id: id }),
     deleteAllConversations: async () => handle({ type: "delete_all_conversations" }),
     openSettings: async () => console.info("fake: open_settings"),
+    // One character in the demo: every line is hers.
+    characterNames: async () => ["Yui"],
+    sendToCharacters: async (text) => handle({ type: "send_text", text }),
+    stopAll: async () => handle({ type: "stop" }),
     subscribe: async (onEvent) => {
       listeners.add(onEvent);
       if (listeners.size === 1) later(400, liveDemo);

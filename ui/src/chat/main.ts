@@ -10,6 +10,7 @@ import { Composer } from "./composer";
 import { ConfirmDialog } from "./dialog";
 import { byId } from "./dom";
 import { connectionText, deleteQuestion } from "./format";
+import { addressed } from "./mention";
 import { copyText, type MessageAction } from "./messages";
 import { nextLapse, renderOffers } from "./offers";
 import { SearchOverlay } from "./search";
@@ -79,9 +80,11 @@ const composer = new Composer(
     send: sendMessage,
     stop: () => {
       dispatch(stopPressed(state));
-      void command({ type: "stop" });
+      // The chat window's Stop stops every open character.
+      backend.stopAll().catch((err) => dispatch(say(state, asCommandError(err).message)));
     },
     limits: () => settings,
+    names: () => characterNames,
   },
   byId("drop-zone"),
 );
@@ -165,11 +168,26 @@ async function command(c: UserCommand): Promise<boolean> {
   }
 }
 
-/** The composer's message: to the current chat, whatever is on screen. */
-function sendMessage(text: string, attachments: Attachment[]): Promise<boolean> {
+/** The composer's message: to the current chat, whatever is on screen; a line that starts with `@` to the characters it names. */
+async function sendMessage(text: string, attachments: Attachment[]): Promise<boolean> {
   dispatch(backToCurrent(state));
+  if (attachments.length === 0 && characterNames.length > 1 && addressed(text)) {
+    try {
+      await backend.sendToCharacters(text);
+      return true;
+    } catch (err) {
+      dispatch(say(state, asCommandError(err).message));
+      return false;
+    }
+  }
   const c: UserCommand = attachments.length > 0 ? { type: "send_message", text, attachments } : { type: "send_text", text };
   return command(c);
+}
+
+/** The open characters' names, main first (several: `@` offers them); asked when the window gets the focus. */
+let characterNames: string[] = [];
+async function loadCharacterNames(): Promise<void> {
+  characterNames = await backend.characterNames().catch(() => characterNames);
 }
 
 function approve(approvalId: string, decision: ApprovalDecision): void {
@@ -354,6 +372,8 @@ async function start(): Promise<void> {
   byId("settings-button").addEventListener("click", () => void backend.openSettings());
   // The settings window may have changed the chat settings.
   window.addEventListener("focus", () => void loadSettings());
+  window.addEventListener("focus", () => void loadCharacterNames());
+  void loadCharacterNames();
   await backend.subscribe(onEvent);
   const [status, current] = await Promise.all([backend.currentStatus(), backend.conversation(null), loadSettings(), refreshList()]);
   // A status event that came while loading is newer than the answer.

@@ -38,11 +38,14 @@ async function start(backend: Backend): Promise<void> {
   const store = new PetStore({ view: () => view, tuck: () => composer?.tuck(), layout: () => layout?.() });
   const { sender, actions } = petActions(backend, store, () => view);
   const view: View = mountView(actions);
-  // Several characters share the page: each window names its own.
-  backend
-    .characterName()
-    .then((name) => view.setName(name))
-    .catch(() => undefined);
+  // Several characters share the page: each window names its own (again
+  // when the window shows another character: the cast moved).
+  const showName = () =>
+    backend
+      .characterName()
+      .then((name) => view.setName(name))
+      .catch(() => undefined);
+  void showName();
   composer = new ComposerTuck(view, store);
   store.refreshChips();
 
@@ -59,7 +62,10 @@ async function start(backend: Backend): Promise<void> {
   store.render();
   wireTestHook({ backend, store, sender, figure, click, feed, lips: lips.levels });
 
-  await backend.subscribe(feed.apply);
+  await backend.subscribe((event) => {
+    feed.apply(event);
+    if (event.type === "character_changed") void showName();
+  });
   // Real sound's mouth levels: the lips follow them while they come.
   await lips.connect();
   await catchUp(backend, view, store, feed, loader);

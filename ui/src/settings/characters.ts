@@ -19,7 +19,7 @@ export interface CharacterRow {
   main: boolean;
   /** Whether the open checkbox can change (main stays open). */
   canClose: boolean;
-  /** Whether "Remove" is offered (not the only preset). */
+  /** Whether "Remove" is offered: not the first character (her files are the data folder itself). */
   canRemove: boolean;
 }
 
@@ -28,7 +28,7 @@ export function rowsOf(presets: Presets): CharacterRow[] {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   return presets.presets.map((p) => {
     const main = same(p.name, presets.main);
-    return { name: p.name, open: p.open, main, canClose: !main, canRemove: presets.presets.length > 1 };
+    return { name: p.name, open: p.open, main, canClose: !main, canRemove: !same(p.name, presets.root) };
   });
 }
 

@@ -5,6 +5,7 @@
 mod body;
 pub mod chat_log;
 mod driver;
+pub mod handle;
 mod initiative;
 mod moves;
 mod parts;
@@ -127,7 +128,7 @@ pub struct Session {
     readings: mpsc::UnboundedSender<world::Reading>,
     status: watch::Receiver<Status>,
     activity: watch::Receiver<Activity>,
-    sent: AtomicU64,
+    sent: Arc<AtomicU64>,
     contexts: Arc<ContextLog>,
     cancel: CancellationToken,
     live: LiveSettings,
@@ -271,7 +272,7 @@ impl Session {
             readings: world_tx,
             status: status_rx,
             activity: activity_rx,
-            sent: AtomicU64::new(0),
+            sent: Arc::new(AtomicU64::new(0)),
             contexts,
             cancel,
             live: config.live.clone(),
@@ -463,6 +464,13 @@ impl Session {
     pub fn send(&self, cmd: UserCommand) -> Result<(), CoreError> {
         self.sent.fetch_add(1, Ordering::SeqCst);
         self.cmds.send(cmd).map_err(|_| CoreError::Closed)
+    }
+
+    /// A handle that sends commands to this session and waits on it, kept
+    /// apart from the session (it outlives neither the session's task nor
+    /// its commands: once the session ends, sending answers `Closed`).
+    pub fn handle(&self) -> handle::SessionHandle {
+        handle::SessionHandle::new(self.cmds.clone(), self.sent.clone(), self.status.clone(), self.activity.clone())
     }
 
     /// Hand the session something another program sent (the signals
