@@ -158,9 +158,14 @@ function toast(text: string, serial = toastSerial): void {
 }
 
 /** Send a command; a refusal becomes a toast. True when it was handed over. */
-async function command(c: UserCommand): Promise<boolean> {
+function command(c: UserCommand): Promise<boolean> {
+  return handed(backend.send(c));
+}
+
+/** Whether `sent` was handed over; a refusal becomes a toast. */
+async function handed(sent: Promise<void>): Promise<boolean> {
   try {
-    await backend.send(c);
+    await sent;
     return true;
   } catch (err) {
     dispatch(say(state, asCommandError(err).message));
@@ -171,15 +176,7 @@ async function command(c: UserCommand): Promise<boolean> {
 /** The composer's message: to the current chat, whatever is on screen; a line that starts with `@` to the characters it names. */
 async function sendMessage(text: string, attachments: Attachment[]): Promise<boolean> {
   dispatch(backToCurrent(state));
-  if (attachments.length === 0 && characterNames.length > 1 && addressed(text)) {
-    try {
-      await backend.sendToCharacters(text);
-      return true;
-    } catch (err) {
-      dispatch(say(state, asCommandError(err).message));
-      return false;
-    }
-  }
+  if (attachments.length === 0 && characterNames.length > 1 && addressed(text)) return handed(backend.sendToCharacters(text));
   const c: UserCommand = attachments.length > 0 ? { type: "send_message", text, attachments } : { type: "send_text", text };
   return command(c);
 }
