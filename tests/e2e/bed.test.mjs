@@ -49,7 +49,13 @@ test("she starts asleep on her bed, a click wakes her and the wake turn says so;
     const x = Math.round(rect.x + box.x + box.width / 2);
     const y = Math.round(rect.y + box.y + box.height / 2);
     xdotool("mousemove", String(x), String(y));
-    await browser.pause(300);
+    // The window takes the mouse once the page has seen the pointer over
+    // her (the shell's cursor poll, then the hit test): under load that
+    // takes longer than a fixed pause, and a click before it passes through.
+    await browser.waitUntil(async () => (await browser.execute(() => window.__yui.clickThrough())) !== true, {
+      timeout: 5_000,
+      timeoutMsg: "the window never took the mouse over her",
+    });
     xdotool("click", "1");
     await browser.waitUntil(async () => (await bodyNow(browser)).bed?.phase !== "asleep", { timeout: 10_000, timeoutMsg: "the click did not wake her" });
     await browser.pause(800);

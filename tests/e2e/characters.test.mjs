@@ -5,7 +5,8 @@
 // window's bubble; Ann's context (her window's inspector) carries the
 // `overheard:` block with what Yui and the user said; in the chat window,
 // `@` offers the names and `@everyone` is answered by Yui, then Ann; the
-// settings' Characters section closes Ann and opens her again.
+// settings' Characters section closes Ann, opens her again and makes her
+// main (the windows then show each other's character).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -177,6 +178,18 @@ test("two characters stand side by side, each answers in her own window, and Ann
     const back = (await browser.getWindowHandles()).find((h) => h !== yui && h !== settingsWindow);
     await browser.switchToWindow(back);
     await settled(browser, "Ann, back");
+
+    // Ann becomes main: main's window (the first) shows her now, and the
+    // window beside it shows Yui; each names the character it shows.
+    await browser.switchToWindow(settingsWindow);
+    await (await browser.$('#characters-list li[data-name="Ann"] button')).click();
+    await browser.waitUntil(async () => /^Ann\s*main/.test((await rows())[1] ?? ""), { timeout: 30_000, timeoutMsg: "Ann never became main" });
+    const placeholder = () => browser.execute(() => document.getElementById("composer-input").placeholder);
+    await browser.switchToWindow(yui);
+    await browser.waitUntil(async () => (await placeholder()) === "Talk to Ann…", { timeout: 30_000, timeoutMsg: "main's window never showed Ann" });
+    await browser.switchToWindow(back);
+    await browser.waitUntil(async () => (await placeholder()) === "Talk to Yui…", { timeout: 30_000, timeoutMsg: "the window beside main never showed Yui" });
+    await settled(browser, "Yui, beside main");
   } finally {
     await screenshot(t, browser, "characters-end");
     await close();
