@@ -1,7 +1,7 @@
 //! The open characters on the desktop (`docs/characters.md`): which
 //! character lives in which pet window. Who is open, who is main, what
 //! each one runs with and where she first stands are the core's
-//! (`yui_core::presets`, `yui_core::placement::beside`); this opens and
+//! (`yui_core::presets`, `body::plan::home_beside`); this opens and
 //! closes the windows and remembers, for the page's commands, whose files
 //! each window shows.
 
@@ -183,10 +183,7 @@ async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> Result<T, CommandErro
 /// The registry of presets now (one character, named by her card, when
 /// there is no registry yet). Blocking: it reads the settings.
 pub fn presets(app: &AppHandle) -> Result<Presets, CommandError> {
-    let dir = app.state::<crate::startup::Background>().data_dir()?;
-    let settings = dir.load_settings_without_key()?;
-    let first = yui_core::card::current(&yui_core::card::CardStore::new(&dir, &settings.character.vrm), &settings.user.language).name;
-    Ok(Presets::load(&dir, &first))
+    Ok(Presets::read(&app.state::<crate::startup::Background>().data_dir()?)?)
 }
 
 /// Make `change` (the settings' Characters section or the tray), save it,

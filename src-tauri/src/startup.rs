@@ -215,8 +215,7 @@ struct LineupMember {
 /// Blocking: the settings may ask the OS keychain.
 fn read_lineup(dir: &DataDir) -> Result<Lineup, CommandError> {
     let app_wide = dir.load_settings_without_key()?;
-    let first = yui_core::card::current(&yui_core::card::CardStore::new(dir, &app_wide.character.vrm), &app_wide.user.language).name;
-    let presets = yui_core::presets::Presets::load(dir, &first);
+    let presets = yui_core::presets::Presets::read(dir)?;
     let cast = presets.cast();
     let members = cast
         .names()

@@ -211,6 +211,15 @@ impl Presets {
         }
     }
 
+    /// The registry of `data_dir` as [`Presets::load`] reads it, the first
+    /// character named by the card of the directory's own settings (what
+    /// the app and the tray read). Blocking: it reads files.
+    pub fn read(data_dir: &DataDir) -> Result<Self, CoreError> {
+        let settings = data_dir.load_settings_without_key()?;
+        let first = crate::card::current(&crate::card::CardStore::new(data_dir, &settings.character.vrm), &settings.user.language).name;
+        Ok(Self::load(data_dir, &first))
+    }
+
     /// A registry read from a file made whole: names that break the rules
     /// or repeat dropped, main open and one of them, the root one of them.
     fn repaired(mut self) -> Option<Self> {
