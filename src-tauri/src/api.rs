@@ -50,6 +50,10 @@ pub(crate) fn event_stream(cfg: &Config) -> String {
     format!("Channel<{}>", yui_core::UiEvent::name(cfg))
 }
 
+pub(crate) fn cast_stream(cfg: &Config) -> String {
+    format!("Channel<{}>", inline::<crate::streams::CastEvent>(cfg))
+}
+
 pub(crate) fn cursor_stream(cfg: &Config) -> String {
     format!("Channel<{} | null>", inline::<crate::streams::CursorPoint>(cfg))
 }

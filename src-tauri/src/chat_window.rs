@@ -4,6 +4,7 @@
 //! stops and approvals go through [`crate::commands::send_command`].
 
 use crate::commands::{caller, CommandError};
+use crate::company::Company;
 use crate::window::{WindowId, Windows};
 use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 use yui_core::chat::{ChatPage, Conversation, ConversationSummary, SearchHit};
@@ -117,4 +118,67 @@ pub fn chat_delete_all_conversations(window: WebviewWindow, windows: State<'_, W
 #[yui_shell_macros::page_args]
 pub fn chat_settings(window: WebviewWindow, windows: State<'_, Windows>) -> Result<ChatSettings, CommandError> {
     windows.with_session(caller(&window)?.session(), |s| Ok(s.live_settings().read(|v| v.user.chat.clone())))
+}
+
+/// The session window of open character `character`, for the chat window
+/// only (it shows every character; `docs/characters.md`).
+fn member_window(window: &WebviewWindow, company: &Company, character: &str) -> Result<WindowId, CommandError> {
+    if caller(window)? != WindowId::Chat {
+        return Err(CommandError::new(yui_core::ErrorCode::Closed, "only the chat window reaches every character"));
+    }
+    company.window_named(character)
+}
+
+/// Open character `character`'s current conversation as the chat window
+/// opens it (its newest page), for the one view of every character.
+///
+/// Errors: not the chat window, or she has no session (`closed`);
+/// `unknown_character` when no open character has that name.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn character_conversation(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    company: State<'_, Company>,
+    character: String,
+) -> Result<Option<Conversation>, CommandError> {
+    let id = member_window(&window, &company, &character)?;
+    windows.with_session(id, |s| Ok(s.conversation(None, None)))
+}
+
+/// The messages of open character `character`'s conversation `id` right
+/// before message `before` or right after message `after`.
+///
+/// Errors: as [`character_conversation`].
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn character_page(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    company: State<'_, Company>,
+    character: String,
+    id: String,
+    before: Option<String>,
+    after: Option<String>,
+) -> Result<Option<ChatPage>, CommandError> {
+    let session = member_window(&window, &company, &character)?;
+    windows.with_session(session, |s| Ok(s.chat_page(&id, before.as_deref(), after.as_deref())))
+}
+
+/// Hand a user action on open character `character`'s messages to her
+/// session (an approval, Regenerate, a version, Fork, Delete from the one
+/// view of every character).
+///
+/// Errors: as [`character_conversation`].
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub fn character_command(
+    window: WebviewWindow,
+    windows: State<'_, Windows>,
+    company: State<'_, Company>,
+    character: String,
+    command: UserCommand,
+) -> Result<(), CommandError> {
+    let id = member_window(&window, &company, &character)?;
+    windows.with_session(id, |s| s.send(command))
 }

@@ -55,6 +55,19 @@ impl Company {
         lock(&self.members).iter().find(|m| m.window == id).map(|m| m.name.clone())
     }
 
+    /// The window of the open character named `name` (names compare
+    /// case-insensitively, as the cast's do).
+    ///
+    /// Errors: `unknown_character` when no open character has that name.
+    pub fn window_named(&self, name: &str) -> Result<WindowId, CommandError> {
+        let wanted = name.to_lowercase();
+        lock(&self.members)
+            .iter()
+            .find(|m| m.name.to_lowercase() == wanted)
+            .map(|m| m.window)
+            .ok_or_else(|| CommandError::new(ErrorCode::UnknownCharacter, format!("no open character is named {name}")))
+    }
+
     /// The open characters now, main first.
     pub fn members(&self) -> Vec<Member> {
         lock(&self.members).clone()

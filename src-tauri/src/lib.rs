@@ -79,6 +79,7 @@ shell_commands! {
     commands::send_command [ts::<UserCommand>] -> void, "Hand a user action to the window's session.";
     commands::current_status [] -> ts::<Status>, "The connection state now.";
     streams::event_channel [event_stream] -> void, "Register the channel every core event of the session comes down, in order.";
+    streams::cast_channel [cast_stream] -> void, "Register the channel every event of the other open characters comes down, each with her name (the chat window).";
     streams::cursor_channel [cursor_stream] -> void, "Register the channel the cursor position (null: outside) comes down.";
     chat_window::open_chat [] -> void, "Open the chat window, or bring it to the front.";
     chat_window::chat_conversations [] -> ts::<Vec<ConversationSummary>>, "The character's conversations, newest change first.";
@@ -97,6 +98,9 @@ shell_commands! {
     pet_commands::set_pet_keyboard [ts::<bool>] -> void, "The user pressed into the pet's composer (true) or is done with it (false): the layer-shell pet holds the keyboard only meanwhile.";
     pet_commands::input_by_shape [] -> ts::<bool>, "Whether click-through goes by the drawn shape (set_input_shape) here: native Wayland.";
     company::character_names [] -> ts::<Vec<String>>, "The open characters' names, main first.";
+    chat_window::character_conversation [ts::<String>] -> ts::<Option<Conversation>>, "Open character `character`'s current conversation (the chat window's view of every character).";
+    chat_window::character_page [ts::<String>, ts::<String>, ts::<Option<String>>, ts::<Option<String>>] -> ts::<Option<ChatPage>>, "The messages of character `character`'s conversation `id` before `before` or after `after`.";
+    chat_window::character_command [ts::<String>, ts::<UserCommand>] -> void, "Hand a user action on character `character`'s messages to her session (the chat window).";
     company::send_to_characters [ts::<String>] -> void, "One line of the chat window to the open characters: @Name, @everyone (one after another), or a plain line to main.";
     company::stop_characters [] -> void, "Stop every open character (the chat window's Stop).";
     company::list_characters [] -> ts::<yui_core::presets::Presets>, "The registry of presets (the Characters section).";

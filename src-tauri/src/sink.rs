@@ -32,3 +32,19 @@ pub fn window_sink(app: AppHandle, id: WindowId) -> SharedSink {
         }
     })
 }
+
+/// The sink of character `name` in pet window `id`: her windows get each
+/// event as [`window_sink`] sends it and, when she is not main, the chat
+/// window's one view of every character gets it too, with her name.
+pub fn member_sink(app: AppHandle, id: WindowId, name: &str) -> SharedSink {
+    let own = window_sink(app.clone(), id);
+    if id == WindowId::Pet {
+        return own;
+    }
+    let streams = app.state::<Streams>().inner().clone();
+    let name = name.to_string();
+    Arc::new(move |event: UiEvent| {
+        streams.send_cast(&name, &event);
+        own.emit(event);
+    })
+}

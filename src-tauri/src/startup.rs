@@ -170,7 +170,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
         if before.iter().any(|m| m.window == id && m.dir != member.dir) {
             crate::company::announce(app, id, &member.dir);
         }
-        let sink = window_sink(app.clone(), id);
+        let sink = crate::sink::member_sink(app.clone(), id, name);
         let seat = ensemble.as_ref().and_then(|e| e.seat(i));
         let others = if seat.is_some() { lineup.cast.others(name) } else { Vec::new() };
         let session = match member.settings {

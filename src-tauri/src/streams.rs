@@ -1,6 +1,7 @@
 //! The high-rate routes to a page: each window's ordered event channel (every
-//! core event of its session, text deltas included) and the pet's cursor
-//! channel. A page registers its channels once; a new registration replaces
+//! core event of its session, text deltas included), the chat window's cast
+//! channel (every event of the other open characters, each with her name:
+//! `docs/characters.md`, "The chat window") and the pet's cursor channel. A page registers its channels once; a new registration replaces
 //! the old one (a reloaded page), and a window's channels go with it.
 
 use crate::commands::{caller, CommandError};
@@ -21,9 +22,20 @@ pub struct CursorPoint {
     pub y: f64,
 }
 
+/// One event of an open character other than main, for the chat window's
+/// one view of them all (main's come down its own event channel).
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct CastEvent {
+    /// Her name, as `character_names` gives it.
+    pub character: String,
+    /// The event, as her own windows get it.
+    pub event: UiEvent,
+}
+
 #[derive(Default)]
 struct Routes {
     events: HashMap<WindowId, Channel<UiEvent>>,
+    cast: Option<Channel<CastEvent>>,
     cursor: HashMap<WindowId, Channel<Option<CursorPoint>>>,
 }
 
@@ -46,11 +58,35 @@ impl Streams {
         self.lock().cursor.insert(id, channel);
     }
 
+    /// Route the other characters' events down the chat window's `channel`
+    /// from now on.
+    pub fn register_cast(&self, channel: Channel<CastEvent>) {
+        self.lock().cast = Some(channel);
+    }
+
     /// Window `id` is gone: drop its channels.
     pub fn forget(&self, id: WindowId) {
         let mut routes = self.lock();
         routes.events.remove(&id);
         routes.cursor.remove(&id);
+        if id == WindowId::Chat {
+            routes.cast = None;
+        }
+    }
+
+    /// Send character `name`'s `event` down the chat window's cast channel;
+    /// false when there is none (the window is closed: it loads what it
+    /// missed when it opens) or it failed, and was dropped.
+    pub fn send_cast(&self, name: &str, event: &UiEvent) -> bool {
+        let mut routes = self.lock();
+        let Some(channel) = &routes.cast else { return false };
+        let sent = channel.send(CastEvent { character: name.to_string(), event: event.clone() });
+        if let Err(e) = sent {
+            tracing::warn!(record = "emit_failed", window = WindowId::Chat.label(), character = name, error = %e);
+            routes.cast = None;
+            return false;
+        }
+        true
     }
 
     /// Send `event` down the channel of every window of session `session`
@@ -104,6 +140,21 @@ pub fn event_channel(window: WebviewWindow, streams: State<'_, Streams>, channel
         return Err(CommandError::new(ErrorCode::Closed, "the browser window gets no events"));
     }
     streams.register_events(id, channel);
+    Ok(())
+}
+
+/// Register the chat window's cast channel: from now on every core event of
+/// the open characters other than main comes down it, in order per
+/// character, with her name.
+///
+/// Errors: the caller is not the chat window (`closed`).
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub fn cast_channel(window: WebviewWindow, streams: State<'_, Streams>, channel: Channel<CastEvent>) -> Result<(), CommandError> {
+    if caller(&window)? != WindowId::Chat {
+        return Err(CommandError::new(ErrorCode::Closed, "only the chat window shows every character"));
+    }
+    streams.register_cast(channel);
     Ok(())
 }
 
@@ -179,6 +230,27 @@ mod tests {
         streams.register_cursor(WindowId::Pet, cursor);
         assert!(!streams.send_cursor(WindowId::Pet, None));
         assert!(!streams.send_cursor(WindowId::Pet, None), "dropped after failing");
+    }
+
+    #[test]
+    fn the_other_characters_events_reach_the_chat_window_with_their_names() {
+        let streams = Streams::default();
+        let event = UiEvent::TurnQueued { queued: 1, text: "hi".into() };
+        assert!(!streams.send_cast("Ann", &event), "no chat window: nothing is sent");
+        let (cast, seen) = recording(false);
+        streams.register_cast(cast);
+        assert!(streams.send_cast("Ann", &event));
+        assert!(streams.send_cast("Mio", &event));
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(seen.len(), 2);
+        assert!(seen[0].starts_with("{\"character\":\"Ann\",\"event\":{\"type\":\"turn_queued\""), "{seen:?}");
+        assert!(seen[1].contains("\"Mio\""), "{seen:?}");
+        // The chat window closed: its channel goes with it.
+        streams.forget(WindowId::Chat);
+        assert!(!streams.send_cast("Ann", &event));
+        let (dead, _) = recording(true);
+        streams.register_cast(dead);
+        assert!(!streams.send_cast("Ann", &event), "a failed channel is dropped");
     }
 
     #[test]

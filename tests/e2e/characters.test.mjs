@@ -4,9 +4,11 @@
 // on each other; a message typed into each window is answered in that
 // window's bubble; Ann's context (her window's inspector) carries the
 // `overheard:` block with what Yui and the user said; in the chat window,
-// `@` offers the names and `@everyone` is answered by Yui, then Ann; the
+// `@` offers the names and `@everyone` is answered by Yui, then Ann, and the
+// one view shows every character's messages in order, each labeled; the
 // settings' Characters section closes Ann, opens her again and makes her
-// main (the windows then show each other's character).
+// main (the windows then show each other's character, without the old one's
+// bubble).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -150,7 +152,37 @@ test("two characters stand side by side, each answers in her own window, and Ann
     assert.match(annLast, /user: "@everyone good night"/, "Ann overheard the line to Yui");
     const heardAfter = annLast.slice(annLast.indexOf('user: "@everyone good night"'));
     assert.match(heardAfter.split("\n")[1] ?? "", /^\s+Yui: /, "and Yui's answer to it, before her own turn");
+
+    // The chat window's one view: both conversations, in order, each message
+    // labeled with who answered or whom the user spoke to; the line to
+    // everyone shows once.
     await browser.switchToWindow(chatWindow);
+    const shownRows = () =>
+      browser.execute(() =>
+        [...document.querySelectorAll("#transcript .msg")].map((el) => ({
+          role: el.dataset.role,
+          who: el.dataset.character,
+          text: (el.querySelector(".bubble, .answer-text")?.textContent ?? "").trim(),
+          portrait: el.querySelector(".portrait")?.textContent ?? null,
+        })),
+      );
+    const labels = (rows) => rows.map((r) => `${r.role}:${r.who}`);
+    const expected = ["user:Yui", "assistant:Yui", "user:Ann", "assistant:Ann", "user:everyone", "assistant:Yui", "assistant:Ann"];
+    let together = [];
+    await browser.waitUntil(
+      async () => {
+        together = await shownRows();
+        return JSON.stringify(labels(together)) === JSON.stringify(expected);
+      },
+      { timeout: 30_000, timeoutMsg: `the chat window never showed both characters in order: ${JSON.stringify(together)}` },
+    );
+    t.diagnostic(JSON.stringify(together));
+    assert.equal(together[0].text, "hello there");
+    assert.equal(together[2].text, "hi Ann, how are you?", "the line typed into Ann's own window");
+    assert.equal(together.filter((r) => r.text === "@everyone good night").length, 1, "the line to everyone shows once");
+    assert.equal(together[3].portrait, "A", "Ann's answer carries her portrait");
+    assert.equal(together[5].portrait, "Y", "Yui's carries hers");
+    assert.ok(together.slice(5).every((r) => r.text.includes('You said: "@everyone good night"')), `both answered the line to everyone: ${JSON.stringify(together.slice(5))}`);
     await screenshot(t, browser, "characters-chat");
     await browser.closeWindow();
     await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "the chat window stayed" });
@@ -181,12 +213,16 @@ test("two characters stand side by side, each answers in her own window, and Ann
 
     // Ann becomes main: main's window (the first) shows her now, and the
     // window beside it shows Yui; each names the character it shows.
+    await browser.switchToWindow(yui);
+    assert.notEqual((await pageState(browser)).bubble, "", "Yui's window shows her last words before the swap");
     await browser.switchToWindow(settingsWindow);
     await (await browser.$('#characters-list li[data-name="Ann"] button')).click();
     await browser.waitUntil(async () => /^Ann\s*main/.test((await rows())[1] ?? ""), { timeout: 30_000, timeoutMsg: "Ann never became main" });
     const placeholder = () => browser.execute(() => document.getElementById("composer-input").placeholder);
     await browser.switchToWindow(yui);
     await browser.waitUntil(async () => (await placeholder()) === "Talk to Ann…", { timeout: 30_000, timeoutMsg: "main's window never showed Ann" });
+    // Yui's last words went with her: the bubble of the window that shows Ann now is empty.
+    await browser.waitUntil(async () => (await pageState(browser)).bubble === "", { timeout: 15_000, timeoutMsg: "main's window kept Yui's bubble after Ann became main" });
     await browser.switchToWindow(back);
     await browser.waitUntil(async () => (await placeholder()) === "Talk to Yui…", { timeout: 30_000, timeoutMsg: "the window beside main never showed Yui" });
     await settled(browser, "Yui, beside main");

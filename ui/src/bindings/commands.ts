@@ -15,6 +15,8 @@ export const commands = {
   currentStatus: (): Promise<Status> => invoke<Status>("current_status"),
   /** Register the channel every core event of the session comes down, in order. */
   eventChannel: (channel: Channel<UiEvent>): Promise<null> => invoke<null>("event_channel", { channel }),
+  /** Register the channel every event of the other open characters comes down, each with her name (the chat window). */
+  castChannel: (channel: Channel<{ character: string, event: UiEvent }>): Promise<null> => invoke<null>("cast_channel", { channel }),
   /** Register the channel the cursor position (null: outside) comes down. */
   cursorChannel: (channel: Channel<{ x: number, y: number } | null>): Promise<null> => invoke<null>("cursor_channel", { channel }),
   /** Open the chat window, or bring it to the front. */
@@ -51,6 +53,12 @@ export const commands = {
   inputByShape: (): Promise<boolean> => invoke<boolean>("input_by_shape"),
   /** The open characters' names, main first. */
   characterNames: (): Promise<Array<string>> => invoke<Array<string>>("character_names"),
+  /** Open character `character`'s current conversation (the chat window's view of every character). */
+  characterConversation: (character: string): Promise<Conversation | null> => invoke<Conversation | null>("character_conversation", { character }),
+  /** The messages of character `character`'s conversation `id` before `before` or after `after`. */
+  characterPage: (character: string, id: string, before: string | null, after: string | null): Promise<ChatPage | null> => invoke<ChatPage | null>("character_page", { after, before, character, id }),
+  /** Hand a user action on character `character`'s messages to her session (the chat window). */
+  characterCommand: (character: string, command: UserCommand): Promise<null> => invoke<null>("character_command", { character, command }),
   /** One line of the chat window to the open characters: @Name, @everyone (one after another), or a plain line to main. */
   sendToCharacters: (text: string): Promise<null> => invoke<null>("send_to_characters", { text }),
   /** Stop every open character (the chat window's Stop). */

@@ -4,7 +4,7 @@
 // (`./fake.ts`), picked by `pickChatBackend`.
 
 import type { ChatPage, ChatSettings, Conversation, ConversationSummary, SearchHit, Status, UiEvent, UserCommand } from "../bindings/index";
-import { subscribeEvents, type Unsubscribe } from "../shell/events";
+import { subscribeCast, subscribeEvents, type Unsubscribe } from "../shell/events";
 import { connect, shell } from "../shell/shell";
 
 /** Everything the chat window needs from its backend. Commands reject with a `CommandError`. */
@@ -37,6 +37,14 @@ export interface ChatBackend {
   sendToCharacters(text: string): Promise<void>;
   /** Stop every open character. */
   stopAll(): Promise<void>;
+  /** Open character `name`'s current conversation (the one view of every character). */
+  characterConversation(name: string): Promise<Conversation | null>;
+  /** The messages of character `name`'s conversation `id` right before `before` or right after `after`. */
+  characterPage(name: string, id: string, before: string | null, after: string | null): Promise<ChatPage | null>;
+  /** Hand a user action on character `name`'s messages to her session. */
+  characterCommand(name: string, command: UserCommand): Promise<void>;
+  /** Receive every event of the open characters other than main, with her name (once per page). */
+  subscribeCast(onEvent: (name: string, event: UiEvent) => void): Promise<void>;
   /** Receive core events until the returned function is called. */
   subscribe(onEvent: (event: UiEvent) => void): Promise<Unsubscribe>;
 }
@@ -59,6 +67,10 @@ export function tauriChatBackend(): ChatBackend {
     characterNames: shell.characterNames,
     sendToCharacters: (text) => shell.sendToCharacters(text).then(done),
     stopAll: () => shell.stopCharacters().then(done),
+    characterConversation: (name) => shell.characterConversation(name),
+    characterPage: (name, id, before, after) => shell.characterPage(name, id, before, after),
+    characterCommand: (name, command) => shell.characterCommand(name, command).then(done),
+    subscribeCast,
     subscribe: subscribeEvents,
   };
 }

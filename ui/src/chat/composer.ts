@@ -114,7 +114,7 @@ export class Composer {
     this.running = running;
     this.enabled = enabled;
     this.input.disabled = !enabled;
-    this.input.placeholder = enabled ? (running ? "Type to queue a message…" : "Message Yui…") : "Older conversation — read only";
+    this.input.placeholder = enabled ? (running ? "Type to queue a message…" : placeholderFor(this.hooks.names())) : "Older conversation — read only";
     this.refreshButton();
   }
 
@@ -193,4 +193,10 @@ export class Composer {
       this.say("");
     }
   }
+}
+
+/** The empty composer's hint: main's name, and `@` when there are others to pick. */
+export function placeholderFor(names: readonly string[]): string {
+  if (names.length === 0) return "Message…";
+  return names.length > 1 ? `Message ${names[0]}, or @ to pick who…` : `Message ${names[0]}…`;
 }

@@ -316,6 +316,11 @@ export function fakeChatBackend(): ChatBackend {
     characterNames: async () => ["Yui"],
     sendToCharacters: async (text) => handle({ type: "send_text", text }),
     stopAll: async () => handle({ type: "stop" }),
+    // No other character: nothing of hers to show or reach.
+    characterConversation: async () => null,
+    characterPage: async () => null,
+    characterCommand: async (name) => Promise.reject({ code: "unknown_character", message: `no open character is named ${name}` }),
+    subscribeCast: async () => undefined,
     subscribe: async (onEvent) => {
       listeners.add(onEvent);
       if (listeners.size === 1) later(400, liveDemo);

@@ -2,7 +2,7 @@
 // state (state.ts) and renders it; the views report the user's actions back
 // here, where they become commands.
 
-import type { ApprovalDecision, Attachment, ChatMessage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
+import type { ApprovalDecision, Attachment, ChatMessage, ChatPage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
 import { asCommandError } from "../shell/shell";
 import { queuedTexts } from "../slices/turn";
 import { pickChatBackend, type ChatBackend } from "./backend";
@@ -39,6 +39,7 @@ import {
   stopPressed,
   type ChatState,
 } from "./state";
+import { together, type Origin, type Together, type Voice } from "./together";
 import { TranscriptView } from "./transcriptView";
 
 /** Until `chat_settings` answers. */
@@ -47,7 +48,12 @@ const DEFAULT_SETTINGS: ChatSettings = { show_reasoning: true, collapse_reasonin
 const TOAST_MS = 4000;
 
 let backend: ChatBackend;
+/** Main's page: her session is this window's own. */
 let state: ChatState = initialState(Date.now());
+/** Each other open character's page, by name (several characters: `docs/characters.md`, "The chat window"). */
+let others = new Map<string, ChatState>();
+/** The one view of every character as last rendered (null: main's conversation alone). */
+let view: Together | null = null;
 let settings = DEFAULT_SETTINGS;
 let conversations: ConversationSummary[] = [];
 /** The user's reasoning-panel toggles, by answer; untouched panels follow `collapse_reasoning`. */
@@ -101,12 +107,29 @@ function dispatch(next: ChatState): void {
   render();
 }
 
+/** The one view of every character: with several open, while the current conversation shows. */
+function merged(): Together | null {
+  if (characterNames.length < 2 || readOnly(state)) return null;
+  const voices: Voice[] = [];
+  characterNames.forEach((name, i) => {
+    const page = i === 0 ? state : others.get(name);
+    if (page) voices.push({ name, conversation: page.transcript.current });
+  });
+  return together(voices);
+}
+
+/** True while any open character replies. */
+function anyBusy(): boolean {
+  return busy(state) || [...others.values()].some(busy);
+}
+
 function render(): void {
   const now = Date.now();
-  const conv = shown(state);
+  view = merged();
+  const conv = view?.conversation ?? shown(state);
   const conn = connectionText(state.connection);
   const pill = byId("connection");
-  const running = busy(state);
+  const running = anyBusy();
   pill.textContent = running ? `${conn.text} · replying…` : conn.text;
   pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
   byId("chat-title").textContent = conv.title || "New chat";
@@ -119,6 +142,7 @@ function render(): void {
       queued: queuedTexts(state.turn),
       settings,
       focus: state.transcript.focus,
+      speakers: view?.speakers,
     },
     now,
   );
@@ -181,13 +205,80 @@ async function sendMessage(text: string, attachments: Attachment[]): Promise<boo
   return command(c);
 }
 
-/** The open characters' names, main first (several: `@` offers them); asked when the window gets the focus. */
+/** The open characters' names, main first (several: `@` offers them and the view shows them all); asked when the window gets the focus. */
 let characterNames: string[] = [];
-async function loadCharacterNames(): Promise<void> {
-  characterNames = await backend.characterNames().catch(() => characterNames);
+/** A names request in flight (one at a time). */
+let askingNames: Promise<void> | null = null;
+function loadCharacterNames(): Promise<void> {
+  askingNames ??= syncCharacters().finally(() => (askingNames = null));
+  return askingNames;
+}
+
+/** Ask for the open characters; when they changed, load each new one's conversation (and main's, when main changed). */
+async function syncCharacters(): Promise<void> {
+  const names = await backend.characterNames().catch(() => characterNames);
+  if (names.join("\n") === characterNames.join("\n")) return;
+  const mainChanged = names[0] !== characterNames[0] && characterNames.length > 0;
+  characterNames = names;
+  const next = new Map<string, ChatState>();
+  for (const name of names.slice(1)) next.set(name, others.get(name) ?? initialState(Date.now()));
+  const fresh = names.slice(1).filter((name) => !others.has(name));
+  others = next;
+  await Promise.all([
+    ...fresh.map(async (name) => {
+      const conv = await backend.characterConversation(name).catch(() => null);
+      const s = others.get(name);
+      if (s) others.set(name, loaded(s, conv));
+    }),
+    mainChanged ? backend.conversation(null).then((conv) => (state = loaded(state, conv))).catch(() => undefined) : Promise.resolve(),
+  ]);
+  render();
+}
+
+/** Character `name`'s event (not main's): folded into her page; a name not known yet asks for the characters again. */
+function onCastEvent(name: string, event: UiEvent): void {
+  const s = others.get(name);
+  if (!s) {
+    void loadCharacterNames();
+    return;
+  }
+  const next = reduce(s, event, Date.now());
+  others.set(name, next);
+  if (next.notice && next.notice.serial !== s.notice?.serial) toast(`${name}: ${next.notice.text}`);
+  if (event.type === "character_changed") void loadCharacterNames();
+  render();
+}
+
+/** Where merged message `m` came from, when it is another character's (not main's). */
+function otherOrigin(m: ChatMessage): Origin | null {
+  const o = view?.origins.get(m.id);
+  return o && !o.main ? o : null;
+}
+
+/** Hand `c` to character `name`'s session; a refusal becomes a toast. */
+function commandTo(name: string, c: UserCommand): Promise<boolean> {
+  return handed(backend.characterCommand(name, c));
+}
+
+/** Change character `name`'s page and show it. */
+function updateOther(name: string, change: (s: ChatState) => ChatState): void {
+  const s = others.get(name);
+  if (!s) return;
+  const next = change(s);
+  if (next === s) return;
+  others.set(name, next);
+  render();
 }
 
 function approve(approvalId: string, decision: ApprovalDecision): void {
+  // The card is in the conversation of the character who asked.
+  for (const [name, s] of others) {
+    const next = approved(s, approvalId, decision);
+    if (next === s) continue;
+    updateOther(name, () => next);
+    void commandTo(name, { type: "approve", approval_id: approvalId, decision });
+    return;
+  }
   dispatch(approved(state, approvalId, decision));
   void command({ type: "approve", approval_id: approvalId, decision });
 }
@@ -200,6 +291,8 @@ function copy(text: string): void {
 }
 
 async function act(action: MessageAction, m: ChatMessage): Promise<void> {
+  const other = otherOrigin(m);
+  if (other && action !== "copy") return actOn(other, action);
   switch (action) {
     case "copy":
       return copy(copyText(m));
@@ -222,9 +315,37 @@ async function act(action: MessageAction, m: ChatMessage): Promise<void> {
   }
 }
 
+/** An action on another character's message: to her session, by her own id of it. */
+async function actOn(o: Origin, action: Exclude<MessageAction, "copy">): Promise<void> {
+  switch (action) {
+    case "regenerate":
+      if (busy(others.get(o.character) ?? state)) return;
+      updateOther(o.character, (s) => regenerateSent(s, o.id));
+      await commandTo(o.character, { type: "regenerate", msg_id: o.id });
+      return;
+    case "fork":
+      await commandTo(o.character, { type: "fork", msg_id: o.id });
+      return;
+    case "delete":
+      if (settings.confirm_delete && !(await dialog.ask("Delete this message?"))) return;
+      await commandTo(o.character, { type: "delete_message", msg_id: o.id });
+      return;
+    default: {
+      const unknown: never = action;
+      console.warn("unknown action", unknown);
+    }
+  }
+}
+
 /** The version picker: show answer `n` now; on the current chat, tell the core too. */
 function pick(m: ChatMessage, n: number): void {
   if (n < 0 || n >= m.answers.length) return;
+  const other = otherOrigin(m);
+  if (other) {
+    updateOther(other.character, (s) => showVersion(s, other.id, n));
+    void commandTo(other.character, { type: "pick_version", msg_id: other.id, n });
+    return;
+  }
   const live = !readOnly(state);
   dispatch(showVersion(state, m.id, n));
   if (live) void command({ type: "pick_version", msg_id: m.id, n });
@@ -291,6 +412,7 @@ let paging = false;
 
 /** The view reached the top (`older`) or the bottom of what is loaded: load the next page there. */
 async function loadPage(older: boolean): Promise<void> {
+  if (view !== null) return older ? loadOlderOfEach() : undefined;
   const conv = shown(state);
   const edge = older ? conv.messages[0] : conv.messages.at(-1);
   if (paging || edge === undefined || !(older ? conv.more_before : conv.more_after)) return;
@@ -298,6 +420,29 @@ async function loadPage(older: boolean): Promise<void> {
   try {
     const page = await backend.page(conv.id, older ? edge.id : null, older ? null : edge.id);
     if (page) dispatch(pageArrived(state, page, older));
+  } catch (err) {
+    dispatch(say(state, asCommandError(err).message));
+  } finally {
+    paging = false;
+  }
+}
+
+/** The one view reached its top: an older page of each character who has one. */
+async function loadOlderOfEach(): Promise<void> {
+  if (paging) return;
+  paging = true;
+  try {
+    const pages = characterNames.map(async (name, i) => {
+      const s = i === 0 ? state : others.get(name);
+      const conv = s?.transcript.current;
+      const first = conv?.messages[0];
+      if (!conv || !first || !conv.more_before) return;
+      const page: ChatPage | null = i === 0 ? await backend.page(conv.id, first.id, null) : await backend.characterPage(name, conv.id, first.id, null);
+      if (!page) return;
+      if (i === 0) dispatch(pageArrived(state, page, true));
+      else updateOther(name, (o) => pageArrived(o, page, true));
+    });
+    await Promise.all(pages);
   } catch (err) {
     dispatch(say(state, asCommandError(err).message));
   } finally {
@@ -319,6 +464,8 @@ async function openHit(hit: SearchHit): Promise<void> {
 
 function onEvent(event: UiEvent): void {
   dispatch(reduce(state, event, Date.now()));
+  // Main's window shows another character now (the cast changed).
+  if (event.type === "character_changed") void loadCharacterNames();
   if (event.type === "conversation" || event.type === "turn_ended" || event.type === "session_reset") void refreshList();
 }
 
@@ -343,9 +490,11 @@ function onKey(e: KeyboardEvent): void {
   }
 }
 
+/** A new chat: with several characters, each one starts a new conversation (the view shows them all). */
 function newChat(): void {
   dispatch(backToCurrent(state));
   void command({ type: "reset" });
+  if (view !== null) for (const name of others.keys()) void commandTo(name, { type: "reset" });
   composer.focus();
 }
 
@@ -370,8 +519,9 @@ async function start(): Promise<void> {
   // The settings window may have changed the chat settings.
   window.addEventListener("focus", () => void loadSettings());
   window.addEventListener("focus", () => void loadCharacterNames());
-  void loadCharacterNames();
   await backend.subscribe(onEvent);
+  await backend.subscribeCast(onCastEvent).catch((err) => console.warn("yui: no cast channel; the other characters show in their own windows", err));
+  void loadCharacterNames();
   const [status, current] = await Promise.all([backend.currentStatus(), backend.conversation(null), loadSettings(), refreshList()]);
   // A status event that came while loading is newer than the answer.
   const fresh = state.connection.state === "connecting" && state.connection.attempt === 0;

@@ -4,7 +4,8 @@
 
 import type { ChatMessage, ChatSettings } from "../bindings/index";
 import { answerCards, outcomeMark, reasoningPanel, usageLine, type CardHooks } from "./cards";
-import { h } from "./dom";
+import { h, type Attrs } from "./dom";
+import { initialOf, type Speaker } from "./together";
 import { shownAnswer, shownText } from "./transcript";
 
 /** A message action the page carries out. */
@@ -30,15 +31,21 @@ export interface RowContext {
   now: number;
 }
 
-/** Build the row of message `m`. */
-export function messageRow(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLElement {
+/** Build the row of message `m`; with several characters, `speaker` labels it (who answered, or whom the user spoke to). */
+export function messageRow(m: ChatMessage, ctx: RowContext, hooks: RowHooks, speaker?: Speaker): HTMLElement {
   const body = m.role === "user" ? userBody(m) : answerBody(m, ctx, hooks);
-  return h(
-    "div",
-    { class: `msg ${m.role}`, "data-msg-id": m.id, "data-role": m.role, tabindex: 0 },
-    body,
-    actions(m, ctx, hooks),
-  );
+  const attrs: Attrs = { class: `msg ${m.role}`, "data-msg-id": m.id, "data-role": m.role, tabindex: 0 };
+  if (speaker) attrs["data-character"] = speaker.everyone ? "everyone" : speaker.name;
+  const row = h("div", attrs, speaker ? speakerLine(m, speaker) : null, body, actions(m, ctx, hooks));
+  if (speaker) row.style.setProperty("--hue", String(speaker.hue));
+  return row;
+}
+
+/** The label over a message among several characters: her portrait and name on an answer, "to Ann" or "to everyone" on the user's. */
+function speakerLine(m: ChatMessage, s: Speaker): HTMLElement {
+  if (m.role === "user") return h("div", { class: "speaker to" }, s.everyone ? "to everyone" : `to ${s.name}`);
+  const portrait = h("span", { class: "portrait", "aria-hidden": "true" }, initialOf(s.name));
+  return h("div", { class: "speaker" }, portrait, h("span", { class: "speaker-name" }, s.name));
 }
 
 function answerBody(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLElement {

@@ -6,6 +6,7 @@ import type { ChatMessage, ChatSettings, Conversation } from "../bindings/index"
 import { tick } from "./cards";
 import { h } from "./dom";
 import { messageRow, type RowContext, type RowHooks } from "./messages";
+import type { Speaker } from "./together";
 
 /** What the transcript shows. */
 export interface TranscriptProps {
@@ -23,6 +24,8 @@ export interface TranscriptProps {
   settings: ChatSettings;
   /** A message to scroll to and highlight, or null. */
   focus: string | null;
+  /** With several characters: each message's label, by its id (none: one character, no labels). */
+  speakers?: Map<string, Speaker>;
 }
 
 /** Hooks of the transcript: the rows' hooks and the banner's button. */
@@ -97,7 +100,9 @@ export class TranscriptView {
     const els: HTMLElement[] = [];
     for (const m of p.conversation.messages) {
       const old = this.rows.get(m.id);
-      const row = old && old.m === m && old.stamp === stamp ? old : { m, stamp, el: messageRow(m, ctx, this.hooks) };
+      const speaker = p.speakers?.get(m.id);
+      const rowStamp = speaker ? `${stamp}|${speaker.name}|${speaker.everyone}` : stamp;
+      const row = old && old.m === m && old.stamp === rowStamp ? old : { m, stamp: rowStamp, el: messageRow(m, ctx, this.hooks, speaker) };
       if (old && old !== row) old.el.replaceWith(row.el);
       next.set(m.id, row);
       els.push(row.el);

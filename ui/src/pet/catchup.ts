@@ -15,7 +15,7 @@ import type { View } from "./view";
 
 /** The current conversation, for the approval notice (the chat window loads
  * it the same way); the browser fake has none. */
-async function currentConversation(backend: Backend): Promise<Conversation | null> {
+export async function currentConversation(backend: Backend): Promise<Conversation | null> {
   if (backend.kind !== "tauri") return null;
   return shell.chatConversation(null, null);
 }

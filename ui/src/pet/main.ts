@@ -17,7 +17,7 @@
 import "./style.css";
 import { petActions } from "./actions";
 import { pickBackend, type Backend } from "./backend";
-import { catchUp } from "./catchup";
+import { catchUp, currentConversation } from "./catchup";
 import { ComposerTuck } from "./composer";
 import { Feed } from "./feed";
 import { Figure } from "./figure";
@@ -25,6 +25,7 @@ import { wireLayout } from "./layout";
 import { wireLips } from "./lips";
 import { CharacterLoader } from "./loadcharacter";
 import { wirePointer } from "./pointer";
+import { anotherCharacter, conversationLoaded } from "./state";
 import { PetStore } from "./store";
 import { wireTestHook } from "./testwiring";
 import { wireTouch } from "./touchinput";
@@ -40,10 +41,19 @@ async function start(backend: Backend): Promise<void> {
   const view: View = mountView(actions);
   // Several characters share the page: each window names its own (again
   // when the window shows another character: the cast moved).
+  let shownName: string | null = null;
   const showName = () =>
     backend
       .characterName()
-      .then((name) => view.setName(name))
+      .then(async (name) => {
+        const swapped = shownName !== null && name !== shownName;
+        shownName = name;
+        view.setName(name);
+        // Another character in this window: the old one's bubble and conversation go.
+        if (!swapped) return;
+        store.set(anotherCharacter(store.state));
+        store.set(conversationLoaded(store.state, await currentConversation(backend)));
+      })
       .catch(() => undefined);
   void showName();
   composer = new ComposerTuck(view, store);

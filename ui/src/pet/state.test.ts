@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UiEvent } from "../bindings/index";
-import { answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
+import { anotherCharacter, answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -140,6 +140,20 @@ describe("reduce", () => {
     expect(pillTone(s)).toBe("busy");
     const ended = reduce(s, { type: "turn_ended", turn_id: "t1", outcome: "complete" });
     expect(pillText(ended)).toBe("ready");
+  });
+
+  it("another character in the window takes the old one's bubble, error and conversation with her", () => {
+    let s = run(ready, { type: "turn_started", turn_id: "t1", text: "hi" }, { type: "speech", turn_id: "t1", text: "I am Yui" });
+    expect(s.bubble).toBe("I am Yui");
+    s = reduce(s, { type: "notice", code: "network", message: "lost it" });
+    expect(s.error).not.toBeNull();
+    expect(s.transcript.current.messages.length).toBe(1);
+    const next = anotherCharacter(s);
+    expect(next.bubble).toBe("");
+    expect(next.bubbleTurn).toBeNull();
+    expect(next.error).toBeNull();
+    expect(next.transcript.current.messages).toEqual([]);
+    expect(next.connection).toBe(s.connection);
   });
 
   it("character_changed and context_sent leave the state as it is", () => {

@@ -212,6 +212,15 @@ export function conversationLoaded(state: State, current: Conversation | null): 
   return transcript === state.transcript ? state : { ...state, transcript };
 }
 
+/**
+ * The window shows another character now (the cast moved: *Make main*, or
+ * one before her closed): what the old one said and asked goes with her;
+ * her conversation loads anew (`conversationLoaded`).
+ */
+export function anotherCharacter(state: State): State {
+  return { ...state, transcript: initialTranscript(), bubbleTurn: null, bubble: "", error: null, tool: null, cue: null, haltedTurn: null, usage: null };
+}
+
 /** The user pressed Stop: the core drops the queue too. */
 export function stopPressed(state: State): State {
   return sessionStopped(state);

@@ -57,3 +57,30 @@ export async function subscribeEvents(onEvent: (event: UiEvent) => void): Promis
     handlers.delete(onEvent);
   };
 }
+
+/** Whether this page registered its cast channel (once per page). */
+let castOpened: Promise<void> | null = null;
+const castHandlers = new Set<(name: string, event: UiEvent) => void>();
+
+/**
+ * Receive every event of the open characters other than main, each with her
+ * name (the chat window's one view of them all; `cast_channel`). Rejects when
+ * the shell refuses the channel (not the chat window).
+ */
+export async function subscribeCast(onEvent: (name: string, event: UiEvent) => void): Promise<void> {
+  castHandlers.add(onEvent);
+  castOpened ??= (async () => {
+    const channel = new Channel<{ character: string; event: UiEvent }>();
+    channel.onmessage = ({ character, event }) => {
+      for (const handler of castHandlers) handler(character, event);
+    };
+    await commands.castChannel(channel);
+  })();
+  try {
+    await castOpened;
+  } catch (err) {
+    castHandlers.delete(onEvent);
+    castOpened = null;
+    throw err;
+  }
+}
