@@ -84,7 +84,7 @@ use crate::shell_events::EVENTS;
 
 /// Commands whose body is raw bytes (`x-file-name` names the file): their
 /// generated function takes `(bytes, fileName)`.
-const UPLOADS: &[&str] = &["import_character", "import_motion", "import_card"];
+const UPLOADS: &[&str] = &["import_character", "import_motion", "import_card", "add_character_from_card"];
 
 /// camelCase of a snake_case name.
 fn camel(name: &str) -> String {

@@ -200,7 +200,7 @@ pub fn presets(app: &AppHandle) -> Result<Presets, CommandError> {
 }
 
 /// Make `change` (the settings' Characters section or the tray), save it,
-/// start the characters again as the registry now says and redraw the
+/// start the characters again when the open ones changed and redraw the
 /// tray; the registry after it.
 ///
 /// Errors: `settings` for a refused change (nothing is saved then),
@@ -208,39 +208,71 @@ pub fn presets(app: &AppHandle) -> Result<Presets, CommandError> {
 pub async fn change(app: &AppHandle, change: PresetChange) -> Result<Presets, CommandError> {
     let company = app.state::<Company>();
     let _one_at_a_time = company.changing.lock().await;
-    let worker = app.clone();
     let applied = change.clone();
-    let presets = off_thread(move || {
+    let (now, ()) = remake(app, format!("{change:?}"), move |presets, dir| presets.apply(dir, &applied)).await?;
+    // A removed character's files and key go once her session has ended.
+    if let PresetChange::Remove { name } = &change {
+        let (registry, name, app) = (now.clone(), name.clone(), app.clone());
+        let deleted = off_thread(move || {
+            let dir = app.state::<crate::startup::Background>().data_dir()?;
+            Ok(registry.delete_files(&dir, &name)?)
+        })
+        .await;
+        if let Err(e) = deleted {
+            tracing::warn!(record = "preset_files_not_deleted", error = %e.message);
+        }
+    }
+    Ok(now)
+}
+
+/// Add a closed preset made from a Tavern card (`file_name`'s `bytes`),
+/// named by it (`Presets::add_from_card`); the registry after it and her name.
+///
+/// Errors: `settings` when the file is not a card; `storage` when the files
+/// could not be written.
+pub async fn add_from_card(app: &AppHandle, file_name: String, bytes: Vec<u8>) -> Result<(Presets, String), CommandError> {
+    let company = app.state::<Company>();
+    let _one_at_a_time = company.changing.lock().await;
+    remake(app, format!("AddFromCard({file_name})"), move |presets, dir| presets.add_from_card(dir, &file_name, &bytes)).await
+}
+
+/// Make one change of the registry with `make` and save it (the caller
+/// holds `changing`), then start the characters again when the open ones
+/// changed (adding or removing a closed one leaves the desktop as it is)
+/// and redraw the tray. The registry after it and what `make` answered.
+async fn remake<T: Send + 'static>(
+    app: &AppHandle,
+    what: String,
+    make: impl FnOnce(&mut Presets, &DataDir) -> Result<T, ChangeError> + Send + 'static,
+) -> Result<(Presets, T), CommandError> {
+    let worker = app.clone();
+    let made = off_thread(move || {
         let mut presets = presets(&worker)?;
+        let before = presets.cast().names().to_vec();
         let dir = worker.state::<crate::startup::Background>().data_dir()?;
-        presets.apply(&dir, &applied).map_err(|e| match e {
+        let out = make(&mut presets, &dir).map_err(|e| match e {
             ChangeError::Refused(refused) => CommandError::new(ErrorCode::Settings, refused.to_string()),
+            ChangeError::Card(card) => CommandError::new(ErrorCode::Settings, card.to_string()),
             ChangeError::Storage(storage) => CommandError::from(storage),
         })?;
-        Ok(presets)
+        Ok((before, presets, out))
     })
     .await;
-    match &presets {
-        Ok(now) => {
-            tracing::info!(record = "characters_changed", change = ?change, open = ?now.cast().names());
-            crate::startup::restart_pet_session(app).await;
-            crate::tray::redraw(app, now);
-            // A removed character's files and key go once her session has ended.
-            if let PresetChange::Remove { name } = &change {
-                let (registry, name, app) = (now.clone(), name.clone(), app.clone());
-                let deleted = off_thread(move || {
-                    let dir = app.state::<crate::startup::Background>().data_dir()?;
-                    Ok(registry.delete_files(&dir, &name)?)
-                })
-                .await;
-                if let Err(e) = deleted {
-                    tracing::warn!(record = "preset_files_not_deleted", error = %e.message);
-                }
+    match made {
+        Ok((before, now, out)) => {
+            let open = now.cast().names().to_vec();
+            tracing::info!(record = "characters_changed", change = %what, open = ?open);
+            if open != before {
+                crate::startup::restart_pet_session(app).await;
             }
+            crate::tray::redraw(app, &now);
+            Ok((now, out))
         }
-        Err(e) => tracing::warn!(record = "characters_change_refused", change = ?change, error = %e.message),
+        Err(e) => {
+            tracing::warn!(record = "characters_change_refused", change = %what, error = %e.message);
+            Err(e)
+        }
     }
-    presets
 }
 
 /// The registry of presets (the settings' Characters section).

@@ -20,6 +20,7 @@ mod pet_commands;
 mod placement;
 mod presence;
 mod screen_settings;
+mod settings_target;
 mod settings_window;
 mod shell_events;
 mod shortcut;
@@ -105,6 +106,8 @@ shell_commands! {
     company::stop_characters [] -> void, "Stop every open character (the chat window's Stop).";
     company::list_characters [] -> ts::<yui_core::presets::Presets>, "The registry of presets (the Characters section).";
     company::change_characters [ts::<yui_core::presets::PresetChange>] -> ts::<yui_core::presets::Presets>, "Make one change to the presets (the window asked before a removal); the registry after it.";
+    settings_window::add_character_from_card [] -> ts::<yui_core::presets::Presets>, "Add a character made from a Tavern card (.json or .png: the raw bytes, the name in `x-file-name`); the registry after it.";
+    settings_target::edit_character [ts::<Option<String>>] -> ts::<String>, "Edit preset `name`'s settings in this window from now on (null: main's); the name edited now.";
     settings_window::open_settings [] -> void, "Open the settings window.";
     settings_window::load_settings [] -> ts::<Settings>, "The saved settings, key included (settings window only).";
     settings_window::save_settings [ts::<Settings>] -> void, "Save the settings and apply them (settings window only).";
@@ -146,6 +149,7 @@ pub fn run() {
     let app = presence::plugins(tauri::Builder::default())
         .manage(window::Windows::default())
         .manage(company::Company::default())
+        .manage(settings_target::Editing::default())
         .manage(startup::Background::default())
         .manage(streams::Streams::default())
         .manage(ingress::Ingress::default())

@@ -1,11 +1,13 @@
 //! The settings window and its commands: read and save settings (the key
 //! through the core's key store), test a connection, import a character, a
-//! clip or a card. What a change means is decided by the core
+//! clip or a card, for main or the preset picked at the top
+//! (`settings_target.rs`). What a change means is decided by the core
 //! (`Settings::change_to`, `probe`, `card::import_into`); this applies it.
 //! Every call that may block (files, the OS keychain) runs in
 //! `spawn_blocking`.
 
 use crate::commands::{caller, CommandError};
+use crate::settings_target::Target;
 use crate::startup::{restart_pet_session, Background};
 use crate::window::WindowId;
 use std::path::Path;
@@ -25,6 +27,8 @@ pub fn open(app: &AppHandle) {
         let _ = w.set_focus();
         return;
     }
+    // A new window edits main's settings first.
+    app.state::<crate::settings_target::Editing>().reset();
     let built = WebviewWindowBuilder::new(app, WindowId::Settings.label(), WebviewUrl::App("settings.html".into()))
         .title("YUI Settings")
         .inner_size(560.0, 760.0)
@@ -63,17 +67,8 @@ pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Co
 #[yui_shell_macros::page_args]
 pub async fn load_settings(app: AppHandle, window: WebviewWindow) -> Result<Settings, CommandError> {
     settings_only(&window)?;
-    let (root, own) = main_dirs(&app)?;
+    let Target { root, own, .. } = Target::edited(&app).await?;
     blocking(move || load_joined(&root, &own)).await
-}
-
-/// The data directory and main's folder (the directory itself for the
-/// root preset): the settings window edits main's settings, the user's
-/// part app-wide (`yui_core::presets::save_split`).
-pub(crate) fn main_dirs(app: &AppHandle) -> Result<(yui_core::DataDir, yui_core::DataDir), CommandError> {
-    let root = app.state::<Background>().data_dir()?;
-    let own = app.state::<crate::company::Company>().dir_of(WindowId::Pet).unwrap_or_else(|| root.clone());
-    Ok((root, own))
 }
 
 /// Where the key is kept, or would be kept if saved now.
@@ -81,7 +76,7 @@ pub(crate) fn main_dirs(app: &AppHandle) -> Result<(yui_core::DataDir, yui_core:
 #[yui_shell_macros::page_args]
 pub async fn key_place(app: AppHandle, window: WebviewWindow) -> Result<KeyPlace, CommandError> {
     settings_only(&window)?;
-    let (_, own) = main_dirs(&app)?;
+    let own = Target::edited(&app).await?.own;
     blocking(move || Ok(own.key_store().place())).await
 }
 
@@ -100,19 +95,21 @@ pub async fn test_connection(window: WebviewWindow, settings: Settings) -> Resul
 pub async fn save_settings(app: AppHandle, window: WebviewWindow, mut settings: Settings) -> Result<(), CommandError> {
     settings_only(&window)?;
     settings.validate()?;
+    let target = Target::edited(&app).await?;
     // The mic toggle is the pet's (set_mic): a form loaded earlier keeps it as saved now.
-    let (_, own) = main_dirs(&app)?;
+    let own = target.own.clone();
     settings.character.voice.mic_enabled =
         blocking(move || own.load_settings_without_key()).await.map(|s| s.character.voice.mic_enabled).unwrap_or(settings.character.voice.mic_enabled);
-    apply(&app, settings).await
+    apply(&app, &target, settings).await
 }
 
-/// Save `next` and make the app follow it: a new pet session when the
-/// transport changed, else the live session reads it (switches, the turn
-/// screenshot, the voice) and listens or stops when the mic toggle changed;
-/// the pet reloads its character when that changed.
-pub(crate) async fn apply(app: &AppHandle, next: Settings) -> Result<(), CommandError> {
-    let (root, own) = main_dirs(app)?;
+/// Save `next` as `target`'s and make the app follow it: the characters
+/// start again when the transport changed, else her live session (while she
+/// is open) reads it (switches, the turn screenshot, the voice) and main's
+/// listens or stops when the mic toggle changed; her pet window reloads her
+/// character when that changed.
+pub(crate) async fn apply(app: &AppHandle, target: &Target, next: Settings) -> Result<(), CommandError> {
+    let Target { root, own, window } = target.clone();
     let saved = next.clone();
     let (change, mic_was, place) = blocking(move || {
         let old = load_joined(&root, &own).unwrap_or_default();
@@ -123,31 +120,31 @@ pub(crate) async fn apply(app: &AppHandle, next: Settings) -> Result<(), Command
     .await?;
     tracing::info!(record = "key_place", place = ?place);
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
-    if change.restart_session {
+    if change.restart_session && window.is_some() {
         restart_pet_session(app).await;
-    } else {
+    } else if let Some(id) = window {
         // The running session reads switches and the screenshot setting live.
         // A new session listens by itself when the toggle is on (startup.rs).
-        let _ = app.state::<crate::window::Windows>().with_session(WindowId::Pet, |s| {
+        let _ = app.state::<crate::window::Windows>().with_session(id, |s| {
             s.update_settings(&saved);
-            if saved.character.voice.mic_enabled != mic_was {
+            if target.is_main() && saved.character.voice.mic_enabled != mic_was {
                 s.listen(saved.character.voice.mic_enabled);
             }
             Ok(())
         });
     }
     if change.character_changed {
-        announce_character(app);
+        announce_character(app, target);
     }
     crate::ingress::follow(app, &saved.user.ingress).await;
     crate::presence::follow_autostart_async(app, saved.user.start_at_login).await;
     Ok(())
 }
 
-/// Tell main's pet window to reload her character and clips.
-fn announce_character(app: &AppHandle) {
-    if let Ok((_, own)) = main_dirs(app) {
-        crate::company::announce(app, WindowId::Pet, &own);
+/// Tell `target`'s pet window (while she is open) to reload her character and clips.
+fn announce_character(app: &AppHandle, target: &Target) {
+    if let Some(id) = target.window {
+        crate::company::announce(app, id, &target.own);
     }
 }
 
@@ -155,9 +152,12 @@ fn announce_character(app: &AppHandle) {
 /// context inspector). Empty while the pet has no session.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn recent_contexts(window: tauri::WebviewWindow, windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
-    // Each pet window's own character; the settings window's: main's.
-    let id = WindowId::from_label(window.label()).map_or(WindowId::Pet, WindowId::session);
+pub fn recent_contexts(app: AppHandle, window: tauri::WebviewWindow, windows: State<'_, crate::window::Windows>) -> Vec<yui_core::context_log::SentContext> {
+    // Each pet window's own character; the settings window's: the one it edits.
+    let id = match WindowId::from_label(window.label()) {
+        Some(WindowId::Settings) => crate::settings_target::shown_window(&app),
+        id => id.map_or(WindowId::Pet, WindowId::session),
+    };
     windows.with_session(id, |s| Ok(s.sent_contexts())).unwrap_or_default()
 }
 
@@ -165,8 +165,8 @@ pub fn recent_contexts(window: tauri::WebviewWindow, windows: State<'_, crate::w
 /// section). Empty while the pet has no session.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub fn delegation_history(windows: State<'_, crate::window::Windows>) -> Vec<yui_core::DelegationItem> {
-    windows.with_session(WindowId::Pet, |s| Ok(s.delegation_history())).unwrap_or_default()
+pub fn delegation_history(app: AppHandle, windows: State<'_, crate::window::Windows>) -> Vec<yui_core::DelegationItem> {
+    windows.with_session(crate::settings_target::shown_window(&app), |s| Ok(s.delegation_history())).unwrap_or_default()
 }
 
 /// The raw body of a file upload and its name from the `x-file-name` header.
@@ -179,11 +179,11 @@ fn upload(request: &Request<'_>) -> Result<(String, Vec<u8>), CommandError> {
 }
 
 /// What every upload command starts with: the caller must be the settings
-/// window; answers main's folder, the file name and the bytes.
-fn settings_upload(window: &WebviewWindow, app: &AppHandle, request: &Request<'_>) -> Result<(yui_core::DataDir, String, Vec<u8>), CommandError> {
+/// window; answers the edited character, the file name and the bytes.
+async fn settings_upload(window: &WebviewWindow, app: &AppHandle, request: &Request<'_>) -> Result<(Target, String, Vec<u8>), CommandError> {
     settings_only(window)?;
     let (name, bytes) = upload(request)?;
-    Ok((main_dirs(app)?.1, name, bytes))
+    Ok((Target::edited(app).await?, name, bytes))
 }
 
 /// Import a user's `.vrm` (raw body, `x-file-name` header), make it the
@@ -196,15 +196,15 @@ pub async fn import_character(
     background: State<'_, Background>,
     request: Request<'_>,
 ) -> Result<CharacterInfo, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
+    let (target, name, bytes) = settings_upload(&window, &app, &request).await?;
     let info = {
-        let dir = dir.clone();
+        let dir = target.own.clone();
         blocking(move || character::import_vrm_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?
     };
-    let root = background.data_dir()?;
-    let mut settings = blocking(move || load_joined(&root, &dir)).await?;
+    let (root, own) = (background.data_dir()?, target.own.clone());
+    let mut settings = blocking(move || load_joined(&root, &own)).await?;
     settings.character.vrm = info.path.as_ref().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
-    apply(&app, settings).await?;
+    apply(&app, &target, settings).await?;
     Ok(info)
 }
 
@@ -213,19 +213,21 @@ pub async fn import_character(
 #[yui_shell_macros::page_args]
 pub async fn use_default_character(app: AppHandle, window: WebviewWindow) -> Result<(), CommandError> {
     settings_only(&window)?;
-    let (root, own) = main_dirs(&app)?;
+    let target = Target::edited(&app).await?;
+    let (root, own) = (target.root.clone(), target.own.clone());
     let mut settings = blocking(move || load_joined(&root, &own)).await?;
     settings.character.vrm.clear();
-    apply(&app, settings).await
+    apply(&app, &target, settings).await
 }
 
 /// Import a `.vrma` clip (raw body, `x-file-name` header); answers its motion id.
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub async fn import_motion(app: AppHandle, window: WebviewWindow, request: Request<'_>) -> Result<String, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
+    let (target, name, bytes) = settings_upload(&window, &app, &request).await?;
+    let dir = target.own.clone();
     let id = blocking(move || character::import_motion_bytes(&dir, Path::new(&name), &bytes).map_err(yui_core::CoreError::from)).await?;
-    announce_character(&app);
+    announce_character(&app, &target);
     Ok(id)
 }
 
@@ -235,13 +237,17 @@ pub async fn import_motion(app: AppHandle, window: WebviewWindow, request: Reque
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub async fn import_card(app: AppHandle, window: WebviewWindow, request: Request<'_>) -> Result<String, CommandError> {
-    let (dir, name, bytes) = settings_upload(&window, &app, &request)?;
+    let (target, name, bytes) = settings_upload(&window, &app, &request).await?;
+    let dir = target.own.clone();
     let card = blocking(move || {
         let settings = dir.load_settings_without_key()?;
         Ok(card::import_into(&CardStore::new(&dir, &settings.character.vrm), &name, &bytes)?)
     })
     .await?;
-    restart_pet_session(&app).await;
+    // Her session takes the card when it starts: now, when she is open.
+    if target.window.is_some() {
+        restart_pet_session(&app).await;
+    }
     Ok(card.name)
 }
 
@@ -251,11 +257,26 @@ pub async fn import_card(app: AppHandle, window: WebviewWindow, request: Request
 #[yui_shell_macros::page_args]
 pub async fn current_card_name(app: AppHandle, window: WebviewWindow) -> Result<String, CommandError> {
     settings_only(&window)?;
-    let (root, own) = main_dirs(&app)?;
+    let Target { root, own, .. } = Target::edited(&app).await?;
     blocking(move || {
         let vrm = own.load_settings_without_key()?.character.vrm;
         let language = root.load_settings_without_key()?.user.language;
         Ok(card::current(&CardStore::new(&own, &vrm), &language).name)
     })
     .await
+}
+
+/// Add a character made from a Tavern card (`.json` or `.png`; raw body,
+/// `x-file-name` header), closed, named by the card; the registry after it.
+/// The window edits her settings next (her connection is the demo agent's
+/// until it is set).
+///
+/// Errors: not the settings window; `settings` when the file is not a card.
+#[tauri::command]
+#[yui_shell_macros::page_args]
+pub async fn add_character_from_card(app: AppHandle, window: WebviewWindow, request: Request<'_>) -> Result<yui_core::presets::Presets, CommandError> {
+    settings_only(&window)?;
+    let (file_name, bytes) = upload(&request)?;
+    let (presets, _name) = crate::company::add_from_card(&app, file_name, bytes).await?;
+    Ok(presets)
 }

@@ -36,6 +36,10 @@ pub struct Background {
     demo: Mutex<Option<DemoServer>>,
     /// The installation's data directory, once opened.
     data_dir: Mutex<Option<Result<DataDir, CommandError>>>,
+    /// Held while the characters start: a second start (a save right after
+    /// a change of the registry) waits for the first, so the last one read
+    /// wins and no window keeps a session of a lineup read before it.
+    starting: tokio::sync::Mutex<()>,
 }
 
 impl Background {
@@ -106,6 +110,8 @@ pub async fn restart_pet_session(app: &AppHandle) {
 /// first. `launch`: the app's first start (main's launch bed scene may
 /// run), not a restart. Nothing happens when the pet window is gone.
 async fn start_pet_session(app: &AppHandle, launch: bool) {
+    let background = app.state::<Background>();
+    let _one_at_a_time = background.starting.lock().await;
     let windows = app.state::<Windows>();
     let company = app.state::<Company>();
     crate::ingress::detach(app);
@@ -115,7 +121,6 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
     for member in company.members().iter().filter(|m| m.window != WindowId::Pet) {
         windows.replace_session(member.window, Err(CommandError::new(ErrorCode::Closed, "restarting")));
     }
-    let background = app.state::<Background>();
     let old_demo = lock(&background.demo).take();
     if let Some(old) = old_demo {
         old.shutdown().await;

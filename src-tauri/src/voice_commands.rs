@@ -42,7 +42,7 @@ pub async fn mic_enabled(app: AppHandle, window: WebviewWindow) -> Result<bool, 
     if pet_only(&window)? != WindowId::Pet {
         return Ok(false);
     }
-    let (_, own) = crate::settings_window::main_dirs(&app)?;
+    let own = crate::settings_target::Target::main(&app)?.own;
     let on = blocking(move || Ok(own.load_settings_without_key()?.character.voice.mic_enabled)).await?;
     let _ = tauri::Manager::state::<Windows>(&app).with_session(WindowId::Pet, |s| {
         s.repeat_voice_state();
@@ -60,11 +60,12 @@ pub async fn set_mic(app: AppHandle, window: WebviewWindow, on: bool) -> Result<
     if pet_only(&window)? != WindowId::Pet {
         return Err(CommandError::new(ErrorCode::Unsupported, "the microphone listens for main; make this character main to talk to her"));
     }
-    let (root, own) = crate::settings_window::main_dirs(&app)?;
+    let target = crate::settings_target::Target::main(&app)?;
+    let (root, own) = (target.root.clone(), target.own.clone());
     let mut settings = blocking(move || yui_core::presets::load_joined(&root, &own)).await?;
     settings.character.voice.mic_enabled = on;
     // Saving follows a changed toggle with `listen` (settings_window::apply).
-    apply(&app, settings).await
+    apply(&app, &target, settings).await
 }
 
 /// The sound output devices' names, for the settings' list.

@@ -105,6 +105,8 @@ export async function launch(name, settingsJson, { seed } = {}) {
     open.browsers.delete(browser);
     await browser.deleteSession().catch(() => {});
     await stop(driver.child);
+    // The app's own log (its records) stays beside the screenshots.
+    fs.cpSync(path.join(dataDir, "logs"), path.join(ARTIFACTS, `${name}-logs`), { recursive: true, force: true });
   };
   return { browser, close, dataDir };
 }

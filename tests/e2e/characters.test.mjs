@@ -19,13 +19,17 @@ import { launch, pageState, recordBubble, screenshot, typeAndEnter, useDisplay }
 
 useDisplay();
 
-/** What the data directory holds before the app starts: the registry and Ann's own settings. */
+/** The data directory of the running app (set when it is seeded). */
+let dataDir = "";
+
+/** What the data directory holds before the app starts: the registry and Ann's own settings (her own model). */
 function twoCharacters(settings) {
   return (dir) => {
+    dataDir = dir;
     const registry = { presets: [{ name: "Yui", open: true }, { name: "Ann", open: true }], main: "Yui", root: "Yui" };
     fs.writeFileSync(path.join(dir, "characters.json"), JSON.stringify(registry));
     fs.mkdirSync(path.join(dir, "characters", "ann"), { recursive: true });
-    fs.writeFileSync(path.join(dir, "characters", "ann", "settings.json"), settings);
+    fs.writeFileSync(path.join(dir, "characters", "ann", "settings.json"), JSON.stringify({ ...JSON.parse(settings), model: "ann-model" }));
   };
 }
 
@@ -210,6 +214,43 @@ test("two characters stand side by side, each answers in her own window, and Ann
     const back = (await browser.getWindowHandles()).find((h) => h !== yui && h !== settingsWindow);
     await browser.switchToWindow(back);
     await settled(browser, "Ann, back");
+
+    // The settings window edits another character: picked at the top, her
+    // model shows and is saved in her own folder, main's stays as it was.
+    await browser.switchToWindow(settingsWindow);
+    const model = () => browser.execute(() => document.querySelector('input[name="model"]').value);
+    assert.equal(await model(), "yui-mock", "main's settings first");
+    assert.equal(await browser.execute(() => document.getElementById("editing-row").hidden), false, "the picker shows with two characters");
+    await browser.execute(() => {
+      const picker = document.getElementById("editing");
+      picker.value = "Ann";
+      picker.dispatchEvent(new Event("change"));
+    });
+    await browser.waitUntil(async () => (await model()) === "ann-model", { timeout: 15_000, timeoutMsg: "Ann's settings never showed" });
+    await (await browser.$('input[name="model"]')).setValue("ann-model-2");
+    await (await browser.$('button[type="submit"]')).click();
+    await browser.waitUntil(async () => (await browser.execute(() => document.getElementById("message").textContent)) === "Saved.", { timeout: 30_000, timeoutMsg: "Ann's settings were never saved" });
+    const annFile = fs.readFileSync(path.join(dataDir, "characters", "ann", "settings.json"), "utf8");
+    const rootFile = fs.readFileSync(path.join(dataDir, "settings.json"), "utf8");
+    assert.match(annFile, /"ann-model-2"/, "saved in Ann's folder");
+    assert.doesNotMatch(rootFile, /ann-model/, "main's settings untouched");
+    assert.match(rootFile, /"yui-mock"/);
+
+    // A Tavern card makes a new character, closed, and the window edits her next.
+    const card = JSON.stringify({ spec: "chara_card_v2", data: { name: "Mio", description: "A sleepy cat girl." } });
+    await browser.execute((json) => {
+      const input = document.getElementById("character-card");
+      const files = new DataTransfer();
+      files.items.add(new File([json], "mio.json", { type: "application/json" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change"));
+    }, card);
+    await browser.waitUntil(async () => (await rows()).length === 3, { timeout: 15_000, timeoutMsg: "the card never made a character" });
+    assert.match((await rows())[2], /^Mio\s*Make main\s*Remove…$/, "Mio, added last");
+    await browser.waitUntil(async () => (await browser.execute(() => document.getElementById("card-name").textContent)) === "Card: Mio", { timeout: 15_000, timeoutMsg: "the window never edited Mio" });
+    assert.equal(await browser.execute(() => document.getElementById("editing").value), "Mio");
+    assert.equal((await browser.getWindowHandles()).length, 3, "she is added closed: no window for her");
+    await screenshot(t, browser, "characters-edit");
 
     // Ann becomes main: main's window (the first) shows her now, and the
     // window beside it shows Yui; each names the character it shows.

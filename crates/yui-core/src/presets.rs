@@ -151,6 +151,9 @@ pub enum ChangeError {
     /// Reading or writing the files failed.
     #[error(transparent)]
     Storage(#[from] CoreError),
+    /// The file is not a character card she can be made from.
+    #[error(transparent)]
+    Card(#[from] crate::card::CardError),
 }
 
 impl Presets {
@@ -180,6 +183,35 @@ impl Presets {
         next.save(data_dir)?;
         *self = next;
         Ok(())
+    }
+
+    /// Add a closed preset made from a Tavern card (`file_name`'s `bytes`,
+    /// `.json` or `.png`) at the end of the registry: named by the card
+    /// ([`Presets::name_for`]), with the default settings and the card in
+    /// her folder, and save the registry. Her name. Nothing is saved when
+    /// the file is not a card.
+    pub fn add_from_card(&mut self, data_dir: &DataDir, file_name: &str, bytes: &[u8]) -> Result<String, ChangeError> {
+        let card = crate::card::import_bytes(file_name, bytes)?;
+        let mut next = self.clone();
+        let name = next.add(&self.name_for(&card.name))?;
+        let dir = next.dir_of(data_dir, &name)?;
+        // Her settings name the bundled `.vrm`: her card is that one's.
+        crate::card::import_into(&crate::card::CardStore::new(&dir, ""), file_name, bytes)?;
+        next.save(data_dir)?;
+        *self = next;
+        Ok(name)
+    }
+
+    /// The name a preset made from a card named `card` takes: the card's,
+    /// or `"<card> 2"`, `"<card> 3"`, … when another preset has it;
+    /// `"Character"` (numbered the same way) when the card's name cannot be
+    /// a character's.
+    pub fn name_for(&self, card: &str) -> String {
+        let base = check_name(card).unwrap_or_else(|_| "Character".to_string());
+        if self.find(&base).is_none() {
+            return base;
+        }
+        (2..).map(|n| format!("{base} {n}")).find(|name| self.find(name).is_none()).expect("a free number")
     }
 
     /// One preset named `name`, open and main, owning the directory.
@@ -393,6 +425,29 @@ mod tests {
         assert_eq!(p, Presets::single("Yui"));
         assert_eq!(p.cast().names(), ["Yui"]);
         assert_eq!(p.dir_of(&dir, "yui").unwrap(), dir, "her files are where they were");
+    }
+
+    #[test]
+    fn a_card_makes_a_closed_preset_named_by_it_with_the_card_in_her_folder() {
+        let (_tmp, dir) = dir();
+        let mut p = Presets::single("Yui");
+        let card = |name: &str| serde_json::json!({"spec": "chara_card_v2", "data": {"name": name, "description": "A quiet librarian."}}).to_string();
+        assert_eq!(p.add_from_card(&dir, "ann.json", card("Ann").as_bytes()).unwrap(), "Ann");
+        assert_eq!(p.add_from_card(&dir, "ann.json", card("ann").as_bytes()).unwrap(), "ann 2", "a taken name is numbered");
+        assert_eq!(p.add_from_card(&dir, "x.json", card("everyone").as_bytes()).unwrap(), "Character", "a name no character can have");
+        assert_eq!(p.cast().names(), ["Yui"], "added closed");
+        assert_eq!(Presets::load(&dir, "Yui"), p, "saved");
+        let ann = p.dir_of(&dir, "Ann").unwrap();
+        assert_ne!(ann, dir);
+        let stored = crate::card::current(&crate::card::CardStore::new(&ann, ""), "en");
+        assert_eq!(stored.name, "Ann");
+        assert!(stored.description.contains("librarian"), "{stored:?}");
+        assert_eq!(crate::card::current(&crate::card::CardStore::new(&dir, ""), "en").name, crate::card::default_card("en").name, "main's card is untouched");
+        // Not a card: refused, nothing saved.
+        let before = p.clone();
+        assert!(matches!(p.add_from_card(&dir, "notes.txt", b"hello"), Err(ChangeError::Card(_))));
+        assert_eq!(p, before);
+        assert_eq!(Presets::load(&dir, "Yui"), before);
     }
 
     #[test]

@@ -111,6 +111,10 @@ pub const AUDIO_OUTPUT_BUFFER: Duration = Duration::from_millis(20);
 /// How long opening an audio device may take before it counts as failed
 /// (our own choice, not a protocol limit).
 pub const AUDIO_OPEN_WAIT: Duration = Duration::from_secs(5);
+/// How often a sound device that keeps failing the same way is logged again,
+/// with how many times it failed meanwhile (our own choice, not a protocol
+/// limit): a broken device must not fill the log.
+pub const AUDIO_ERROR_REPORT_EVERY: Duration = Duration::from_secs(60);
 /// The longest sound one item may decode to (our own choice, not a protocol limit):
 /// longer audio fails to decode instead of filling memory.
 pub const AUDIO_DECODED_MAX: Duration = Duration::from_secs(10 * 60);

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
-use yui_engine::limits::{AUDIO_OPEN_WAIT, AUDIO_OUTPUT_BUFFER, LIP_LEVELS_PER_SECOND};
+use yui_engine::limits::{AUDIO_ERROR_REPORT_EVERY, AUDIO_OPEN_WAIT, AUDIO_OUTPUT_BUFFER, LIP_LEVELS_PER_SECOND};
 use yui_turn::voice::playback::{AudioSink, SinkEvent, Sound};
 
 /// Receives the mouth level, 0.0 (closed) to 1.0 (wide open), about
@@ -523,14 +523,76 @@ where
                 *out = T::from_sample(*s);
             }
         },
-        |e: cpal::Error| tracing::warn!(record = "audio_stream_error", error = %e),
+        {
+            let mut errors = ErrorRun::default();
+            move |e: cpal::Error| errors.note(&e.to_string(), Instant::now())
+        },
         None,
     )
+}
+
+/// The stream's errors, logged without flooding: the first of a kind at
+/// once (`audio_stream_error`), the same one again only every
+/// [`AUDIO_ERROR_REPORT_EVERY`] with how many came meanwhile
+/// (`audio_stream_error_repeated`).
+#[derive(Default)]
+struct ErrorRun {
+    /// The error being counted, and when it was last logged.
+    current: Option<(String, Instant)>,
+    /// How many times it came since it was last logged.
+    unlogged: u64,
+}
+
+impl ErrorRun {
+    /// Error `error` came at `now`; logs it when due.
+    fn note(&mut self, error: &str, now: Instant) {
+        match self.due(error, now) {
+            Some(0) => tracing::warn!(record = "audio_stream_error", error = %error),
+            Some(repeats) => tracing::warn!(record = "audio_stream_error_repeated", error = %error, repeats),
+            None => {}
+        }
+    }
+
+    /// Whether `error` at `now` is logged: `Some(0)` for a new one,
+    /// `Some(n)` when it came `n` times unlogged since it was last logged,
+    /// `None` while it is counted.
+    fn due(&mut self, error: &str, now: Instant) -> Option<u64> {
+        match &self.current {
+            Some((same, at)) if same == error => {
+                self.unlogged += 1;
+                if now.duration_since(*at) < AUDIO_ERROR_REPORT_EVERY {
+                    return None;
+                }
+                let repeats = std::mem::take(&mut self.unlogged);
+                self.current = Some((error.to_string(), now));
+                Some(repeats)
+            }
+            _ => {
+                self.current = Some((error.to_string(), now));
+                self.unlogged = 0;
+                Some(0)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_that_keeps_failing_is_logged_once_then_counted() {
+        let mut run = ErrorRun::default();
+        let t0 = Instant::now();
+        assert_eq!(run.due("I/O error", t0), Some(0), "the first one is logged");
+        for i in 1..=500 {
+            assert_eq!(run.due("I/O error", t0 + Duration::from_millis(i)), None, "the same one again is counted");
+        }
+        assert_eq!(run.due("underrun", t0 + Duration::from_secs(1)), Some(0), "another kind is logged at once");
+        assert_eq!(run.due("underrun", t0 + Duration::from_secs(2)), None);
+        assert_eq!(run.due("underrun", t0 + Duration::from_secs(1) + AUDIO_ERROR_REPORT_EVERY), Some(2), "then with how many came");
+        assert_eq!(run.due("underrun", t0 + Duration::from_secs(2) + AUDIO_ERROR_REPORT_EVERY), None);
+    }
 
     fn render(rate: u32, channels: usize) -> (Render, Sender<Command>, Receiver<Note>) {
         let (command_tx, commands) = mpsc::channel();

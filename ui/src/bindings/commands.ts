@@ -67,6 +67,10 @@ export const commands = {
   listCharacters: (): Promise<Presets> => invoke<Presets>("list_characters"),
   /** Make one change to the presets (the window asked before a removal); the registry after it. */
   changeCharacters: (change: PresetChange): Promise<Presets> => invoke<Presets>("change_characters", { change }),
+  /** Add a character made from a Tavern card (.json or .png: the raw bytes, the name in `x-file-name`); the registry after it. */
+  addCharacterFromCard: (bytes: Uint8Array, fileName: string): Promise<Presets> => invoke<Presets>("add_character_from_card", bytes, { headers: { "x-file-name": fileName } }),
+  /** Edit preset `name`'s settings in this window from now on (null: main's); the name edited now. */
+  editCharacter: (name: string | null): Promise<string> => invoke<string>("edit_character", { name }),
   /** Open the settings window. */
   openSettings: (): Promise<null> => invoke<null>("open_settings"),
   /** The saved settings, key included (settings window only). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addChange, removeQuestion, rowsOf } from "./characters";
+import { addChange, addedName, removeQuestion, rowsOf } from "./characters";
 
 describe("the Characters section", () => {
   const presets = {
@@ -31,5 +31,13 @@ describe("the Characters section", () => {
 
   it("asks before a removal and says what goes", () => {
     expect(removeQuestion("Ann")).toMatch(/^Remove Ann\?.*deleted/);
+  });
+
+  it("finds the preset a card added, to edit her next", () => {
+    const before = { presets: [{ name: "Yui", open: true }], main: "Yui", root: "Yui" };
+    const after = { ...before, presets: [...before.presets, { name: "Ann 2", open: false }] };
+    expect(addedName(before, after)).toBe("Ann 2");
+    expect(addedName(after, after)).toBeNull();
+    expect(addedName(null, before)).toBe("Yui");
   });
 });

@@ -1,6 +1,7 @@
 // The settings window's "Characters" section (docs/characters.md): every
 // preset in registry order, which are on the desktop and which is main; add
-// one (from the default card or as a copy of another), open or close one,
+// one (from the default card, as a copy of another, or from a Tavern card),
+// open or close one,
 // make one main, remove one after asking. The registry and its rules are the
 // core's (`yui_core::presets`): this lists what it answers and sends one
 // change at a time; a refused change shows the core's reason.
@@ -44,14 +45,36 @@ export function addChange(name: string, copyOf: string): PresetChange | null {
   return { action: "add", name: trimmed, copy_of: copyOf === "" ? null : copyOf };
 }
 
+/** The name of the preset a change added: the one in `after` that `before` did not have. */
+export function addedName(before: Presets | null, after: Presets): string | null {
+  const had = new Set((before?.presets ?? []).map((p) => p.name.toLowerCase()));
+  return after.presets.find((p) => !had.has(p.name.toLowerCase()))?.name ?? null;
+}
+
+/** What the section tells the page. */
+export interface CharactersHooks {
+  /** The registry as it is now (after loading or a change). */
+  listed(presets: Presets): void;
+  /** A preset was added from a card: the page edits her settings next. */
+  added(name: string): void;
+  /** Ask the user a yes/no question. */
+  ask(question: string): boolean;
+}
+
 /** The section: its list, the add form and its problem line. */
 export class CharactersSection {
   private readonly list = document.getElementById("characters-list") as HTMLUListElement;
   private readonly name = document.getElementById("character-new-name") as HTMLInputElement;
   private readonly copy = document.getElementById("character-new-copy") as HTMLSelectElement;
   private readonly problem = document.getElementById("characters-problem") as HTMLParagraphElement;
+  private shown: Presets | null = null;
 
-  constructor(private readonly ask: (question: string) => boolean = (q) => window.confirm(q)) {
+  constructor(private readonly hooks: CharactersHooks) {
+    const card = document.getElementById("character-card") as HTMLInputElement;
+    card.addEventListener("change", () => {
+      const file = card.files?.[0];
+      if (file) void this.addFromCard(file).finally(() => (card.value = ""));
+    });
     (document.getElementById("character-add") as HTMLButtonElement).addEventListener("click", () => {
       const change = addChange(this.name.value, this.copy.value);
       if (change === null) return this.say("Give her a name first.");
@@ -82,12 +105,28 @@ export class CharactersSection {
     }
   }
 
+  /** Make a preset of a Tavern card file; the page edits her next. */
+  private async addFromCard(file: File): Promise<void> {
+    try {
+      const before = this.shown;
+      const after = await shell.addCharacterFromCard(new Uint8Array(await file.arrayBuffer()), file.name);
+      this.show(after);
+      this.say(null);
+      const name = addedName(before, after);
+      if (name) this.hooks.added(name);
+    } catch (e) {
+      this.say(errorText(e));
+    }
+  }
+
   private say(text: string | null): void {
     this.problem.textContent = text ?? "";
     this.problem.hidden = text === null;
   }
 
   private show(presets: Presets): void {
+    this.shown = presets;
+    this.hooks.listed(presets);
     const rows = rowsOf(presets);
     this.list.replaceChildren(...rows.map((row) => this.rowElement(row)));
     const options = [new Option("the default card", ""), ...rows.map((r) => new Option(`a copy of ${r.name}`, r.name))];
@@ -126,7 +165,7 @@ export class CharactersSection {
       remove.className = "small";
       remove.textContent = "Remove…";
       remove.addEventListener("click", () => {
-        if (this.ask(removeQuestion(row.name))) void this.send({ action: "remove", name: row.name });
+        if (this.hooks.ask(removeQuestion(row.name))) void this.send({ action: "remove", name: row.name });
       });
       li.append(remove);
     }

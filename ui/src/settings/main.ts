@@ -2,7 +2,7 @@
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
 import { shell } from "../shell/shell";
-import type { ChatApi, KeyPlace, ProbeReport, Settings, UiEvent } from "../bindings";
+import type { ChatApi, KeyPlace, Presets, ProbeReport, Settings, UiEvent } from "../bindings";
 import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
 import { CharactersSection } from "./characters";
@@ -41,7 +41,49 @@ const screenTools = new ScreenTools(form);
 const voice = new VoiceSection(form);
 const chat = new ChatSection(form);
 const session = new SessionSection();
-const characters = new CharactersSection();
+const characters = new CharactersSection({
+  listed: showEditing,
+  added: (name) => {
+    say(`Added ${name}. Her settings show now: give her a backend, or she talks to the demo agent.`);
+    void editCharacter(name);
+  },
+  ask: (q) => window.confirm(q),
+});
+
+const editingRow = document.getElementById("editing-row") as HTMLParagraphElement;
+const editing = document.getElementById("editing") as HTMLSelectElement;
+/** The preset whose settings the form shows (null: main's, before the shell said). */
+let editedName: string | null = null;
+
+/** The picker of whose settings show: every preset, main marked; shown with two or more. */
+function showEditing(presets: Presets): void {
+  const main = presets.main.toLowerCase();
+  const shown = editedName ?? presets.main;
+  editing.replaceChildren(
+    ...presets.presets.map((p) => {
+      const option = new Option(p.name.toLowerCase() === main ? `${p.name} (main)` : p.name, p.name);
+      option.selected = p.name.toLowerCase() === shown.toLowerCase();
+      return option;
+    }),
+  );
+  editingRow.hidden = presets.presets.length < 2;
+}
+
+/** Show preset `name`'s settings (null: main's) in every section. */
+async function editCharacter(name: string | null): Promise<void> {
+  try {
+    editedName = await shell.editCharacter(name);
+    editing.value = editedName;
+    document.title = editingRow.hidden ? "YUI Settings" : `YUI Settings · ${editedName}`;
+    await load();
+    void loadContexts();
+    void session.load();
+  } catch (e) {
+    say(errorText(e), true);
+  }
+}
+
+editing.addEventListener("change", () => void editCharacter(editing.value));
 const reactions = new ReactionsSection(form);
 
 function fill(s: Settings): void {
