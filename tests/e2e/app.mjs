@@ -106,7 +106,8 @@ export async function launch(name, settingsJson, { seed } = {}) {
     await browser.deleteSession().catch(() => {});
     await stop(driver.child);
     // The app's own log (its records) stays beside the screenshots.
-    fs.cpSync(path.join(dataDir, "logs"), path.join(ARTIFACTS, `${name}-logs`), { recursive: true, force: true });
+    const logs = path.join(dataDir, "logs");
+    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(ARTIFACTS, `${name}-logs`), { recursive: true, force: true });
   };
   return { browser, close, dataDir };
 }

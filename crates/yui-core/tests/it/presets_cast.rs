@@ -115,14 +115,7 @@ async fn three_presets_pass_an_exchange_along_in_playback_order_until_its_limit(
     // Yui calls Ann, Ann calls Mio, Mio calls Yui back: with a limit of 2
     // addressed turns per exchange, Mio's call is the third and goes nowhere.
     let address = |to: &str| cc_wrap(cc_call(0, "call_1", "address_character", &[&format!(r#"{{"character":"{to}"}}"#)]), "tool_calls");
-    let script = vec![
-        address("Ann"),
-        cc_text("Ann, wake up!"),
-        address("Mio"),
-        cc_text("Mio, your turn."),
-        address("yui"),
-        cc_text("Yui, done."),
-    ];
+    let script = vec![address("Ann"), cc_text("Ann, wake up!"), address("Mio"), cc_text("Mio, your turn."), address("yui"), cc_text("Yui, done.")];
     let mock = mock_http(script).await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = DataDir::new(tmp.path()).unwrap();
