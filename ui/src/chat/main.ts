@@ -39,7 +39,7 @@ import {
   stopPressed,
   type ChatState,
 } from "./state";
-import { together, type Origin, type Together, type Voice } from "./together";
+import { askedBy, together, type Origin, type Together, type Voice } from "./together";
 import { TranscriptView } from "./transcriptView";
 
 /** Until `chat_settings` answers. */
@@ -272,11 +272,13 @@ function updateOther(name: string, change: (s: ChatState) => ChatState): void {
 
 function approve(approvalId: string, decision: ApprovalDecision): void {
   // The card is in the conversation of the character who asked.
-  for (const [name, s] of others) {
-    const next = approved(s, approvalId, decision);
-    if (next === s) continue;
-    updateOther(name, () => next);
-    void commandTo(name, { type: "approve", approval_id: approvalId, decision });
+  const owner = askedBy(
+    [...others].map(([name, s]) => ({ name, conversation: s.transcript.current })),
+    approvalId,
+  );
+  if (owner !== null) {
+    updateOther(owner, (s) => approved(s, approvalId, decision));
+    void commandTo(owner, { type: "approve", approval_id: approvalId, decision });
     return;
   }
   dispatch(approved(state, approvalId, decision));

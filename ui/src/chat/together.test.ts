@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../bindings/index";
 import { placeholderFor } from "./composer";
-import { HUES, hueAt, initialOf, mergedId, together } from "./together";
+import { askedBy, HUES, hueAt, initialOf, mergedId, together } from "./together";
 
 function user(id: string, at: number, text: string): ChatMessage {
   return { id, role: "user", at_ms: at, text, answers: [], active: 0 };
@@ -94,5 +94,19 @@ describe("the chat window's one view of every character", () => {
     expect(placeholderFor(["Ann"])).toBe("Message Ann…");
     expect(placeholderFor(["Ann", "Yui"])).toBe("Message Ann, or @ to pick who…");
     expect(placeholderFor([])).toBe("Message…");
+  });
+
+  it("finds whose session asked an approval, while the card is pending", () => {
+    const asking = reply("1", 10, "");
+    asking.answers[0].approvals = [{ approval_id: "ap1", call_id: "c1", name: "shell", args: {}, state: "pending", asked_ms: 10 }];
+    const answered = reply("2", 20, "");
+    answered.answers[0].approvals = [{ approval_id: "ap2", call_id: "c2", name: "shell", args: {}, state: "allowed", asked_ms: 20 }];
+    const voices = [
+      { name: "Ann", conversation: conv("a", [answered]) },
+      { name: "Mio", conversation: conv("b", [user("u1", 5, "go"), asking]) },
+    ];
+    expect(askedBy(voices, "ap1")).toBe("Mio");
+    expect(askedBy(voices, "ap2")).toBeNull();
+    expect(askedBy(voices, "nope")).toBeNull();
   });
 });

@@ -36,7 +36,9 @@ export async function catchUp(backend: Backend, view: View, store: PetStore, fee
     view.showLocalError(asCommandError(err).message);
   }
   try {
-    store.set(conversationLoaded(store.state, await currentConversation(backend)));
+    // The state after the wait, not before it: events that came meanwhile stay.
+    const current = await currentConversation(backend);
+    store.set(conversationLoaded(store.state, current));
   } catch (err) {
     console.warn("yui: chat_conversation failed; approvals show as they come", asCommandError(err).message);
   }

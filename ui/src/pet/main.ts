@@ -52,7 +52,9 @@ async function start(backend: Backend): Promise<void> {
         // Another character in this window: the old one's bubble and conversation go.
         if (!swapped) return;
         store.set(anotherCharacter(store.state));
-        store.set(conversationLoaded(store.state, await currentConversation(backend)));
+        // The state after the wait, not before it: events that came meanwhile stay.
+        const current = await currentConversation(backend);
+        store.set(conversationLoaded(store.state, current));
       })
       .catch(() => undefined);
   void showName();

@@ -10,18 +10,24 @@ use yui_core::presets::{PresetChange, Presets};
 use yui_core::tools::CastDesk;
 use yui_core::{ChatApi, CollectingSink, DataDir, Session, SessionConfig, UiEvent, UserCommand};
 
+/// The registry the settings make of `dir`: the root character Yui on
+/// `api` at `base`, and two copies of her, Ann and Mio, added and opened.
+fn three_open(dir: &DataDir, api: ChatApi, base: &str) -> Presets {
+    dir.save_settings(&backend(api, base)).unwrap();
+    let mut presets = Presets::load(dir, "Yui");
+    for name in ["Ann", "Mio"] {
+        presets.apply(dir, &PresetChange::Add { name: name.into(), copy_of: Some("Yui".into()) }).unwrap();
+        presets.apply(dir, &PresetChange::Open { name: name.into() }).unwrap();
+    }
+    presets
+}
+
 #[tokio::test]
 async fn three_presets_have_their_own_folders_and_chat_ids_and_the_third_overhears_both_in_registry_order() {
     let mock = mock_demo(Some("k")).await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = DataDir::new(tmp.path()).unwrap();
-    dir.save_settings(&backend(ChatApi::Responses, mock.base_url())).unwrap();
-    // The settings add two copies of the root character and open them.
-    let mut presets = Presets::load(&dir, "Yui");
-    for name in ["Ann", "Mio"] {
-        presets.apply(&dir, &PresetChange::Add { name: name.into(), copy_of: Some("Yui".into()) }).unwrap();
-        presets.apply(&dir, &PresetChange::Open { name: name.into() }).unwrap();
-    }
+    let presets = three_open(&dir, ChatApi::Responses, &mock.base_url());
     let cast = presets.cast();
     assert_eq!(cast.names(), ["Yui", "Ann", "Mio"]);
     let ensemble = yui_core::ensemble::Ensemble::new(cast.clone(), 6);
@@ -119,12 +125,7 @@ async fn three_presets_pass_an_exchange_along_in_playback_order_until_its_limit(
     let mock = mock_http(script).await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = DataDir::new(tmp.path()).unwrap();
-    dir.save_settings(&backend(ChatApi::ChatCompletions, mock.base_url())).unwrap();
-    let mut presets = Presets::load(&dir, "Yui");
-    for name in ["Ann", "Mio"] {
-        presets.apply(&dir, &PresetChange::Add { name: name.into(), copy_of: Some("Yui".into()) }).unwrap();
-        presets.apply(&dir, &PresetChange::Open { name: name.into() }).unwrap();
-    }
+    let presets = three_open(&dir, ChatApi::ChatCompletions, &mock.base_url());
     let cast = presets.cast();
     let ensemble = yui_core::ensemble::Ensemble::new(cast.clone(), 2);
     let log = Tagged::default();
