@@ -224,6 +224,15 @@ enum Cmd {
         #[arg(long)]
         now: i64,
     },
+    /// Find the model servers on this computer: probe the usual loopback
+    /// ports (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000,
+    /// LiteLLM 4000) and any `--port`, all at once, and print one JSON line
+    /// per server that answers (`base_url`, `kind`, `models`), then exit.
+    Discover {
+        /// Another port to probe on 127.0.0.1 (repeatable).
+        #[arg(long = "port", value_name = "N")]
+        ports: Vec<u16>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -242,6 +251,12 @@ fn main() -> anyhow::Result<()> {
     // One thread: the transport, the driver and the sink hand events to each
     // other without waking another thread (the end-to-end bench measures it).
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    if let Some(Cmd::Discover { ports }) = &args.command {
+        for server in rt.block_on(yui_core::discover::discover(ports)) {
+            println!("{}", serde_json::to_string(&server)?);
+        }
+        return Ok(());
+    }
     rt.block_on(chat(args))
 }
 

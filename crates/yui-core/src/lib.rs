@@ -17,6 +17,7 @@ pub mod context_log;
 pub mod contract;
 pub mod data_dir;
 pub mod delegations;
+pub mod discover;
 pub mod ensemble;
 pub mod error;
 pub mod ingress;

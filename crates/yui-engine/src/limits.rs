@@ -115,6 +115,10 @@ pub const AUDIO_OPEN_WAIT: Duration = Duration::from_secs(5);
 /// with how many times it failed meanwhile (our own choice, not a protocol
 /// limit): a broken device must not fill the log.
 pub const AUDIO_ERROR_REPORT_EVERY: Duration = Duration::from_secs(60);
+/// How long one request of the local server discovery waits for its whole
+/// answer (our own choice, not a protocol limit): a port where nothing
+/// listens, or a listener that never answers, costs at most this.
+pub const DISCOVER_REQUEST_WAIT: Duration = Duration::from_millis(800);
 /// The longest sound one item may decode to (our own choice, not a protocol limit):
 /// longer audio fails to decode instead of filling memory.
 pub const AUDIO_DECODED_MAX: Duration = Duration::from_secs(10 * 60);

@@ -168,3 +168,18 @@ fn scripted(script: &HttpScript, api: Api, n: usize, cancel: CancellationToken) 
         .body(Body::from_stream(stream))
         .expect("static response parts")
 }
+
+/// The model `GET /v1/models` lists: the one the tests' settings name.
+pub const MOCK_MODEL: &str = "yui-mock";
+
+/// Axum handler for `GET /v1/models`, answered as LiteLLM's proxy answers
+/// it (`docs/discover.md`): after the same key check as the SSE endpoints,
+/// an OpenAI list whose models are `owned_by` `"openai"` with LiteLLM's
+/// fixed `created`. Not recorded: it starts no turn.
+pub(crate) async fn models(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if let Err(denied) = check_bearer(shared.config.key.as_deref(), &headers) {
+        return denied.into_response(shared.config.pace, shared.cancel.clone());
+    }
+    let list = json!({"data": [{"id": MOCK_MODEL, "object": "model", "created": 1_677_610_602, "owned_by": "openai"}], "object": "list"});
+    axum::Json(list).into_response()
+}

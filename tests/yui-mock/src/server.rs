@@ -166,6 +166,7 @@ impl MockServer {
         let app = routes(get(crate::push::ws_handler), post(crate::http::responses), post(crate::http::chat_completions), shared.clone())
             // What out-of-process tests read back (the e2e tests): every frame
             // received on `/ws` so far, as one JSON array.
+            .route("/v1/models", get(crate::http::models).with_state(shared.clone()))
             .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
             .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
             .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))

@@ -165,3 +165,32 @@ async fn headless_tools_run_with_set_overrides() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("look.screen takes on or off"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn discover_prints_one_line_per_server_that_answers_and_nothing_for_a_closed_port() {
+    let open = MockServer::start(MockConfig { pace: 0.0, ..Default::default() }).await.unwrap();
+    let keyed = MockServer::start(MockConfig { key: Some("k".into()), pace: 0.0, ..Default::default() }).await.unwrap();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let ports = [open.addr().port(), closed, keyed.addr().port()];
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cli = Command::new(env!("CARGO_BIN_EXE_yui-cli"));
+        cli.arg("discover");
+        for port in ports {
+            cli.args(["--port", &port.to_string()]);
+        }
+        cli.output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}"))).collect();
+    let line_of = |base: String| lines.iter().find(|l| l["base_url"] == base.as_str()).cloned();
+    // yui-mock answers `/v1/models` as LiteLLM's proxy does: an OpenAI list, nothing more known.
+    assert_eq!(line_of(open.base_url()), Some(serde_json::json!({"base_url": open.base_url(), "kind": "openai_compatible", "models": ["yui-mock"]})));
+    assert_eq!(
+        line_of(keyed.base_url()),
+        Some(serde_json::json!({"base_url": keyed.base_url(), "kind": "openai_compatible", "models": []})),
+        "found, its models unlisted without the key"
+    );
+    assert_eq!(line_of(format!("http://127.0.0.1:{closed}")), None, "a closed port prints nothing");
+}
