@@ -67,7 +67,7 @@ use tokio::io::AsyncBufReadExt;
 use yui_core::cast::{Cast, Route};
 use yui_core::session::handle::{deliver, DeliveryWaits};
 use yui_core::transport::agent_chat::{ApprovalDecision, ChatEvent};
-use yui_core::{ChatApi, DataDir, ErrorCode, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
+use yui_core::{ChatApi, DataDir, ErrorCode, HelpGuide, Session, SessionConfig, Status, Timeouts, UiEvent, UserCommand};
 
 /// The stdin commands, for `--help`.
 const COMMANDS_HELP: &str = "\
@@ -83,6 +83,8 @@ Stdin: each line is a user message, except these commands:
   /version <msg_id> <n>       show version n (0-based) of a message
   /fork <msg_id>              new conversation with the messages up to msg_id
   /delete <msg_id>            delete a message
+  /help controls|capabilities ask her how to use her, or what she can do
+                              (her answer comes from the bundled guide)
   //text                      send \"/text\" as a message
 
 Headless time and desktop: --clock START sets the session's wall clock to a
@@ -148,10 +150,15 @@ fn parse_line(line: &str, last_start: Option<&str>) -> Result<Input, String> {
             },
             _ => Err("/version takes two arguments: /version <msg_id> <n>".into()),
         },
+        "help" => match args.as_slice() {
+            ["controls"] => Ok(Input::Command(UserCommand::AskHelp { guide: HelpGuide::Controls })),
+            ["capabilities"] => Ok(Input::Command(UserCommand::AskHelp { guide: HelpGuide::Capabilities })),
+            _ => Err("/help takes one argument: /help controls or /help capabilities".into()),
+        },
         "fork" => one("msg_id").map(|msg_id| Input::Command(UserCommand::Fork { msg_id })),
         "delete" => one("msg_id").map(|msg_id| Input::Command(UserCommand::DeleteMessage { msg_id })),
         _ => Err(format!(
-            "unknown command /{name} (commands: /quit /stop /reset /reconnect /approve /always /deny /regenerate /version /fork /delete; \
+            "unknown command /{name} (commands: /quit /stop /reset /reconnect /approve /always /deny /regenerate /version /fork /delete /help; \
              send //{name} to say it as a message; --help explains each)"
         )),
     }
@@ -538,6 +545,8 @@ mod tests {
         assert_eq!(cmd("/version t-1 2"), UserCommand::PickVersion { msg_id: "t-1".into(), n: 2 });
         assert_eq!(cmd("/fork t-1"), UserCommand::Fork { msg_id: "t-1".into() });
         assert_eq!(cmd("/delete t-1"), UserCommand::DeleteMessage { msg_id: "t-1".into() });
+        assert_eq!(cmd("/help controls"), UserCommand::AskHelp { guide: HelpGuide::Controls });
+        assert_eq!(cmd("/help capabilities"), UserCommand::AskHelp { guide: HelpGuide::Capabilities });
     }
 
     #[test]
@@ -550,6 +559,8 @@ mod tests {
         assert!(err("/version t-1", None).contains("two arguments"));
         assert!(err("/version t-1 x", None).contains("not a version number"));
         assert!(err("/stop now", None).contains("no arguments"));
+        assert!(err("/help", None).contains("/help controls or /help capabilities"));
+        assert!(err("/help me", None).contains("/help controls or /help capabilities"));
         assert!(err("/", None).starts_with("unknown command"));
     }
 }

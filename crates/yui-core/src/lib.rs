@@ -47,7 +47,7 @@ pub use yui_protocol::{command, event, model};
 // The turn engine, at the path it always had.
 pub use yui_turn as turn;
 
-pub use command::UserCommand;
+pub use command::{HelpGuide, UserCommand};
 pub use data_dir::DataDir;
 pub use error::{CoreError, ErrorCode};
 pub use event::{Status, TurnOutcome, UiEvent};

@@ -29,6 +29,7 @@ fn generate() -> String {
         decl::<yui_core::command::DragPhase>(&cfg),
         decl::<yui_core::command::PagePoint>(&cfg),
         decl::<yui_core::command::Addressee>(&cfg),
+        decl::<yui_core::command::HelpGuide>(&cfg),
         decl::<yui_core::world::stage::StageReport>(&cfg),
         decl::<yui_core::world::stage::StageCheck>(&cfg),
         decl::<yui_core::world::stage::InputRect>(&cfg),

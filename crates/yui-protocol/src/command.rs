@@ -40,6 +40,15 @@ pub enum UserCommand {
         /// The transcript.
         text: String,
     },
+    /// Ask her for help (the settings' Help section, the tray's Help,
+    /// `/help` in the CLI): an ordinary user turn whose message is the short
+    /// request in the UI language ("How do I use you?", "What can you
+    /// do?") and whose block carries the bundled guide `guide`
+    /// (`docs/guide/`).
+    AskHelp {
+        /// Which guide answers it.
+        guide: HelpGuide,
+    },
     /// Stop every outstanding turn and clear the queue.
     Stop,
     /// Voice barge-in: the user kept talking while she spoke. Stops speech
@@ -140,6 +149,26 @@ pub enum UserCommand {
         /// What the window can render now.
         vocabulary: Vocabulary,
     },
+}
+
+/// The bundled guides a help request names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum HelpGuide {
+    /// How to use her: `docs/guide/controls.md`.
+    Controls,
+    /// What she can do: `docs/guide/capabilities.md`.
+    Capabilities,
+}
+
+impl From<HelpGuide> for yui_engine::context::GuideKey {
+    fn from(guide: HelpGuide) -> Self {
+        match guide {
+            HelpGuide::Controls => yui_engine::context::GuideKey::Controls,
+            HelpGuide::Capabilities => yui_engine::context::GuideKey::Capabilities,
+        }
+    }
 }
 
 /// Whom a message of the chat of several characters was for.

@@ -225,7 +225,11 @@ attachments: Array<Attachment>, } | { "type": "send_voice",
 /**
  * The transcript.
  */
-text: string, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "regenerate", 
+text: string, } | { "type": "ask_help", 
+/**
+ * Which guide answers it.
+ */
+guide: HelpGuide, } | { "type": "stop" } | { "type": "barge_in" } | { "type": "reset" } | { "type": "regenerate", 
 /**
  * The assistant message.
  */
@@ -398,6 +402,11 @@ y: number, };
  * Whom a message of the chat of several characters was for.
  */
 export type Addressee = "character" | "everyone";
+
+/**
+ * The bundled guides a help request names.
+ */
+export type HelpGuide = "controls" | "capabilities";
 
 /**
  * The self-test's report, shown in settings and, when something is

@@ -253,6 +253,7 @@ export function fakeChatBackend(): ChatBackend {
       case "switch_on":
         emit({ type: "tool_offer", switch: c.switch, until_ms: null });
         return;
+      case "ask_help":
       case "reconnect":
       case "set_vocabulary":
       case "touch":

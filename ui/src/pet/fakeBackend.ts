@@ -190,6 +190,7 @@ export function fakeBackend(): Backend {
         case "set_vocabulary":
           console.info("yui (fake backend): vocabulary", command.vocabulary);
           return;
+        case "ask_help":
         case "approve":
         case "regenerate":
         case "pick_version":

@@ -214,6 +214,14 @@ impl Driver {
                 self.company.user_spoke();
                 self.message_wakes(fx)
             }
+            UserCommand::AskHelp { guide } => {
+                self.company.user_spoke();
+                self.message_wakes(fx);
+                // Asked in the UI language.
+                let language = self.live.read(|s| s.user.language.clone());
+                tracing::info!(record = "help_asked", guide = ?guide, language = %language);
+                return self.engine.ask_help((*guide).into(), &language, self.now(), fx);
+            }
             UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
             UserCommand::SwitchOn { switch } => {
                 if !self.tools.switch_on(switch) {

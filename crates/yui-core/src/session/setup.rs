@@ -102,6 +102,8 @@ impl Sampler {
         } else {
             // A message of the chat of several characters says whom it was for.
             ctx.trigger.addressed_to = begin.addressed;
+            // A help request names the guide that answers it.
+            ctx.trigger.guide = begin.guide;
         }
         ctx.body_state = self.body.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(cause) = begin.wake {

@@ -410,3 +410,32 @@ async fn responses_address_character_round_trip_and_cap() {
     assert_eq!(always.requests().len(), 3, "MAX_ROUND_TRIPS requests, no more");
     session.close().await;
 }
+
+// 8. Help: the settings' Help section, the tray's Help and `/help` send it.
+#[tokio::test]
+async fn a_help_request_is_an_ordinary_user_turn_in_the_ui_language_whose_block_carries_the_guide() {
+    use yui_core::context::{CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
+    use yui_core::HelpGuide;
+    for (language, guide, asked, text) in
+        [("ja", HelpGuide::Controls, "使い方を教えて。", CONTROLS_GUIDE), ("en", HelpGuide::Capabilities, "What can you do?", CAPABILITIES_GUIDE)]
+    {
+        let mock = mock_http(vec![cc_text("Type below me and press Enter.")]).await;
+        let dir = tempfile::tempdir().unwrap();
+        let (session, sink) =
+            request_session(ChatApi::ChatCompletions, &mock.base_url(), dir.path(), fast_timeouts(), |s| s.user.language = language.into()).await;
+        session.send(UserCommand::AskHelp { guide }).unwrap();
+        assert!(complete(&ended(&sink).await));
+        let started = sink.events().into_iter().find_map(|e| match e {
+            UiEvent::TurnStarted { text, .. } => Some(text),
+            _ => None,
+        });
+        assert_eq!(started.as_deref(), Some(asked), "the user's row is the short request");
+        let body = req(&mock, "/v1/chat/completions", 0).await.body.to_string();
+        let block = serde_json::to_string(&format!("guide:\n{GUIDE_INSTRUCTION}\n\n{}", text.trim_end())).unwrap();
+        assert!(body.contains(block.trim_matches('"')), "the block carries the guide ({language}): {body}");
+        assert!(body.contains("trigger: user message"), "an ordinary user turn: {body}");
+        assert!(body.contains(asked), "the user's message is the request: {body}");
+        assert_eq!(speeches(&sink), ["Type below me and press Enter."], "her answer");
+        session.close().await;
+    }
+}

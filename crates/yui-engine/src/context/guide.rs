@@ -20,6 +20,20 @@ pub fn guide_text(key: GuideKey) -> Option<&'static str> {
     }
 }
 
+/// The short request a help button sends as the user's message, in the UI
+/// language `language` (`en`, `ja`, `ko`; English for any other).
+pub fn help_request(key: GuideKey, language: &str) -> &'static str {
+    let capabilities = matches!(key, GuideKey::Capabilities);
+    match (language, capabilities) {
+        ("ja", false) => "使い方を教えて。",
+        ("ja", true) => "何ができるの？",
+        ("ko", false) => "어떻게 사용하면 돼?",
+        ("ko", true) => "뭘 할 수 있어?",
+        (_, false) => "How do I use you?",
+        (_, true) => "What can you do?",
+    }
+}
+
 /// `guide:`, the instruction line, a blank line, then the guide's Markdown
 /// (its trailing newlines trimmed).
 pub(crate) fn lines(key: Option<GuideKey>) -> Option<String> {
@@ -31,6 +45,14 @@ pub(crate) fn lines(key: Option<GuideKey>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::context::{CLOSE_TAG, OPEN_TAG};
+
+    #[test]
+    fn the_help_request_is_short_and_in_the_ui_language() {
+        assert_eq!(help_request(GuideKey::Controls, "en"), "How do I use you?");
+        assert_eq!(help_request(GuideKey::Capabilities, "fr"), "What can you do?", "English for a language without its own");
+        assert_eq!(help_request(GuideKey::Controls, "ja"), "使い方を教えて。");
+        assert_eq!(help_request(GuideKey::Capabilities, "ko"), "뭘 할 수 있어?");
+    }
 
     #[test]
     fn bundled_guides_are_safe_to_embed() {

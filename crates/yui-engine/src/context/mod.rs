@@ -24,7 +24,7 @@ mod sanitize;
 mod signals;
 mod trigger;
 
-pub use guide::{guide_text, CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
+pub use guide::{guide_text, help_request, CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
 pub use input::{
     AddressedBy, AddressedTo, AgentCatchup, AgentEvent, BodyState, ClientContext, Cue, Env, Frontmost, GuideKey, Milestone, Outcome, Overheard, OverheardEntry,
     Perch, Posture, PostureState, PreviousTurn, Relation, Role, ScreenSource, ScreenSwitch, ScreenTransition, Screenshot, SignalEnvelope, SignalGroup,

@@ -49,6 +49,8 @@ pub struct Begin {
     /// block's trigger line ends `(addressed to the character)` or
     /// `(addressed to everyone)`. `None` for a message typed to her alone.
     pub addressed: Option<yui_engine::context::AddressedTo>,
+    /// A help request: the bundled guide its block carries (`guide:`).
+    pub guide: Option<yui_engine::context::GuideKey>,
 }
 
 /// One thing for the driver to do.
@@ -237,30 +239,34 @@ impl Engine {
         self.previous.as_ref()
     }
 
+    /// A help request (`UserCommand::AskHelp`): an ordinary user turn
+    /// whose message is the short request in `language` and whose block
+    /// carries the bundled guide `guide`.
+    pub fn ask_help(&mut self, guide: yui_engine::context::GuideKey, language: &str, now: Now, fx: &mut Effects) {
+        let text = yui_engine::context::help_request(guide, language).to_string();
+        self.send_text(Outgoing { text, guide: Some(guide), ..Outgoing::default() }, now, fx)
+    }
+
     /// Apply a user action.
     pub fn on_command(&mut self, cmd: UserCommand, now: Now, fx: &mut Effects) {
         match cmd {
-            UserCommand::SendText { text } => {
-                self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None, addressed: None }, now, fx)
-            }
+            UserCommand::SendText { text } => self.send_text(Outgoing { text, ..Outgoing::default() }, now, fx),
             UserCommand::SendAddressed { text, to } => {
                 let addressed = Some(match to {
                     Addressee::Character => AddressedTo::Character,
                     Addressee::Everyone => AddressedTo::Everyone,
                 });
-                self.send_text(Outgoing { text, spoken: false, attachments: Vec::new(), trigger: None, addressed }, now, fx)
+                self.send_text(Outgoing { text, addressed, ..Outgoing::default() }, now, fx)
             }
-            UserCommand::SendVoice { text } => {
-                self.send_text(Outgoing { text, spoken: true, attachments: Vec::new(), trigger: None, addressed: None }, now, fx)
-            }
+            UserCommand::SendVoice { text } => self.send_text(Outgoing { text, spoken: true, ..Outgoing::default() }, now, fx),
+            // Asked in English here; the session asks in the UI language (`Engine::ask_help`).
+            UserCommand::AskHelp { guide } => self.ask_help(guide.into(), "en", now, fx),
             UserCommand::Stop => self.stop(Stop::Button, now, fx),
             UserCommand::BargeIn => self.stop(Stop::BargeIn, now, fx),
             UserCommand::Reset => self.reset(now, fx),
             UserCommand::Reconnect => fx.push(Effect::Send(Outbound::Reconnect)),
             // The session's chat log carries these out (it owns the conversations).
-            UserCommand::SendMessage { text, attachments } => {
-                self.send_text(Outgoing { text, spoken: false, attachments, trigger: None, addressed: None }, now, fx)
-            }
+            UserCommand::SendMessage { text, attachments } => self.send_text(Outgoing { text, attachments, ..Outgoing::default() }, now, fx),
             UserCommand::Regenerate { .. }
             | UserCommand::PickVersion { .. }
             | UserCommand::Fork { .. }

@@ -14,7 +14,7 @@ use yui_protocol::event::UiEvent;
 use yui_protocol::ErrorCode;
 
 /// A message the user sent, waiting in the queue or starting a turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Outgoing {
     pub(super) text: String,
     pub(super) spoken: bool,
@@ -22,6 +22,8 @@ pub(super) struct Outgoing {
     pub(super) trigger: Option<Box<yui_engine::context::Trigger>>,
     /// Whom a message of the chat of several characters was for.
     pub(super) addressed: Option<yui_engine::context::AddressedTo>,
+    /// The bundled guide a help request names.
+    pub(super) guide: Option<yui_engine::context::GuideKey>,
 }
 
 impl Engine {
@@ -52,7 +54,7 @@ impl Engine {
         if !self.can_fire() {
             return false;
         }
-        self.start(Outgoing { text: String::new(), spoken: false, attachments: Vec::new(), trigger: Some(Box::new(trigger)), addressed: None }, false, now, fx);
+        self.start(Outgoing { trigger: Some(Box::new(trigger)), ..Outgoing::default() }, false, now, fx);
         true
     }
 
@@ -60,7 +62,7 @@ impl Engine {
     /// message sent now); a message that waited in the queue was written
     /// before the reply it follows, and lets that reply finish.
     fn start(&mut self, message: Outgoing, interrupt: bool, now: Now, fx: &mut Effects) {
-        let Outgoing { text, spoken, attachments, trigger, addressed } = message;
+        let Outgoing { text, spoken, attachments, trigger, addressed, guide } = message;
         let turn_id = self.next_id.to_string();
         self.next_id += 1;
         let fired = trigger.as_ref().and_then(|t| t.event_name.clone());
@@ -104,6 +106,7 @@ impl Engine {
             trigger,
             wake,
             addressed,
+            guide,
         }));
         let mut pfx = PlayEffects::new();
         self.playback.label(&turn_id, event_name);
