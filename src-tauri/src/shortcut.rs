@@ -24,6 +24,20 @@ pub fn chat_shortcut() -> Shortcut {
     Shortcut::new(Some(modifiers), Code::KeyY)
 }
 
+/// `shortcut` as a person reads it: `Ctrl+Shift+Y` (`Cmd` for the Super
+/// key, `Alt`, then the key without its `Key`/`Digit` prefix).
+pub fn label(shortcut: &Shortcut) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for (modifier, name) in [(Modifiers::CONTROL, "Ctrl"), (Modifiers::SUPER, "Cmd"), (Modifiers::ALT, "Alt"), (Modifiers::SHIFT, "Shift")] {
+        if shortcut.mods.contains(modifier) {
+            parts.push(name.into());
+        }
+    }
+    let key = shortcut.key.to_string();
+    parts.push(key.strip_prefix("Key").or_else(|| key.strip_prefix("Digit")).unwrap_or(&key).to_string());
+    parts.join("+")
+}
+
 /// Ctrl+Shift, or Cmd+Shift on macOS.
 fn primary_modifiers() -> Modifiers {
     if cfg!(target_os = "macos") {

@@ -1,5 +1,7 @@
 //! The tray icon: Bring back, Show/Hide, Go to bed, the Characters and Main
-//! submenus (`docs/characters.md`), Chat, Settings, Quit.
+//! submenus (`docs/characters.md`), Chat, Help (her own answers from the
+//! bundled guide), Settings, Quit. `docs/guide/controls.md` names them as
+//! [`TRAY_ITEMS`] does (a test holds the two together).
 
 use crate::window::WindowId;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, Submenu};
@@ -10,6 +12,12 @@ use yui_core::presets::{PresetChange, Presets};
 
 /// The tray icon's id.
 const TRAY_ID: &str = "yui";
+
+/// The menu's items, top to bottom, as the user reads them.
+pub const TRAY_ITEMS: [&str; 9] = ["Bring back", "Show/Hide", "Go to bed", "Characters", "Main character", "Chat…", "Help", "Settings…", "Quit"];
+
+/// The Help submenu's items: the two requests, as her guide names them.
+pub const HELP_ITEMS: [&str; 2] = ["How do I use you?", "What can you do?"];
 
 /// Put the tray icon up. On a desktop with no tray host this still
 /// succeeds; the global shortcut (X11) or a second launch is the way back
@@ -27,6 +35,8 @@ pub fn install(app: &AppHandle) -> tauri::Result<()> {
         "toggle" => toggle_pet(app),
         "bed" => go_to_bed(app),
         "chat" => crate::chat_window::open(app),
+        "help:controls" => ask_help(app, yui_core::HelpGuide::Controls),
+        "help:capabilities" => ask_help(app, yui_core::HelpGuide::Capabilities),
         "settings" => crate::settings_window::open(app),
         "quit" => app.exit(0),
         other => {
@@ -52,9 +62,10 @@ fn presets(app: &AppHandle) -> Presets {
 /// a check item per character (checked: open) and a Main submenu (checked:
 /// main).
 fn menu(app: &AppHandle, presets: &Presets) -> tauri::Result<Menu<tauri::Wry>> {
-    let back = MenuItem::with_id(app, "back", "Bring back", true, None::<&str>)?;
-    let toggle = MenuItem::with_id(app, "toggle", "Show/Hide", true, None::<&str>)?;
-    let bed = MenuItem::with_id(app, "bed", "Go to bed", true, None::<&str>)?;
+    let [back, toggle, bed, characters, main_label, chat, help, settings, quit] = TRAY_ITEMS;
+    let back = MenuItem::with_id(app, "back", back, true, None::<&str>)?;
+    let toggle = MenuItem::with_id(app, "toggle", toggle, true, None::<&str>)?;
+    let bed = MenuItem::with_id(app, "bed", bed, true, None::<&str>)?;
     let open: Vec<CheckMenuItem<tauri::Wry>> = presets
         .presets
         .iter()
@@ -65,12 +76,15 @@ fn menu(app: &AppHandle, presets: &Presets) -> tauri::Result<Menu<tauri::Wry>> {
         .iter()
         .map(|p| CheckMenuItem::with_id(app, format!("main:{}", p.name), &p.name, true, same_name(&p.name, &presets.main), None::<&str>))
         .collect::<tauri::Result<_>>()?;
-    let characters = Submenu::with_items(app, "Characters", true, &as_items(&open))?;
-    let main = Submenu::with_items(app, "Main character", true, &as_items(&main))?;
-    let chat = MenuItem::with_id(app, "chat", "Chat…", true, None::<&str>)?;
-    let settings = MenuItem::with_id(app, "settings", "Settings…", true, None::<&str>)?;
-    let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
-    Menu::with_items(app, &[&back, &toggle, &bed, &characters, &main, &chat, &settings, &quit])
+    let characters = Submenu::with_items(app, characters, true, &as_items(&open))?;
+    let main = Submenu::with_items(app, main_label, true, &as_items(&main))?;
+    let chat = MenuItem::with_id(app, "chat", chat, true, None::<&str>)?;
+    let controls = MenuItem::with_id(app, "help:controls", HELP_ITEMS[0], true, None::<&str>)?;
+    let capabilities = MenuItem::with_id(app, "help:capabilities", HELP_ITEMS[1], true, None::<&str>)?;
+    let help = Submenu::with_items(app, help, true, &[&controls, &capabilities])?;
+    let settings = MenuItem::with_id(app, "settings", settings, true, None::<&str>)?;
+    let quit = MenuItem::with_id(app, "quit", quit, true, None::<&str>)?;
+    Menu::with_items(app, &[&back, &toggle, &bed, &characters, &main, &chat, &help, &settings, &quit])
 }
 
 /// The items as the menu builder takes them.
@@ -115,11 +129,67 @@ pub fn toggle_pet(app: &AppHandle) {
     }
 }
 
+/// The tray's Help: main answers from the bundled guide (a notice on her
+/// pet when she has no session).
+fn ask_help(app: &AppHandle, guide: yui_core::HelpGuide) {
+    let windows = app.state::<crate::window::Windows>();
+    if let Err(e) = windows.with_session(WindowId::Pet, |s| s.send(yui_core::UserCommand::AskHelp { guide })) {
+        tracing::warn!(record = "help_failed", error = %e.message);
+        crate::sink::window_sink(app.clone(), WindowId::Pet).emit(yui_core::UiEvent::Notice { code: e.code, message: e.message });
+    }
+    crate::shortcut::bring_back(app);
+}
+
 /// The tray's "Go to bed": the pet's session puts her to bed.
 fn go_to_bed(app: &AppHandle) {
     let windows = app.state::<crate::window::Windows>();
     let sent = windows.with_session(WindowId::Pet, |s| s.send(yui_core::UserCommand::GoToBed));
     if let Err(e) = sent {
         tracing::warn!(record = "go_to_bed_failed", error = %e.message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GUIDE: &str = include_str!("../../docs/guide/controls.md");
+
+    /// The first bold name of each bullet of section `heading` of the guide.
+    fn named(heading: &str) -> Vec<String> {
+        let start = GUIDE.find(&format!("## {heading}\n")).unwrap_or_else(|| panic!("the guide has no {heading:?} section"));
+        let body = &GUIDE[start + heading.len() + 4..];
+        let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+        body.lines().filter_map(|l| l.strip_prefix("- **")).filter_map(|l| l.split_once("**").map(|(name, _)| name.to_string())).collect()
+    }
+
+    #[test]
+    fn the_guide_names_the_tray_items_as_the_menu_has_them() {
+        assert_eq!(named("The tray menu"), TRAY_ITEMS, "docs/guide/controls.md, \"The tray menu\"");
+        // The tray's Help asks what the settings' Help buttons ask.
+        let page = include_str!("../../ui/settings.html");
+        for item in HELP_ITEMS {
+            assert!(page.contains(&format!(">{item}</button>")), "the settings' Help section has {item:?}");
+        }
+    }
+
+    #[test]
+    fn the_guide_names_the_shortcuts_the_app_registers() {
+        let registered = [crate::shortcut::bring_back_shortcut(), crate::shortcut::push_to_talk_shortcut(), crate::shortcut::chat_shortcut()];
+        let labels: Vec<String> = registered.iter().map(crate::shortcut::label).collect();
+        if cfg!(target_os = "macos") {
+            return;
+        }
+        assert_eq!(named("Shortcuts"), labels, "docs/guide/controls.md, \"Shortcuts\"");
+    }
+
+    #[test]
+    fn the_guide_names_every_settings_section_and_no_other() {
+        let page = include_str!("../../ui/settings.html");
+        let legends: Vec<String> =
+            page.split("<legend>").skip(1).filter_map(|rest| rest.split_once("</legend>").map(|(name, _)| name.replace("&amp;", "&"))).collect();
+        let mut guide = named("Settings");
+        guide.retain(|name| name != "Save");
+        assert_eq!(guide, legends, "docs/guide/controls.md, \"Settings\", against ui/settings.html's sections");
     }
 }

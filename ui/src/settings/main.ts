@@ -319,6 +319,19 @@ async function loadContexts(): Promise<void> {
 
 document.getElementById("refresh-contexts")?.addEventListener("click", () => void loadContexts());
 
+// Help: main answers from the bundled guide, as an ordinary message.
+for (const button of document.querySelectorAll<HTMLButtonElement>("#help button[data-guide]")) {
+  button.addEventListener("click", async () => {
+    const guide = button.dataset.guide === "capabilities" ? "capabilities" : "controls";
+    try {
+      await shell.sendCommand({ type: "ask_help", guide });
+      say("Asked. She answers in her bubble.");
+    } catch (e) {
+      say(errorText(e), true);
+    }
+  });
+}
+
 const strip = new SessionStrip(document.getElementById("session-strip") as HTMLDivElement);
 let slices = initialSession();
 
