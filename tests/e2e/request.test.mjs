@@ -1,7 +1,9 @@
 // The real app over each request transport (Responses, Chat Completions)
 // against yui-mock's demo agent: a typed message streams its reply into the
-// bubble with the cue placed on it, and the turn ends; and the settings
-// window's Test connection on a good endpoint and a dead one.
+// bubble with the cue placed on it, and the turn ends; the settings
+// window's Test connection on a good endpoint and a dead one; and, over Chat
+// Completions, the settings' Help: an ordinary turn whose request carries the
+// guide, answered in her bubble.
 
 import assert from "node:assert/strict";
 import { after as afterAll, test } from "node:test";
@@ -31,11 +33,12 @@ afterAll(async () => {
 function answered(api) {
   test(`a typed message is answered over ${api}`, { timeout: 240_000 }, async (t) => {
     let browser;
+    let baseUrl = null;
     let close = async () => {};
     if (api === "responses") {
       ({ browser } = await sharedResponses());
     } else {
-      const baseUrl = await startMock();
+      baseUrl = await startMock();
       const settings = JSON.stringify({ chat_api: api, chat_base_url: baseUrl, key: "k", model: "yui-mock" });
       ({ browser, close } = await launch(`request-${api}`, settings));
     }
@@ -58,11 +61,48 @@ function answered(api) {
       await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 30_000, timeoutMsg: "the turn never ended" });
       assert.equal((await pageState(browser)).error, null, "no error line");
       t.diagnostic(`bubble: ${await textOf(browser, "bubble-text")}`);
+      if (baseUrl !== null) await askedForHelp(t, browser, baseUrl);
     } finally {
       await screenshot(t, browser, `request-${api}`);
       await close();
     }
   });
+}
+
+/** Every HTTP request the mock recorded: `{path, body}`. */
+async function requests(baseUrl) {
+  return (await fetch(`${baseUrl}/__mock/requests`)).json();
+}
+
+/** The settings' "How do I use you?": her answer in the bubble, the guide in the request. */
+async function askedForHelp(t, browser, baseUrl) {
+  const pet = await browser.getWindowHandle();
+  const before = (await requests(baseUrl)).length;
+  const shown = await recordBubble(browser);
+  await browser.execute(() => window.__TAURI_INTERNALS__.invoke("open_settings"));
+  await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 15_000, timeoutMsg: "no settings window" });
+  await browser.switchToWindow((await browser.getWindowHandles()).find((h) => h !== pet));
+  // The page's script is up once the form shows the saved settings.
+  await browser.waitUntil(async () => (await browser.execute(() => document.querySelector('input[name="model"]')?.value)) === "yui-mock", {
+    timeout: 15_000,
+    timeoutMsg: "the settings never loaded",
+  });
+  await (await browser.$("#help-controls")).click();
+  await browser.switchToWindow(pet);
+  await browser.waitUntil(async () => (await pageState(browser)).transcript.current.messages.some((m) => m.text === "How do I use you?"), {
+    timeout: 15_000,
+    timeoutMsg: "the help request never became her turn",
+  });
+  await browser.waitUntil(async () => !(await pageState(browser)).thinking, { timeout: 30_000, timeoutMsg: "the help turn never ended" });
+  const sent = (await requests(baseUrl)).slice(before).filter((r) => r.path === "/v1/chat/completions");
+  const body = JSON.stringify(sent.at(-1)?.body ?? {});
+  assert.match(body, /guide:\\nThe user pressed the in-app help button/, "the request carries the guide block");
+  assert.match(body, /# Controls/, "the controls guide itself");
+  assert.match(body, /How do I use you\?/, "and the short request as the user's message");
+  // The demo agent answers by quoting what it was asked.
+  await browser.waitUntil(async () => (await shown()).some((s) => s.includes("How do I use you?")), { timeout: 15_000, timeoutMsg: "her answer never showed in the bubble" });
+  t.diagnostic(`help answer: ${await textOf(browser, "bubble-text")}`);
+  await screenshot(t, browser, "request-help");
 }
 
 answered("responses");
