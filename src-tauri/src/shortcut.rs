@@ -81,10 +81,10 @@ pub fn install(app: &AppHandle) {
     for shortcut in [back, talk, chat] {
         match app.global_shortcut().register(shortcut) {
             Ok(()) => {
-                tracing::info!(record = "shortcut_registered", shortcut = %shortcut.into_string())
+                tracing::info!(record = "shortcut_registered", shortcut = %label(&shortcut))
             }
             Err(e) => {
-                tracing::warn!(record = "shortcut_unavailable", shortcut = %shortcut.into_string(), error = %e)
+                tracing::warn!(record = "shortcut_unavailable", shortcut = %label(&shortcut), error = %e)
             }
         }
     }

@@ -153,19 +153,27 @@ fn go_to_bed(app: &AppHandle) {
 mod tests {
     use super::*;
 
-    const GUIDE: &str = include_str!("../../docs/guide/controls.md");
+    /// Each bundled guide with its headings of the tray menu, the
+    /// shortcuts and the settings (its language's words).
+    const GUIDES: [(&str, &str, [&str; 3]); 3] = [
+        ("docs/guide/controls.md", include_str!("../../docs/guide/controls.md"), ["The tray menu", "Shortcuts", "Settings"]),
+        ("docs/guide/ja/controls.md", include_str!("../../docs/guide/ja/controls.md"), ["トレイメニュー", "ショートカット", "設定"]),
+        ("docs/guide/ko/controls.md", include_str!("../../docs/guide/ko/controls.md"), ["트레이 메뉴", "단축키", "설정"]),
+    ];
 
-    /// The first bold name of each bullet of section `heading` of the guide.
-    fn named(heading: &str) -> Vec<String> {
-        let start = GUIDE.find(&format!("## {heading}\n")).unwrap_or_else(|| panic!("the guide has no {heading:?} section"));
-        let body = &GUIDE[start + heading.len() + 4..];
+    /// The first bold name of each bullet of section `heading` of `guide`.
+    fn named(guide: &str, heading: &str) -> Vec<String> {
+        let start = guide.find(&format!("## {heading}\n")).unwrap_or_else(|| panic!("no {heading:?} section"));
+        let body = &guide[start + heading.len() + 4..];
         let body = &body[..body.find("\n## ").unwrap_or(body.len())];
         body.lines().filter_map(|l| l.strip_prefix("- **")).filter_map(|l| l.split_once("**").map(|(name, _)| name.to_string())).collect()
     }
 
     #[test]
-    fn the_guide_names_the_tray_items_as_the_menu_has_them() {
-        assert_eq!(named("The tray menu"), TRAY_ITEMS, "docs/guide/controls.md, \"The tray menu\"");
+    fn the_guides_name_the_tray_items_as_the_menu_has_them() {
+        for (file, guide, [tray, _, _]) in GUIDES {
+            assert_eq!(named(guide, tray), TRAY_ITEMS, "{file}, {tray:?}");
+        }
         // The tray's Help asks what the settings' Help buttons ask.
         let page = include_str!("../../ui/settings.html");
         for item in HELP_ITEMS {
@@ -174,22 +182,26 @@ mod tests {
     }
 
     #[test]
-    fn the_guide_names_the_shortcuts_the_app_registers() {
-        let registered = [crate::shortcut::bring_back_shortcut(), crate::shortcut::push_to_talk_shortcut(), crate::shortcut::chat_shortcut()];
-        let labels: Vec<String> = registered.iter().map(crate::shortcut::label).collect();
+    fn the_guides_name_the_shortcuts_the_app_registers() {
         if cfg!(target_os = "macos") {
             return;
         }
-        assert_eq!(named("Shortcuts"), labels, "docs/guide/controls.md, \"Shortcuts\"");
+        let registered = [crate::shortcut::bring_back_shortcut(), crate::shortcut::push_to_talk_shortcut(), crate::shortcut::chat_shortcut()];
+        let labels: Vec<String> = registered.iter().map(crate::shortcut::label).collect();
+        for (file, guide, [_, shortcuts, _]) in GUIDES {
+            assert_eq!(named(guide, shortcuts), labels, "{file}, {shortcuts:?}");
+        }
     }
 
     #[test]
-    fn the_guide_names_every_settings_section_and_no_other() {
+    fn the_guides_name_every_settings_section_and_no_other() {
         let page = include_str!("../../ui/settings.html");
         let legends: Vec<String> =
             page.split("<legend>").skip(1).filter_map(|rest| rest.split_once("</legend>").map(|(name, _)| name.replace("&amp;", "&"))).collect();
-        let mut guide = named("Settings");
-        guide.retain(|name| name != "Save");
-        assert_eq!(guide, legends, "docs/guide/controls.md, \"Settings\", against ui/settings.html's sections");
+        for (file, guide, [_, _, settings]) in GUIDES {
+            let mut named = named(guide, settings);
+            named.retain(|name| name != "Save");
+            assert_eq!(named, legends, "{file}, {settings:?}, against ui/settings.html's sections");
+        }
     }
 }

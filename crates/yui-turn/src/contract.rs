@@ -42,6 +42,8 @@ pub struct TurnRequest {
     pub input: String,
     /// The guide the turn carried (the help button), kept by the transcript.
     pub guide: Option<GuideKey>,
+    /// The language of that guide (the UI language's when the turn began).
+    pub guide_language: yui_engine::context::GuideLanguage,
     /// Pictures: the turn's screenshot first, then attachments. The
     /// transport fits them into its budget (`yui_core::picture::fit`).
     pub images: Vec<Picture>,

@@ -120,6 +120,10 @@ impl Sampler {
         ctx.previous_turn = begin.previous.clone();
         ctx.user_name = self.user_name.clone();
         let settings = self.live.read(|s| s.clone());
+        // The guide goes in the UI language (English for one without its own).
+        if ctx.trigger.guide.is_some() && ctx.trigger.guide_language.is_none() {
+            ctx.trigger.guide_language = Some(crate::context::GuideLanguage::of(&settings.user.language));
+        }
         ctx.screenshot = shot.map(|s| Screenshot { enabled: true, source: Some(s.source.clone()) });
         ctx.tool_switches = self.declared.switches(&settings);
         if settings.character.relations {
@@ -133,6 +137,7 @@ impl Sampler {
             text: begin.text.clone(),
             input: user_input(&ctx),
             guide: ctx.trigger.guide,
+            guide_language: ctx.trigger.guide_language.unwrap_or_default(),
             images,
             conversation_id: None,
             regenerate_of: None,

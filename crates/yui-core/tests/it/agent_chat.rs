@@ -359,6 +359,7 @@ fn turn(id: &str, text: &str) -> TurnRequest {
         text: text.into(),
         input: text.into(),
         guide: None,
+        guide_language: Default::default(),
         images: Vec::new(),
         conversation_id: None,
         regenerate_of: None,

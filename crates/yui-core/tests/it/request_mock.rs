@@ -413,11 +413,13 @@ async fn responses_address_character_round_trip_and_cap() {
 
 // 8. Help: the settings' Help section, the tray's Help and `/help` send it.
 #[tokio::test]
-async fn a_help_request_is_an_ordinary_user_turn_in_the_ui_language_whose_block_carries_the_guide() {
-    use yui_core::context::{CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
+async fn a_help_request_is_an_ordinary_user_turn_in_the_ui_language_whose_block_carries_its_guide() {
+    use yui_core::context::{guide_text, GuideKey, GuideLanguage, CAPABILITIES_GUIDE, GUIDE_INSTRUCTION};
     use yui_core::HelpGuide;
+    let japanese = guide_text(GuideKey::Controls, GuideLanguage::Ja).unwrap();
+    assert!(japanese.starts_with("# 操作ガイド"));
     for (language, guide, asked, text) in
-        [("ja", HelpGuide::Controls, "使い方を教えて。", CONTROLS_GUIDE), ("en", HelpGuide::Capabilities, "What can you do?", CAPABILITIES_GUIDE)]
+        [("ja", HelpGuide::Controls, "使い方を教えて。", japanese), ("en", HelpGuide::Capabilities, "What can you do?", CAPABILITIES_GUIDE)]
     {
         let mock = mock_http(vec![cc_text("Type below me and press Enter.")]).await;
         let dir = tempfile::tempdir().unwrap();

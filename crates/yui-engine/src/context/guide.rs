@@ -1,6 +1,7 @@
 //! The `guide:` block: the help request's instruction line, then the bundled guide.
 
 use super::input::GuideKey;
+use serde::{Deserialize, Serialize};
 
 /// The instruction line, word for word.
 pub const GUIDE_INSTRUCTION: &str = "The user pressed the in-app help button. Answer from the guide below: start with the few most-used items, keep it short, and offer to go on; do not include links.";
@@ -11,12 +12,47 @@ pub const CONTROLS_GUIDE: &str = include_str!("../../../../docs/guide/controls.m
 /// `docs/guide/capabilities.md`, bundled.
 pub const CAPABILITIES_GUIDE: &str = include_str!("../../../../docs/guide/capabilities.md");
 
-/// The guide text for a key; None for an unknown key.
-pub fn guide_text(key: GuideKey) -> Option<&'static str> {
-    match key {
-        GuideKey::Controls => Some(CONTROLS_GUIDE),
-        GuideKey::Capabilities => Some(CAPABILITIES_GUIDE),
-        GuideKey::Other => None,
+/// The languages the guides are written in (`docs/guide/`, `docs/guide/ja/`,
+/// `docs/guide/ko/`): the UI language's is sent, English for any other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GuideLanguage {
+    /// English (`docs/guide/`).
+    #[default]
+    En,
+    /// Japanese (`docs/guide/ja/`).
+    Ja,
+    /// Korean (`docs/guide/ko/`).
+    Ko,
+}
+
+impl GuideLanguage {
+    /// The guides' language for the UI language `tag` (`en`, `ja`, `ko`, …).
+    pub fn of(tag: &str) -> Self {
+        match tag.trim().to_ascii_lowercase().get(..2) {
+            Some("ja") => GuideLanguage::Ja,
+            Some("ko") => GuideLanguage::Ko,
+            _ => GuideLanguage::En,
+        }
+    }
+
+    /// True for English (what a record leaves out).
+    pub fn is_en(&self) -> bool {
+        *self == GuideLanguage::En
+    }
+}
+
+/// The guide text for a key in `language`; None for an unknown key.
+pub fn guide_text(key: GuideKey, language: GuideLanguage) -> Option<&'static str> {
+    use GuideLanguage::{En, Ja, Ko};
+    match (key, language) {
+        (GuideKey::Controls, En) => Some(CONTROLS_GUIDE),
+        (GuideKey::Capabilities, En) => Some(CAPABILITIES_GUIDE),
+        (GuideKey::Controls, Ja) => Some(include_str!("../../../../docs/guide/ja/controls.md")),
+        (GuideKey::Capabilities, Ja) => Some(include_str!("../../../../docs/guide/ja/capabilities.md")),
+        (GuideKey::Controls, Ko) => Some(include_str!("../../../../docs/guide/ko/controls.md")),
+        (GuideKey::Capabilities, Ko) => Some(include_str!("../../../../docs/guide/ko/capabilities.md")),
+        (GuideKey::Other, _) => None,
     }
 }
 
@@ -36,8 +72,8 @@ pub fn help_request(key: GuideKey, language: &str) -> &'static str {
 
 /// `guide:`, the instruction line, a blank line, then the guide's Markdown
 /// (its trailing newlines trimmed).
-pub(crate) fn lines(key: Option<GuideKey>) -> Option<String> {
-    let text = guide_text(key?)?;
+pub(crate) fn lines(key: Option<GuideKey>, language: GuideLanguage) -> Option<String> {
+    let text = guide_text(key?, language)?;
     Some(format!("guide:\n{GUIDE_INSTRUCTION}\n\n{}", text.trim_end()))
 }
 
@@ -55,8 +91,24 @@ mod tests {
     }
 
     #[test]
+    fn the_guide_of_the_ui_language_is_sent_and_english_otherwise() {
+        assert_eq!(GuideLanguage::of("ja"), GuideLanguage::Ja);
+        assert_eq!(GuideLanguage::of("ko-KR"), GuideLanguage::Ko);
+        assert_eq!(GuideLanguage::of("fr"), GuideLanguage::En);
+        assert_eq!(guide_text(GuideKey::Controls, GuideLanguage::En), Some(CONTROLS_GUIDE));
+        let ja = guide_text(GuideKey::Controls, GuideLanguage::Ja).unwrap();
+        let ko = guide_text(GuideKey::Capabilities, GuideLanguage::Ko).unwrap();
+        assert!(ja.starts_with("# 操作") && ko.starts_with("# "), "{ja:.20} {ko:.20}");
+        assert_ne!(ja, CONTROLS_GUIDE);
+        assert_eq!(guide_text(GuideKey::Other, GuideLanguage::Ja), None);
+    }
+
+    #[test]
     fn bundled_guides_are_safe_to_embed() {
-        for text in [CONTROLS_GUIDE, CAPABILITIES_GUIDE] {
+        let all = [GuideLanguage::En, GuideLanguage::Ja, GuideLanguage::Ko]
+            .into_iter()
+            .flat_map(|l| [GuideKey::Controls, GuideKey::Capabilities].map(|k| guide_text(k, l).unwrap()));
+        for text in all {
             assert!(!text.contains("client_context>"), "a guide must not carry the block's tags");
             assert!(!text.contains(OPEN_TAG) && !text.contains(CLOSE_TAG));
             assert!(!text.contains("http://") && !text.contains("https://") && !text.contains("]("), "no links");

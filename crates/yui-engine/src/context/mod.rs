@@ -24,7 +24,7 @@ mod sanitize;
 mod signals;
 mod trigger;
 
-pub use guide::{guide_text, help_request, CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
+pub use guide::{guide_text, help_request, GuideLanguage, CAPABILITIES_GUIDE, CONTROLS_GUIDE, GUIDE_INSTRUCTION};
 pub use input::{
     AddressedBy, AddressedTo, AgentCatchup, AgentEvent, BodyState, ClientContext, Cue, Env, Frontmost, GuideKey, Milestone, Outcome, Overheard, OverheardEntry,
     Perch, Posture, PostureState, PreviousTurn, Relation, Role, ScreenSource, ScreenSwitch, ScreenTransition, Screenshot, SignalEnvelope, SignalGroup,
@@ -72,7 +72,7 @@ pub fn render(ctx: &ClientContext, now_ms: i64) -> String {
     lines.extend(previous::line(ctx.previous_turn.as_ref(), now_ms));
     lines.extend(overheard::lines(&ctx.overheard, now_ms));
     lines.extend(trigger::lines(ctx, now_ms));
-    lines.extend(guide::lines(ctx.trigger.guide));
+    lines.extend(guide::lines(ctx.trigger.guide, ctx.trigger.guide_language.unwrap_or_default()));
     lines.push(CLOSE_TAG.to_string());
     lines.join("\n")
 }

@@ -234,7 +234,7 @@ impl Session {
     /// unsaid (shown, recorded as never spoken, not played), then the end.
     fn abort(&mut self, link: &Link) {
         let Some(mut f) = self.flight.take() else { return };
-        let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
+        let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide, language: f.turn.guide_language }];
         let said = f.said();
         if !said.is_empty() {
             entries.push(Entry::Assistant { content: said, tool_calls: Vec::new() });
@@ -272,7 +272,7 @@ impl Session {
         parts.extend(unsaid.map(|text| ReplyPart::Unsaid { text }));
         let said = f.said();
         if !said.trim().is_empty() {
-            let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
+            let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide, language: f.turn.guide_language }];
             for r in &f.done {
                 entries.extend(r.entries());
             }
@@ -388,7 +388,7 @@ impl Session {
             return self.send(link);
         }
         let Some(f) = self.flight.take() else { return };
-        let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide }];
+        let mut entries = vec![Entry::User { input: f.turn.input.clone(), guide: f.turn.guide, language: f.turn.guide_language }];
         for r in &f.done {
             entries.extend(r.entries());
         }

@@ -6,7 +6,7 @@
 //! with a log line. The replay is trimmed to the context window with a
 //! stable cursor so consecutive requests share a byte-identical prefix.
 
-use crate::context::{guide_text, GuideKey, GUIDE_INSTRUCTION};
+use crate::context::{guide_text, GuideKey, GuideLanguage, GUIDE_INSTRUCTION};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -34,6 +34,9 @@ pub enum Entry {
         /// The guide the turn carried.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         guide: Option<GuideKey>,
+        /// The language of that guide (English when left out).
+        #[serde(default, skip_serializing_if = "GuideLanguage::is_en")]
+        language: GuideLanguage,
     },
     /// An assistant message.
     Assistant {
@@ -66,8 +69,8 @@ pub fn estimate(text: &str) -> usize {
 
 /// The replayed guide of a user entry: `client_context:\n` and the `guide:`
 /// block the renderer writes. None for an unknown key.
-pub fn guide_message(key: GuideKey) -> Option<String> {
-    let text = guide_text(key)?;
+pub fn guide_message(key: GuideKey, language: GuideLanguage) -> Option<String> {
+    let text = guide_text(key, language)?;
     Some(format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n{}", text.trim_end()))
 }
 
@@ -76,9 +79,9 @@ impl Entry {
     /// replays the current guide right before it).
     pub fn messages(&self) -> Vec<Value> {
         match self {
-            Entry::User { input, guide } => {
+            Entry::User { input, guide, language } => {
                 let mut out = Vec::new();
-                if let Some(g) = guide.and_then(guide_message) {
+                if let Some(g) = guide.and_then(|key| guide_message(key, *language)) {
                     out.push(system(&g));
                 }
                 out.push(json!({ "role": "user", "content": input }));
@@ -95,7 +98,7 @@ impl Entry {
     /// The estimated token cost of this entry's messages.
     pub fn cost(&self) -> usize {
         match self {
-            Entry::User { input, guide } => estimate(input) + guide.and_then(guide_message).map_or(0, |g| estimate(&g)),
+            Entry::User { input, guide, language } => estimate(input) + guide.and_then(|key| guide_message(key, *language)).map_or(0, |g| estimate(&g)),
             Entry::Assistant { content, tool_calls } => {
                 let calls: String = tool_calls.iter().map(|c| format!("{}{}{}", c.id, c.name, c.arguments)).collect();
                 estimate(&format!("{content}{calls}"))
@@ -309,7 +312,7 @@ mod tests {
     use super::*;
 
     fn user(s: &str) -> Entry {
-        Entry::User { input: s.into(), guide: None }
+        Entry::User { input: s.into(), guide: None, language: GuideLanguage::En }
     }
     fn said(s: &str) -> Entry {
         Entry::Assistant { content: s.into(), tool_calls: vec![] }
@@ -394,7 +397,7 @@ mod tests {
 
     #[test]
     fn a_guide_entry_replays_the_guide_and_pays_for_it() {
-        let e = Entry::User { input: "help".into(), guide: Some(GuideKey::Controls) };
+        let e = Entry::User { input: "help".into(), guide: Some(GuideKey::Controls), language: GuideLanguage::En };
         let m = e.messages();
         assert_eq!(m.len(), 2);
         assert!(m[0]["content"].as_str().unwrap().starts_with(&format!("client_context:\nguide:\n{GUIDE_INSTRUCTION}\n\n")));

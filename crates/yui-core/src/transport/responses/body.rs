@@ -135,6 +135,7 @@ mod tests {
             text: "hi".into(),
             input: "hi".into(),
             guide: None,
+            guide_language: Default::default(),
             images: images.iter().filter_map(|u| crate::transport::request::from_data_url(u)).collect(),
             conversation_id: None,
             regenerate_of: None,

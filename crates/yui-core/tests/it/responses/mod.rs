@@ -121,6 +121,7 @@ fn turn(id: &str, input: &str) -> TurnRequest {
         text: input.into(),
         input: input.into(),
         guide: None,
+        guide_language: Default::default(),
         images: vec![],
         conversation_id: None,
         regenerate_of: None,

@@ -19,6 +19,9 @@ pub struct Trigger {
     /// The bundled help guide this turn carries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guide: Option<GuideKey>,
+    /// The language of the guide sent (the UI language's; English when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guide_language: Option<crate::context::GuideLanguage>,
     /// The schedule or proactive cue that fired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cue: Option<Cue>,
@@ -54,6 +57,7 @@ impl Trigger {
             addressed_to: None,
             idle_elapsed_min: None,
             guide: None,
+            guide_language: None,
             cue: None,
             screen: None,
             agent: None,
