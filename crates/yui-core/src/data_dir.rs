@@ -129,7 +129,8 @@ impl DataDir {
         let path = self.root.join(SETTINGS_FILE);
         match std::fs::read_to_string(&path) {
             Ok(raw) => serde_json::from_str(&raw).map_err(|source| CoreError::Parse { path, raw, source }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
+            // A first start: the UI speaks the OS's language when it can.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::first_start(crate::settings::os_locale().as_deref())),
             Err(source) => Err(CoreError::Storage { path, source }),
         }
     }

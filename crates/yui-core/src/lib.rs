@@ -29,6 +29,7 @@ pub mod ports;
 pub mod presence;
 pub mod presets;
 pub mod probe;
+pub mod providers;
 pub mod relations;
 pub mod session;
 pub mod settings;

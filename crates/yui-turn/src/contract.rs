@@ -317,15 +317,26 @@ pub enum ReplyPart {
 ///
 /// `endpoint("http://h:11434", "responses")` and
 /// `endpoint("https://api.openai.com/v1/", "responses")` both end in
-/// `/v1/responses`.
+/// `/v1/responses`; a base whose path names another version
+/// (`…/v1beta/openai`) is taken as it is.
 pub fn endpoint(base: &str, path: &str) -> String {
     let base = base.trim().trim_end_matches('/');
     let path = path.trim_start_matches('/');
-    if base.ends_with("/v1") {
+    if base.ends_with("/v1") || names_a_version(base) {
         format!("{base}/{path}")
     } else {
         format!("{base}/v1/{path}")
     }
+}
+
+/// Whether the path of `base` already names an API version (`/v1beta/openai`,
+/// Google's OpenAI-compatible endpoint): then nothing is added to it.
+fn names_a_version(base: &str) -> bool {
+    let path = base.split_once("://").map_or(base, |(_, rest)| rest);
+    path.split('/').skip(1).any(|segment| {
+        let mut chars = segment.chars();
+        chars.next() == Some('v') && chars.next().is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 /// Why a call failed; its `Display` is the answer sent, word for word.

@@ -11,7 +11,7 @@ mod user;
 
 pub use character::{BedSettings, CharacterSettings, ChatApi, ScreenChoice, ScreenshotSettings, VoiceSettings, DEFAULT_CONTEXT_WINDOW};
 pub use overrides::{apply_override, override_help};
-pub use user::{ChatSettings, IngressAction, IngressInfo, IngressSettings, ReactionsSettings, UserSettings};
+pub use user::{language_from_locale, os_locale, ChatSettings, IngressAction, IngressInfo, IngressSettings, ReactionsSettings, UserSettings, LANGUAGES};
 pub use yui_protocol::settings::Secret;
 
 use crate::error::CoreError;
@@ -35,6 +35,15 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The settings of a first start (no `settings.json` yet): the
+    /// defaults, in the UI language of the OS `locale` when the app speaks
+    /// it (`language_from_locale`).
+    pub fn first_start(locale: Option<&str>) -> Settings {
+        let mut settings = Settings::default();
+        settings.user.language = language_from_locale(locale.unwrap_or_default()).to_string();
+        settings
+    }
+
     /// True when going from `self` to `next` needs a new session: the
     /// protocol, endpoint or key changed (a refused key waits for this), or,
     /// on a request transport, what each request carries (model, reasoning

@@ -49,6 +49,17 @@ const KEYS: &[Key] = &[
             },
         },
     },
+    Key {
+        names: &["language"],
+        takes: Takes::Custom {
+            takes: "en, ja or ko",
+            set: |s, v| {
+                let v = v.trim().to_ascii_lowercase();
+                s.user.language = super::LANGUAGES.into_iter().find(|l| *l == v)?.to_string();
+                Some(())
+            },
+        },
+    },
     Key { names: &["browser"], takes: Takes::Switch(|s| &mut s.character.browser) },
     Key { names: &["relations"], takes: Takes::Switch(|s| &mut s.character.relations) },
     Key { names: &["voice", "tts"], takes: Takes::Switch(|s| &mut s.character.voice.enabled) },
@@ -160,6 +171,20 @@ mod tests {
         for name in &seen {
             assert!(help.contains(name), "the help names {name}");
         }
+    }
+
+    #[test]
+    fn the_ui_language_is_one_the_app_speaks() {
+        let mut s = Settings::default();
+        apply_override(&mut s, "language=JA").unwrap();
+        assert_eq!(s.user.language, "ja");
+        apply_override(&mut s, "language=ko").unwrap();
+        assert_eq!(s.user.language, "ko");
+        let refused = apply_override(&mut s, "language=fr").unwrap_err().to_string();
+        assert!(refused.contains("en, ja or ko"), "{refused}");
+        assert_eq!(s.user.language, "ko", "a refused value changes nothing");
+        assert_eq!(Settings::first_start(Some("ja_JP.UTF-8")).user.language, "ja");
+        assert_eq!(Settings::first_start(None).user.language, "en");
     }
 
     #[test]

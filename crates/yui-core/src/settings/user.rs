@@ -196,3 +196,35 @@ impl Default for ChatSettings {
         }
     }
 }
+
+/// The UI languages the app speaks, the first the fallback.
+pub const LANGUAGES: [&str; 3] = ["en", "ja", "ko"];
+
+/// The UI language for an OS locale (`ja_JP.UTF-8`, `ko-KR`, `en_US`, `C`):
+/// its language when the app speaks it, English otherwise.
+pub fn language_from_locale(locale: &str) -> &'static str {
+    let lang = locale.trim().split(['_', '-', '.', '@']).next().unwrap_or_default().to_ascii_lowercase();
+    LANGUAGES.into_iter().find(|l| *l == lang).unwrap_or(LANGUAGES[0])
+}
+
+/// The OS's locale as the environment names it (`LC_ALL`, then
+/// `LC_MESSAGES`, then `LANG`); `None` when none is set.
+pub fn os_locale() -> Option<String> {
+    ["LC_ALL", "LC_MESSAGES", "LANG"].into_iter().filter_map(|k| std::env::var(k).ok()).find(|v| !v.trim().is_empty())
+}
+
+#[cfg(test)]
+mod language_tests {
+    use super::*;
+
+    #[test]
+    fn the_ui_language_follows_the_os_locale_when_the_app_speaks_it() {
+        assert_eq!(language_from_locale("ja_JP.UTF-8"), "ja");
+        assert_eq!(language_from_locale("ko-KR"), "ko");
+        assert_eq!(language_from_locale("KO"), "ko");
+        assert_eq!(language_from_locale("en_GB.UTF-8"), "en");
+        assert_eq!(language_from_locale("de_DE@euro"), "en", "a language the app does not speak: English");
+        assert_eq!(language_from_locale("C"), "en");
+        assert_eq!(language_from_locale(""), "en");
+    }
+}

@@ -60,5 +60,12 @@ mod tests {
         assert_eq!(endpoint("https://api.openai.com/v1", "responses"), "https://api.openai.com/v1/responses");
         assert_eq!(endpoint("https://api.openai.com/v1/", "/chat/completions"), "https://api.openai.com/v1/chat/completions");
         assert_eq!(endpoint(" http://h/proxy/ ", "chat/completions"), "http://h/proxy/v1/chat/completions");
+        assert_eq!(
+            endpoint("https://generativelanguage.googleapis.com/v1beta/openai/", "chat/completions"),
+            "https://generativelanguage.googleapis.com/v1beta/openai/chat/completions",
+            "a path that names its version is taken as it is"
+        );
+        assert_eq!(endpoint("https://openrouter.ai/api/v1", "chat/completions"), "https://openrouter.ai/api/v1/chat/completions");
+        assert_eq!(endpoint("http://v1host:8000", "responses"), "http://v1host:8000/v1/responses", "a host is not a path");
     }
 }
