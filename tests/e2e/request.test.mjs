@@ -135,6 +135,7 @@ test("Test connection reports a good endpoint and a dead one", { timeout: 180_00
     const bad = await test();
     t.diagnostic(`dead endpoint: ${JSON.stringify(bad)}`);
     assert.ok(bad.includes("Reachable ✗"), JSON.stringify(bad));
+    assert.ok(bad.some((l) => l.startsWith("Nothing answers at that address.")), `it says which step failed and what to try: ${JSON.stringify(bad)}`);
   } finally {
     // Done with the shared launch: the Chat Completions test has the display to itself.
     const app = await responses;

@@ -236,6 +236,56 @@ pub fn ollama_names(tags: &Answer) -> Vec<String> {
     models.iter().filter_map(|m| m.get("name").or_else(|| m.get("model"))?.as_str().map(str::to_string)).collect()
 }
 
+/// Why a server's models could not be listed (the welcome says which).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelListError {
+    /// Nothing answered at the base URL in time.
+    #[error("nothing answers at {0}")]
+    Unreachable(String),
+    /// The server refused the key (401 or 403).
+    #[error("the server refused the key")]
+    KeyRefused,
+    /// It answered, but with no model list YUI reads.
+    #[error("{0} answered, but not with a list of models")]
+    NotAList(String),
+}
+
+/// The models of the server at `base_url`, asked with `key` (none when
+/// empty): its OpenAI list (`GET <base>/v1/models`), or Ollama's own
+/// (`GET /api/tags`) when that list is empty or absent. Each request waits
+/// at most `wait`.
+pub async fn list_models(base_url: &str, key: &str, wait: Duration) -> Result<Vec<String>, ModelListError> {
+    let base = base_url.trim().trim_end_matches('/');
+    let url = crate::transport::endpoint(base, "models");
+    let mut request = sse::client().get(&url);
+    if !key.trim().is_empty() {
+        request = request.bearer_auth(key.trim());
+    }
+    let run = async {
+        let response = request.send().await.ok()?;
+        let status = response.status().as_u16();
+        let body = response.text().await.unwrap_or_default();
+        Some(Answer { status, server: None, body })
+    };
+    let answer = tokio::time::timeout(wait, run).await.ok().flatten().ok_or_else(|| ModelListError::Unreachable(base.to_string()))?;
+    if matches!(answer.status, 401 | 403) {
+        return Err(ModelListError::KeyRefused);
+    }
+    let listed = model_names(&answer);
+    if let Some(names) = listed.as_ref().filter(|n| !n.is_empty()) {
+        return Ok(names.clone());
+    }
+    // Ollama lists its own way when its OpenAI list is empty.
+    let origin = base.strip_suffix("/v1").unwrap_or(base);
+    if let Some(tags) = get(origin, "/api/tags", wait).await.filter(|t| t.status == 200) {
+        let names = ollama_names(&tags);
+        if !names.is_empty() || tags.json().is_some_and(|j| j.get("models").is_some()) {
+            return Ok(names);
+        }
+    }
+    listed.ok_or_else(|| ModelListError::NotAList(base.to_string()))
+}
+
 #[cfg(test)]
 #[path = "discover_tests.rs"]
 mod tests;

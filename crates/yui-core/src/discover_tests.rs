@@ -13,6 +13,11 @@ type Route = (&'static str, u16, String);
 /// any other `default`; every answer carries `server` as its `Server`
 /// header when given. Its port.
 async fn fake(routes: Vec<Route>, default: (u16, &'static str), server: Option<&'static str>) -> u16 {
+    fake_keyed(None, routes, default, server).await
+}
+
+/// [`fake`] that answers 401 to a request without `Authorization: Bearer <key>`.
+async fn fake_keyed(key: Option<&'static str>, routes: Vec<Route>, default: (u16, &'static str), server: Option<&'static str>) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move {
@@ -30,7 +35,12 @@ async fn fake(routes: Vec<Route>, default: (u16, &'static str), server: Option<&
                 }
                 let text = String::from_utf8_lossy(&request);
                 let path = text.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let (status, body) = routes.iter().find(|(p, _, _)| *p == path).map(|(_, s, b)| (*s, b.clone())).unwrap_or((default.0, default.1.to_string()));
+                let authorized = key.is_none_or(|k| text.to_ascii_lowercase().contains(&format!("authorization: bearer {}", k.to_ascii_lowercase())));
+                let (status, body) = if !authorized {
+                    (401, r#"{"error":"Unauthorized"}"#.to_string())
+                } else {
+                    routes.iter().find(|(p, _, _)| *p == path).map(|(_, s, b)| (*s, b.clone())).unwrap_or((default.0, default.1.to_string()))
+                };
                 let header = server.map(|s| format!("Server: {s}\r\n")).unwrap_or_default();
                 let answer = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\n{header}Connection: close\r\n\r\n{body}", body.len());
                 let _ = socket.write_all(answer.as_bytes()).await;
@@ -169,4 +179,26 @@ async fn a_port_that_never_answers_costs_one_wait() {
 fn the_usual_ports_come_first_then_the_extra_ones_once() {
     assert_eq!(ports_with(&[9000, 11434, 9000]), vec![11434, 1234, 8080, 8000, 4000, 9000]);
     assert_eq!(USUAL_PORTS.iter().map(|(_, k)| k.label()).collect::<Vec<_>>(), ["Ollama", "LM Studio", "llama.cpp", "vLLM", "LiteLLM"]);
+}
+
+#[tokio::test]
+async fn the_models_are_listed_with_the_key_and_each_failure_says_which_step() {
+    let keyed =
+        fake_keyed(Some("sk-good"), vec![("/v1/models", 200, r#"{"object":"list","data":[{"id":"gpt-x"},{"id":"gpt-y"}]}"#.into())], (404, "{}"), None).await;
+    assert_eq!(list_models(&base(keyed), "sk-good", WAIT).await, Ok(vec!["gpt-x".to_string(), "gpt-y".to_string()]));
+    assert_eq!(list_models(&format!("{}/v1/", base(keyed)), "sk-good", WAIT).await.map(|m| m.len()), Ok(2), "a base ending in /v1 works too");
+    assert_eq!(list_models(&base(keyed), "sk-bad", WAIT).await, Err(ModelListError::KeyRefused));
+    assert_eq!(list_models(&base(keyed), "", WAIT).await, Err(ModelListError::KeyRefused));
+    // Ollama with an empty OpenAI list: its own list.
+    let ollama = fake(
+        vec![("/v1/models", 200, r#"{"object":"list","data":null}"#.into()), ("/api/tags", 200, r#"{"models":[{"name":"qwen3:8b"}]}"#.into())],
+        (404, ""),
+        None,
+    )
+    .await;
+    assert_eq!(list_models(&base(ollama), "", WAIT).await, Ok(vec!["qwen3:8b".to_string()]));
+    let page = fake(vec![], (200, "<html>hello</html>"), None).await;
+    assert!(matches!(list_models(&base(page), "", WAIT).await, Err(ModelListError::NotAList(_))));
+    let closed = refusing().await;
+    assert!(matches!(list_models(&base(closed), "", WAIT).await, Err(ModelListError::Unreachable(_))));
 }

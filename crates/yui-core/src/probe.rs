@@ -42,11 +42,43 @@ pub struct ProbeReport {
     pub model_ok: Option<bool>,
     /// One line for a person; never contains the key.
     pub detail: String,
+    /// Which step failed, when one did and it can be told (`docs/discover.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<ProbeProblem>,
+}
+
+/// Which step of a connection test failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeProblem {
+    /// Nothing answered at the base URL.
+    Unreachable,
+    /// The server refused the key.
+    KeyRefused,
+    /// The key passed, but the model does not answer there.
+    ModelMissing,
+    /// Something answered, but not the chat API picked (no such endpoint).
+    WrongProtocol,
+}
+
+impl ProbeProblem {
+    /// The step a report says failed, if it says one.
+    fn of(report: &ProbeReport) -> Option<ProbeProblem> {
+        if !report.reachable {
+            return Some(ProbeProblem::Unreachable);
+        }
+        match (report.auth_ok, report.model_ok) {
+            (Some(false), _) => Some(ProbeProblem::KeyRefused),
+            (_, Some(false)) => Some(ProbeProblem::ModelMissing),
+            _ => report.problem,
+        }
+    }
 }
 
 impl ProbeReport {
     fn unreachable(detail: String) -> Self {
-        Self { reachable: false, auth_ok: None, model_ok: None, detail }
+        Self { reachable: false, auth_ok: None, model_ok: None, detail, problem: Some(ProbeProblem::Unreachable) }
     }
 }
 
@@ -80,6 +112,7 @@ pub async fn probe_with(settings: &Settings, limits: ProbeLimits) -> ProbeReport
             auth_ok: None,
             model_ok: None,
             detail: "No base URL: the built-in demo agent answers, so there is nothing to test.".into(),
+            problem: None,
         };
     }
     if let Err(e) = settings.validate() {
@@ -97,6 +130,7 @@ pub async fn probe_with(settings: &Settings, limits: ProbeLimits) -> ProbeReport
         Err(_) => ProbeReport::unreachable(format!("No answer within {} s.", limits.overall.as_secs_f32().round())),
     };
     report.detail = scrub(&report.detail, settings.character.key.expose());
+    report.problem = ProbeProblem::of(&report);
     tracing::info!(record = "probe", api = settings.character.chat_api.as_str(), reachable = report.reachable, auth_ok = ?report.auth_ok, model_ok = ?report.model_ok);
     report
 }
@@ -129,6 +163,7 @@ async fn probe_agent_chat(settings: &Settings) -> ProbeReport {
             auth_ok: None,
             model_ok: None,
             detail: format!("The agent engine answered (HTTP {}); the key is checked on the first turn.", r.status().as_u16()),
+            problem: None,
         },
         Err(e) => ProbeReport::unreachable(format!("Cannot reach {url}: {}", crate::error::error_chain(&e))),
     }
@@ -161,10 +196,16 @@ pub fn interpret_http(status: u16, body: &str, model: &str) -> ProbeReport {
         lower.contains("model") || (!model.trim().is_empty() && said.contains(model.trim()))
     };
     match status {
-        200..=299 => ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(true), detail: format!("HTTP {status}: the model answered.") },
-        401 | 403 => ProbeReport { reachable: true, auth_ok: Some(false), model_ok: None, detail: line(&said) },
-        400 | 404 if about_model => ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(false), detail: line(&said) },
-        _ => ProbeReport { reachable: true, auth_ok: None, model_ok: None, detail: line(&said) },
+        200..=299 => {
+            ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(true), detail: format!("HTTP {status}: the model answered."), problem: None }
+        }
+        401 | 403 => ProbeReport { reachable: true, auth_ok: Some(false), model_ok: None, detail: line(&said), problem: Some(ProbeProblem::KeyRefused) },
+        400 | 404 if about_model => {
+            ProbeReport { reachable: true, auth_ok: Some(true), model_ok: Some(false), detail: line(&said), problem: Some(ProbeProblem::ModelMissing) }
+        }
+        // No such endpoint: the server speaks another protocol.
+        404 | 405 => ProbeReport { reachable: true, auth_ok: None, model_ok: None, detail: line(&said), problem: Some(ProbeProblem::WrongProtocol) },
+        _ => ProbeReport { reachable: true, auth_ok: None, model_ok: None, detail: line(&said), problem: None },
     }
 }
 
@@ -205,7 +246,7 @@ async fn probe_push(settings: &Settings, ready_wait: Duration) -> ProbeReport {
 }
 
 fn connected(auth_ok: Option<bool>, detail: String) -> ProbeReport {
-    ProbeReport { reachable: true, auth_ok, model_ok: None, detail }
+    ProbeReport { reachable: true, auth_ok, model_ok: None, detail, problem: None }
 }
 
 async fn wait_ready<S>(ws: &mut tokio_tungstenite::WebSocketStream<S>) -> ProbeReport

@@ -144,3 +144,21 @@ fn statuses_read_as_the_brief_says() {
     assert_eq!(interpret_http(403, "", "m").auth_ok, Some(false));
     assert_eq!(scrub("key sk-1 was\nbad", "sk-1"), "key <key> was bad");
 }
+
+#[tokio::test]
+async fn each_failure_names_the_step_that_failed_in_plain_words() {
+    let base = fake().await;
+    let dead = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let cases = [
+        (settings(ChatApi::Responses, &base, GOOD_KEY, "m"), None),
+        (settings(ChatApi::Responses, &base, "sk-wrong", "m"), Some(ProbeProblem::KeyRefused)),
+        (settings(ChatApi::ChatCompletions, &base, GOOD_KEY, "missing"), Some(ProbeProblem::ModelMissing)),
+        (settings(ChatApi::ChatCompletions, &dead, GOOD_KEY, "m"), Some(ProbeProblem::Unreachable)),
+        // Something answers there, but has no such endpoint.
+        (settings(ChatApi::Responses, &format!("{base}/elsewhere"), GOOD_KEY, "m"), Some(ProbeProblem::WrongProtocol)),
+    ];
+    for (s, want) in cases {
+        let r = probe_with(&s, FAST).await;
+        assert_eq!(r.problem, want, "{}: {r:?}", s.character.chat_base_url);
+    }
+}

@@ -53,6 +53,7 @@ fn generate() -> String {
         decl::<yui_core::context_log::SentContext>(&cfg),
         decl::<yui_core::keystore::KeyPlace>(&cfg),
         decl::<yui_core::probe::ProbeReport>(&cfg),
+        decl::<yui_core::probe::ProbeProblem>(&cfg),
         decl::<yui_core::settings::ScreenshotSettings>(&cfg),
         decl::<yui_core::settings::ScreenChoice>(&cfg),
         decl::<yui_core::settings::VoiceSettings>(&cfg),

@@ -910,7 +910,16 @@ model_ok: boolean | null,
 /**
  * One line for a person; never contains the key.
  */
-detail: string, };
+detail: string, 
+/**
+ * Which step failed, when one did and it can be told (`docs/discover.md`).
+ */
+problem?: ProbeProblem, };
+
+/**
+ * Which step of a connection test failed.
+ */
+export type ProbeProblem = "unreachable" | "key_refused" | "model_missing" | "wrong_protocol";
 
 /**
  * The turn screenshot settings (`docs/capture.md`): two independent switches

@@ -2,7 +2,7 @@
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
 import { shell } from "../shell/shell";
-import type { ChatApi, KeyPlace, Presets, ProbeReport, Settings, UiEvent } from "../bindings";
+import type { ChatApi, KeyPlace, Presets, ProbeProblem, ProbeReport, Settings, UiEvent } from "../bindings";
 import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
 import { CharactersSection } from "./characters";
@@ -195,6 +195,14 @@ function mark(v: boolean | null): string {
   return v === null ? "?" : v ? "✓" : "✗";
 }
 
+/** What failed, in plain words, and what to try. */
+const PROBLEM_ADVICE: Record<ProbeProblem, string> = {
+  unreachable: "Nothing answers at that address. Check that the server is running and that the base URL, with its port, is right.",
+  key_refused: "The server refused the key. Copy it again from the provider's page, with nothing before or after it.",
+  model_missing: "The key works, but that model does not answer there. Check its exact name in the server's list.",
+  wrong_protocol: "Something answers there, but not with this protocol. Try Chat Completions (most servers speak it), or check the base URL.",
+};
+
 function showReport(r: ProbeReport): void {
   const lines: [string, string][] = [
     [`Reachable ${r.reachable ? "✓" : "✗"}`, r.reachable ? "ok" : "bad"],
@@ -202,6 +210,7 @@ function showReport(r: ProbeReport): void {
     [`Model answering ${mark(r.model_ok)}`, r.model_ok === null ? "unknown" : r.model_ok ? "ok" : "bad"],
     [r.detail, "detail"],
   ];
+  if (r.problem) lines.push([PROBLEM_ADVICE[r.problem], "advice"]);
   probeList.replaceChildren(
     ...lines.map(([text, kind]) => {
       const li = document.createElement("li");
