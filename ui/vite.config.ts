@@ -20,11 +20,12 @@ export default defineConfig({
     // three.js + three-vrm make the pet page one ~840 kB chunk, loaded from disk.
     chunkSizeWarningLimit: 1024,
     rollupOptions: {
-      // Three pages: the pet window, the settings window and the chat window.
+      // Four pages: the pet window, the settings window, the chat window and the welcome.
       input: {
         pet: fileURLToPath(new URL("index.html", import.meta.url)),
         settings: fileURLToPath(new URL("settings.html", import.meta.url)),
         chat: fileURLToPath(new URL("chat.html", import.meta.url)),
+        welcome: fileURLToPath(new URL("welcome.html", import.meta.url)),
       },
     },
   },

@@ -88,6 +88,11 @@ impl Company {
         }
     }
 
+    /// Main's way into her session, once it started.
+    pub fn main_handle(&self) -> Option<SessionHandle> {
+        lock(&self.handles).first().cloned().flatten()
+    }
+
     /// Every open character's session, main first; `closed` when one has
     /// none (it is starting, or failed to start).
     fn handles(&self) -> Result<Vec<SessionHandle>, CommandError> {

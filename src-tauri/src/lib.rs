@@ -29,6 +29,7 @@ mod startup;
 mod streams;
 mod tray;
 mod voice_commands;
+mod welcome;
 mod window;
 
 pub use commands::CommandError;
@@ -108,6 +109,14 @@ shell_commands! {
     company::change_characters [ts::<yui_core::presets::PresetChange>] -> ts::<yui_core::presets::Presets>, "Make one change to the presets (the window asked before a removal); the registry after it.";
     settings_window::add_character_from_card [] -> ts::<yui_core::presets::Presets>, "Add a character made from a Tavern card (.json or .png: the raw bytes, the name in `x-file-name`); the registry after it.";
     settings_target::edit_character [ts::<Option<String>>] -> ts::<String>, "Edit preset `name`'s settings in this window from now on (null: main's); the name edited now.";
+    welcome::open_welcome [] -> void, "Open the welcome, or bring it to the front.";
+    welcome::welcome_providers [] -> ts::<Vec<yui_core::providers::Provider>>, "The providers to pick from, in the welcome's order.";
+    welcome::welcome_discover [] -> ts::<Vec<yui_core::discover::FoundServer>>, "The model servers running on this computer.";
+    welcome::welcome_models [ts::<String>, ts::<String>] -> ts::<Vec<String>>, "The models of the server at `base_url`, asked with `key`.";
+    welcome::welcome_connect [ts::<String>, ts::<String>, ts::<String>, ts::<String>] -> ts::<yui_core::probe::ProbeReport>, "Test a provider; when it answers, save it as main's connection and have her say hello.";
+    welcome::welcome_done [] -> void, "The welcome was finished or closed: it opens by itself no more.";
+    welcome::welcome_current_language [] -> ts::<String>, "The UI language now.";
+    welcome::welcome_language [ts::<String>] -> void, "Save the UI language picked on the welcome.";
     settings_window::open_settings [] -> void, "Open the settings window.";
     settings_window::load_settings [] -> ts::<Settings>, "The saved settings, key included (settings window only).";
     settings_window::save_settings [ts::<Settings>] -> void, "Save the settings and apply them (settings window only).";

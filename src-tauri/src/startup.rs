@@ -88,6 +88,8 @@ pub fn setup(app: &AppHandle) {
     // Setup runs on the main thread, outside the async runtime: blocking here is allowed.
     tauri::async_runtime::block_on(async {
         start_pet_session(app, true).await;
+        // A new user meets the welcome while the demo answers.
+        crate::welcome::open_if_new(app).await;
         if let Ok(dir) = app.state::<Background>().data_dir() {
             let settings = dir.load_settings_without_key().unwrap_or_default();
             crate::ingress::follow(app, &settings.user.ingress).await;

@@ -23,6 +23,9 @@ pub enum WindowId {
     /// The character's browser window (`browser.rs`): external pages only,
     /// in no capability file, so its pages reach no app command.
     Browser,
+    /// The welcome (`welcome.rs`): the first hour's connection to a model.
+    /// It shares the pet's session.
+    Welcome,
 }
 
 /// A place for a character's pet window beside main's: 1 up to one less
@@ -54,7 +57,7 @@ impl Slot {
 impl WindowId {
     /// Every window id.
     pub fn all() -> impl Iterator<Item = WindowId> {
-        [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat].into_iter().chain(Slot::all().map(WindowId::Beside))
+        [WindowId::Pet, WindowId::Settings, WindowId::Browser, WindowId::Chat, WindowId::Welcome].into_iter().chain(Slot::all().map(WindowId::Beside))
     }
 
     /// The pet window of the character at `index` of the cast (0: main).
@@ -73,6 +76,7 @@ impl WindowId {
             WindowId::Settings => "settings",
             WindowId::Browser => "browser",
             WindowId::Chat => "chat",
+            WindowId::Welcome => "welcome",
         }
     }
 
@@ -87,7 +91,7 @@ impl WindowId {
     /// no events.
     pub fn session(self) -> WindowId {
         match self {
-            WindowId::Chat | WindowId::Settings => WindowId::Pet,
+            WindowId::Chat | WindowId::Settings | WindowId::Welcome => WindowId::Pet,
             other => other,
         }
     }
@@ -215,7 +219,7 @@ mod tests {
         for id in WindowId::all() {
             assert_eq!(WindowId::from_label(id.label()), Some(id));
         }
-        assert_eq!(WindowId::all().count(), 4 + 5);
+        assert_eq!(WindowId::all().count(), 5 + 5);
         assert_eq!(WindowId::of_cast(0), Some(WindowId::Pet));
         assert_eq!(WindowId::of_cast(2).map(WindowId::label), Some("pet-2"));
         assert_eq!(WindowId::of_cast(6), None, "at most six open");
@@ -226,6 +230,8 @@ mod tests {
         assert_eq!(WindowId::Browser.label(), "browser");
         assert_eq!(WindowId::Chat.label(), "chat");
         assert_eq!(WindowId::Chat.session(), WindowId::Pet);
+        assert_eq!(WindowId::Welcome.label(), "welcome");
+        assert_eq!(WindowId::Welcome.session(), WindowId::Pet, "the welcome connects main");
         assert_eq!(WindowId::from_label("main"), None);
     }
 

@@ -57,18 +57,21 @@ after(async () => {
  */
 /**
  * The test's settings with her own initiative off unless the test sets
- * `reactions`: no first-activity milestone, schedule, idle cue or screen
+ * `reactions`, and the welcome finished unless the test sets `welcomed`: no first-activity milestone, schedule, idle cue or screen
  * transition turn starts on its own in the middle of a test, and the Xvfb
  * display's long idle time does not count as the user being away. A
  * settings text that is not JSON (a broken-file test) is written as is.
  */
 function quietSettings(settingsJson) {
   const quiet = { schedule: false, idle_cues: false, screen_transitions: false, away_after_min: 120 };
-  if (settingsJson === null) return JSON.stringify({ reactions: quiet });
+  // The welcome opens by itself only where a test asks for it (`welcomed: false`).
+  if (settingsJson === null) return JSON.stringify({ reactions: quiet, welcomed: true });
   try {
     const settings = JSON.parse(settingsJson);
-    if (typeof settings !== "object" || settings === null || "reactions" in settings) return settingsJson;
-    return JSON.stringify({ ...settings, reactions: quiet });
+    if (typeof settings !== "object" || settings === null) return settingsJson;
+    const welcomed = "welcomed" in settings ? {} : { welcomed: true };
+    if ("reactions" in settings) return JSON.stringify({ ...settings, ...welcomed });
+    return JSON.stringify({ ...settings, ...welcomed, reactions: quiet });
   } catch {
     return settingsJson;
   }

@@ -148,11 +148,11 @@ export async function startCompositor(n) {
  * pacing, or the scenario file `scenario` (a path) when given. With
  * `maxTurnBytes`, ready states it (turns may carry images).
  */
-export async function startMock(scenario = null, { maxTurnBytes = null } = {}) {
+export async function startMock(scenario = null, { maxTurnBytes = null, port = 0 } = {}) {
   const bin = requireExecutable(path.join(TARGET, "debug/yui-mock"), "build it with `cargo build -p yui-mock`");
   const mode = scenario ? ["--scenario", scenario] : ["--demo", "--pace", "0"];
   const extra = maxTurnBytes ? ["--max-turn-bytes", String(maxTurnBytes)] : [];
-  const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, ...extra, "--port", "0"], { pipeStdout: true });
+  const child = start(scenario ? `yui-mock-${path.basename(scenario, ".json")}` : "yui-mock", bin, [...mode, ...extra, "--port", String(port)], { pipeStdout: true });
   const lines = readline.createInterface({ input: child.stdout });
   let timer;
   const first = await Promise.race([

@@ -61,6 +61,15 @@ pub fn of_kind(kind: ServerKind) -> &'static Provider {
     PROVIDERS.iter().find(|p| p.local == Some(kind)).unwrap_or_else(|| provider("openai_compatible").expect("listed"))
 }
 
+/// Her first words to a new backend, from the welcome, in the UI language.
+pub fn hello(language: &str) -> &'static str {
+    match crate::settings::language_from_locale(language) {
+        "ja" => "こんにちは！私の声、聞こえる？",
+        "ko" => "안녕! 내 말 들려?",
+        _ => "Hello! Can you hear me?",
+    }
+}
+
 impl Provider {
     /// `settings` talking to this provider at `base_url` (its own when
     /// empty) with `key` and `model`; the demo empties the base URL.

@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, IngressInfo, InputRect, KeyPlace, PresetChange, Presets, ProbeReport, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, FoundServer, IngressInfo, InputRect, KeyPlace, PresetChange, Presets, ProbeReport, Provider, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -71,6 +71,22 @@ export const commands = {
   addCharacterFromCard: (bytes: Uint8Array, fileName: string): Promise<Presets> => invoke<Presets>("add_character_from_card", bytes, { headers: { "x-file-name": fileName } }),
   /** Edit preset `name`'s settings in this window from now on (null: main's); the name edited now. */
   editCharacter: (name: string | null): Promise<string> => invoke<string>("edit_character", { name }),
+  /** Open the welcome, or bring it to the front. */
+  openWelcome: (): Promise<null> => invoke<null>("open_welcome"),
+  /** The providers to pick from, in the welcome's order. */
+  welcomeProviders: (): Promise<Array<Provider>> => invoke<Array<Provider>>("welcome_providers"),
+  /** The model servers running on this computer. */
+  welcomeDiscover: (): Promise<Array<FoundServer>> => invoke<Array<FoundServer>>("welcome_discover"),
+  /** The models of the server at `base_url`, asked with `key`. */
+  welcomeModels: (baseUrl: string, key: string): Promise<Array<string>> => invoke<Array<string>>("welcome_models", { baseUrl, key }),
+  /** Test a provider; when it answers, save it as main's connection and have her say hello. */
+  welcomeConnect: (provider: string, baseUrl: string, key: string, model: string): Promise<ProbeReport> => invoke<ProbeReport>("welcome_connect", { baseUrl, key, model, provider }),
+  /** The welcome was finished or closed: it opens by itself no more. */
+  welcomeDone: (): Promise<null> => invoke<null>("welcome_done"),
+  /** The UI language now. */
+  welcomeCurrentLanguage: (): Promise<string> => invoke<string>("welcome_current_language"),
+  /** Save the UI language picked on the welcome. */
+  welcomeLanguage: (language: string): Promise<null> => invoke<null>("welcome_language", { language }),
   /** Open the settings window. */
   openSettings: (): Promise<null> => invoke<null>("open_settings"),
   /** The saved settings, key included (settings window only). */

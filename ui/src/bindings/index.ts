@@ -700,7 +700,12 @@ start_at_login: boolean,
  * of them speaking to each other has at most (default 6,
  * `docs/characters.md`).
  */
-exchange_limit: number, };
+exchange_limit: number, 
+/**
+ * The welcome was finished or closed once (`docs/welcome.md`): it
+ * opens by itself only before that, and only while the demo answers.
+ */
+welcomed: boolean, };
 
 /**
  * One character's settings. In `settings.json` its fields sit at the top
@@ -806,7 +811,12 @@ start_at_login: boolean,
  * of them speaking to each other has at most (default 6,
  * `docs/characters.md`).
  */
-exchange_limit: number, };
+exchange_limit: number, 
+/**
+ * The welcome was finished or closed once (`docs/welcome.md`): it
+ * opens by itself only before that, and only while the demo answers.
+ */
+welcomed: boolean, };
 
 /**
  * A key or token (the chat key, the TTS and STT keys, the ingress token).
@@ -920,6 +930,60 @@ problem?: ProbeProblem, };
  * Which step of a connection test failed.
  */
 export type ProbeProblem = "unreachable" | "key_refused" | "model_missing" | "wrong_protocol";
+
+/**
+ * One provider as the welcome offers it.
+ */
+export type Provider = { 
+/**
+ * Its id (stable; what the welcome sends back).
+ */
+id: string, 
+/**
+ * Its name as a person reads it.
+ */
+name: string, 
+/**
+ * The chat API it speaks best.
+ */
+chat_api: ChatApi, 
+/**
+ * Its base URL; empty when the user gives it (any OpenAI-compatible
+ * URL, a push backend) or for the demo.
+ */
+base_url: string, 
+/**
+ * Whether it wants a key.
+ */
+needs_key: boolean, 
+/**
+ * The local server it is, when it runs on this computer.
+ */
+local: ServerKind | null, };
+
+/**
+ * One server that answered.
+ */
+export type FoundServer = { 
+/**
+ * Its base URL, `http://127.0.0.1:<port>` (the request transports add
+ * `/v1/...` themselves).
+ */
+base_url: string, 
+/**
+ * What it is.
+ */
+kind: ServerKind, 
+/**
+ * Its models' names, as its list gives them (empty when it lists none,
+ * or wants a key to list them).
+ */
+models: Array<string>, };
+
+/**
+ * What kind of server answered, as what it answers shows.
+ */
+export type ServerKind = "ollama" | "lm_studio" | "llama_cpp" | "vllm" | "litellm" | "openai_compatible";
 
 /**
  * The turn screenshot settings (`docs/capture.md`): two independent switches

@@ -2,7 +2,8 @@
 // connection, and uploads a character, a clip or a card. The core decides
 // what a change means and what a test found.
 import { shell } from "../shell/shell";
-import type { ChatApi, KeyPlace, Presets, ProbeProblem, ProbeReport, Settings, UiEvent } from "../bindings";
+import type { ChatApi, KeyPlace, Presets, ProbeReport, Settings, UiEvent } from "../bindings";
+import { PROBLEM_ADVICE } from "../welcome/choices";
 import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
 import { CharactersSection } from "./characters";
@@ -195,14 +196,6 @@ function mark(v: boolean | null): string {
   return v === null ? "?" : v ? "✓" : "✗";
 }
 
-/** What failed, in plain words, and what to try. */
-const PROBLEM_ADVICE: Record<ProbeProblem, string> = {
-  unreachable: "Nothing answers at that address. Check that the server is running and that the base URL, with its port, is right.",
-  key_refused: "The server refused the key. Copy it again from the provider's page, with nothing before or after it.",
-  model_missing: "The key works, but that model does not answer there. Check its exact name in the server's list.",
-  wrong_protocol: "Something answers there, but not with this protocol. Try Chat Completions (most servers speak it), or check the base URL.",
-};
-
 function showReport(r: ProbeReport): void {
   const lines: [string, string][] = [
     [`Reachable ${r.reachable ? "✓" : "✗"}`, r.reachable ? "ok" : "bad"],
@@ -327,6 +320,7 @@ async function loadContexts(): Promise<void> {
 }
 
 document.getElementById("refresh-contexts")?.addEventListener("click", () => void loadContexts());
+document.getElementById("open-welcome")?.addEventListener("click", () => void shell.openWelcome().catch((e) => say(errorText(e), true)));
 
 // Help: main answers from the bundled guide, as an ordinary message.
 for (const button of document.querySelectorAll<HTMLButtonElement>("#help button[data-guide]")) {

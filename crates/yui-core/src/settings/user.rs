@@ -29,6 +29,9 @@ pub struct UserSettings {
     /// of them speaking to each other has at most (default 6,
     /// `docs/characters.md`).
     pub exchange_limit: u32,
+    /// The welcome was finished or closed once (`docs/welcome.md`): it
+    /// opens by itself only before that, and only while the demo answers.
+    pub welcomed: bool,
 }
 
 impl Default for UserSettings {
@@ -41,6 +44,7 @@ impl Default for UserSettings {
             reactions: ReactionsSettings::default(),
             start_at_login: false,
             exchange_limit: crate::limits::ADDRESSED_TURNS_PER_EXCHANGE,
+            welcomed: false,
         }
     }
 }

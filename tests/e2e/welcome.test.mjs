@@ -1,0 +1,80 @@
+// A first start (docs/welcome.md): the demo answers and the welcome opens by
+// itself; it finds yui-mock listening on one of the usual local ports (an
+// OpenAI-compatible server, answering /v1/models as LiteLLM's proxy does),
+// lists its model, connects her to it, and her first real answer shows in
+// the welcome and in her bubble. The time from the launch to that answer is
+// measured.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { portOpen, startMock } from "./harness.mjs";
+import { launch, pageState, recordBubble, screenshot, useDisplay } from "./app.mjs";
+
+useDisplay();
+
+/** A usual port nothing listens on (the welcome probes these). */
+async function freeUsualPort() {
+  for (const port of [4000, 8000, 1234, 8080, 11434]) {
+    if (!(await portOpen(port))) return port;
+  }
+  throw new Error("every usual model-server port is taken on this machine");
+}
+
+test("a first start finds the local server, connects her and shows her first answer", { timeout: 240_000 }, async (t) => {
+  const port = await freeUsualPort();
+  const baseUrl = await startMock(null, { port });
+  assert.equal(baseUrl, `http://127.0.0.1:${port}`);
+  const launched = Date.now();
+  // No backend and the welcome never finished: a first start.
+  const { browser, close, dataDir } = await launch("welcome", JSON.stringify({ welcomed: false }));
+  const pet = await browser.getWindowHandle();
+  try {
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 2, { timeout: 30_000, timeoutMsg: "the welcome never opened by itself" });
+    const welcome = (await browser.getWindowHandles()).find((h) => h !== pet);
+    await browser.switchToWindow(welcome);
+    const found = `#found button[data-provider="openai_compatible"]`;
+    await browser.waitUntil(async () => (await browser.$$(found)).length > 0, { timeout: 20_000, timeoutMsg: "the welcome never found the local server" });
+    const detail = await browser.execute((sel) => document.querySelector(sel).textContent, found);
+    t.diagnostic(`found: ${detail}`);
+    assert.match(detail, new RegExp(`${baseUrl.replace(/[.]/g, "\\.")}.*1 model`), "the server and how many models it has");
+    await screenshot(t, browser, "welcome-found");
+    await (await browser.$(found)).click();
+    assert.equal(await (await browser.$("#base-url")).getValue(), baseUrl);
+    assert.equal(await (await browser.$("#model")).getValue(), "yui-mock", "the server's model is picked");
+
+    // Her bubble, then the connection.
+    await browser.switchToWindow(pet);
+    const shown = await recordBubble(browser);
+    await browser.switchToWindow(welcome);
+    await (await browser.$("#go")).click();
+    await browser.waitUntil(async () => ((await browser.execute(() => document.getElementById("answer-text").textContent)) ?? "").length > 0, {
+      timeout: 60_000,
+      timeoutMsg: `her first answer never came (problem: ${await browser.execute(() => document.getElementById("problem").textContent)})`,
+    });
+    const seconds = ((Date.now() - launched) / 1000).toFixed(1);
+    const said = await browser.execute(() => document.getElementById("answer-text").textContent);
+    t.diagnostic(`first start to first real answer: ${seconds} s (${said})`);
+    assert.equal(await browser.execute(() => document.getElementById("problem").hidden), true, "no problem line");
+    await screenshot(t, browser, "welcome-answered");
+
+    await browser.switchToWindow(pet);
+    await browser.waitUntil(async () => (await shown()).some((s) => s.length > 0), { timeout: 30_000, timeoutMsg: "her bubble never showed the answer" });
+    assert.equal((await pageState(browser)).status.state, "stateless", "she runs on the local server now");
+
+    // Done: saved, and it opens by itself no more.
+    await browser.switchToWindow(welcome);
+    await (await browser.$("#done")).click();
+    await browser.waitUntil(async () => (await browser.getWindowHandles()).length === 1, { timeout: 15_000, timeoutMsg: "the welcome stayed open" });
+    await browser.switchToWindow(pet);
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, "settings.json"), "utf8"));
+    assert.equal(saved.chat_base_url, baseUrl);
+    assert.equal(saved.chat_api, "chat_completions");
+    assert.equal(saved.model, "yui-mock");
+    assert.equal(saved.welcomed, true);
+  } finally {
+    await screenshot(t, browser, "welcome-end");
+    await close();
+  }
+});
