@@ -7,6 +7,7 @@
 # configured, so the app starts its demo agent), and check that
 #   - the pet window comes up (xdotool search --name YUI),
 #   - the daily log says the demo agent started and the session is ready,
+#   - the welcome window opens by itself (a first start, the demo answering),
 #   - the pet's area of the screen is not one colour (the character drew),
 #   - a drag on her moves the window (she takes the mouse, never the focus),
 #   - a second launch exits and the running app logs `second_launch`,
@@ -164,6 +165,16 @@ say "log file: ${logfile#"$tmp"/}"
 [ "$demo" = 1 ] || fail "the log never said the demo agent started (record demo_agent) within ${WAIT_S} s"
 [ "$ready" = 1 ] || fail "the session never became ready on the demo agent (record ws_ready) within ${WAIT_S} s"
 say "pet window $window is up; demo agent started and connected"
+
+# A first start with the demo answering: the welcome opens by itself.
+welcome=""
+for _ in $(seq 1 15); do
+  welcome=$(xdotool search --onlyvisible --name '^Welcome to YUI$' 2>/dev/null | head -1 || true)
+  [ -n "$welcome" ] && break
+  sleep 1
+done
+[ -n "$welcome" ] || fail "a fresh install's first start opened no welcome window (record welcome_opened: $(grep -c welcome_opened "$logfile" || true))"
+say "the welcome window $welcome opened by itself on the first start"
 
 # The character drew: the pet's area of the root window is not one colour.
 eval "$(xdotool getwindowgeometry --shell "$window")"
