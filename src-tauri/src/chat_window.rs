@@ -5,29 +5,16 @@
 
 use crate::commands::{caller, CommandError};
 use crate::company::Company;
-use crate::window::{WindowId, Windows};
-use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use crate::window::{PageWindow, WindowId, Windows};
+use tauri::{AppHandle, State, WebviewWindow};
 use yui_core::chat::{ChatPage, Conversation, ConversationSummary, SearchHit};
 use yui_core::settings::ChatSettings;
 use yui_core::UserCommand;
 
 /// Open the chat window, or bring it to the front.
 pub fn open(app: &AppHandle) {
-    if let Some(w) = app.get_webview_window(WindowId::Chat.label()) {
-        let _ = w.unminimize();
-        let _ = w.show();
-        let _ = w.set_focus();
-        return;
-    }
-    let built = WebviewWindowBuilder::new(app, WindowId::Chat.label(), WebviewUrl::App("chat.html".into()))
-        .title("YUI Chat")
-        .inner_size(760.0, 640.0)
-        .min_inner_size(420.0, 360.0)
-        .resizable(true)
-        .build();
-    match built {
-        Ok(_) => tracing::info!(record = "chat_window_opened"),
-        Err(e) => tracing::warn!(record = "chat_window_failed", error = %e),
+    if WindowId::Chat.show_or_open(app, PageWindow { page: "chat.html", title: "YUI Chat", size: (760.0, 640.0) }) {
+        tracing::info!(record = "chat_window_opened");
     }
 }
 

@@ -12,7 +12,7 @@ use crate::startup::{restart_pet_session, Background};
 use crate::window::WindowId;
 use std::path::Path;
 use tauri::ipc::{InvokeBody, Request};
-use tauri::{AppHandle, Manager, State, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use tauri::{AppHandle, Manager, State, WebviewWindow};
 use yui_core::card::{self, CardStore};
 use yui_core::character::{self, CharacterInfo};
 use yui_core::keystore::KeyPlace;
@@ -22,21 +22,11 @@ use yui_core::{CoreError, ErrorCode, Settings};
 
 /// Open the settings window, or bring it to the front.
 pub fn open(app: &AppHandle) {
-    if let Some(w) = app.get_webview_window(WindowId::Settings.label()) {
-        let _ = w.show();
-        let _ = w.set_focus();
-        return;
-    }
     // A new window edits main's settings first.
-    app.state::<crate::settings_target::Editing>().reset();
-    let built = WebviewWindowBuilder::new(app, WindowId::Settings.label(), WebviewUrl::App("settings.html".into()))
-        .title("YUI Settings")
-        .inner_size(560.0, 760.0)
-        .resizable(true)
-        .build();
-    if let Err(e) = built {
-        tracing::warn!(record = "settings_window_failed", error = %e);
+    if app.get_webview_window(WindowId::Settings.label()).is_none() {
+        app.state::<crate::settings_target::Editing>().reset();
     }
+    WindowId::Settings.show_or_open(app, crate::window::PageWindow { page: "settings.html", title: "YUI Settings", size: (560.0, 760.0) });
 }
 
 /// The caller must be the settings window (settings, keys and relations are its alone).

@@ -10,7 +10,7 @@ use crate::commands::{caller, CommandError};
 use crate::settings_target::Target;
 use crate::settings_window::{apply, blocking};
 use crate::window::WindowId;
-use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use tauri::{AppHandle, Manager, WebviewWindow};
 use yui_core::discover::{FoundServer, DISCOVER_REQUEST_WAIT};
 use yui_core::presets::load_joined;
 use yui_core::probe::ProbeReport;
@@ -19,19 +19,8 @@ use yui_core::{ErrorCode, UserCommand};
 
 /// Open the welcome, or bring it to the front.
 pub fn open(app: &AppHandle) {
-    if let Some(w) = app.get_webview_window(WindowId::Welcome.label()) {
-        let _ = w.show();
-        let _ = w.set_focus();
-        return;
-    }
-    let built = WebviewWindowBuilder::new(app, WindowId::Welcome.label(), WebviewUrl::App("welcome.html".into()))
-        .title("Welcome to YUI")
-        .inner_size(520.0, 640.0)
-        .resizable(true)
-        .build();
-    match built {
-        Ok(_) => tracing::info!(record = "welcome_opened"),
-        Err(e) => tracing::warn!(record = "welcome_failed", error = %e),
+    if WindowId::Welcome.show_or_open(app, crate::window::PageWindow { page: "welcome.html", title: "Welcome to YUI", size: (520.0, 640.0) }) {
+        tracing::info!(record = "welcome_opened");
     }
 }
 

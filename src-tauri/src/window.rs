@@ -102,6 +102,46 @@ impl WindowId {
     }
 }
 
+/// An ordinary app window (not a pet's): its page, title and size.
+pub struct PageWindow {
+    /// Its page in `ui/` (`chat.html`, …).
+    pub page: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// Its first size, logical pixels.
+    pub size: (f64, f64),
+}
+
+impl WindowId {
+    /// Bring window `self` to the front (shown, unminimized, focused) when
+    /// it is open; else open it as `spec` says. True when it was opened now;
+    /// a window that could not be made is logged as `<label>_window_failed`.
+    pub fn show_or_open(self, app: &tauri::AppHandle, spec: PageWindow) -> bool {
+        if let Some(w) = app.get_webview_window(self.label()) {
+            let _ = w.unminimize();
+            let _ = w.show();
+            let _ = w.set_focus();
+            return false;
+        }
+        let built = tauri::WebviewWindowBuilder::new(app, self.label(), tauri::WebviewUrl::App(spec.page.into()))
+            .title(spec.title)
+            .inner_size(spec.size.0, spec.size.1)
+            .min_inner_size(360.0, 360.0)
+            .resizable(true)
+            .build();
+        match built {
+            Ok(_) => {
+                tracing::info!(record = "window_opened", window = self.label());
+                true
+            }
+            Err(e) => {
+                tracing::warn!(record = "window_failed", window = self.label(), error = %e);
+                false
+            }
+        }
+    }
+}
+
 /// Where a window's mouth levels go: the channel its page registered
 /// (`lip_channel`), or none yet. The session's lip callback reads it, so a
 /// restarted session keeps the page's channel.
