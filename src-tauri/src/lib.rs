@@ -114,7 +114,7 @@ shell_commands! {
     welcome::welcome_discover [] -> ts::<Vec<yui_core::discover::FoundServer>>, "The model servers running on this computer.";
     welcome::welcome_models [ts::<String>, ts::<String>] -> ts::<Vec<String>>, "The models of the server at `base_url`, asked with `key`.";
     welcome::welcome_connect [ts::<String>, ts::<String>, ts::<String>, ts::<String>] -> ts::<yui_core::probe::ProbeReport>, "Test a provider; when it answers, save it as main's connection and have her say hello.";
-    welcome::welcome_done [] -> void, "The welcome was finished or closed: it opens by itself no more.";
+    welcome::welcome_done [] -> void, "The welcome's Done: it closes.";
     welcome::welcome_current_language [] -> ts::<String>, "The UI language now.";
     welcome::welcome_language [ts::<String>] -> void, "Save the UI language picked on the welcome.";
     settings_window::open_settings [] -> void, "Open the settings window.";

@@ -1,7 +1,7 @@
 //! The welcome window (`docs/welcome.md`): the first hour's way from the
-//! demo to the user's own model. It opens by itself on a start while the
-//! demo answers and the user has not finished or closed it once
-//! (`welcomed`), and from the settings' Backend section. What it offers and
+//! demo to the user's own model. It opens by itself once, on a start while
+//! the demo answers (`welcomed` remembers it did), and from the settings'
+//! Backend section. What it offers and
 //! finds, and whether a connection works, are the core's
 //! (`yui_core::providers`, `discover`, `probe`); this saves the pick as the
 //! settings window would and has main say hello on it.
@@ -25,14 +25,19 @@ pub fn open(app: &AppHandle) {
 }
 
 /// Open the welcome when this start wants it: the demo answers main and
-/// the user has not finished or closed it before.
+/// it never opened by itself before. It opens by itself once: closed, it
+/// waits in the settings' Backend section.
 pub async fn open_if_new(app: &AppHandle) {
     let Ok(target) = Target::main(app) else { return };
-    let own = target.own.clone();
-    let root = target.root.clone();
-    let Ok(settings) = blocking(move || load_joined(&root, &own)).await else { return };
-    if !settings.user.welcomed && settings.uses_demo() {
-        open(app);
+    let (root, own) = (target.root.clone(), target.own.clone());
+    let Ok(mut settings) = blocking(move || load_joined(&root, &own)).await else { return };
+    if settings.user.welcomed || !settings.uses_demo() {
+        return;
+    }
+    open(app);
+    settings.user.welcomed = true;
+    if let Err(e) = apply(app, &target, settings).await {
+        tracing::warn!(record = "welcome_not_marked", error = %e.message);
     }
 }
 
@@ -100,12 +105,25 @@ pub async fn welcome_connect(
     provider.apply(&mut settings, &base_url, &key, &model);
     settings.validate()?;
     let report = yui_core::probe::probe(&settings).await;
-    // The test names the step that failed, if one did.
-    let works = report.problem.is_none();
-    tracing::info!(record = "welcome_connect", provider = provider.id, works);
-    if !works {
+    // It works only when the test saw it answer: the model on a request
+    // transport, the key on push, the engine on agent chat.
+    let answered = match settings.character.chat_api {
+        yui_core::ChatApi::Push => report.auth_ok == Some(true),
+        yui_core::ChatApi::AgentChat => report.reachable,
+        _ => report.model_ok == Some(true),
+    };
+    tracing::info!(record = "welcome_connect", provider = provider.id, answered, problem = ?report.problem);
+    if report.problem.is_some() {
         return Ok(report);
     }
+    if !answered {
+        return Err(CommandError::new(ErrorCode::Network, format!("It did not answer as a model would: {}", report.detail)));
+    }
+    // Saved on the settings as they are now (the language may have changed
+    // during the test): the connection and the welcome's end, nothing else.
+    let (root, own) = (target.root.clone(), target.own.clone());
+    let mut settings = blocking(move || load_joined(&root, &own)).await?;
+    provider.apply(&mut settings, &base_url, &key, &model);
     settings.user.welcomed = true;
     let language = settings.user.language.clone();
     apply(&app, &target, settings).await?;
@@ -120,20 +138,13 @@ pub async fn welcome_connect(
     Ok(report)
 }
 
-/// The user finished or closed the welcome: it opens by itself no more.
+/// The welcome's Done: it closes.
 ///
-/// Errors: not the welcome window; the settings could not be saved.
+/// Errors: not the welcome window.
 #[tauri::command]
 #[yui_shell_macros::page_args]
-pub async fn welcome_done(app: AppHandle, window: WebviewWindow) -> Result<(), CommandError> {
+pub fn welcome_done(window: WebviewWindow) -> Result<(), CommandError> {
     welcome_only(&window)?;
-    let target = Target::main(&app)?;
-    let (root, own) = (target.root.clone(), target.own.clone());
-    let mut settings = blocking(move || load_joined(&root, &own)).await?;
-    if !settings.user.welcomed {
-        settings.user.welcomed = true;
-        apply(&app, &target, settings).await?;
-    }
     let _ = window.close();
     Ok(())
 }

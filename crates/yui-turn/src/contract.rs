@@ -329,13 +329,17 @@ pub fn endpoint(base: &str, path: &str) -> String {
     }
 }
 
-/// Whether the path of `base` already names an API version (`/v1beta/openai`,
-/// Google's OpenAI-compatible endpoint): then nothing is added to it.
+/// Whether the path of `base` already names a pre-release API version
+/// (`/v1beta/openai`, Google's OpenAI-compatible endpoint; `v2alpha`, …):
+/// then nothing is added to it. A plain `/v2/…` (a proxy's mount) still
+/// gets `/v1` as before.
 fn names_a_version(base: &str) -> bool {
     let path = base.split_once("://").map_or(base, |(_, rest)| rest);
     path.split('/').skip(1).any(|segment| {
-        let mut chars = segment.chars();
-        chars.next() == Some('v') && chars.next().is_some_and(|c| c.is_ascii_digit())
+        let Some(rest) = segment.strip_prefix('v') else { return false };
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let tag = &rest[digits..];
+        digits > 0 && ["alpha", "beta"].iter().any(|t| tag.strip_prefix(t).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit())))
     })
 }
 

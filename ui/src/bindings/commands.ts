@@ -81,7 +81,7 @@ export const commands = {
   welcomeModels: (baseUrl: string, key: string): Promise<Array<string>> => invoke<Array<string>>("welcome_models", { baseUrl, key }),
   /** Test a provider; when it answers, save it as main's connection and have her say hello. */
   welcomeConnect: (provider: string, baseUrl: string, key: string, model: string): Promise<ProbeReport> => invoke<ProbeReport>("welcome_connect", { baseUrl, key, model, provider }),
-  /** The welcome was finished or closed: it opens by itself no more. */
+  /** The welcome's Done: it closes. */
   welcomeDone: (): Promise<null> => invoke<null>("welcome_done"),
   /** The UI language now. */
   welcomeCurrentLanguage: (): Promise<string> => invoke<string>("welcome_current_language"),

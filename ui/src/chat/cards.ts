@@ -20,8 +20,8 @@ import {
 
 /** What the cards need from the page. */
 export interface CardHooks {
-  /** The user answered an approval card. */
-  approve(approvalId: string, decision: ApprovalDecision): void;
+  /** The user answered an approval card of message `msgId` (its id in the view). */
+  approve(approvalId: string, decision: ApprovalDecision, msgId: string): void;
   /** Whether the reasoning panel of `key` is open (the user's toggle, else the setting's default). */
   reasoningOpen(key: string): boolean;
   /** The user folded or unfolded the reasoning panel of `key`. */
@@ -76,11 +76,11 @@ export function pairCards(a: Answer): { tools: PairedTool[]; approvals: Approval
 }
 
 /** The tool cards and the approval cards still on their own, in that order. */
-export function answerCards(a: Answer, key: string, hooks: CardHooks, now: number, readOnly: boolean): HTMLElement[] {
+export function answerCards(a: Answer, key: string, hooks: CardHooks, now: number, readOnly: boolean, msgId: string): HTMLElement[] {
   const { tools, approvals } = pairCards(a);
   return [
     ...tools.map((t, i) => toolCard(t.tool, `${key}/${t.tool.call_id || i}`, hooks, t.gate)),
-    ...approvals.map((c) => approvalCard(c, hooks, now, readOnly)),
+    ...approvals.map((c) => approvalCard(c, hooks, now, readOnly, msgId)),
   ];
 }
 
@@ -152,12 +152,12 @@ function outputPane(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
 }
 
 /** One approval card: the tool and its arguments, Allow / Always allow / Deny, a countdown while pending. */
-export function approvalCard(c: ApprovalCard, hooks: CardHooks, now: number, readOnly: boolean): HTMLElement {
+export function approvalCard(c: ApprovalCard, hooks: CardHooks, now: number, readOnly: boolean, msgId: string): HTMLElement {
   const shownAs = approvalShown(c, now);
   const pending = shownAs.state === "pending";
   const button = (decision: ApprovalDecision, label: string) => {
     const b = h("button", { type: "button", class: `approve-${decision}`, "data-decision": decision, disabled: !pending || readOnly }, label);
-    b.addEventListener("click", () => hooks.approve(c.approval_id, decision));
+    b.addEventListener("click", () => hooks.approve(c.approval_id, decision, msgId));
     return b;
   };
   return h(

@@ -39,7 +39,7 @@ import {
   stopPressed,
   type ChatState,
 } from "./state";
-import { askedBy, together, type Origin, type Together, type Voice } from "./together";
+import { together, type Origin, type Together, type Voice } from "./together";
 import { TranscriptView } from "./transcriptView";
 
 /** Until `chat_settings` answers. */
@@ -224,15 +224,37 @@ async function syncCharacters(): Promise<void> {
   for (const name of names.slice(1)) next.set(name, others.get(name) ?? initialState(Date.now()));
   const fresh = names.slice(1).filter((name) => !others.has(name));
   others = next;
-  await Promise.all([
-    ...fresh.map(async (name) => {
-      const conv = await backend.characterConversation(name).catch(() => null);
+  for (const name of unloaded) if (!names.includes(name)) unloaded.delete(name);
+  // Another character is main now: what the old one showed and ran goes with her.
+  if (mainChanged) state = { ...initialState(Date.now()), connection: state.connection, notice: state.notice };
+  await Promise.all([...fresh, ...(mainChanged ? [names[0]] : [])].map(loadConversationOf));
+  render();
+}
+
+/** Characters whose conversation could not be read yet (her session was still starting): read on her next event. */
+const unloaded = new Set<string>();
+/** Conversation reads in flight, by character. */
+const reading = new Set<string>();
+
+/** Read character `name`'s current conversation into her page (main's into `state`); on failure, try again on her next event. */
+async function loadConversationOf(name: string): Promise<void> {
+  if (reading.has(name)) return;
+  reading.add(name);
+  try {
+    const isMain = name === characterNames[0];
+    const conv = isMain ? await backend.conversation(null) : await backend.characterConversation(name);
+    unloaded.delete(name);
+    if (isMain) state = loaded(state, conv);
+    else {
       const s = others.get(name);
       if (s) others.set(name, loaded(s, conv));
-    }),
-    mainChanged ? backend.conversation(null).then((conv) => (state = loaded(state, conv))).catch(() => undefined) : Promise.resolve(),
-  ]);
-  render();
+    }
+    render();
+  } catch {
+    unloaded.add(name);
+  } finally {
+    reading.delete(name);
+  }
 }
 
 /** Character `name`'s event (not main's): folded into her page; a name not known yet asks for the characters again. */
@@ -244,6 +266,7 @@ function onCastEvent(name: string, event: UiEvent): void {
   }
   const next = reduce(s, event, Date.now());
   others.set(name, next);
+  if (unloaded.has(name)) void loadConversationOf(name);
   if (next.notice && next.notice.serial !== s.notice?.serial) toast(`${name}: ${next.notice.text}`);
   if (event.type === "character_changed") void loadCharacterNames();
   render();
@@ -270,12 +293,10 @@ function updateOther(name: string, change: (s: ChatState) => ChatState): void {
   render();
 }
 
-function approve(approvalId: string, decision: ApprovalDecision): void {
-  // The card is in the conversation of the character who asked.
-  const owner = askedBy(
-    [...others].map(([name, s]) => ({ name, conversation: s.transcript.current })),
-    approvalId,
-  );
+function approve(approvalId: string, decision: ApprovalDecision, msgId: string): void {
+  // The card is in the message of the character who asked (approval ids
+  // are each session's own: two characters may both ask `ask-1`).
+  const owner = view?.origins.get(msgId)?.main === false ? (view.origins.get(msgId)?.character ?? null) : null;
   if (owner !== null) {
     updateOther(owner, (s) => approved(s, approvalId, decision));
     void commandTo(owner, { type: "approve", approval_id: approvalId, decision });
@@ -466,6 +487,7 @@ async function openHit(hit: SearchHit): Promise<void> {
 
 function onEvent(event: UiEvent): void {
   dispatch(reduce(state, event, Date.now()));
+  if (characterNames.length > 0 && unloaded.has(characterNames[0])) void loadConversationOf(characterNames[0]);
   // Main's window shows another character now (the cast changed).
   if (event.type === "character_changed") void loadCharacterNames();
   if (event.type === "conversation" || event.type === "turn_ended" || event.type === "session_reset") void refreshList();

@@ -61,7 +61,7 @@ function answerBody(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLEleme
     "div",
     { class: "answer", "data-state": a.state, "data-run-id": a.run_id },
     ctx.settings.show_reasoning ? reasoningPanel(a, key, hooks, ctx.now) : null,
-    ...answerCards(a, key, hooks, ctx.now, ctx.readOnly),
+    ...answerCards(a, key, hooks, ctx.now, ctx.readOnly, m.id),
     text,
     outcomeMark(a),
     a.usage ? usageLine(a.usage) : null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../bindings/index";
 import { placeholderFor } from "./composer";
-import { askedBy, HUES, hueAt, initialOf, mergedId, together } from "./together";
+import { HUES, hueAt, initialOf, mergedId, together } from "./together";
 
 function user(id: string, at: number, text: string): ChatMessage {
   return { id, role: "user", at_ms: at, text, answers: [], active: 0 };
@@ -96,17 +96,19 @@ describe("the chat window's one view of every character", () => {
     expect(placeholderFor([])).toBe("Message…");
   });
 
-  it("finds whose session asked an approval, while the card is pending", () => {
-    const asking = reply("1", 10, "");
-    asking.answers[0].approvals = [{ approval_id: "ap1", call_id: "c1", name: "shell", args: {}, state: "pending", asked_ms: 10 }];
-    const answered = reply("2", 20, "");
-    answered.answers[0].approvals = [{ approval_id: "ap2", call_id: "c2", name: "shell", args: {}, state: "allowed", asked_ms: 20 }];
-    const voices = [
-      { name: "Ann", conversation: conv("a", [answered]) },
-      { name: "Mio", conversation: conv("b", [user("u1", 5, "go"), asking]) },
-    ];
-    expect(askedBy(voices, "ap1")).toBe("Mio");
-    expect(askedBy(voices, "ap2")).toBeNull();
-    expect(askedBy(voices, "nope")).toBeNull();
+  it("tells two characters' cards of the same approval id apart by their messages", () => {
+    // Each session counts its own asks: both may wait on `ask-1`.
+    const asking = (at: number) => {
+      const m = reply("7", at, "");
+      m.answers[0].approvals = [{ approval_id: "ask-1", call_id: "c1", name: "browser", args: {}, state: "pending", asked_ms: at }];
+      return m;
+    };
+    const t = together([
+      { name: "Yui", conversation: conv("a", [asking(10)]) },
+      { name: "Ann", conversation: conv("b", [asking(20)]) },
+    ]);
+    const [yui, ann] = t.conversation.messages;
+    expect(t.origins.get(yui.id)).toEqual({ character: "Yui", main: true, id: "7" });
+    expect(t.origins.get(ann.id)).toEqual({ character: "Ann", main: false, id: "7" });
   });
 });

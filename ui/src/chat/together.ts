@@ -126,13 +126,3 @@ export function together(voices: Voice[]): Together {
   };
   return { conversation, speakers, origins };
 }
-
-/** The character among `voices` whose conversation holds approval card `approvalId` still pending (her session asked), or null. */
-export function askedBy(voices: Voice[], approvalId: string): string | null {
-  for (const v of voices) {
-    for (const m of v.conversation.messages) {
-      if (m.answers.some((a) => a.approvals.some((c) => c.approval_id === approvalId && c.state === "pending"))) return v.name;
-    }
-  }
-  return null;
-}

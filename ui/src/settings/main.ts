@@ -55,9 +55,24 @@ const editingRow = document.getElementById("editing-row") as HTMLParagraphElemen
 const editing = document.getElementById("editing") as HTMLSelectElement;
 /** The preset whose settings the form shows (null: main's, before the shell said). */
 let editedName: string | null = null;
+/** Main's name as the registry last said. */
+let knownMain: string | null = null;
 
-/** The picker of whose settings show: every preset, main marked; shown with two or more. */
+const sameName = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The picker of whose settings show: every preset, main marked; shown with
+ * two or more. When the character the form shows was removed, it shows
+ * main's; when she was main and another became main, it goes on showing
+ * hers (a save never lands in another character's folder).
+ */
 function showEditing(presets: Presets): void {
+  const gone = editedName !== null && !presets.presets.some((p) => sameName(p.name, editedName));
+  const wasMain = knownMain !== null && (editedName === null || sameName(editedName, knownMain)) && !sameName(knownMain, presets.main);
+  const keep = wasMain ? knownMain : null;
+  knownMain = presets.main;
+  if (gone) void editCharacter(null);
+  else if (keep !== null) void editCharacter(keep);
   const main = presets.main.toLowerCase();
   const shown = editedName ?? presets.main;
   editing.replaceChildren(
@@ -71,7 +86,14 @@ function showEditing(presets: Presets): void {
 }
 
 /** Show preset `name`'s settings (null: main's) in every section. */
-async function editCharacter(name: string | null): Promise<void> {
+/** Picks in flight, one after another (the last one is what the form and the shell end on). */
+let picking: Promise<void> = Promise.resolve();
+function editCharacter(name: string | null): Promise<void> {
+  picking = picking.then(() => pickNow(name));
+  return picking;
+}
+
+async function pickNow(name: string | null): Promise<void> {
   try {
     editedName = await shell.editCharacter(name);
     editing.value = editedName;
@@ -164,9 +186,14 @@ async function loadCardName(): Promise<void> {
   }
 }
 
+/** Counts loads: a late answer to an older one is dropped. */
+let loads = 0;
 async function load(): Promise<void> {
+  const mine = ++loads;
   try {
-    fill(await shell.loadSettings());
+    const settings = await shell.loadSettings();
+    if (mine !== loads) return;
+    fill(settings);
   } catch (e) {
     say(errorText(e), true);
   }

@@ -320,6 +320,7 @@ mod tests {
             "bed",
             "start_at_login",
             "exchange_limit",
+            "welcomed",
         ];
         assert_eq!(keys, want.into_iter().collect());
         assert_eq!((json["character"].as_str(), json["key"].as_str(), json["user_name"].as_str()), (Some("me.vrm"), Some("k"), Some("Ann")));

@@ -29,8 +29,8 @@ pub struct UserSettings {
     /// of them speaking to each other has at most (default 6,
     /// `docs/characters.md`).
     pub exchange_limit: u32,
-    /// The welcome was finished or closed once (`docs/welcome.md`): it
-    /// opens by itself only before that, and only while the demo answers.
+    /// The welcome opened by itself once (`docs/welcome.md`): it does so
+    /// only before that, and only while the demo answers.
     pub welcomed: bool,
 }
 

@@ -67,5 +67,7 @@ mod tests {
         );
         assert_eq!(endpoint("https://openrouter.ai/api/v1", "chat/completions"), "https://openrouter.ai/api/v1/chat/completions");
         assert_eq!(endpoint("http://v1host:8000", "responses"), "http://v1host:8000/v1/responses", "a host is not a path");
+        assert_eq!(endpoint("https://llm.corp/v2/gateway", "chat/completions"), "https://llm.corp/v2/gateway/v1/chat/completions", "a proxy's mount as before");
+        assert_eq!(endpoint("https://h/v1alpha2/x", "models"), "https://h/v1alpha2/x/models");
     }
 }
