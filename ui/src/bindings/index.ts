@@ -702,8 +702,8 @@ start_at_login: boolean,
  */
 exchange_limit: number, 
 /**
- * The welcome was finished or closed once (`docs/welcome.md`): it
- * opens by itself only before that, and only while the demo answers.
+ * The welcome opened by itself once (`docs/welcome.md`): it does so
+ * only before that, and only while the demo answers.
  */
 welcomed: boolean, };
 
@@ -813,8 +813,8 @@ start_at_login: boolean,
  */
 exchange_limit: number, 
 /**
- * The welcome was finished or closed once (`docs/welcome.md`): it
- * opens by itself only before that, and only while the demo answers.
+ * The welcome opened by itself once (`docs/welcome.md`): it does so
+ * only before that, and only while the demo answers.
  */
 welcomed: boolean, };
 
