@@ -60,10 +60,9 @@ impl Company {
     ///
     /// Errors: `unknown_character` when no open character has that name.
     pub fn window_named(&self, name: &str) -> Result<WindowId, CommandError> {
-        let wanted = name.to_lowercase();
         lock(&self.members)
             .iter()
-            .find(|m| m.name.to_lowercase() == wanted)
+            .find(|m| yui_core::cast::same_name(&m.name, name))
             .map(|m| m.window)
             .ok_or_else(|| CommandError::new(ErrorCode::UnknownCharacter, format!("no open character is named {name}")))
     }

@@ -63,7 +63,8 @@ pub fn welcome_providers() -> Vec<Provider> {
 }
 
 /// The model servers running on this computer (the usual ports, probed at
-/// once; at most a second or so).
+/// once; a port that answers costs at most a few requests' waits, one that
+/// does not a single wait).
 #[tauri::command]
 #[yui_shell_macros::page_args]
 pub async fn welcome_discover() -> Vec<FoundServer> {

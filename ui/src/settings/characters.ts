@@ -24,9 +24,14 @@ export interface CharacterRow {
   canRemove: boolean;
 }
 
+/** Whether `a` and `b` name the same character (without case, as the core compares them). */
+export function sameName(a: string | null, b: string | null): boolean {
+  return a !== null && b !== null && a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 /** The registry as rows, in registry order. */
 export function rowsOf(presets: Presets): CharacterRow[] {
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const same = sameName;
   return presets.presets.map((p) => {
     const main = same(p.name, presets.main);
     return { name: p.name, open: p.open, main, canClose: !main, canRemove: !same(p.name, presets.root) };

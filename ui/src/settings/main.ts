@@ -6,7 +6,7 @@ import type { ChatApi, KeyPlace, Presets, ProbeReport, Settings, UiEvent } from 
 import { PROBLEM_ADVICE } from "../welcome/choices";
 import { subscribeEvents } from "../shell/events";
 import { initialSession, reduceSession } from "../slices/session";
-import { CharactersSection } from "./characters";
+import { CharactersSection, sameName } from "./characters";
 import { ChatSection } from "./chat";
 import { bedFromForm, bedToForm } from "./bed";
 import { fetchCheck, renderCheck } from "./desktop";
@@ -57,8 +57,6 @@ const editing = document.getElementById("editing") as HTMLSelectElement;
 let editedName: string | null = null;
 /** Main's name as the registry last said. */
 let knownMain: string | null = null;
-
-const sameName = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
 
 /**
  * The picker of whose settings show: every preset, main marked; shown with
