@@ -9,7 +9,8 @@ APT_PACKAGES=(build-essential pkg-config curl wget file libssl-dev libwebkit2gtk
   libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev libpipewire-0.3-dev libspa-0.2-dev
   libclang-dev libgbm-dev libegl-dev libwayland-dev libdrm-dev libxcb1-dev libxcb-randr0-dev libxcb-shm0-dev
   libdbus-1-dev xvfb xauth webkit2gtk-driver xcompmgr x11-utils imagemagick xdotool openbox gnome-keyring dbus
-  libasound2-dev pulseaudio pulseaudio-utils espeak-ng libasound2-plugins sway grim libgtk-layer-shell-dev)
+  libasound2-dev pulseaudio pulseaudio-utils espeak-ng libasound2-plugins sway grim libgtk-layer-shell-dev
+  fonts-noto-cjk)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 fail() { printf '[setup] %s\n' "$*" >&2; exit 1; }

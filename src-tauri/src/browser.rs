@@ -31,8 +31,6 @@ pub const LOAD_WAIT: Duration = Duration::from_secs(30);
 pub const READ_WAIT: Duration = Duration::from_secs(10);
 /// The longest `close` waits for the window to be gone.
 const CLOSE_WAIT: Duration = Duration::from_secs(5);
-/// The browser window's title.
-pub const TITLE: &str = "YUI — browser";
 
 /// What the window has done so far; callers wait for a change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -188,7 +186,7 @@ impl Inner {
         let on_gone = self.progress.clone();
         let title = self.title.clone();
         let window = WebviewWindowBuilder::new(&self.app, WindowId::Browser.label(), WebviewUrl::External(url))
-            .title(TITLE)
+            .title(yui_i18n::words(&crate::language::current(&self.app)).text(WindowId::Browser.title()))
             .inner_size(1024.0, 768.0)
             .resizable(true)
             .decorations(true)

@@ -13,7 +13,7 @@ use yui_core::UserCommand;
 
 /// Open the chat window, or bring it to the front.
 pub fn open(app: &AppHandle) {
-    if WindowId::Chat.show_or_open(app, PageWindow { page: "chat.html", title: "YUI Chat", size: (760.0, 640.0) }) {
+    if WindowId::Chat.show_or_open(app, PageWindow { page: "chat.html", size: (760.0, 640.0) }) {
         tracing::info!(record = "chat_window_opened");
     }
 }

@@ -26,7 +26,7 @@ pub fn open(app: &AppHandle) {
     if app.get_webview_window(WindowId::Settings.label()).is_none() {
         app.state::<crate::settings_target::Editing>().reset();
     }
-    WindowId::Settings.show_or_open(app, crate::window::PageWindow { page: "settings.html", title: "YUI Settings", size: (560.0, 760.0) });
+    WindowId::Settings.show_or_open(app, crate::window::PageWindow { page: "settings.html", size: (560.0, 760.0) });
 }
 
 /// The caller must be the settings window (settings, keys and relations are its alone).
@@ -101,11 +101,11 @@ pub async fn save_settings(app: AppHandle, window: WebviewWindow, mut settings: 
 pub(crate) async fn apply(app: &AppHandle, target: &Target, next: Settings) -> Result<(), CommandError> {
     let Target { root, own, window } = target.clone();
     let saved = next.clone();
-    let (change, mic_was, place) = blocking(move || {
+    let (change, mic_was, language_was, place) = blocking(move || {
         let old = load_joined(&root, &own).unwrap_or_default();
         let change = old.change_to(&next);
         let place = save_split(&root, &own, &next)?;
-        Ok((change, old.character.voice.mic_enabled, place))
+        Ok((change, old.character.voice.mic_enabled, old.user.language, place))
     })
     .await?;
     tracing::info!(record = "key_place", place = ?place);
@@ -125,6 +125,9 @@ pub(crate) async fn apply(app: &AppHandle, target: &Target, next: Settings) -> R
     }
     if change.character_changed {
         announce_character(app, target);
+    }
+    if saved.user.language != language_was {
+        crate::language::announce(app, &saved.user.language);
     }
     crate::ingress::follow(app, &saved.user.ingress).await;
     crate::presence::follow_autostart_async(app, saved.user.start_at_login).await;

@@ -40,6 +40,7 @@ macro_rules! shell_events {
 
 shell_events! {
     event: yui_core::UiEvent = "yui://event", "Every core event of the session, until the page registers its event channel.", ts;
+    language: crate::language::UiLanguage = "yui://language", "The user picked another UI language: every page speaks it from now on.", inline;
     interactive: crate::shortcut::Interactive = "yui://interactive", "The \"bring YUI back\" shortcut: keep click-through off for `seconds` (pet only).", inline;
 }
 

@@ -34,6 +34,8 @@ pub struct Background {
     log: Mutex<Option<LogGuard>>,
     /// The embedded demo agent, when the settings name no backend.
     demo: Mutex<Option<DemoServer>>,
+    /// The language the demo's background remarks are in: the UI language.
+    pub demo_language: yui_demo::QuietLanguage,
     /// The installation's data directory, once opened.
     data_dir: Mutex<Option<Result<DataDir, CommandError>>>,
     /// Held while the characters start: a second start (a save right after
@@ -283,7 +285,8 @@ async fn start_session(
         let url = match running {
             Some(url) => url,
             None => {
-                let demo = DemoServer::start(DemoConfig::default())
+                background.demo_language.set(yui_demo::Lang::from_code(&settings.user.language));
+                let demo = DemoServer::start(DemoConfig { quiet_language: background.demo_language.clone(), ..DemoConfig::default() })
                     .await
                     .map_err(|e| CommandError::new(ErrorCode::Network, format!("the demo agent could not start: {e:#}")))?;
                 tracing::info!(record = "demo_agent", url = %demo.base_url());

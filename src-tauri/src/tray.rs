@@ -1,7 +1,8 @@
 //! The tray icon: Bring back, Show/Hide, Go to bed, the Characters and Main
 //! submenus (`docs/characters.md`), Chat, Help (her own answers from the
-//! bundled guide), Settings, Quit. `docs/guide/controls.md` names them as
-//! [`TRAY_ITEMS`] does (a test holds the two together).
+//! bundled guide), Welcome, Settings, Quit, in the UI language
+//! (`docs/i18n.md`). Each guide in `docs/guide/` names them as its
+//! language's catalog does (a test holds them together).
 
 use crate::window::WindowId;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, Submenu};
@@ -13,11 +14,13 @@ use yui_core::presets::{PresetChange, Presets};
 /// The tray icon's id.
 const TRAY_ID: &str = "yui";
 
-/// The menu's items, top to bottom, as the user reads them.
-pub const TRAY_ITEMS: [&str; 9] = ["Bring back", "Show/Hide", "Go to bed", "Characters", "Main character", "Chat…", "Help", "Settings…", "Quit"];
+/// The catalog ids of the menu's items, top to bottom.
+pub const TRAY_ITEMS: [&str; 10] =
+    ["tray-bring-back", "tray-show-hide", "tray-bed", "tray-characters", "tray-main", "tray-chat", "tray-help", "tray-welcome", "tray-settings", "tray-quit"];
 
-/// The Help submenu's items: the two requests, as her guide names them.
-pub const HELP_ITEMS: [&str; 2] = ["How do I use you?", "What can you do?"];
+/// The catalog ids of the Help submenu's items: the two requests, as her
+/// guide names them.
+pub const HELP_ITEMS: [&str; 2] = ["tray-help-controls", "tray-help-capabilities"];
 
 /// Put the tray icon up. On a desktop with no tray host this still
 /// succeeds; the global shortcut (X11) or a second launch is the way back
@@ -37,6 +40,7 @@ pub fn install(app: &AppHandle) -> tauri::Result<()> {
         "chat" => crate::chat_window::open(app),
         "help:controls" => ask_help(app, yui_core::HelpGuide::Controls),
         "help:capabilities" => ask_help(app, yui_core::HelpGuide::Capabilities),
+        "welcome" => crate::welcome::open(app),
         "settings" => crate::settings_window::open(app),
         "quit" => app.exit(0),
         other => {
@@ -58,11 +62,13 @@ fn presets(app: &AppHandle) -> Presets {
     crate::company::presets(app).unwrap_or_else(|_| Presets::single("YUI"))
 }
 
-/// The tray's menu for the registry `presets`: a Characters submenu with
-/// a check item per character (checked: open) and a Main submenu (checked:
-/// main).
+/// The tray's menu for the registry `presets`, in the UI language: a
+/// Characters submenu with a check item per character (checked: open) and a
+/// Main submenu (checked: main).
 fn menu(app: &AppHandle, presets: &Presets) -> tauri::Result<Menu<tauri::Wry>> {
-    let [back, toggle, bed, characters, main_label, chat, help, settings, quit] = TRAY_ITEMS;
+    let words = yui_i18n::words(&crate::language::current(app));
+    let [back, toggle, bed, characters, main_label, chat, help, welcome, settings, quit] = TRAY_ITEMS.map(|id| words.text(id));
+    let [controls, capabilities] = HELP_ITEMS.map(|id| words.text(id));
     let back = MenuItem::with_id(app, "back", back, true, None::<&str>)?;
     let toggle = MenuItem::with_id(app, "toggle", toggle, true, None::<&str>)?;
     let bed = MenuItem::with_id(app, "bed", bed, true, None::<&str>)?;
@@ -79,12 +85,13 @@ fn menu(app: &AppHandle, presets: &Presets) -> tauri::Result<Menu<tauri::Wry>> {
     let characters = Submenu::with_items(app, characters, true, &as_items(&open))?;
     let main = Submenu::with_items(app, main_label, true, &as_items(&main))?;
     let chat = MenuItem::with_id(app, "chat", chat, true, None::<&str>)?;
-    let controls = MenuItem::with_id(app, "help:controls", HELP_ITEMS[0], true, None::<&str>)?;
-    let capabilities = MenuItem::with_id(app, "help:capabilities", HELP_ITEMS[1], true, None::<&str>)?;
+    let controls = MenuItem::with_id(app, "help:controls", controls, true, None::<&str>)?;
+    let capabilities = MenuItem::with_id(app, "help:capabilities", capabilities, true, None::<&str>)?;
     let help = Submenu::with_items(app, help, true, &[&controls, &capabilities])?;
+    let welcome = MenuItem::with_id(app, "welcome", welcome, true, None::<&str>)?;
     let settings = MenuItem::with_id(app, "settings", settings, true, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", quit, true, None::<&str>)?;
-    Menu::with_items(app, &[&back, &toggle, &bed, &characters, &main, &chat, &help, &settings, &quit])
+    Menu::with_items(app, &[&back, &toggle, &bed, &characters, &main, &chat, &help, &welcome, &settings, &quit])
 }
 
 /// The items as the menu builder takes them.
@@ -153,12 +160,12 @@ fn go_to_bed(app: &AppHandle) {
 mod tests {
     use super::*;
 
-    /// Each bundled guide with its headings of the tray menu, the
-    /// shortcuts and the settings (its language's words).
-    const GUIDES: [(&str, &str, [&str; 3]); 3] = [
-        ("docs/guide/controls.md", include_str!("../../docs/guide/controls.md"), ["The tray menu", "Shortcuts", "Settings"]),
-        ("docs/guide/ja/controls.md", include_str!("../../docs/guide/ja/controls.md"), ["トレイメニュー", "ショートカット", "設定"]),
-        ("docs/guide/ko/controls.md", include_str!("../../docs/guide/ko/controls.md"), ["트레이 메뉴", "단축키", "설정"]),
+    /// Each bundled guide with its language and its headings of the tray
+    /// menu, the shortcuts and the settings (its language's words).
+    const GUIDES: [(&str, &str, &str, [&str; 3]); 3] = [
+        ("docs/guide/controls.md", "en", include_str!("../../docs/guide/controls.md"), ["The tray menu", "Shortcuts", "Settings"]),
+        ("docs/guide/ja/controls.md", "ja", include_str!("../../docs/guide/ja/controls.md"), ["トレイメニュー", "ショートカット", "設定"]),
+        ("docs/guide/ko/controls.md", "ko", include_str!("../../docs/guide/ko/controls.md"), ["트레이 메뉴", "단축키", "설정"]),
     ];
 
     /// The first bold name of each bullet of section `heading` of `guide`.
@@ -171,13 +178,17 @@ mod tests {
 
     #[test]
     fn the_guides_name_the_tray_items_as_the_menu_has_them() {
-        for (file, guide, [tray, _, _]) in GUIDES {
-            assert_eq!(named(guide, tray), TRAY_ITEMS, "{file}, {tray:?}");
+        for (file, language, guide, [tray, _, _]) in GUIDES {
+            let words = yui_i18n::words(language);
+            assert_eq!(named(guide, tray), TRAY_ITEMS.map(|id| words.text(id)), "{file}, {tray:?}");
+            // The tray's Help asks what the settings' Help buttons ask.
+            for (tray_id, button_id) in HELP_ITEMS.iter().zip(["settings-help-controls", "settings-help-capabilities"]) {
+                assert_eq!(words.text(tray_id), words.text(button_id), "{language}: {tray_id} and {button_id}");
+            }
         }
-        // The tray's Help asks what the settings' Help buttons ask.
         let page = include_str!("../../ui/settings.html");
-        for item in HELP_ITEMS {
-            assert!(page.contains(&format!(">{item}</button>")), "the settings' Help section has {item:?}");
+        for id in ["settings-help-controls", "settings-help-capabilities"] {
+            assert!(page.contains(&format!("data-l10n-id=\"{id}\"")), "the settings' Help section has {id}");
         }
     }
 
@@ -188,7 +199,7 @@ mod tests {
         }
         let registered = [crate::shortcut::bring_back_shortcut(), crate::shortcut::push_to_talk_shortcut(), crate::shortcut::chat_shortcut()];
         let labels: Vec<String> = registered.iter().map(crate::shortcut::label).collect();
-        for (file, guide, [_, shortcuts, _]) in GUIDES {
+        for (file, _, guide, [_, shortcuts, _]) in GUIDES {
             assert_eq!(named(guide, shortcuts), labels, "{file}, {shortcuts:?}");
         }
     }
@@ -196,12 +207,31 @@ mod tests {
     #[test]
     fn the_guides_name_every_settings_section_and_no_other() {
         let page = include_str!("../../ui/settings.html");
-        let legends: Vec<String> =
-            page.split("<legend>").skip(1).filter_map(|rest| rest.split_once("</legend>").map(|(name, _)| name.replace("&amp;", "&"))).collect();
-        for (file, guide, [_, _, settings]) in GUIDES {
+        let legends: Vec<&str> = page.split("<legend data-l10n-id=\"").skip(1).filter_map(|rest| rest.split_once('"').map(|(id, _)| id)).collect();
+        assert!(legends.len() >= 10, "settings.html's legends carry their catalog ids: {legends:?}");
+        for (file, language, guide, [_, _, settings]) in GUIDES {
+            let words = yui_i18n::words(language);
+            let save = words.text("settings-save");
             let mut named = named(guide, settings);
-            named.retain(|name| name != "Save");
-            assert_eq!(named, legends, "{file}, {settings:?}, against ui/settings.html's sections");
+            named.retain(|name| *name != save);
+            let sections: Vec<String> = legends.iter().map(|id| words.text(id)).collect();
+            assert_eq!(named, sections, "{file}, {settings:?}, against ui/settings.html's sections in {language}");
+        }
+    }
+
+    #[test]
+    fn every_control_a_guide_names_in_bold_is_a_word_of_its_languages_catalog() {
+        // The controls guides: the capabilities guides bold their own headings.
+        let guides = GUIDES.map(|(_, language, guide, _)| (language, guide));
+        // Keys, shortcuts and symbols are the same in every language.
+        let kept = |term: &str| term.starts_with("Ctrl") || term.starts_with('@') || ["Enter", "Shift+Enter", "‹ ›", "+"].contains(&term);
+        for (language, guide) in guides {
+            let words = yui_i18n::words(language);
+            let values: std::collections::HashSet<String> =
+                yui_i18n::files().iter().filter(|f| f.language == language).flat_map(|f| yui_i18n::outline(f.source).0).map(|m| words.text(&m.id)).collect();
+            for term in guide.split("**").skip(1).step_by(2) {
+                assert!(kept(term) || values.contains(term), "docs/guide ({language}) names **{term}**, which no {language} catalog message says");
+            }
         }
     }
 }

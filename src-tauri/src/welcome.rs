@@ -19,7 +19,7 @@ use yui_core::{ErrorCode, UserCommand};
 
 /// Open the welcome, or bring it to the front.
 pub fn open(app: &AppHandle) {
-    if WindowId::Welcome.show_or_open(app, crate::window::PageWindow { page: "welcome.html", title: "Welcome to YUI", size: (520.0, 640.0) }) {
+    if WindowId::Welcome.show_or_open(app, crate::window::PageWindow { page: "welcome.html", size: (520.0, 640.0) }) {
         tracing::info!(record = "welcome_opened");
     }
 }
@@ -41,7 +41,7 @@ pub async fn open_if_new(app: &AppHandle) {
     }
 }
 
-fn welcome_only(window: &WebviewWindow) -> Result<(), CommandError> {
+pub(crate) fn welcome_only(window: &WebviewWindow) -> Result<(), CommandError> {
     match caller(window)? {
         WindowId::Welcome => Ok(()),
         _ => Err(CommandError::new(ErrorCode::Closed, "only the welcome window asks this")),
@@ -148,16 +148,6 @@ pub fn welcome_done(window: WebviewWindow) -> Result<(), CommandError> {
     welcome_only(&window)?;
     let _ = window.close();
     Ok(())
-}
-
-/// The UI language now (the welcome's first screen starts on it).
-///
-/// Errors: the settings cannot be read.
-#[tauri::command]
-#[yui_shell_macros::page_args]
-pub async fn welcome_current_language(app: AppHandle) -> Result<String, CommandError> {
-    let target = Target::main(&app)?;
-    blocking(move || Ok(target.root.load_settings_without_key()?.user.language)).await
 }
 
 /// The UI language picked on the welcome's first screen, saved at once.

@@ -80,6 +80,17 @@ impl WindowId {
         }
     }
 
+    /// The catalog id (`yui_i18n`) of the window's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            WindowId::Pet | WindowId::Beside(_) => "window-pet",
+            WindowId::Settings => "window-settings",
+            WindowId::Browser => "window-browser",
+            WindowId::Chat => "window-chat",
+            WindowId::Welcome => "window-welcome",
+        }
+    }
+
     /// Whether this is a character's pet window (main's or one beside it).
     pub fn is_pet(self) -> bool {
         matches!(self, WindowId::Pet | WindowId::Beside(_))
@@ -102,12 +113,10 @@ impl WindowId {
     }
 }
 
-/// An ordinary app window (not a pet's): its page, title and size.
+/// An ordinary app window (not a pet's): its page and size.
 pub struct PageWindow {
     /// Its page in `ui/` (`chat.html`, …).
     pub page: &'static str,
-    /// Its title.
-    pub title: &'static str,
     /// Its first size, logical pixels.
     pub size: (f64, f64),
 }
@@ -124,7 +133,7 @@ impl WindowId {
             return false;
         }
         let built = tauri::WebviewWindowBuilder::new(app, self.label(), tauri::WebviewUrl::App(spec.page.into()))
-            .title(spec.title)
+            .title(yui_i18n::words(&crate::language::current(app)).text(self.title()))
             .inner_size(spec.size.0, spec.size.1)
             .min_inner_size(360.0, 360.0)
             .resizable(true)
@@ -138,6 +147,16 @@ impl WindowId {
                 tracing::warn!(record = "window_failed", window = self.label(), error = %e);
                 false
             }
+        }
+    }
+}
+
+/// The page windows' titles again in `language` (the user picked it).
+pub fn retitle(app: &tauri::AppHandle, language: &str) {
+    let words = yui_i18n::words(language);
+    for id in WindowId::all() {
+        if let Some(w) = app.get_webview_window(id.label()) {
+            let _ = w.set_title(&words.text(id.title()));
         }
     }
 }

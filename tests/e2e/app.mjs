@@ -77,13 +77,14 @@ function quietSettings(settingsJson) {
   }
 }
 
-export async function launch(name, settingsJson, { seed } = {}) {
+export async function launch(name, settingsJson, { seed, firstStart = false, env = {} } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "yui-e2e-"));
   open.dirs.add(dataDir);
-  fs.writeFileSync(path.join(dataDir, "settings.json"), quietSettings(settingsJson));
+  // A first start has no settings.json at all (the OS locale picks the language).
+  if (!firstStart) fs.writeFileSync(path.join(dataDir, "settings.json"), quietSettings(settingsJson));
   // Files a user's data directory holds from before (e.g. conversations).
   if (seed) seed(dataDir);
-  const driver = await startTauriDriver(`tauri-driver-${name}`, { DISPLAY: `:${display}`, YUI_DATA_DIR: dataDir });
+  const driver = await startTauriDriver(`tauri-driver-${name}`, { DISPLAY: `:${display}`, YUI_DATA_DIR: dataDir, ...env });
   const browser = await remote({
     hostname: "127.0.0.1",
     port: driver.port,

@@ -3,71 +3,7 @@
 //! a port that refuses, one that never answers, and a web page.
 
 use super::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
-
-/// One canned answer: the path, its status and body.
-type Route = (&'static str, u16, String);
-
-/// A fake HTTP server on a free loopback port: each path answers its route,
-/// any other `default`; every answer carries `server` as its `Server`
-/// header when given. Its port.
-async fn fake(routes: Vec<Route>, default: (u16, &'static str), server: Option<&'static str>) -> u16 {
-    fake_keyed(None, routes, default, server).await
-}
-
-/// [`fake`] that answers 401 to a request without `Authorization: Bearer <key>`.
-async fn fake_keyed(key: Option<&'static str>, routes: Vec<Route>, default: (u16, &'static str), server: Option<&'static str>) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut socket, _)) = listener.accept().await else { return };
-            let routes = routes.clone();
-            tokio::spawn(async move {
-                let mut request = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match socket.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => request.extend_from_slice(&buf[..n]),
-                    }
-                }
-                let text = String::from_utf8_lossy(&request);
-                let path = text.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let authorized = key.is_none_or(|k| text.to_ascii_lowercase().contains(&format!("authorization: bearer {}", k.to_ascii_lowercase())));
-                let (status, body) = if !authorized {
-                    (401, r#"{"error":"Unauthorized"}"#.to_string())
-                } else {
-                    routes.iter().find(|(p, _, _)| *p == path).map(|(_, s, b)| (*s, b.clone())).unwrap_or((default.0, default.1.to_string()))
-                };
-                let header = server.map(|s| format!("Server: {s}\r\n")).unwrap_or_default();
-                let answer = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\n{header}Connection: close\r\n\r\n{body}", body.len());
-                let _ = socket.write_all(answer.as_bytes()).await;
-            });
-        }
-    });
-    port
-}
-
-/// A port nothing listens on.
-async fn refusing() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    listener.local_addr().unwrap().port()
-}
-
-/// A port that takes connections and never answers.
-async fn hanging() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
-            held.push(socket);
-        }
-    });
-    port
-}
+use crate::fake_http::{fake, fake_keyed, hanging, refusing};
 
 const FASTAPI_404: (u16, &str) = (404, r#"{"detail":"Not Found"}"#);
 const WAIT: Duration = Duration::from_secs(2);

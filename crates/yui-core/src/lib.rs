@@ -20,6 +20,8 @@ pub mod delegations;
 pub mod discover;
 pub mod ensemble;
 pub mod error;
+#[cfg(test)]
+mod fake_http;
 pub mod ingress;
 pub mod logging;
 pub mod outcome;
@@ -37,6 +39,7 @@ pub mod sink;
 pub mod speech;
 pub mod tools;
 pub mod transport;
+pub mod voice_setup;
 pub mod world;
 
 // The pure engine's modules, at the paths they always had.

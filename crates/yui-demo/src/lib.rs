@@ -17,7 +17,9 @@
 //!   [`agent_chat`]);
 //! * `GET /health` — `ok`.
 //!
-//! What it says is [`demo_reply`]: a greeting, the time, an echo, a task.
+//! What it says is [`demo_reply`]: a greeting, the time, an echo, a task,
+//! in the language the user wrote in ([`language_of`]: English, Japanese or
+//! Korean).
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
@@ -42,10 +44,38 @@ pub mod test_client;
 mod ws;
 
 pub use reply::{
-    chunks, cut_chars, demo_reply, local_time_hhmm, strip_context, tokens, DemoReply, DemoSentence, EMOTIONS, MOTIONS, SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
+    chunks, cut_chars, demo_reply, demo_reply_in, language_of, local_time_hhmm, strip_context, tokens, DemoReply, DemoSentence, Lang, EMOTIONS, MOTIONS,
+    SUMMARY_MAX_CHARS, TITLE_MAX_CHARS,
 };
 pub use server::DemoServer;
 pub use ws::{MAX_FRAME_BYTES, MAX_TURN_BYTES};
+
+/// The language the demo speaks when the user's words do not tell it (a
+/// background turn has none): the app's UI language. Clones share it, so
+/// the app can change it while the demo runs.
+#[derive(Debug, Clone, Default)]
+pub struct QuietLanguage(std::sync::Arc<std::sync::atomic::AtomicU8>);
+
+impl QuietLanguage {
+    /// Speak `lang` from now on.
+    pub fn set(&self, lang: Lang) {
+        let code = match lang {
+            Lang::En => 0,
+            Lang::Ja => 1,
+            Lang::Ko => 2,
+        };
+        self.0.store(code, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The language now.
+    pub fn get(&self) -> Lang {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            1 => Lang::Ja,
+            2 => Lang::Ko,
+            _ => Lang::En,
+        }
+    }
+}
 
 /// How a [`DemoServer`] behaves.
 #[derive(Debug, Clone)]
@@ -57,11 +87,14 @@ pub struct DemoConfig {
     /// When set, hello must carry this key (else close 4401) and the HTTP
     /// routes need `Authorization: Bearer <key>` (else 401 JSON).
     pub key: Option<String>,
+    /// The language of a background turn's remark (push), shared with the
+    /// caller.
+    pub quiet_language: QuietLanguage,
 }
 
 impl Default for DemoConfig {
-    /// Any free port, pace 1.0, no key.
+    /// Any free port, pace 1.0, no key, English.
     fn default() -> Self {
-        DemoConfig { port: 0, pace: 1.0, key: None }
+        DemoConfig { port: 0, pace: 1.0, key: None, quiet_language: QuietLanguage::default() }
     }
 }

@@ -24,6 +24,6 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let config = DemoConfig { port: args.port, pace: args.pace, key: args.key };
+    let config = DemoConfig { port: args.port, pace: args.pace, key: args.key, ..DemoConfig::default() };
     yui_demo::serve::run_binary(DemoServer::start(config), "demo_stopping").await
 }

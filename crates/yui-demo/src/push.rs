@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::reply::{chunks, cut_chars, demo_reply, local_time_hhmm, tokens, DemoReply, SUMMARY_MAX_CHARS};
+use crate::reply::{chunks, cut_chars, demo_reply_in, local_time_hhmm, tokens, DemoReply, Lang, SUMMARY_MAX_CHARS};
 
 /// Where a push session's frames go (one connection's outgoing queue).
 pub trait FrameSink: Send + Sync + 'static {
@@ -59,6 +59,8 @@ pub struct PushSession {
     pub ids: Arc<Ids>,
     /// Cancelled when the server stops; the session's timers end on it.
     pub cancel: CancellationToken,
+    /// The language of a background turn's remark.
+    pub quiet_language: crate::QuietLanguage,
 }
 
 /// A turn or delegation frame's id as a string (ids may be numbers).
@@ -105,8 +107,9 @@ struct Inner {
     conn_turns: u64,
     background_turns: u64,
     delegations: Vec<Value>,
-    /// Delegation ids listed as running whose completion is not scheduled yet.
-    pending: Vec<String>,
+    /// Delegations listed as running whose completion is not scheduled yet:
+    /// id, and the language of the turn that started it (its report's).
+    pending: Vec<(String, Lang)>,
     /// Conversation generation; reset bumps it.
     epoch: u64,
 }
@@ -156,11 +159,11 @@ impl Demo {
         };
         let text = frame.get("text").and_then(Value::as_str).unwrap_or_default();
         let context = frame.get("client_context").and_then(Value::as_str).unwrap_or_default();
-        let mut reply = demo_reply(text, &local_time_hhmm());
+        let mut reply = demo_reply_in(text, &local_time_hhmm(), self.session.quiet_language.get());
         // A picture rode with the turn (the screenshot): say so first.
         let sees = frame.get("images").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
         if sees && !reply.fail && !reply.sentences.is_empty() {
-            reply.sentences.insert(0, crate::reply::DemoSentence::new("happy", "nod", "I can see your screen."));
+            reply.sentences.insert(0, crate::reply::DemoSentence::new("happy", "nod", reply.lang.lines().sees_screen));
         }
         let mut inner = self.lock();
         inner.gen += 1;
@@ -175,7 +178,7 @@ impl Demo {
         inner.conn_turns += 1;
         let delegation = match (&reply.delegation, inner.conn_turns == 1) {
             (Some(title), _) => Some(title.clone()),
-            (None, true) if !reply.fail => Some("Tidy up the notes from this chat".to_string()),
+            (None, true) if !reply.fail => Some(reply.lang.lines().first_task.to_string()),
             _ => None,
         };
         let silent = reply.background && {
@@ -225,7 +228,7 @@ impl Demo {
             return;
         }
         if let Some(title) = delegation {
-            if !self.add_delegation(gen, &title) {
+            if !self.add_delegation(gen, &title, reply.lang) {
                 return;
             }
         }
@@ -325,8 +328,9 @@ impl Demo {
         self.out.send_frame(json!({ "type": "delegations", "items": [] }));
     }
 
-    /// Lists a new running delegation (if run `gen` is still current).
-    fn add_delegation(&self, gen: u64, title: &str) -> bool {
+    /// Lists a new running delegation (if run `gen` is still current); its
+    /// report will be in `lang`.
+    fn add_delegation(&self, gen: u64, title: &str, lang: Lang) -> bool {
         let mut inner = self.lock();
         if !inner.active.as_ref().is_some_and(|a| a.gen == gen && !a.cancel.is_cancelled()) {
             return false;
@@ -340,26 +344,28 @@ impl Demo {
                 None => inner.delegations.remove(0),
             };
         }
-        inner.pending.push(id);
+        inner.pending.push((id, lang));
         self.out.send_frame(json!({ "type": "delegations", "items": inner.delegations }))
     }
 
     /// Starts the completion timers of the delegations listed so far.
     fn schedule_pending(self: &Arc<Self>, inner: &mut Inner) {
-        for id in inner.pending.drain(..) {
+        for (id, lang) in inner.pending.drain(..) {
             let (demo, epoch) = (self.clone(), inner.epoch);
             tokio::spawn(async move {
                 let ms = DELEGATION_MS * demo.pace();
                 tokio::select! {
                     _ = demo.cancel.cancelled() => {}
-                    _ = tokio::time::sleep(Duration::from_millis(ms as u64)) => demo.complete(&id, epoch),
+                    _ = tokio::time::sleep(Duration::from_millis(ms as u64)) => demo.complete(&id, epoch, lang),
                 }
             });
         }
     }
 
-    /// Marks a delegation done and reports it under a backend-minted turn.
-    fn complete(&self, id: &str, epoch: u64) {
+    /// Marks a delegation done and reports it under a backend-minted turn,
+    /// in `lang`. The item's summary (a list entry, never spoken) stays
+    /// English.
+    fn complete(&self, id: &str, epoch: u64, lang: Lang) {
         let mut inner = self.lock();
         if inner.epoch != epoch {
             return;
@@ -376,12 +382,13 @@ impl Demo {
         self.out.send_frame(json!({ "type": "delegations", "items": inner.delegations }));
         let turn_id = format!("bg-{}", self.session.ids.next());
         tracing::info!(event = "demo_delegation_done", id, turn_id);
-        let speech = format!("Quick update: I finished \"{title}\".");
+        let lines = lang.lines();
+        let speech = (lines.task_done)(&title);
         self.out.send_frame(json!({
             "type": "render", "turn_id": turn_id, "source": SOURCE,
             "segments": [
                 { "cues": [{ "emotion_id": "happy", "motion_id": "nod" }], "speech": speech },
-                { "cues": [{ "emotion_id": "relaxed", "motion_id": "idle" }], "speech": "Everything looks fine." },
+                { "cues": [{ "emotion_id": "relaxed", "motion_id": "idle" }], "speech": lines.all_fine },
             ],
         }));
         self.out.send_frame(json!({ "type": "turn_end", "turn_id": turn_id }));

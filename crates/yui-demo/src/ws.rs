@@ -78,6 +78,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
                             accepts_error,
                             ids: shared.ids.clone(),
                             cancel: shared.cancel.clone(),
+                            quiet_language: shared.config.quiet_language.clone(),
                         };
                         let (tx, rx) = (out_tx.clone(), in_rx.take().expect("one session"));
                         session = Some(tokio::spawn(run_session(ctx, tx, rx)));

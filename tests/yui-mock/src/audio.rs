@@ -5,6 +5,7 @@
 //!   answers a WAV: a 440 Hz tone, 24 kHz mono 16-bit, [`MS_PER_CHAR`] per
 //!   character of `input` within [`SPEECH_MIN_MS`]..=[`SPEECH_MAX_MS`]. An
 //!   `input` containing `FAIL` gets a 500 with a JSON error body.
+//! * `GET /v1/audio/voices`: [`VOICES`], as Kokoro-FastAPI lists its own.
 //! * `POST /v1/audio/transcriptions`: records the request (the multipart
 //!   body is kept as its size, `{"bytes": n}`) and answers
 //!   `{"text": MockConfig::transcript}`.
@@ -72,6 +73,14 @@ pub(crate) async fn speech(State(shared): State<Arc<Shared>>, headers: HeaderMap
 pub(crate) async fn transcriptions(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     shared.record_request(RecordedRequest { path: "/v1/audio/transcriptions".into(), body: json!({"bytes": body.len()}), authorization: auth(&headers) });
     axum::Json(json!({"text": shared.config.transcript})).into_response()
+}
+
+/// The voices `GET /v1/audio/voices` lists, as Kokoro-FastAPI names its own.
+pub const VOICES: [&str; 3] = ["af_bella", "af_sky", "am_adam"];
+
+/// `GET /v1/audio/voices`: `{"voices": [...]}`, Kokoro-FastAPI's shape.
+pub(crate) async fn voices() -> Response {
+    axum::Json(json!({ "voices": VOICES })).into_response()
 }
 
 #[cfg(test)]

@@ -245,6 +245,7 @@ async fn session(shared: Arc<Shared>, out: Out, mut inbox: mpsc::UnboundedReceiv
                 accepts_error: info.accepts_error,
                 ids: shared.ids.clone(),
                 cancel: shared.cancel.clone(),
+                quiet_language: yui_demo::QuietLanguage::default(),
             };
             yui_demo::push::run_session(session, out, inbox).await;
         }

@@ -168,6 +168,7 @@ impl MockServer {
             // received on `/ws` so far, as one JSON array.
             .route("/v1/models", get(crate::http::models).with_state(shared.clone()))
             .route("/v1/audio/speech", axum::routing::post(crate::audio::speech).with_state(shared.clone()))
+            .route("/v1/audio/voices", get(crate::audio::voices))
             .route("/v1/audio/transcriptions", axum::routing::post(crate::audio::transcriptions).with_state(shared.clone()))
             .route("/chat", axum::routing::post(crate::agent_chat::chat).with_state(shared.clone()))
             .route("/approve/{aid}", axum::routing::post(crate::agent_chat::approve).with_state(shared.clone()))

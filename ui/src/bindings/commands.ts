@@ -2,7 +2,7 @@
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p yui --lib api
 
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, FoundServer, IngressInfo, InputRect, KeyPlace, PresetChange, Presets, ProbeReport, Provider, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand } from "./index";
+import type { CharacterInfo, ChatPage, ChatSettings, Conversation, ConversationSummary, DelegationItem, Display, ErrorCode, FoundServer, IngressInfo, InputRect, KeyPlace, PresetChange, Presets, ProbeReport, Provider, RelationRecord, SearchHit, SentContext, Settings, StageReport, Status, UiEvent, UserCommand, VoiceChoices, VoicePick, VoiceReport } from "./index";
 
 /** What a rejected command carries: a code to switch on and a line for a person. */
 export type CommandError = { code: ErrorCode; message: string };
@@ -81,12 +81,20 @@ export const commands = {
   welcomeModels: (baseUrl: string, key: string): Promise<Array<string>> => invoke<Array<string>>("welcome_models", { baseUrl, key }),
   /** Test a provider; when it answers, save it as main's connection and have her say hello. */
   welcomeConnect: (provider: string, baseUrl: string, key: string, model: string): Promise<ProbeReport> => invoke<ProbeReport>("welcome_connect", { baseUrl, key, model, provider }),
+  /** What can speak here: the system voice, and the speech servers running on this computer. */
+  welcomeVoices: (): Promise<VoiceChoices> => invoke<VoiceChoices>("welcome_voices"),
+  /** Say the sample line with a voice; when it was made, keep it as main's voice. */
+  welcomeTryVoice: (pick: VoicePick): Promise<VoiceReport> => invoke<VoiceReport>("welcome_try_voice", { pick }),
+  /** The microphones by name (the default first). */
+  welcomeMicrophones: (): Promise<Array<string>> => invoke<Array<string>>("welcome_microphones"),
+  /** Turn main's microphone on (on `device`; empty: the default) or off, saved. */
+  welcomeMicrophone: (on: boolean, device: string): Promise<null> => invoke<null>("welcome_microphone", { device, on }),
   /** The welcome's Done: it closes. */
   welcomeDone: (): Promise<null> => invoke<null>("welcome_done"),
-  /** The UI language now. */
-  welcomeCurrentLanguage: (): Promise<string> => invoke<string>("welcome_current_language"),
   /** Save the UI language picked on the welcome. */
   welcomeLanguage: (language: string): Promise<null> => invoke<null>("welcome_language", { language }),
+  /** The UI language now (`en`, `ja`, `ko`): each page reads it when it loads. */
+  uiLanguage: (): Promise<string> => invoke<string>("ui_language"),
   /** Open the settings window. */
   openSettings: (): Promise<null> => invoke<null>("open_settings"),
   /** The saved settings, key included (settings window only). */
@@ -146,6 +154,8 @@ export { Channel };
 export const shellEvents = {
   /** Every core event of the session, until the page registers its event channel. */
   event: "yui://event",
+  /** The user picked another UI language: every page speaks it from now on. */
+  language: "yui://language",
   /** The "bring YUI back" shortcut: keep click-through off for `seconds` (pet only). */
   interactive: "yui://interactive",
 } as const;
@@ -153,5 +163,6 @@ export const shellEvents = {
 /** Each shell event's payload, by event name. */
 export interface ShellEventPayloads {
   "yui://event": UiEvent;
+  "yui://language": { language: string };
   "yui://interactive": { seconds: number };
 }

@@ -986,6 +986,92 @@ models: Array<string>, };
 export type ServerKind = "ollama" | "lm_studio" | "llama_cpp" | "vllm" | "litellm" | "openai_compatible";
 
 /**
+ * What the welcome's voice step offers: the system voice when this
+ * computer has one, and the speech servers found running.
+ */
+export type VoiceChoices = { 
+/**
+ * Whether a system voice can speak here (espeak-ng, speech-dispatcher,
+ * `say`, SAPI).
+ */
+system_voice: boolean, 
+/**
+ * The speech servers that answered on the usual ports.
+ */
+servers: Array<FoundVoiceServer>, };
+
+/**
+ * One speech server that answered.
+ */
+export type FoundVoiceServer = { 
+/**
+ * `http://127.0.0.1:<port>` (the client adds `/v1/audio/speech`).
+ */
+base_url: string, 
+/**
+ * What it is.
+ */
+kind: VoiceServerKind, 
+/**
+ * Its speech models, as its list names them (may be empty).
+ */
+models: Array<string>, 
+/**
+ * Its voices, when it lists them (Kokoro-FastAPI).
+ */
+voices: Array<string>, };
+
+/**
+ * What kind of speech server answered.
+ */
+export type VoiceServerKind = "kokoro_fastapi" | "openai_compatible";
+
+/**
+ * The voice picked on the welcome: a speech server (its address, key,
+ * model and voice), or the system voice when `base_url` is empty.
+ */
+export type VoicePick = { 
+/**
+ * The speech server's base URL; empty: the system voice.
+ */
+base_url: string, 
+/**
+ * Its key (empty: none).
+ */
+key: string, 
+/**
+ * Its `model` field (empty: the default).
+ */
+model: string, 
+/**
+ * Its `voice` field (empty: the default).
+ */
+voice: string, };
+
+/**
+ * What trying a voice showed.
+ */
+export type VoiceReport = { 
+/**
+ * `None` when the sentence was made; else why not.
+ */
+problem: VoiceProblem | null, 
+/**
+ * What went wrong, in the server's or the program's words (empty when
+ * nothing did). Never the key.
+ */
+detail: string, 
+/**
+ * How long the sentence plays, in milliseconds (0 when it was not made).
+ */
+sound_ms: number, };
+
+/**
+ * Why a voice could not be tried, as the welcome says it.
+ */
+export type VoiceProblem = "unreachable" | "key_refused" | "voice_missing" | "no_system_voice" | "not_playable";
+
+/**
  * The turn screenshot settings (`docs/capture.md`): two independent switches
  * and the source attached to each turn.
  */

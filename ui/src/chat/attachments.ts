@@ -3,6 +3,7 @@
 // each file as base64 into an `Attachment`.
 
 import type { Attachment, ChatSettings } from "../bindings/index";
+import { t } from "../i18n/index";
 import { fileSize } from "./format";
 
 /** What the limit check needs of a file. */
@@ -16,10 +17,10 @@ export interface FileLike {
 /** Why `file` cannot join `count` files already added, or null when it can. */
 export function refusal(file: FileLike, count: number, limits: Pick<ChatSettings, "max_attachments" | "max_attachment_bytes">): string | null {
   if (count >= limits.max_attachments) {
-    return `${file.name}: at most ${limits.max_attachments} file${limits.max_attachments === 1 ? "" : "s"} per message`;
+    return t("chat-attachment-too-many", { name: file.name, max: limits.max_attachments });
   }
   if (file.size > limits.max_attachment_bytes) {
-    return `${file.name} (${fileSize(file.size)}) is over the ${fileSize(limits.max_attachment_bytes)} limit per file`;
+    return t("chat-attachment-too-big", { name: file.name, size: fileSize(file.size), limit: fileSize(limits.max_attachment_bytes) });
   }
   return null;
 }

@@ -3,11 +3,12 @@
 // Each is built whole from the model; `tick` refreshes the clocks in place.
 
 import type { Answer, ApprovalCard, ApprovalDecision, ToolCard, UsageLine } from "../bindings/index";
-import { h } from "./dom";
+import { mark, t } from "../i18n/index";
+import { h, SLOT, withElement } from "./dom";
 import {
+  approvalLeft,
   approvalShown,
   approvalWord,
-  countdown,
   latencyText,
   outcome,
   prettyArgs,
@@ -15,6 +16,7 @@ import {
   seconds,
   tail,
   thinking,
+  thinkingTitle,
   usageText,
 } from "./format";
 
@@ -43,7 +45,7 @@ export function reasoningPanel(a: Answer, key: string, hooks: CardHooks, now: nu
     "details",
     { class: "reasoning", "data-live": live ? "true" : null, "data-since": live ? a.started_ms : null },
     h("summary", { class: "reasoning-title" }, title),
-    h("div", { class: "reasoning-text" }, a.reasoning),
+    h("div", { class: "reasoning-text", "data-words": "theirs" }, a.reasoning),
   );
   // Open unless the user folded it or `collapse_reasoning` starts it folded.
   details.open = hooks.reasoningOpen(key);
@@ -86,9 +88,8 @@ export function answerCards(a: Answer, key: string, hooks: CardHooks, now: numbe
 
 /** What a stopped answer's marker says: the engine's confirmation, where the wire has one. */
 export function stoppedText(a: Answer): string {
-  if (a.stop_confirmed === true) return "Stopped";
-  if (a.stop_confirmed === false) return "Stopped — the engine did not confirm the stop";
-  return "Stopped";
+  if (a.stop_confirmed === false) return t("chat-stopped-unconfirmed");
+  return t("chat-stopped");
 }
 
 /** One tool card: name, arguments, state, output tail; with `gate`, what the user answered before it ran. */
@@ -98,35 +99,30 @@ export function toolCard(c: ToolCard, key: string, hooks: CardHooks, gate?: Appr
     "div",
     { class: "tool-head" },
     h("span", { class: `tool-dot ${c.state}`, "aria-hidden": "true" }),
-    h("span", { class: "tool-name" }, c.name),
+    h("span", { class: "tool-name", "data-words": "theirs" }, c.name),
     h("span", { class: "tool-state" }, toolStateWord(c)),
     gate ? h("span", { class: "tool-approval", "data-approval": gate.state, "data-approval-id": gate.approval_id }, approvalWord(gate.state)) : null,
   );
   const body: (HTMLElement | null)[] = [];
-  if (c.state === "drafting") body.push(h("div", { class: "tool-note" }, "Preparing tool…"));
+  if (c.state === "drafting") body.push(h("div", { class: "tool-note" }, t("chat-tool-preparing-note")));
   else if (args) body.push(h("pre", { class: "tool-args" }, args));
-  if (c.state === "unresolved") body.push(h("div", { class: "tool-note" }, "no result"));
+  if (c.state === "unresolved") body.push(h("div", { class: "tool-note" }, t("chat-tool-no-result")));
   if (c.state === "done" || c.state === "failed") body.push(outputPane(c, key, hooks));
   return h("div", { class: "tool-card", "data-state": c.state, "data-call-id": c.call_id, "data-approval": gate?.state ?? null }, head, ...body);
 }
 
+/** What a tool card's head says in each state (with how long the call took, when known). */
+const TOOL_STATES: Record<ToolCard["state"], (took: string | null) => string> = {
+  drafting: () => t("chat-tool-preparing"),
+  running: () => t("chat-tool-running"),
+  done: (took) => (took === null ? t("chat-tool-done") : t("chat-tool-done-in", { time: took })),
+  failed: (took) => (took === null ? t("chat-tool-failed") : t("chat-tool-failed-in", { time: took })),
+  unresolved: () => t("chat-tool-no-result"),
+};
+
 function toolStateWord(c: ToolCard): string {
-  switch (c.state) {
-    case "drafting":
-      return "preparing";
-    case "running":
-      return "running";
-    case "done":
-      return c.seconds !== undefined ? `done · ${seconds(c.seconds * 1000)}` : "done";
-    case "failed":
-      return c.seconds !== undefined ? `failed · ${seconds(c.seconds * 1000)}` : "failed";
-    case "unresolved":
-      return "no result";
-    default: {
-      const unknown: never = c.state;
-      return String(unknown);
-    }
-  }
+  const word = TOOL_STATES[c.state] ?? (() => String(c.state));
+  return word(c.seconds !== undefined ? seconds(c.seconds * 1000) : null);
 }
 
 /** The output pane: the last ~1,200 characters behind "Show all", and "Copy output". */
@@ -135,8 +131,10 @@ function outputPane(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
   const pre = h("pre", { class: "tool-output" });
   const render = (open: boolean) => {
     pre.textContent = open || !short.cut ? c.output : short.text;
-    toggle.textContent = open ? "Show less" : "Show all";
+    if (open) mark(toggle, "chat-output-show-less");
+    else mark(toggle, "chat-output-show-all");
   };
+  // not-ui-text: class names
   const toggle = h("button", { type: "button", class: "link tool-show-all", hidden: !short.cut });
   toggle.addEventListener("click", () => {
     const open = !hooks.outputOpen(key);
@@ -144,10 +142,12 @@ function outputPane(c: ToolCard, key: string, hooks: CardHooks): HTMLElement {
     render(open);
   });
   render(hooks.outputOpen(key));
-  const copy = h("button", { type: "button", class: "link tool-copy" }, "Copy output");
+  // not-ui-text: class names
+  const copy = h("button", { type: "button", class: "link tool-copy" });
+  mark(copy, "chat-output-copy");
   copy.addEventListener("click", () => hooks.copy(c.output));
   // A backend tool's status carries no output: say so, with nothing to copy.
-  if (c.output === "") return h("div", { class: "tool-result" }, h("div", { class: "tool-note" }, "No output reported."));
+  if (c.output === "") return h("div", { class: "tool-result" }, h("div", { class: "tool-note" }, t("chat-output-none")));
   return h("div", { class: "tool-result" }, pre, h("div", { class: "tool-actions" }, toggle, copy));
 }
 
@@ -160,18 +160,19 @@ export function approvalCard(c: ApprovalCard, hooks: CardHooks, now: number, rea
     b.addEventListener("click", () => hooks.approve(c.approval_id, decision, msgId));
     return b;
   };
+  const tool = h("strong", { "data-words": "theirs" }, c.name);
   return h(
     "div",
     { class: "approval-card", "data-state": shownAs.state, "data-approval-id": c.approval_id, "data-asked": c.asked_ms },
-    h("div", { class: "approval-head" }, h("span", { class: "approval-icon", "aria-hidden": "true" }, "⚠"), h("span", {}, "Allow "), h("strong", {}, c.name), h("span", {}, "?")),
+    h("div", { class: "approval-head" }, h("span", { class: "approval-icon", "aria-hidden": "true" }, "⚠"), h("span", {}, ...withElement(t("chat-approval-ask", { tool: SLOT }), tool))),
     h("pre", { class: "tool-args" }, prettyArgs(c.args)),
     h(
       "div",
       { class: "approval-actions" },
-      button("allow", "Allow"),
-      button("always", "Always allow"),
-      button("deny", "Deny"),
-      h("span", { class: "approval-status" }, pending ? `${countdown(shownAs.left_s)} left` : approvalWord(shownAs.state)),
+      button("allow", t("chat-approve-allow")),
+      button("always", t("chat-approve-always")),
+      button("deny", t("chat-approve-deny")),
+      h("span", { class: "approval-status" }, pending ? approvalLeft(shownAs.left_s) : approvalWord(shownAs.state)),
     ),
   );
 }
@@ -202,7 +203,7 @@ export function outcomeMark(a: Answer): HTMLElement | null {
 export function tick(root: HTMLElement, now: number): void {
   for (const el of root.querySelectorAll<HTMLElement>(".reasoning[data-live]")) {
     const title = el.querySelector(".reasoning-title");
-    if (title) title.textContent = `Thinking… ${seconds(now - Number(el.dataset.since))}`;
+    if (title) title.textContent = thinkingTitle(now - Number(el.dataset.since));
   }
   for (const el of root.querySelectorAll<HTMLElement>('.approval-card[data-state="pending"]')) {
     const card: ApprovalCard = { approval_id: "", call_id: "", name: "", args: null, state: "pending", asked_ms: Number(el.dataset.asked) };
@@ -213,7 +214,7 @@ export function tick(root: HTMLElement, now: number): void {
       el.querySelectorAll("button").forEach((b) => (b.disabled = true));
       if (status) status.textContent = approvalWord("timed_out");
     } else if (status) {
-      status.textContent = `${countdown(s.left_s)} left`;
+      status.textContent = approvalLeft(s.left_s);
     }
   }
 }

@@ -3,6 +3,7 @@
 // and drag and drop, checked against the limits before they are added.
 
 import type { Attachment, ChatSettings } from "../bindings/index";
+import { mark, onLanguage, t } from "../i18n/index";
 import { admit, chipLabel, readAttachment } from "./attachments";
 import { byId, h } from "./dom";
 import { completeMention, mentionCandidates } from "./mention";
@@ -28,6 +29,8 @@ export class Composer {
   private readonly message = byId<HTMLElement>("composer-message");
   private readonly mentions = byId<HTMLElement>("mentions");
   private files: File[] = [];
+  /** The line under the box (a refused file), in the current language. */
+  private saying: () => string = () => "";
   private running = false;
   private enabled = true;
 
@@ -78,6 +81,7 @@ export class Composer {
       const to = e.relatedTarget as Node | null;
       if (!to || !dropZone.contains(to)) dropZone.classList.remove("dragging");
     });
+    onLanguage(() => this.say(this.saying));
     dropZone.addEventListener("drop", (e) => {
       dropZone.classList.remove("dragging");
       const files = Array.from(e.dataTransfer?.files ?? []);
@@ -93,7 +97,7 @@ export class Composer {
     this.mentions.hidden = offered.length === 0;
     this.mentions.replaceChildren(
       ...offered.map((name) => {
-        const b = h("button", { type: "button", class: "mention" }, `@${name}`);
+        const b = h("button", { type: "button", class: "mention", "data-words": "theirs" }, `@${name}`);
         b.addEventListener("mousedown", (e) => e.preventDefault());
         b.addEventListener("click", () => this.takeMention(name));
         return b;
@@ -114,7 +118,7 @@ export class Composer {
     this.running = running;
     this.enabled = enabled;
     this.input.disabled = !enabled;
-    this.input.placeholder = enabled ? (running ? "Type to queue a message…" : placeholderFor(this.hooks.names())) : "Older conversation — read only";
+    this.input.placeholder = enabled ? (running ? t("chat-placeholder-queue") : placeholderFor(this.hooks.names())) : t("chat-placeholder-read-only");
     this.refreshButton();
   }
 
@@ -125,9 +129,9 @@ export class Composer {
 
   private refreshButton(): void {
     const stop = this.running;
-    this.sendButton.textContent = stop ? "Stop" : "Send";
+    if (stop) mark(this.sendButton, "chat-stop");
+    else mark(this.sendButton, "chat-send");
     this.sendButton.classList.toggle("stop", stop);
-    this.sendButton.setAttribute("aria-label", stop ? "Stop the reply" : "Send");
     this.sendButton.disabled = !this.enabled;
   }
 
@@ -140,28 +144,36 @@ export class Composer {
 
   /** Add files that fit the limits; one line about the first that does not. */
   private add(files: File[]): void {
-    const { added, message } = admit(files, this.files.length, this.hooks.limits());
+    const count = this.files.length;
+    const limits = this.hooks.limits();
+    const { added } = admit(files, count, limits);
     this.files.push(...added);
-    this.say(message ?? "");
+    this.say(() => admit(files, count, limits).message ?? "");
     this.renderChips();
   }
 
   private renderChips(): void {
     this.chips.replaceChildren(
       ...this.files.map((f, i) => {
-        const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${f.name}` }, "×");
+        const remove = h("button", { type: "button", class: "chip-remove" }, "×");
+        mark(remove, "chat-attachment-remove", { name: f.name });
         remove.addEventListener("click", () => {
           this.files.splice(i, 1);
           this.renderChips();
         });
-        return h("span", { class: "attachment-chip", title: f.type || "file" }, h("span", { class: "chip-label" }, chipLabel(f)), remove);
+        const chip = h("span", { class: "attachment-chip", title: f.type || null }, h("span", { class: "chip-label", "data-words": "theirs" }, chipLabel(f)), remove);
+        if (!f.type) mark(chip, "chat-attachment-unknown-kind");
+        return chip;
       }),
     );
     this.chips.hidden = this.files.length === 0;
     this.refreshButton();
   }
 
-  private say(text: string): void {
+  /** Show the line `words` gives (empty: none), again after each switch of language. */
+  private say(words: () => string): void {
+    this.saying = words;
+    const text = words();
     this.message.textContent = text;
     this.message.hidden = text === "";
   }
@@ -174,7 +186,7 @@ export class Composer {
     try {
       attachments = await Promise.all(this.files.map(readAttachment));
     } catch (err) {
-      this.say(`Could not read a file: ${String(err)}`);
+      this.say(() => t("chat-read-failed", { detail: String(err) }));
       return;
     }
     const sentText = this.input.value;
@@ -190,13 +202,13 @@ export class Composer {
       this.renderChips();
       this.fit();
     } else {
-      this.say("");
+      this.say(() => "");
     }
   }
 }
 
 /** The empty composer's hint: main's name, and `@` when there are others to pick. */
 export function placeholderFor(names: readonly string[]): string {
-  if (names.length === 0) return "Message…";
-  return names.length > 1 ? `Message ${names[0]}, or @ to pick who…` : `Message ${names[0]}…`;
+  if (names.length === 0) return t("chat-placeholder");
+  return names.length > 1 ? t("chat-placeholder-to-or-pick", { name: names[0] }) : t("chat-placeholder-to", { name: names[0] });
 }

@@ -24,3 +24,17 @@ export function byId<T extends HTMLElement>(id: string): T {
   if (!el) throw new Error(`#${id} missing from chat.html`);
   return el as T;
 }
+
+/** What a message is given for a variable an element takes the place of (`withElement`). */
+export const SLOT = "\u{E000}";
+
+/**
+ * `text` (a message formatted with `SLOT` for one variable) as children with
+ * `node` where the slot was, so each language puts the element where its
+ * sentence needs it ("Allow <b>shell</b>?", "<b>shell</b> を許可しますか?").
+ */
+export function withElement(text: string, node: Node): Child[] {
+  const at = text.indexOf(SLOT);
+  if (at < 0) return [text, " ", node];
+  return [text.slice(0, at), node, text.slice(at + SLOT.length)];
+}

@@ -1,6 +1,7 @@
 // The chat window's words and numbers, and its attachment checks.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Answer, ApprovalCard } from "../bindings/index";
+import { setLanguage } from "../i18n/index";
 import { admit, base64, chipLabel, refusal } from "./attachments";
 import {
   approvalShown,
@@ -15,7 +16,9 @@ import {
   reasoningTitle,
   tail,
   thinking,
+  titleShown,
   usageText,
+  when,
 } from "./format";
 
 const answer = (over: Partial<Answer>): Answer => ({
@@ -44,7 +47,7 @@ describe("format", () => {
     expect(usageText({ chars: 12, seconds: 1.7, ttft: 0.2 })).toBe("12 chars · 1.7 s · TTFT 0.20 s");
     const full = { chars: 1200, seconds: 3, tokens: { input_tokens: 1, output_tokens: 2, total_tokens: 3456 }, context_window: 8192 };
     expect(usageText(full)).toBe("1,200 chars · 3.0 s · 3,456 tokens / 8,192");
-    expect(usageText({ chars: 1, seconds: 1, tokens: full.tokens })).toBe("1 chars · 1.0 s");
+    expect(usageText({ chars: 1, seconds: 1, tokens: full.tokens })).toBe("1 char · 1.0 s");
   });
 
   it("lists only the latency steps that happened", () => {
@@ -115,5 +118,38 @@ describe("attachments", () => {
     expect(deleteQuestion("Plans for the weekend?")).toEqual({ question: "Delete “Plans for the weekend?”? This cannot be undone.", confirm: "Delete" });
     expect(deleteQuestion("  ").question).toBe("Delete “New chat”? This cannot be undone.");
     expect(deleteQuestion(null)).toEqual({ question: "Delete all conversations? This cannot be undone.", confirm: "Delete all" });
+  });
+});
+
+describe("in the user's language", () => {
+  afterEach(() => setLanguage("en"));
+  const done = answer({ reasoning: "hmm", reasoning_ms: 1500, text: "x", state: "done" });
+  const usage = { chars: 1200, seconds: 3, ttft: 0.25, tokens: { input_tokens: 1, output_tokens: 2, total_tokens: 3456 }, context_window: 8192 };
+  const march3 = new Date(2024, 2, 3, 14, 5).getTime();
+  const later = new Date(2024, 2, 9, 9, 0).getTime();
+
+  it("speaks English by default: times in 24 hours today, else month and day", () => {
+    expect(when(march3, march3 + 60_000)).toBe("14:05");
+    expect(when(march3, later)).toBe("Mar 3");
+    expect(titleShown("New chat")).toBe("New chat");
+    expect(titleShown("  ")).toBe("New chat");
+    expect(titleShown("Plans")).toBe("Plans");
+  });
+
+  it("speaks Japanese", () => {
+    setLanguage("ja");
+    expect(reasoningTitle(done, 0)).toBe("1.5秒考えました");
+    expect(usageText(usage)).toBe("1,200文字 · 3.0秒 · TTFT 0.25秒 · 3,456 / 8,192 トークン");
+    expect(when(march3, later)).toBe("3月3日");
+    expect(titleShown("New chat")).toBe("新しいチャット");
+    expect(errorDetail({ kind: "no_answer", message: "x", tools_ok: 1 })).toBe("(ツール呼び出し 1 件が成功)");
+    expect(refusal({ name: "c", size: 1 }, 2, { max_attachments: 2, max_attachment_bytes: 1000 })).toBe("c: 1 件のメッセージに添付できるのは 2 個までです");
+  });
+
+  it("speaks Korean", () => {
+    setLanguage("ko");
+    expect(approvalWord("denied")).toBe("거부함");
+    expect(deleteQuestion(null).confirm).toBe("모두 삭제");
+    expect(when(march3, later)).toBe("3월 3일");
   });
 });

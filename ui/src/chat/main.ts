@@ -3,13 +3,16 @@
 // here, where they become commands.
 
 import type { ApprovalDecision, Attachment, ChatMessage, ChatPage, ChatSettings, ConversationSummary, SearchHit, UiEvent, UserCommand } from "../bindings/index";
+import { onLanguage, t } from "../i18n/index";
+import { followLanguage } from "../i18n/live";
+import { problemText } from "../i18n/problems";
 import { asCommandError } from "../shell/shell";
 import { queuedTexts } from "../slices/turn";
 import { pickChatBackend, type ChatBackend } from "./backend";
 import { Composer } from "./composer";
 import { ConfirmDialog } from "./dialog";
 import { byId } from "./dom";
-import { connectionText, deleteQuestion } from "./format";
+import { connectionText, deleteQuestion, titleShown } from "./format";
 import { addressed } from "./mention";
 import { copyText, type MessageAction } from "./messages";
 import { nextLapse, renderOffers } from "./offers";
@@ -87,7 +90,7 @@ const composer = new Composer(
     stop: () => {
       dispatch(stopPressed(state));
       // The chat window's Stop stops every open character.
-      backend.stopAll().catch((err) => dispatch(say(state, asCommandError(err).message)));
+      backend.stopAll().catch((err) => dispatch(say(state, problem(err))));
     },
     limits: () => settings,
     names: () => characterNames,
@@ -99,6 +102,11 @@ const search = new SearchOverlay({
   choose: (hit) => void openHit(hit),
   close: () => dispatch(closeSearch(state)),
 });
+
+/** A refused command or a failed call, as the user reads it: the code's headline and the core's detail. */
+function problem(err: unknown): string {
+  return problemText(asCommandError(err));
+}
 
 /** Take a new state and show it. */
 function dispatch(next: ChatState): void {
@@ -130,9 +138,17 @@ function render(): void {
   const conn = connectionText(state.connection);
   const pill = byId("connection");
   const running = anyBusy();
-  pill.textContent = running ? `${conn.text} · replying…` : conn.text;
+  // The page's first words (chat.html) give way to the live ones.
+  pill.removeAttribute("data-l10n-id");
+  pill.textContent = running ? t("chat-replying", { status: conn.text }) : conn.text;
   pill.dataset.tone = running && conn.tone === "ok" ? "busy" : conn.tone;
-  byId("chat-title").textContent = conv.title || "New chat";
+  const heading = byId("chat-title");
+  heading.removeAttribute("data-l10n-id");
+  const title = titleShown(conv.title);
+  heading.textContent = title;
+  // The conversation's own title is the user's words, not the interface's.
+  if (title === conv.title.trim()) heading.dataset.words = "theirs";
+  else delete heading.dataset.words;
   const scrolledToFocus = transcript.render(
     {
       conversation: conv,
@@ -192,7 +208,7 @@ async function handed(sent: Promise<void>): Promise<boolean> {
     await sent;
     return true;
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
     return false;
   }
 }
@@ -267,7 +283,7 @@ function onCastEvent(name: string, event: UiEvent): void {
   const next = reduce(s, event, Date.now());
   others.set(name, next);
   if (unloaded.has(name)) void loadConversationOf(name);
-  if (next.notice && next.notice.serial !== s.notice?.serial) toast(`${name}: ${next.notice.text}`);
+  if (next.notice && next.notice.serial !== s.notice?.serial) toast(t("chat-from-character", { name, text: next.notice.text }));
   if (event.type === "character_changed") void loadCharacterNames();
   render();
 }
@@ -308,8 +324,8 @@ function approve(approvalId: string, decision: ApprovalDecision, msgId: string):
 
 function copy(text: string): void {
   navigator.clipboard.writeText(text).then(
-    () => toast("Copied"),
-    () => toast("Could not copy"),
+    () => toast(t("chat-copied")),
+    () => toast(t("chat-copy-failed")),
   );
 }
 
@@ -328,7 +344,7 @@ async function act(action: MessageAction, m: ChatMessage): Promise<void> {
       await command({ type: "fork", msg_id: m.id });
       return;
     case "delete":
-      if (settings.confirm_delete && !(await dialog.ask("Delete this message?"))) return;
+      if (settings.confirm_delete && !(await dialog.ask(deleteMessageQuestion))) return;
       await command({ type: "delete_message", msg_id: m.id });
       return;
     default: {
@@ -336,6 +352,11 @@ async function act(action: MessageAction, m: ChatMessage): Promise<void> {
       console.warn("unknown action", unknown);
     }
   }
+}
+
+/** What the dialog asks before a message is deleted. */
+function deleteMessageQuestion(): { question: string; confirm: string } {
+  return { question: t("chat-delete-message-question"), confirm: t("chat-delete-confirm") };
 }
 
 /** An action on another character's message: to her session, by her own id of it. */
@@ -350,7 +371,7 @@ async function actOn(o: Origin, action: Exclude<MessageAction, "copy">): Promise
       await commandTo(o.character, { type: "fork", msg_id: o.id });
       return;
     case "delete":
-      if (settings.confirm_delete && !(await dialog.ask("Delete this message?"))) return;
+      if (settings.confirm_delete && !(await dialog.ask(deleteMessageQuestion))) return;
       await commandTo(o.character, { type: "delete_message", msg_id: o.id });
       return;
     default: {
@@ -385,15 +406,13 @@ async function refreshList(): Promise<void> {
 
 /** The list's Delete on conversation `c`, once the user confirms. */
 async function deleteConversation(c: ConversationSummary): Promise<void> {
-  const { question, confirm } = deleteQuestion(c.title);
-  if (!(await dialog.ask(question, confirm))) return;
+  if (!(await dialog.ask(() => deleteQuestion(c.title)))) return;
   if (await deleting(() => backend.deleteConversation(c.id))) dispatch(conversationDeleted(state, c.id));
 }
 
 /** "Delete all conversations", once the user confirms. */
 async function deleteAll(): Promise<void> {
-  const { question, confirm } = deleteQuestion(null);
-  if (!(await dialog.ask(question, confirm))) return;
+  if (!(await dialog.ask(() => deleteQuestion(null)))) return;
   if (await deleting(() => backend.deleteAllConversations())) dispatch(conversationDeleted(state, null));
 }
 
@@ -403,7 +422,7 @@ async function deleting(run: () => Promise<void>): Promise<boolean> {
     await run();
     return true;
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
     return false;
   }
 }
@@ -415,7 +434,7 @@ async function openListed(c: ConversationSummary): Promise<void> {
     const conv = await backend.conversation(c.id);
     if (conv) dispatch(openConversation(state, conv));
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
   }
 }
 
@@ -426,7 +445,7 @@ async function runSearch(query: string): Promise<void> {
     const hits = await backend.search(query);
     dispatch(searchAnswered(state, query, hits));
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
   }
 }
 
@@ -444,7 +463,7 @@ async function loadPage(older: boolean): Promise<void> {
     const page = await backend.page(conv.id, older ? edge.id : null, older ? null : edge.id);
     if (page) dispatch(pageArrived(state, page, older));
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
   } finally {
     paging = false;
   }
@@ -467,7 +486,7 @@ async function loadOlderOfEach(): Promise<void> {
     });
     await Promise.all(pages);
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
   } finally {
     paging = false;
   }
@@ -478,10 +497,10 @@ async function openHit(hit: SearchHit): Promise<void> {
   try {
     const loaded = hit.conversation_id === state.transcript.current.id && state.transcript.current.messages.some((m) => m.id === hit.message_id);
     const conv = loaded ? state.transcript.current : await backend.conversation(hit.conversation_id, hit.message_id);
-    if (!conv) return dispatch(say(closeSearch(state), "That conversation is gone."));
+    if (!conv) return dispatch(say(closeSearch(state), t("chat-conversation-gone")));
     dispatch(openConversation(closeSearch(state), conv, hit.message_id));
   } catch (err) {
-    dispatch(say(state, asCommandError(err).message));
+    dispatch(say(state, problem(err)));
   }
 }
 
@@ -510,7 +529,7 @@ function onKey(e: KeyboardEvent): void {
     newChat();
   } else if (mod && e.key === ",") {
     e.preventDefault();
-    void backend.openSettings().catch((err) => dispatch(say(state, asCommandError(err).message)));
+    void backend.openSettings().catch((err) => dispatch(say(state, problem(err))));
   }
 }
 
@@ -535,6 +554,12 @@ async function loadSettings(): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  await followLanguage();
+  // A switch of language writes the window again: the list, the rows, the offers and the search are rebuilt in it.
+  onLanguage(() => {
+    listShown = { list: null, id: "" };
+    render();
+  });
   backend = await pickChatBackend();
   document.addEventListener("keydown", onKey);
   byId("new-chat").addEventListener("click", newChat);
@@ -559,5 +584,5 @@ async function start(): Promise<void> {
 
 start().catch((err) => {
   console.error("chat window failed to start", err);
-  toast(`The chat window could not start: ${asCommandError(err).message}`);
+  toast(t("chat-start-failed", { problem: problem(err) }));
 });

@@ -3,6 +3,7 @@
 // hover and keyboard focus.
 
 import type { ChatMessage, ChatSettings } from "../bindings/index";
+import { mark, t } from "../i18n/index";
 import { answerCards, outcomeMark, reasoningPanel, usageLine, type CardHooks } from "./cards";
 import { h, type Attrs } from "./dom";
 import { initialOf, type Speaker } from "./together";
@@ -43,9 +44,10 @@ export function messageRow(m: ChatMessage, ctx: RowContext, hooks: RowHooks, spe
 
 /** The label over a message among several characters: her portrait and name on an answer, "to Ann" or "to everyone" on the user's. */
 function speakerLine(m: ChatMessage, s: Speaker): HTMLElement {
-  if (m.role === "user") return h("div", { class: "speaker to" }, s.everyone ? "to everyone" : `to ${s.name}`);
-  const portrait = h("span", { class: "portrait", "aria-hidden": "true" }, initialOf(s.name));
-  return h("div", { class: "speaker" }, portrait, h("span", { class: "speaker-name" }, s.name));
+  // not-ui-text: class names
+  if (m.role === "user") return h("div", { class: "speaker to" }, s.everyone ? t("chat-to-everyone") : t("chat-to-character", { name: s.name }));
+  const portrait = h("span", { class: "portrait", "aria-hidden": "true", "data-words": "theirs" }, initialOf(s.name));
+  return h("div", { class: "speaker" }, portrait, h("span", { class: "speaker-name", "data-words": "theirs" }, s.name));
 }
 
 function answerBody(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLElement {
@@ -68,37 +70,45 @@ function answerBody(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLEleme
   );
 }
 
-/** The action bar: Copy, Regenerate, the version picker, Fork, Delete. */
+/** The action bar: Copy, Regenerate, the version picker, Fork, Delete (each button's label, title and aria-label from its message). */
 function actions(m: ChatMessage, ctx: RowContext, hooks: RowHooks): HTMLElement {
-  const button = (action: MessageAction, label: string, title: string, disabled = false) => {
-    const b = h("button", { type: "button", class: "msg-action", "data-action": action, title, "aria-label": title, disabled }, label);
+  const button = (action: MessageAction, disabled = false) => {
+    const b = h("button", { type: "button", class: "msg-action", "data-action": action, disabled });
     b.addEventListener("click", () => hooks.act(action, m));
     return b;
   };
   const assistant = m.role === "assistant";
   const editable = !ctx.readOnly;
-  return h(
-    "div",
-    { class: "msg-actions" },
-    button("copy", "Copy", "Copy the text"),
-    assistant && editable ? button("regenerate", "Regenerate", ctx.running ? "Wait for the reply to finish" : "Write another answer", ctx.running) : null,
-    assistant && m.answers.length > 1 ? versionPicker(m, hooks) : null,
-    editable ? button("fork", "Fork", "A new chat up to here") : null,
-    editable ? button("delete", "Delete", "Delete this message") : null,
-  );
+  const copy = button("copy");
+  mark(copy, "chat-action-copy");
+  let regenerate: HTMLElement | null = null;
+  if (assistant && editable) {
+    regenerate = button("regenerate", ctx.running);
+    if (ctx.running) mark(regenerate, "chat-action-regenerate-wait");
+    else mark(regenerate, "chat-action-regenerate");
+  }
+  let fork: HTMLElement | null = null;
+  let remove: HTMLElement | null = null;
+  if (editable) {
+    fork = button("fork");
+    mark(fork, "chat-action-fork");
+    remove = button("delete");
+    mark(remove, "chat-action-delete");
+  }
+  return h("div", { class: "msg-actions" }, copy, regenerate, assistant && m.answers.length > 1 ? versionPicker(m, hooks) : null, fork, remove);
 }
 
 /** `< i/n >`: step through the answers of `m`. */
 function versionPicker(m: ChatMessage, hooks: RowHooks): HTMLElement {
   const n = m.answers.length;
   const step = (by: number) => () => hooks.pick(m, m.active + by);
-  return h(
-    "span",
-    { class: "version-picker", role: "group", "aria-label": "Versions" },
-    h("button", { type: "button", class: "version-prev", "aria-label": "Previous version", disabled: m.active <= 0, onclick: step(-1) }, "‹"),
-    h("span", { class: "version-label" }, `${m.active + 1}/${n}`),
-    h("button", { type: "button", class: "version-next", "aria-label": "Next version", disabled: m.active >= n - 1, onclick: step(1) }, "›"),
-  );
+  const prev = h("button", { type: "button", class: "version-prev", disabled: m.active <= 0, onclick: step(-1) }, "‹");
+  mark(prev, "chat-version-previous");
+  const next = h("button", { type: "button", class: "version-next", disabled: m.active >= n - 1, onclick: step(1) }, "›");
+  mark(next, "chat-version-next");
+  const picker = h("span", { class: "version-picker", role: "group" }, prev, h("span", { class: "version-label" }, `${m.active + 1}/${n}`), next);
+  mark(picker, "chat-versions");
+  return picker;
 }
 
 /** The text Copy puts on the clipboard. */
@@ -109,5 +119,5 @@ export function copyText(m: ChatMessage): string {
 /** A user bubble: the text, then a chip per file sent with it. */
 function userBody(m: ChatMessage): HTMLElement {
   const files = (m.files ?? []).map((f) => h("span", { class: "sent-file" }, f));
-  return h("div", { class: "bubble" }, m.text, files.length > 0 ? h("div", { class: "sent-files" }, ...files) : null);
+  return h("div", { class: "bubble", "data-words": "theirs" }, m.text, files.length > 0 ? h("div", { class: "sent-files" }, ...files) : null);
 }

@@ -2,8 +2,9 @@
 // ~150 ms after the last keystroke, arrows and Enter to choose, Esc closes.
 
 import type { SearchHit } from "../bindings/index";
+import { language, t } from "../i18n/index";
 import { byId, h } from "./dom";
-import { when } from "./format";
+import { titleShown, when } from "./format";
 
 /** How long typing must pause before the search runs. */
 export const SEARCH_DEBOUNCE_MS = 150;
@@ -25,6 +26,8 @@ export class SearchOverlay {
   private readonly results = byId<HTMLElement>("search-results");
   private timer = 0;
   private hits: SearchHit[] = [];
+  /** The language the results were written in. */
+  private spoken = language();
   private selected = 0;
 
   constructor(private readonly hooks: SearchHooks) {
@@ -57,20 +60,21 @@ export class SearchOverlay {
       this.input.focus();
       this.input.select();
     }
-    if (hits !== this.hits) {
+    if (hits !== this.hits || this.spoken !== language()) {
       this.hits = hits;
+      this.spoken = language();
       this.selected = 0;
       this.results.replaceChildren(
         ...hits.map((hit, i) =>
           h(
             "li",
             { class: "search-hit", role: "option", "data-conversation-id": hit.conversation_id, "data-msg-id": hit.message_id, onclick: () => this.hooks.choose(hit), onmousemove: () => this.select(i) },
-            h("div", { class: "hit-head" }, h("span", { class: "hit-title" }, hit.title), h("span", { class: "hit-time" }, when(hit.at_ms, now))),
-            h("div", { class: "hit-snippet" }, hit.snippet),
+            h("div", { class: "hit-head" }, h("span", { class: "hit-title", "data-words": "theirs" }, titleShown(hit.title)), h("span", { class: "hit-time" }, when(hit.at_ms, now))),
+            h("div", { class: "hit-snippet", "data-words": "theirs" }, hit.snippet),
           ),
         ),
       );
-      if (hits.length === 0 && query.trim() !== "") this.results.append(h("li", { class: "search-empty" }, "No messages match."));
+      if (hits.length === 0 && query.trim() !== "") this.results.append(h("li", { class: "search-empty" }, t("chat-search-none")));
       this.select(0);
     }
   }

@@ -4,8 +4,9 @@
 // in-app confirmation by the caller).
 
 import type { ConversationSummary } from "../bindings/index";
+import { mark, t } from "../i18n/index";
 import { h } from "./dom";
-import { when } from "./format";
+import { titleShown, when } from "./format";
 
 /** What the user does in the list. */
 export interface ListActions {
@@ -20,6 +21,8 @@ export interface ListActions {
 /** Render `list` into `root`. */
 export function renderConversations(root: HTMLElement, list: ConversationSummary[], shownId: string, now: number, actions: ListActions): void {
   const rows = list.map((c) => {
+    const title = titleShown(c.title);
+    const at = when(c.updated_ms, now);
     const item = h(
       "button",
       {
@@ -28,18 +31,23 @@ export function renderConversations(root: HTMLElement, list: ConversationSummary
         "data-id": c.id,
         "data-current": c.current ? "true" : "false",
         "aria-current": c.id === shownId ? "page" : null,
-        title: c.title,
+        // The title (text and hover) is the user's own words, or "New chat" in the current language.
+        title,
+        "data-words": "theirs",
       },
-      h("span", { class: "conversation-title" }, c.title || "New chat"),
-      h("span", { class: "conversation-meta" }, c.current ? "current · " : "", when(c.updated_ms, now)),
+      h("span", { class: "conversation-title" }, title),
+      h("span", { class: "conversation-meta" }, c.current ? t("chat-conversation-current", { when: at }) : at),
     );
     item.addEventListener("click", () => actions.open(c));
-    const remove = h("button", { type: "button", class: "conversation-delete", "data-id": c.id, title: "Delete conversation", "aria-label": `Delete ${c.title || "New chat"}` }, "×");
+    const remove = h("button", { type: "button", class: "conversation-delete", "data-id": c.id }, "×");
+    mark(remove, "chat-conversation-delete", { title });
     remove.addEventListener("click", () => actions.remove(c));
     return h("div", { class: "conversation-row" }, item, remove);
   });
   const anything = list.some((c) => c.messages > 0);
-  const all = h("button", { type: "button", id: "delete-all", class: "link conversation-delete-all", disabled: !anything }, "Delete all conversations");
+  // not-ui-text: class names
+  const all = h("button", { type: "button", id: "delete-all", class: "link conversation-delete-all", disabled: !anything });
+  mark(all, "chat-delete-all-conversations");
   all.addEventListener("click", () => actions.removeAll());
   root.replaceChildren(...rows, all);
 }

@@ -215,7 +215,8 @@ describe("chat page state", () => {
       { type: "notice", code: "network", message: "lost it\nmore" },
     ]);
     expect(s.connection).toEqual({ state: "ready" });
-    expect(s.notice?.text).toBe("lost it");
+    // The code's headline, then the first line of the core's words.
+    expect(s.notice?.text).toBe("Can't reach the backend: lost it");
   });
 
   it("a reply runs while a turn runs or the last answer streams (Regenerate starts no turn)", () => {

@@ -6,6 +6,8 @@
 // Tauri, so vitest runs it as is.
 
 import type { ApprovalDecision, ChatPage, Conversation, SearchHit, UiEvent } from "../bindings/index";
+import { t } from "../i18n/index";
+import { problemText } from "../i18n/problems";
 import { NO_OFFERS, reduceOffers, withoutOffer, type OffersSlice } from "../slices/offers";
 import { initialSession, reduceSession, sessionStopped, type SessionSlices } from "../slices/session";
 import {
@@ -113,7 +115,7 @@ function reducePage(state: ChatState, event: UiEvent): ChatState {
     case "notice": {
       // A refused Regenerate says so in a notice: no remake is coming.
       const next = state.remaking === null ? state : { ...state, remaking: null };
-      return say(next, event.message.split(/\r?\n/, 1)[0].trim());
+      return say(next, problemText({ code: event.code, message: event.message.split(/\r?\n/, 1)[0].trim() }));
     }
     case "status":
     case "turn_queued":
@@ -181,7 +183,7 @@ function remakes(state: ChatState, text: string): boolean {
 export function stopPressed(state: ChatState): ChatState {
   const n = state.turn.queued.length;
   if (n === 0) return state;
-  return say(sessionStopped(state), `Queue cleared (${n})`);
+  return say(sessionStopped(state), t("chat-queue-cleared", { count: n }));
 }
 
 /** Show conversation `conv` (from the list or a search hit), focusing message `focus`. */

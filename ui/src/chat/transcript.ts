@@ -20,7 +20,12 @@ import type {
 
 /** The most characters of the first user message a title keeps. */
 export const TITLE_CHARS = 60;
-/** The title of a conversation with no user message yet. */
+/**
+ * The title of a conversation with no user message yet, as stored (as
+ * crates/yui-protocol/src/chat/fold.rs writes it); the window shows it in
+ * the current language (`titleShown` in ./format.ts).
+ */
+// not-ui-text: the stored title, shown through the catalog's chat-untitled
 export const NEW_CHAT_TITLE = "New chat";
 
 /** The id of the user's message of turn `turnId`. */

@@ -3,6 +3,7 @@
 // to the bottom while streaming unless the user scrolled up, and the clocks.
 
 import type { ChatMessage, ChatSettings, Conversation } from "../bindings/index";
+import { language, mark, t } from "../i18n/index";
 import { tick } from "./cards";
 import { h } from "./dom";
 import { messageRow, type RowContext, type RowHooks } from "./messages";
@@ -62,12 +63,17 @@ export class TranscriptView {
     private readonly scroller: HTMLElement,
     private readonly hooks: TranscriptHooks,
   ) {
-    const back = h("button", { type: "button", class: "link", id: "back-to-current" }, "Back to the current chat");
+    const back = h("button", { type: "button", class: "link", id: "back-to-current" });
+    mark(back, "chat-back-to-current");
     back.addEventListener("click", () => hooks.backToCurrent());
     this.bannerText = h("span", {}, "");
     this.banner = h("div", { class: "older-banner", role: "status", hidden: true }, this.bannerText, back);
     this.backButton = back;
-    this.empty = h("div", { class: "empty-chat" }, h("div", { class: "empty-title" }, "Say hello"), h("div", {}, "Type a message below. Enter sends, Shift+Enter makes a new line."));
+    const emptyTitle = h("div", { class: "empty-title" });
+    mark(emptyTitle, "chat-empty-title");
+    const emptyHint = h("div", {});
+    mark(emptyHint, "chat-empty-hint");
+    this.empty = h("div", { class: "empty-chat" }, emptyTitle, emptyHint);
     this.list = h("div", { class: "messages", role: "log", "aria-live": "polite" });
     this.queue = h("div", { class: "queued" });
     scroller.append(this.banner, this.empty, this.list, this.queue);
@@ -90,12 +96,17 @@ export class TranscriptView {
     const anchor = switched ? undefined : (this.list.firstElementChild as HTMLElement | null) ?? undefined;
     const anchorTop = anchor?.offsetTop ?? 0;
     this.banner.hidden = !p.readOnly;
-    this.bannerText.textContent = p.earlier ? "Earlier in this chat — new messages go below the latest" : "Older conversation — new messages go to the current chat";
-    this.backButton.textContent = p.earlier ? "Back to the latest" : "Back to the current chat";
+    if (p.earlier) {
+      mark(this.bannerText, "chat-banner-earlier");
+      mark(this.backButton, "chat-back-to-latest");
+    } else {
+      mark(this.bannerText, "chat-banner-older");
+      mark(this.backButton, "chat-back-to-current");
+    }
     this.empty.hidden = p.conversation.messages.length > 0 || p.queued.length > 0;
     const ctx: RowContext = { settings: p.settings, running: p.running, readOnly: p.readOnly, now };
-    // A row is rebuilt when its message or anything else it shows changed.
-    const stamp = `${p.readOnly}|${p.running}|${p.settings.show_reasoning}|${p.settings.collapse_reasoning}`;
+    // A row is rebuilt when its message or anything else it shows changed (the language too).
+    const stamp = `${language()}|${p.readOnly}|${p.running}|${p.settings.show_reasoning}|${p.settings.collapse_reasoning}`;
     const next = new Map<string, { m: ChatMessage; stamp: string; el: HTMLElement }>();
     const els: HTMLElement[] = [];
     for (const m of p.conversation.messages) {
@@ -121,7 +132,7 @@ export class TranscriptView {
     }
     this.queue.replaceChildren(
       ...(p.readOnly ? [] : p.queued).map((text) =>
-        h("div", { class: "queued-item" }, h("div", { class: "bubble" }, text), h("span", { class: "queued-chip" }, "queued")),
+        h("div", { class: "queued-item" }, h("div", { class: "bubble", "data-words": "theirs" }, text), h("span", { class: "queued-chip" }, t("chat-queued"))),
       ),
     );
     tick(this.list, now);

@@ -4,6 +4,7 @@
 // the console, for the ones the user did not press).
 
 import type { UserCommand } from "../bindings/index";
+import { problemText } from "../i18n/problems";
 import { asCommandError } from "../shell/shell";
 import type { Backend } from "./backend";
 import { answered, dismissOffer, stopPressed } from "./state";
@@ -26,10 +27,10 @@ export function petActions(backend: Backend, store: PetStore, view: () => View):
       view().clearComposer();
       view().showLocalError(null);
     } catch (err) {
-      view().showLocalError(asCommandError(err).message);
+      view().showLocalError(problemLine(err));
     }
   };
-  const sendQuiet = (command: UserCommand) => backend.send(command).catch((err) => view().showLocalError(asCommandError(err).message));
+  const sendQuiet = (command: UserCommand) => backend.send(command).catch((err) => view().showLocalError(problemLine(err)));
   const actions: ViewActions = {
     submit: (text) => void sendText(text),
     stop: () => {
@@ -43,11 +44,11 @@ export function petActions(backend: Backend, store: PetStore, view: () => View):
         view().showLocalError(null);
         store.set(dismissOffer(store.state, sw));
       } catch (err) {
-        view().showLocalError(asCommandError(err).message);
+        view().showLocalError(problemLine(err));
       }
     },
     dismissOffer: (sw) => store.set(dismissOffer(store.state, sw)),
-    openChat: () => void backend.openChat().catch((err) => view().showLocalError(asCommandError(err).message)),
+    openChat: () => void backend.openChat().catch((err) => view().showLocalError(problemLine(err))),
     // The layer-shell pet holds the keyboard only while the composer is in use.
     composerFocus: (active) => void backend.setKeyboard(active).catch((err) => console.warn("yui: set_pet_keyboard failed", err)),
     approve: (approvalId, decision) => {
@@ -60,11 +61,17 @@ export function petActions(backend: Backend, store: PetStore, view: () => View):
         view().setMic(on);
         view().showLocalError(null);
       } catch (err) {
-        view().showLocalError(asCommandError(err).message);
+        view().showLocalError(problemLine(err));
       }
     },
   };
   return { sender: { sendText, sendQuiet }, actions };
+}
+
+/** A rejected command as the error line's words: the code's headline and the detail, in the current language. */
+export function problemLine(err: unknown): () => string {
+  const problem = asCommandError(err);
+  return () => problemText(problem);
 }
 
 /** Tell the core the page cannot keep the bed scene (`reason` says why). */

@@ -6,6 +6,7 @@
 
 import type { Conversation } from "../bindings/index";
 import { asCommandError, shell } from "../shell/shell";
+import { problemLine } from "./actions";
 import type { Backend } from "./backend";
 import type { Feed } from "./feed";
 import type { CharacterLoader } from "./loadcharacter";
@@ -33,7 +34,7 @@ export async function catchUp(backend: Backend, view: View, store: PetStore, fee
   } catch (err) {
     // No session behind this window (its startup failed): say why, show offline.
     if (!feed.sawStatus) feed.apply({ type: "status", status: { state: "closed" } });
-    view.showLocalError(asCommandError(err).message);
+    view.showLocalError(problemLine(err));
   }
   try {
     // The state after the wait, not before it: events that came meanwhile stay.

@@ -93,6 +93,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
   };
 
   if (!deps.shape)
+    // not-ui-text: what the log line names
     await listen("the cursor channel", () =>
       deps.backend.onCursor((p) => {
         gate.arm(); // the shell polls the cursor: an ignoring window can be reached again
@@ -109,6 +110,7 @@ export async function startClickThrough(deps: ClickThroughDeps): Promise<ClickTh
       if (cursor === null) tell(gate.leave(performance.now()));
     }, seconds * 1000 + 20);
   };
+  // not-ui-text: what the log line names
   await listen("the bring-back shortcut", () => deps.backend.onInteractive(stayInteractive));
   // Local events: the page sees these while the window takes the mouse.
   document.addEventListener("mousemove", (e) => setCursor({ x: e.clientX, y: e.clientY }));

@@ -61,6 +61,7 @@ export class Figure {
         const activity = host.frame(dt);
         const head = bed.asleep ? host.headPoint() : null;
         zz.hidden = head === null;
+        // not-ui-text: a CSS transform
         if (head) zz.style.transform = `translate(${Math.round(head.x - 8)}px, ${Math.round(head.y - 34)}px)`;
         // A move, the user's hold, a posture crossfade or a turn keeps her awake: she never settles mid-move.
         const moving = activity.moving || bedAnimating(body, wall) || postureAnimating(body, wall) || this.facing.turning;

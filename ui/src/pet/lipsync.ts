@@ -18,11 +18,11 @@ const MIN_MS = 400;
 const MAX_MS = 30_000;
 
 const KANA_ROWS: Record<Viseme, string> = {
-  aa: "あかさたなはまやらわがざだばぱぁゃゎ",
-  ih: "いきしちにひみりぎじぢびぴぃ",
-  ou: "うくすつぬふむゆるぐずづぶぷぅゅゔ",
-  ee: "えけせてねへめれげぜでべぺぇ",
-  oh: "おこそとのほもよろをごぞどぼぽぉょ",
+  aa: "あかさたなはまやらわがざだばぱぁゃゎ", // not-ui-text: kana a mouth shape reads
+  ih: "いきしちにひみりぎじぢびぴぃ", // not-ui-text: kana a mouth shape reads
+  ou: "うくすつぬふむゆるぐずづぶぷぅゅゔ", // not-ui-text: kana a mouth shape reads
+  ee: "えけせてねへめれげぜでべぺぇ", // not-ui-text: kana a mouth shape reads
+  oh: "おこそとのほもよろをごぞどぼぽぉょ", // not-ui-text: kana a mouth shape reads
 };
 const LATIN: Record<string, Viseme> = { a: "aa", i: "ih", y: "ih", u: "ou", w: "ou", e: "ee", o: "oh" };
 
@@ -58,6 +58,7 @@ function shapeAt(chars: string[], i: number): Shape | null {
   // Katakana → hiragana, then look the row up.
   const kana = code >= 0x30a1 && code <= 0x30f6 ? String.fromCodePoint(code - 0x60) : c;
   for (const v of VISEMES) if (KANA_ROWS[v].includes(kana)) return { viseme: v, open: 0.8 };
+  // not-ui-text: kana a mouth shape reads
   if (kana === "ん" || kana === "っ") return { viseme: "ou", open: 0.2 };
   // Other letters (kanji, hangul, …): a shape picked by the code point.
   if (/\p{L}/u.test(c)) return { viseme: VISEMES[code % VISEMES.length], open: 0.7 };

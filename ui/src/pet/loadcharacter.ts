@@ -2,6 +2,7 @@
 // fails), the user's .vrma clips, and telling the core the emotions and
 // motions the loaded character has.
 
+import { t } from "../i18n/index";
 import { asCommandError } from "../shell/shell";
 import { bodyInterrupted } from "./actions";
 import { BUNDLED_CHARACTER, type Backend } from "./backend";
@@ -45,7 +46,8 @@ export class CharacterLoader {
     try {
       loaded = await host.load(characterSource(this.backend, false), userMotions);
     } catch (err) {
-      this.view.showLocalError(`Could not load the character: ${String(err)}`);
+      const detail = String(err);
+      this.view.showLocalError(() => t("pet-character-failed", { detail }));
       if (this.store.state.body.bed) bodyInterrupted(this.backend, "character_failed");
       loaded = await host.load(characterSource(this.backend, true), userMotions);
     }

@@ -15,6 +15,8 @@
 // - `lips.ts` and `catchup.ts`: the lip channel, and what the page missed before it loaded.
 
 import "./style.css";
+import { onLanguage } from "../i18n/index";
+import { followLanguage } from "../i18n/live";
 import { petActions } from "./actions";
 import { pickBackend, type Backend } from "./backend";
 import { catchUp, currentConversation } from "./catchup";
@@ -39,6 +41,11 @@ async function start(backend: Backend): Promise<void> {
   const store = new PetStore({ view: () => view, tuck: () => composer?.tuck(), layout: () => layout?.() });
   const { sender, actions } = petActions(backend, store, () => view);
   const view: View = mountView(actions);
+  // What the page wrote from code is written again in the new language (the marked text follows by itself).
+  onLanguage(() => {
+    store.set(store.state);
+    layout?.();
+  });
   // Several characters share the page: each window names its own (again
   // when the window shows another character: the cast moved).
   let shownName: string | null = null;
@@ -83,6 +90,8 @@ async function start(backend: Backend): Promise<void> {
   await catchUp(backend, view, store, feed, loader);
 }
 
-pickBackend()
+// The page speaks the app's language before it shows anything.
+followLanguage()
+  .then(pickBackend)
   .then(start)
   .catch((err) => console.error("yui: could not start the page", err));

@@ -29,6 +29,7 @@ export function clipPathCss(span: VisibleSpan | null, width: number): string {
   if (!span) return "none";
   const left = Math.max(0, Math.round(span.left));
   const right = Math.max(0, Math.round(width - span.right));
+  // not-ui-text: a CSS clip-path
   return `inset(0px ${right}px 0px ${left}px)`;
 }
 

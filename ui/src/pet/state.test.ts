@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { UiEvent } from "../bindings/index";
-import { anotherCharacter, answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
+import { setLanguage } from "../i18n/index";
+import { anotherCharacter, answered, askText, asking, chipItems, chipText, composerLocked, conversationLoaded, dismissOffer, errorText, initialState, offer, pillText, pillTone, reduce, stopPressed, thinking, usageText, type State } from "./state";
 
 /** Fold events into a fresh state. */
 function run(...events: UiEvent[]): State {
@@ -30,7 +31,8 @@ describe("reduce", () => {
 
   it("turn_started sets thinking, locks the composer and clears the last error", () => {
     const before = run(ready, { type: "notice", code: "network", message: "socket dropped" });
-    expect(before.error).toBe("socket dropped");
+    expect(before.error).toEqual({ code: "network", message: "socket dropped" });
+    expect(errorText(before)).toBe("Can't reach the backend: socket dropped");
     const s = reduce(before, started);
     expect(thinking(s)).toBe(true);
     expect(composerLocked(s)).toBe(true);
@@ -383,5 +385,36 @@ describe("the body", () => {
     expect(s.body).toBe(before);
     s = reduce(s, { type: "body", posture: "standing" }, 5000);
     expect(s.body).toMatchObject({ posture: "standing", bed: null, since: 5000 });
+  });
+});
+
+describe("in the user's language", () => {
+  afterEach(() => setLanguage("en"));
+
+  it("the pill, the usage readout, the ask and a coded notice follow the language", () => {
+    const s = run(
+      ready,
+      started,
+      { type: "chat", event: { type: "usage", msg_id: "1", chars: 5, seconds: 1, tokens: { input_tokens: 1000, output_tokens: 234, total_tokens: 1234 }, context_window: 32768 } },
+      { type: "notice", code: "network", message: "socket dropped" },
+    );
+    setLanguage("ja");
+    expect(pillText(s)).toBe("考え中…");
+    expect(pillText(initialState())).toBe("接続中…");
+    expect(usageText(s)).toBe("1,234 / 32,768 トークン");
+    expect(askText("look", {})).toBe("画面を見てもいいですか？");
+    expect(errorText(s)).toMatch(/socket dropped$/);
+    expect(errorText(s)).not.toMatch(/^Can't/);
+    setLanguage("ko");
+    expect(pillText(run({ type: "status", status: { state: "reconnecting", delay_ms: 1500, reason: "refused" } }))).toBe("2초 후 다시 연결");
+  });
+
+  it("a mic failure reads by its kind; the core's line stands for a kind this page does not know", () => {
+    const failed = (kind: string, message: string) => pillText(run(ready, { type: "voice_input", state: { state: "failed", kind, message } }));
+    expect(failed("stt", "Could not transcribe: timeout")).toBe("Could not transcribe: timeout");
+    expect(failed("something_new", "A new problem")).toBe("A new problem");
+    setLanguage("ja");
+    expect(failed("no_device", "No microphone")).toBe("マイクが見つかりません");
+    expect(failed("stt", "Could not transcribe: timeout")).toBe("文字起こしできませんでした: timeout");
   });
 });

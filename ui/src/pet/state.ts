@@ -4,7 +4,9 @@
 // the approval notice is derived from the transcript. Pure: no DOM, no
 // Tauri, so vitest runs it as is.
 
-import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ToolState, UiEvent, Usage, VoiceState } from "../bindings/index";
+import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ErrorCode, ToolState, UiEvent, Usage, VoiceState } from "../bindings/index";
+import { formatNumber, t } from "../i18n/index";
+import { problemText } from "../i18n/problems";
 import { initialBody, reduceBody, type BodySlice } from "./body";
 import { canSend } from "../slices/connection";
 import { chipItems as chipItemsOf, chipText } from "../slices/delegations";
@@ -22,8 +24,10 @@ export interface State extends SessionSlices {
   bubbleTurn: string | null;
   /** The speech of `bubbleTurn` so far, pieces joined in order. */
   bubble: string;
-  /** One line of trouble to show (turn error, failure line, notice), or null. */
-  error: string | null;
+  /** One line of trouble to show, or null: the server's or her own words
+   * (a turn's error, a failure line) as they came, or a coded notice, shown
+   * in the user's language (`errorText`). */
+  error: string | CodedProblem | null;
   /** The last cue, for the character to play. */
   cue: Cue | null;
   /** The status pill's tool segment: the last backend tool call (any
@@ -44,6 +48,14 @@ export interface State extends SessionSlices {
   haltedTurn: string | null;
   /** Her posture and the bed scene, with the phase's start on the `now` clock of `reduce`. */
   body: BodySlice;
+}
+
+/** A problem the core reported with its code (a `notice`). */
+export interface CodedProblem {
+  /** What kind of problem. */
+  code: ErrorCode;
+  /** The core's detail, one line. */
+  message: string;
 }
 
 /** An approval card shown on the pet. */
@@ -136,7 +148,7 @@ function reducePage(state: State, event: UiEvent, now: number): State {
     case "character_changed":
       return state;
     case "notice":
-      return { ...state, error: oneLine(event.message) };
+      return { ...state, error: { code: event.code, message: oneLine(event.message) } };
     case "screen_watch":
       return { ...state, screenWatched: event.on };
     case "tool_offer": {
@@ -191,12 +203,18 @@ export function asking(state: State): Asking | null {
   return p ? { approvalId: p.card.approval_id, msgId: p.msgId, text: askText(p.card.name, p.card.args) } : null;
 }
 
-/** The pet's line for an approval: what she asks to do. */
+/** The pet's line for an approval, in the current language: what she asks to do. */
 export function askText(name: string, args: unknown): string {
   const a = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
-  if (name === "look") return "May I look at your screen?";
-  if (name === "browser" && a.action === "open" && typeof a.url === "string") return `May I open ${a.url}?`;
-  return `May I run ${name}?`;
+  if (name === "look") return t("pet-ask-look");
+  if (name === "browser" && a.action === "open" && typeof a.url === "string") return t("pet-ask-open", { url: a.url });
+  return t("pet-ask-run", { tool: name });
+}
+
+/** The error line's text in the current language, or null when there is none. */
+export function errorText(state: State): string | null {
+  const e = state.error;
+  return e === null || typeof e === "string" ? e : problemText(e);
 }
 
 /** The user answered approval `approvalId` on the pet: its card takes the
@@ -229,11 +247,11 @@ export function stopPressed(state: State): State {
 /** The tool segment at `now`: a running tool, or a done/failed one for
  * `TOOL_STATUS_HOLD_MS`; null otherwise. */
 export function toolSegment(state: State, now: number): string | null {
-  const t = state.tool;
-  if (!t) return null;
-  if (t.state === "running") return `running ${t.id}`;
-  if (now - t.at >= TOOL_STATUS_HOLD_MS) return null;
-  return t.state === "done" ? `${t.id} done` : `${t.id} failed`;
+  const tool = state.tool;
+  if (!tool) return null;
+  if (tool.state === "running") return t("pet-pill-tool-running", { tool: tool.id });
+  if (now - tool.at >= TOOL_STATUS_HOLD_MS) return null;
+  return tool.state === "done" ? t("pet-pill-tool-done", { tool: tool.id }) : t("pet-pill-tool-failed", { tool: tool.id });
 }
 
 /** The delegations the chip shows at `nowMs` (the shared slice's rule). */
@@ -243,11 +261,11 @@ export function chipItems(state: State, nowMs: number): DelegationItem[] {
 
 export { chipText };
 
-/** The usage readout: "1,234 / 32,768 tokens", or null before any usage. */
+/** The usage readout in the current language: "1,234 / 32,768 tokens", or null before any usage. */
 export function usageText(state: State): string | null {
   if (!state.usage) return null;
-  const total = state.usage.total_tokens.toLocaleString("en-US");
-  return state.contextWindow ? `${total} / ${state.contextWindow.toLocaleString("en-US")} tokens` : `${total} tokens`;
+  const used = formatNumber(state.usage.total_tokens);
+  return state.contextWindow ? t("pet-usage-of-window", { used, window: formatNumber(state.contextWindow) }) : t("pet-usage-tokens", { used });
 }
 
 /** The offer the notice shows at `now` (the newest still standing), or null. */
@@ -276,19 +294,31 @@ export function micOpen(state: State): boolean {
   return state.voice.state === "listening" || state.voice.state === "hearing" || state.voice.state === "transcribing";
 }
 
+/** Why the microphone failed, by the core's `kind` (`VoiceState`), in the current language. */
+const VOICE_FAILURES: Record<string, (message: string) => string> = {
+  no_permission: () => t("pet-voice-no-permission"),
+  no_device: () => t("pet-voice-no-device"),
+  device_busy: () => t("pet-voice-device-busy"),
+  stream: () => t("pet-voice-stream"),
+  no_stt: () => t("pet-voice-no-stt"),
+  // The core's line is "Could not transcribe: <why>": the why after the first colon.
+  stt: (message) => t("pet-voice-stt", { detail: message.includes(": ") ? message.slice(message.indexOf(": ") + 2) : message }),
+};
+
 /** The pill's text for voice input, or null when voice input has nothing to say. */
 function voiceText(voice: VoiceState): string | null {
   switch (voice.state) {
     case "off":
       return null;
     case "listening":
-      return "listening";
+      return t("pet-voice-listening");
     case "hearing":
-      return "hearing you…";
+      return t("pet-voice-hearing");
     case "transcribing":
-      return "transcribing…";
+      return t("pet-voice-transcribing");
     case "failed":
-      return voice.message;
+      // A kind newer than this page: the core's own line.
+      return Object.hasOwn(VOICE_FAILURES, voice.kind) ? VOICE_FAILURES[voice.kind](voice.message) : voice.message;
     default: {
       const unknown: never = voice;
       return String(unknown);
@@ -296,7 +326,7 @@ function voiceText(voice: VoiceState): string | null {
   }
 }
 
-/** The status pill's text at `now` (ms, the clock `reduce` got; omitted:
+/** The status pill's text in the current language at `now` (ms, the clock `reduce` got; omitted:
  * every hold has passed). */
 export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
   const voice = voiceText(state.voice);
@@ -304,9 +334,9 @@ export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
   if (state.voice.state === "hearing" || state.voice.state === "transcribing" || state.voice.state === "failed") return voice ?? "";
   const tool = toolSegment(state, now);
   if (isRunning(state.turn)) {
-    const doing = tool ?? "thinking…";
+    const doing = tool ?? t("pet-pill-thinking");
     const queued = queuedCount(state.turn);
-    return queued > 0 ? `${doing} (+${queued})` : doing;
+    return queued > 0 ? t("pet-pill-queued", { status: doing, count: queued }) : doing;
   }
   // A backend turn of its own: its tool shows over the connection state.
   if (tool && canSend(state.connection)) return tool;
@@ -314,16 +344,16 @@ export function pillText(state: State, now = Number.POSITIVE_INFINITY): string {
   switch (s.state) {
     case "connecting":
     case "handshaking":
-      return "connecting…";
+      return t("pet-pill-connecting");
     case "ready":
     case "stateless":
-      return voice ?? "ready";
+      return voice ?? t("pet-pill-ready");
     case "reconnecting":
-      return `reconnecting in ${Math.ceil(s.delay_ms / 1000)}s`;
+      return t("pet-pill-reconnecting", { seconds: Math.ceil(s.delay_ms / 1000) });
     case "auth_failed":
-      return "key refused";
+      return t("pet-pill-key-refused");
     case "closed":
-      return "offline";
+      return t("pet-pill-offline");
     default: {
       const unknown: never = s;
       return String(unknown);

@@ -1,11 +1,15 @@
 // The pet window's DOM controls: status pill, error line, composer, the mic
-// toggle and the bubble, updated from a `State` on every change.
+// toggle and the bubble, updated from a `State` on every change. Their words
+// come from the catalog (crates/yui-i18n/locales/*/pet.ftl): what `render`
+// writes follows a switch of language when the page renders again (main.ts),
+// the rest is marked (`mark`) and follows by itself.
 
 import { Bubble } from "./bubble";
 import type { Rect } from "./hittest";
 import type { ApprovalDecision, DelegationItem } from "../bindings/index";
+import { mark, t } from "../i18n/index";
 import { offerText } from "../slices/offers";
-import { asking as askingOf, offer as offerOf, chipItems, chipText, composerLocked, pillText, pillTone, thinking, usageText, type State } from "./state";
+import { asking as askingOf, offer as offerOf, chipItems, chipText, composerLocked, errorText, pillText, pillTone, thinking, usageText, type State } from "./state";
 
 /** What the view reports back: the user's actions, nothing decided. */
 export interface ViewActions {
@@ -41,8 +45,8 @@ export interface View {
   blurComposer(): void;
   /** Lift the controls at the window's bottom by `px` (the part of the window below the display). */
   setLift(px: number): void;
-  /** Show a local problem (a rejected command) in the error line. */
-  showLocalError(message: string | null): void;
+  /** Show a local problem (a rejected command) in the error line: `line` writes it in the current language; null clears it. */
+  showLocalError(line: (() => string) | null): void;
   /** Show the mic toggle on or off (the saved setting). */
   setMic(on: boolean): void;
   /** The name of the character this window shows (the composer's placeholder). */
@@ -75,6 +79,9 @@ function rectOf(e: HTMLElement): Rect | null {
 /** Wire the page's elements to `actions` and return the view. */
 export function mountView(actions: ViewActions): View {
   const pill = el<HTMLSpanElement>("pill");
+  // The pill's words are the state's from now on (`render`), not the page's first "connecting…".
+  pill.removeAttribute("data-l10n-id");
+  const stage = el<HTMLCanvasElement>("stage");
   const error = el<HTMLDivElement>("error");
   const form = el<HTMLFormElement>("composer");
   const input = el<HTMLTextAreaElement>("composer-input");
@@ -88,7 +95,7 @@ export function mountView(actions: ViewActions): View {
   /** The switch the offer notice shows now. */
   let offerSwitch: string | null = null;
   /** The character's name, for the composer's placeholder. */
-  let name = "Yui";
+  let name = t("pet-default-name");
   const mic = el<HTMLButtonElement>("mic-button");
   const meta = el<HTMLDivElement>("meta");
   const chip = el<HTMLButtonElement>("delegations-chip");
@@ -101,8 +108,8 @@ export function mountView(actions: ViewActions): View {
   let chipShown: DelegationItem[] = [];
   let micOn = false;
   let running = false;
-  let localError: string | null = null;
-  let shownError: string | null = null;
+  let localError: (() => string) | null = null;
+  let shownError: State["error"] = null;
 
   const grow = () => {
     input.style.height = "0px";
@@ -164,26 +171,35 @@ export function mountView(actions: ViewActions): View {
     renderList();
   });
 
+  /** The state `render` showed last (the error line reads it again). */
+  let shownState: State | null = null;
   const showError = () => {
-    const text = localError ?? shownError;
+    const text = localError ? localError() : shownState && errorText(shownState);
     error.textContent = text ?? "";
     error.title = text ?? "";
     error.hidden = !text;
   };
 
+  /** The composer's placeholder: her name, or the queue while a turn runs. */
+  const writeComposer = () => {
+    if (running) mark(input, "pet-composer-queue");
+    else mark(input, "pet-composer", { name });
+  };
+
   return {
     bubble,
     render(state, now) {
+      shownState = state;
       pill.textContent = pillText(state, now);
       pill.dataset.tone = pillTone(state);
       const busy = thinking(state);
       const mode = state.bubble ? "speech" : busy ? "thinking" : "empty";
       bubble.show(state.bubble, mode, !busy);
       running = composerLocked(state);
-      input.placeholder = running ? "Queue a message…" : `Talk to ${name}…`;
-      button.textContent = running ? "Stop" : "Send";
+      writeComposer();
+      if (running) mark(button, "pet-stop");
+      else mark(button, "pet-send");
       button.dataset.kind = running ? "stop" : "send";
-      button.setAttribute("aria-label", running ? "Stop the reply" : "Send");
       watch.hidden = !state.screenWatched;
       pet.dataset.watched = String(state.screenWatched);
       const shown = offerOf(state, now);
@@ -200,7 +216,7 @@ export function mountView(actions: ViewActions): View {
       chipShown = chipItems(state, now);
       const chipLabel = chipText(chipShown);
       chip.hidden = chipLabel === null;
-      chip.textContent = chipLabel ? `tasks: ${chipLabel}` : "";
+      chip.textContent = chipLabel ? t("pet-tasks", { summary: chipLabel }) : "";
       chip.dataset.running = String(chipShown.some((d) => d.state === "running"));
       renderList();
       const readout = usageText(state);
@@ -228,20 +244,23 @@ export function mountView(actions: ViewActions): View {
       const lift = Math.max(0, Math.round(px));
       if (lift === liftPx) return;
       liftPx = lift;
+      // not-ui-text: a CSS transform
       for (const e of [form, notice, asking]) e.style.transform = lift ? `translateY(-${lift}px)` : "";
     },
-    showLocalError(message) {
-      localError = message;
+    showLocalError(line) {
+      localError = line;
       showError();
     },
     setName(shown) {
       name = shown.trim() || name;
-      if (!running) input.placeholder = `Talk to ${name}…`;
+      mark(stage, "pet-stage", { name });
+      writeComposer();
     },
     setMic(on) {
       micOn = on;
       mic.setAttribute("aria-pressed", String(on));
-      mic.setAttribute("aria-label", on ? "Microphone on: click to stop listening" : "Microphone off: click to talk by voice");
+      if (on) mark(mic, "pet-mic-on");
+      else mark(mic, "pet-mic-off");
     },
     uiRects() {
       const rects = [rectOf(pill), rectOf(chip), rectOf(usage), rectOf(list), rectOf(watch), rectOf(error), rectOf(notice), rectOf(asking), form.dataset.tucked === "true" ? null : rectOf(form), bubble.visibleRect()];

@@ -8,7 +8,8 @@
 
 import type { PresetChange, Presets } from "../bindings";
 import { shell } from "../shell/shell";
-import { errorText } from "./tools";
+import { mark, t } from "../i18n/index";
+import { errorText, liveText } from "./tools";
 
 /** One row of the list, as the section shows it. */
 export interface CharacterRow {
@@ -40,7 +41,7 @@ export function rowsOf(presets: Presets): CharacterRow[] {
 
 /** The question asked before a removal. */
 export function removeQuestion(name: string): string {
-  return `Remove ${name}? Her settings, conversations, relations and key are deleted from this computer.`;
+  return t("section-characters-remove-question", { name });
 }
 
 /** The "add" form's change: `copyOf` "" is the default card. Null when the name is empty. */
@@ -82,7 +83,7 @@ export class CharactersSection {
     });
     (document.getElementById("character-add") as HTMLButtonElement).addEventListener("click", () => {
       const change = addChange(this.name.value, this.copy.value);
-      if (change === null) return this.say("Give her a name first.");
+      if (change === null) return this.say(() => t("section-characters-name-first"));
       void this.send(change).then((ok) => {
         if (ok) this.name.value = "";
       });
@@ -94,7 +95,7 @@ export class CharactersSection {
     try {
       this.show(await shell.listCharacters());
     } catch (e) {
-      this.say(errorText(e));
+      this.say(() => errorText(e));
     }
   }
 
@@ -105,7 +106,7 @@ export class CharactersSection {
       this.say(null);
       return true;
     } catch (e) {
-      this.say(errorText(e));
+      this.say(() => errorText(e));
       return false;
     }
   }
@@ -120,12 +121,13 @@ export class CharactersSection {
       const name = addedName(before, after);
       if (name) this.hooks.added(name);
     } catch (e) {
-      this.say(errorText(e));
+      this.say(() => errorText(e));
     }
   }
 
-  private say(text: string | null): void {
-    this.problem.textContent = text ?? "";
+  /** Show the problem line (in the current language, and again after a switch); null hides it. */
+  private say(text: (() => string) | null): void {
+    liveText(this.problem, text);
     this.problem.hidden = text === null;
   }
 
@@ -134,8 +136,14 @@ export class CharactersSection {
     this.hooks.listed(presets);
     const rows = rowsOf(presets);
     this.list.replaceChildren(...rows.map((row) => this.rowElement(row)));
-    const options = [new Option("the default card", ""), ...rows.map((r) => new Option(`a copy of ${r.name}`, r.name))];
-    this.copy.replaceChildren(...options);
+    const fresh = new Option("", "");
+    mark(fresh, "section-characters-default-card");
+    const copies = rows.map((r) => {
+      const option = new Option("", r.name);
+      mark(option, "section-characters-copy-of", { name: r.name });
+      return option;
+    });
+    this.copy.replaceChildren(fresh, ...copies);
   }
 
   private rowElement(row: CharacterRow): HTMLLIElement {
@@ -147,20 +155,23 @@ export class CharactersSection {
     box.type = "checkbox";
     box.checked = row.open;
     box.disabled = !row.canClose;
-    box.setAttribute("aria-label", `${row.name} on the desktop`);
+    mark(box, "section-characters-on-desktop", { name: row.name });
     box.addEventListener("change", () => void this.send({ action: box.checked ? "open" : "close", name: row.name }));
-    open.append(box, ` ${row.name}`);
+    // Her name is hers, in every language.
+    const name = Object.assign(document.createElement("span"), { textContent: ` ${row.name}` });
+    name.dataset.words = "theirs";
+    open.append(box, name);
     li.append(open);
     if (row.main) {
       const badge = document.createElement("span");
       badge.className = "badge";
-      badge.textContent = "main";
+      mark(badge, "section-characters-main");
       li.append(badge);
     } else {
       const main = document.createElement("button");
       main.type = "button";
       main.className = "small";
-      main.textContent = "Make main";
+      mark(main, "section-characters-make-main");
       main.addEventListener("click", () => void this.send({ action: "set_main", name: row.name }));
       li.append(main);
     }
@@ -168,7 +179,7 @@ export class CharactersSection {
       const remove = document.createElement("button");
       remove.type = "button";
       remove.className = "small";
-      remove.textContent = "Remove…";
+      mark(remove, "section-characters-remove");
       remove.addEventListener("click", () => {
         if (this.hooks.ask(removeQuestion(row.name))) void this.send({ action: "remove", name: row.name });
       });

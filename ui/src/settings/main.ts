@@ -1,7 +1,9 @@
 // The settings window: reads and saves settings through the shell, tests a
 // connection, and uploads a character, a clip or a card. The core decides
-// what a change means and what a test found.
-import { shell } from "../shell/shell";
+// what a change means and what a test found. Its words are in
+// crates/yui-i18n/locales/*/settings.ftl; what this file writes is written
+// again when the user picks another language.
+import { asCommandError, shell } from "../shell/shell";
 import type { ChatApi, KeyPlace, Presets, ProbeReport, Settings, UiEvent } from "../bindings";
 import { PROBLEM_ADVICE } from "../welcome/choices";
 import { subscribeEvents } from "../shell/events";
@@ -15,6 +17,11 @@ import { SessionSection } from "./session";
 import { SessionStrip } from "./strip";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
 import { VoiceSection } from "./voice";
+import { formatDate, mark, onLanguage, t } from "../i18n/index";
+import { followLanguage } from "../i18n/live";
+import { problemText } from "../i18n/problems";
+
+void followLanguage();
 
 const form = document.getElementById("settings") as HTMLFormElement;
 const message = document.getElementById("message") as HTMLSpanElement;
@@ -22,10 +29,38 @@ const characterName = document.getElementById("character-name") as HTMLParagraph
 const keyPlace = document.getElementById("key-place") as HTMLParagraphElement;
 const probeList = document.getElementById("probe") as HTMLUListElement;
 const cardName = document.getElementById("card-name") as HTMLParagraphElement;
+const title = document.querySelector("title") as HTMLTitleElement;
+
+/** What this file wrote into each element, kept to write it again in another language. */
+const written = new Map<HTMLElement, () => string>();
+
+/** Write `text` into `element` now and after each switch of language; null forgets it. */
+function write(element: HTMLElement, text: (() => string) | null): void {
+  if (text === null) {
+    written.delete(element);
+    return;
+  }
+  element.removeAttribute("data-l10n-id");
+  written.set(element, text);
+  element.textContent = text();
+}
+
+onLanguage(() => {
+  for (const [element, text] of written) {
+    if (element.isConnected) element.textContent = text();
+    else written.delete(element);
+  }
+});
+
+/** A rejected command as a line: its code's headline and the core's detail. */
+function failure(e: unknown): () => string {
+  const problem = asCommandError(e);
+  return () => problemText(problem);
+}
 
 /** Show one line of feedback; errors in red. */
-function say(text: string, isError = false): void {
-  message.textContent = text;
+function say(text: () => string, isError = false): void {
+  write(message, text);
   message.classList.toggle("error", isError);
 }
 
@@ -45,7 +80,7 @@ const session = new SessionSection();
 const characters = new CharactersSection({
   listed: showEditing,
   added: (name) => {
-    say(`Added ${name}. Her settings show now: give her a backend, or she talks to the demo agent.`);
+    say(() => t("settings-character-added", { name }));
     void editCharacter(name);
   },
   ask: (q) => window.confirm(q),
@@ -75,7 +110,8 @@ function showEditing(presets: Presets): void {
   const shown = editedName ?? presets.main;
   editing.replaceChildren(
     ...presets.presets.map((p) => {
-      const option = new Option(p.name.toLowerCase() === main ? `${p.name} (main)` : p.name, p.name);
+      const option = new Option(p.name, p.name);
+      if (p.name.toLowerCase() === main) mark(option, "settings-editing-main", { name: p.name });
       option.selected = p.name.toLowerCase() === shown.toLowerCase();
       return option;
     }),
@@ -95,12 +131,13 @@ async function pickNow(name: string | null): Promise<void> {
   try {
     editedName = await shell.editCharacter(name);
     editing.value = editedName;
-    document.title = editingRow.hidden ? "YUI Settings" : `YUI Settings · ${editedName}`;
+    if (editingRow.hidden) mark(title, "settings-title");
+    else mark(title, "settings-title-editing", { name: editedName });
     await load();
     void loadContexts();
     void session.load();
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
 }
 
@@ -128,7 +165,7 @@ function fill(s: Settings): void {
   field("bed_wake_timeout_min").value = bed.wake_timeout_min;
   checkbox("start_at_login").checked = s.start_at_login;
   const file = s.character.split(/[\\/]/).pop();
-  characterName.textContent = s.character ? `Your character: ${file}` : "Yui (built in)";
+  write(characterName, () => (s.character ? t("settings-character-file", { file: file ?? "" }) : t("settings-character-builtin")));
 }
 
 /** The settings as the form shows them now, on top of the loaded ones. */
@@ -157,16 +194,16 @@ function formSettings(base: Settings): Settings {
   };
 }
 
-const PLACE_TEXT: Record<KeyPlace, string> = {
-  keychain: "Stored in the system keychain.",
-  file: "Stored in a file only you can read (no keychain available).",
+const PLACE_TEXT: Record<KeyPlace, () => string> = {
+  keychain: () => t("settings-key-keychain"),
+  file: () => t("settings-key-file"),
 };
 
 async function loadKeyPlace(): Promise<void> {
   try {
-    keyPlace.textContent = PLACE_TEXT[await shell.keyPlace()];
+    write(keyPlace, PLACE_TEXT[await shell.keyPlace()]);
   } catch (e) {
-    keyPlace.textContent = errorText(e);
+    write(keyPlace, failure(e));
   }
 }
 
@@ -178,9 +215,9 @@ async function loadDesktopCheck(): Promise<void> {
 async function loadCardName(): Promise<void> {
   try {
     const name = await shell.currentCardName();
-    cardName.textContent = name ? `Card: ${name}` : "Card: (unnamed)";
+    write(cardName, () => t("settings-card-name", { name: name || t("settings-unnamed") }));
   } catch (e) {
-    cardName.textContent = errorText(e);
+    write(cardName, failure(e));
   }
 }
 
@@ -193,7 +230,7 @@ async function load(): Promise<void> {
     if (mine !== loads) return;
     fill(settings);
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
   void loadKeyPlace();
   void loadCardName();
@@ -207,49 +244,53 @@ form.addEventListener("submit", async (ev) => {
   try {
     await shell.saveSettings(next);
     current = next;
-    say("Saved.");
+    say(() => t("settings-saved"));
     void reactions.load();
     void loadKeyPlace();
     void loadCardName();
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
 });
 
 /** ✓, ✗ or ? for a tri-state answer. */
-function mark(v: boolean | null): string {
+function tick(v: boolean | null): string {
   return v === null ? "?" : v ? "✓" : "✗";
 }
 
-function showReport(r: ProbeReport): void {
-  const lines: [string, string][] = [
-    [`Reachable ${r.reachable ? "✓" : "✗"}`, r.reachable ? "ok" : "bad"],
-    [`Key accepted ${mark(r.auth_ok)}`, r.auth_ok === null ? "unknown" : r.auth_ok ? "ok" : "bad"],
-    [`Model answering ${mark(r.model_ok)}`, r.model_ok === null ? "unknown" : r.model_ok ? "ok" : "bad"],
-    [r.detail, "detail"],
-  ];
-  if (r.problem) lines.push([PROBLEM_ADVICE[r.problem], "advice"]);
+/** Show the probe's lines: each a text and its class. */
+function showProbe(lines: [() => string, string][]): void {
   probeList.replaceChildren(
     ...lines.map(([text, kind]) => {
       const li = document.createElement("li");
-      li.textContent = text;
       li.className = kind;
+      write(li, text);
       return li;
     }),
   );
   probeList.hidden = false;
 }
 
+function showReport(r: ProbeReport): void {
+  const lines: [() => string, string][] = [
+    [() => t("settings-probe-reachable", { mark: tick(r.reachable) }), r.reachable ? "ok" : "bad"],
+    [() => t("settings-probe-key", { mark: tick(r.auth_ok) }), r.auth_ok === null ? "unknown" : r.auth_ok ? "ok" : "bad"],
+    [() => t("settings-probe-model", { mark: tick(r.model_ok) }), r.model_ok === null ? "unknown" : r.model_ok ? "ok" : "bad"],
+    [() => r.detail, "detail"],
+  ];
+  if (r.problem) lines.push([PROBLEM_ADVICE[r.problem], "advice"]);
+  showProbe(lines);
+}
+
 const testButton = document.getElementById("test-connection") as HTMLButtonElement;
 testButton.addEventListener("click", async () => {
   if (!current) return;
   testButton.disabled = true;
-  probeList.hidden = false;
-  probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: "Testing…", className: "detail" }));
+  showProbe([[() => t("settings-probe-testing"), "detail"]]);
   try {
     showReport(await shell.testConnection(formSettings(current)));
   } catch (e) {
-    probeList.replaceChildren(Object.assign(document.createElement("li"), { textContent: errorText(e), className: "bad" }));
+    showProbe([[failure(e), "bad"]]);
   } finally {
     testButton.disabled = false;
   }
@@ -258,7 +299,9 @@ testButton.addEventListener("click", async () => {
 document.getElementById("reveal")?.addEventListener("click", (ev) => {
   const key = field("key") as HTMLInputElement;
   key.type = key.type === "password" ? "text" : "password";
-  (ev.target as HTMLButtonElement).textContent = key.type === "password" ? "Show" : "Hide";
+  const button = ev.currentTarget as HTMLButtonElement;
+  if (key.type === "password") mark(button, "settings-key-show");
+  else mark(button, "settings-key-hide");
 });
 
 /** Hand `file`'s bytes and name to an import command. */
@@ -271,20 +314,21 @@ document.getElementById("vrm")?.addEventListener("change", async (ev) => {
   if (!file) return;
   try {
     const info = await upload(shell.importCharacter, file);
-    say(`Loaded ${info.name} (VRM ${info.version === "v1" ? "1.0" : "0.x"}).`);
+    const version = info.version === "v1" ? "1.0" : "0.x";
+    say(() => t("settings-vrm-loaded", { name: info.name, version }));
     await load();
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
 });
 
 document.getElementById("default-character")?.addEventListener("click", async () => {
   try {
     await shell.useDefaultCharacter();
-    say("Back to Yui.");
+    say(() => t("settings-back-to-default"));
     await load();
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
 });
 
@@ -293,9 +337,9 @@ document.getElementById("vrma")?.addEventListener("change", async (ev) => {
   if (!file) return;
   try {
     const id = await upload(shell.importMotion, file);
-    say(`Added the motion "${id}".`);
+    say(() => t("settings-motion-added", { id }));
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   }
 });
 
@@ -305,10 +349,10 @@ document.getElementById("card")?.addEventListener("change", async (ev) => {
   if (!file) return;
   try {
     const name = await upload(shell.importCard, file);
-    say(`Loaded the card of ${name || "(unnamed)"}.`);
+    say(() => t("settings-card-loaded", { name: name || t("settings-unnamed") }));
     void loadCardName();
   } catch (e) {
-    say(errorText(e), true);
+    say(failure(e), true);
   } finally {
     input.value = "";
   }
@@ -320,32 +364,35 @@ const contextList = document.getElementById("contexts") as HTMLOListElement;
 async function loadContexts(): Promise<void> {
   try {
     const sent = await shell.recentContexts();
+    write(contextList, null);
     contextList.replaceChildren(
       ...sent.reverse().map((c) => {
         const li = document.createElement("li");
         const details = document.createElement("details");
         const summary = document.createElement("summary");
-        summary.textContent = `${new Date(c.sent_at).toLocaleTimeString()} · ${c.transport} · turn ${c.turn_id}`;
         const pre = document.createElement("pre");
         pre.textContent = c.block;
         details.append(summary, pre);
         li.append(details);
         const strip = pictureStrip(c.images ?? []);
-        if (strip) {
-          summary.append(` · ${strip.childElementCount} picture${strip.childElementCount === 1 ? "" : "s"}`);
-          li.append(strip);
-        }
+        const pictures = strip?.childElementCount ?? 0;
+        if (strip) li.append(strip);
+        write(summary, () => {
+          const time = formatDate(new Date(c.sent_at), { timeStyle: "medium" });
+          const line = t("settings-context-summary", { time, transport: c.transport, turn: String(c.turn_id) });
+          return pictures > 0 ? `${line} · ${t("settings-context-pictures", { count: pictures })}` : line;
+        });
         return li;
       }),
     );
-    if (sent.length === 0) contextList.textContent = "Nothing sent yet.";
+    if (sent.length === 0) write(contextList, () => t("settings-contexts-empty"));
   } catch (e) {
-    contextList.textContent = errorText(e);
+    write(contextList, failure(e));
   }
 }
 
 document.getElementById("refresh-contexts")?.addEventListener("click", () => void loadContexts());
-document.getElementById("open-welcome")?.addEventListener("click", () => void shell.openWelcome().catch((e) => say(errorText(e), true)));
+document.getElementById("open-welcome")?.addEventListener("click", () => void shell.openWelcome().catch((e) => say(failure(e), true)));
 
 // Help: main answers from the bundled guide, as an ordinary message.
 for (const button of document.querySelectorAll<HTMLButtonElement>("#help button[data-guide]")) {
@@ -353,9 +400,9 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("#help button[
     const guide = button.dataset.guide === "capabilities" ? "capabilities" : "controls";
     try {
       await shell.sendCommand({ type: "ask_help", guide });
-      say("Asked. She answers in her bubble.");
+      say(() => t("settings-help-asked"));
     } catch (e) {
-      say(errorText(e), true);
+      say(failure(e), true);
     }
   });
 }

@@ -7,7 +7,8 @@
 
 import { shell } from "../shell/shell";
 import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
-import { errorText } from "./tools";
+import { localize, t } from "../i18n/index";
+import { errorText, liveText } from "./tools";
 
 /** The lowest and highest port the form takes. */
 export const PORT_RANGE = { min: 1024, max: 65535 } as const;
@@ -47,9 +48,9 @@ export function reactionsFromForm(
 
 /** The status line: where it listens, why it does not, or that it is off. */
 export function statusText(info: IngressInfo): { text: string; bad: boolean } {
-  if (!info.enabled) return { text: "Off: other programs cannot reach her.", bad: false };
-  if (info.listening) return { text: `Listening on ${info.address} (this computer only).`, bad: false };
-  return { text: info.problem ?? `Not listening on ${info.address}: save, then restart YUI.`, bad: true };
+  if (!info.enabled) return { text: t("section-reactions-off"), bad: false };
+  if (info.listening) return { text: t("section-reactions-listening", { address: info.address }), bad: false };
+  return { text: info.problem ?? t("section-reactions-not-listening", { address: info.address }), bad: true };
 }
 
 /** The desktop limitation line: its text, hidden when there is none (both facts are read). */
@@ -88,8 +89,8 @@ export class ReactionsSection {
       document.getElementById(button)?.addEventListener("click", (e) => {
         const b = e.currentTarget as HTMLButtonElement;
         void navigator.clipboard.writeText(source()).then(
-          () => flash(b, "Copied"),
-          () => flash(b, "Copy failed"),
+          () => flash(b, t("section-reactions-copied")),
+          () => flash(b, t("section-reactions-copy-failed")),
         );
       });
     }
@@ -142,14 +143,14 @@ export class ReactionsSection {
     try {
       this.show(await shell.ingressInfo());
     } catch (e) {
-      this.status.textContent = errorText(e);
+      liveText(this.status, () => errorText(e));
       this.status.classList.add("error-line");
     }
   }
 
   private show(info: IngressInfo): void {
     const s = statusText(info);
-    this.status.textContent = s.text;
+    liveText(this.status, () => statusText(info).text);
     this.status.classList.toggle("error-line", s.bad);
     this.token.value = info.token;
     this.example.textContent = info.example;
@@ -157,9 +158,13 @@ export class ReactionsSection {
   }
 }
 
+/** Say `text` on `button` for a moment, then its own words again (from the catalog when it is marked, in the language of then). */
 function flash(button: HTMLButtonElement, text: string): void {
   const was = button.dataset.label ?? button.textContent ?? "";
   button.dataset.label = was;
   button.textContent = text;
-  window.setTimeout(() => (button.textContent = was), 1200);
+  window.setTimeout(() => {
+    button.textContent = was;
+    localize(button);
+  }, 1200);
 }

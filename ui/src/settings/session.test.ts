@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DelegationItem } from "../bindings";
+import { setLanguage } from "../i18n/index";
 import { badgeText, debounce, hasSummary, RELOAD_DEBOUNCE_MS, statusText, timesText, timeText } from "./session";
 
 const running: DelegationItem = { id: "a", title: "Find flights", started_at: new Date(2026, 11, 1, 14, 5).getTime(), state: "running" };
@@ -38,6 +39,18 @@ describe("the session list", () => {
   it("gives the start, and the end when there is one", () => {
     expect(timesText(running, now, "en-GB")).toBe("started 14:05");
     expect(timesText(done("ok"), now, "en-GB")).toBe("started 14:05 · ended 14:09");
+  });
+
+  it("speaks the UI language, dates included", () => {
+    setLanguage("ja");
+    try {
+      expect(badgeText(done("error"))).toBe("完了 · 失敗");
+      expect(badgeText(done("cancelled"))).toBe("完了 · cancelled");
+      expect(timesText(done("ok"), now)).toBe("開始 14:05 · 終了 14:09");
+      expect(timeText(new Date(2026, 10, 30, 9, 0).getTime(), now)).toBe("11月30日 09:00");
+    } finally {
+      setLanguage("en");
+    }
   });
 
   it("opens only rows with a summary", () => {

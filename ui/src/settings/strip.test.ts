@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { DelegationItem, Status, UiEvent } from "../bindings";
 import { initialSession, reduceSession, type SessionSlices } from "../slices/session";
 import { connectionText } from "../slices/connection";
+import { setLanguage } from "../i18n/index";
 import { delegationsLabel, stripParts, stripText, turnLabel } from "./strip";
 
 const run = (...events: UiEvent[]): SessionSlices => events.reduce(reduceSession, initialSession());
@@ -52,5 +53,16 @@ describe("the settings window's session strip", () => {
       ["delegations", "busy"],
     ]);
     expect(stripText(run({ type: "status", status: { state: "auth_failed" } }))).toBe("Key refused");
+  });
+
+  it("speaks the UI language", () => {
+    setLanguage("ko");
+    try {
+      const s = run(ready, started, { type: "turn_queued", text: "a", queued: 1 });
+      expect(turnLabel(s.turn)).toBe("답하는 중… (대기 1개)");
+      expect(delegationsLabel([item("a", "running")])).toBe("1개 실행 중");
+    } finally {
+      setLanguage("en");
+    }
   });
 });

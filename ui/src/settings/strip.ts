@@ -1,9 +1,11 @@
 // The settings window's session strip, under the title: the connection, a
 // reply running (with its queue) and the delegations running, from the
 // shared session slices the pet and the chat window fold too. The words are
-// pure functions (tested without a DOM); `SessionStrip` only shows them.
+// pure functions (tested without a DOM); `SessionStrip` only shows them,
+// and shows them again when the language changes.
 
 import type { DelegationItem } from "../bindings";
+import { onLanguage, t } from "../i18n/index";
 import { connectionText } from "../slices/connection";
 import type { SessionSlices } from "../slices/session";
 import { isRunning, isThinking, queuedCount, type TurnSlice } from "../slices/turn";
@@ -26,15 +28,15 @@ export interface StripPart {
  * with "(+N queued)"; null while no turn runs. */
 export function turnLabel(turn: TurnSlice): string | null {
   if (!isRunning(turn)) return null;
-  const doing = isThinking(turn) ? "Thinking…" : "Replying…";
   const n = queuedCount(turn);
-  return n > 0 ? `${doing} (+${n} queued)` : doing;
+  if (isThinking(turn)) return n > 0 ? t("section-strip-thinking-queued", { count: n }) : t("section-strip-thinking");
+  return n > 0 ? t("section-strip-replying-queued", { count: n }) : t("section-strip-replying");
 }
 
 /** The delegations' words: "2 running", or null when none runs. */
 export function delegationsLabel(items: DelegationItem[]): string | null {
   const running = items.filter((d) => d.state === "running").length;
-  return running > 0 ? `${running} running` : null;
+  return running > 0 ? t("section-strip-running", { count: running }) : null;
 }
 
 /** The strip's parts, in order: connection, then the reply and the delegations when there are any. */
@@ -57,12 +59,18 @@ export function stripText(s: SessionSlices): string {
 /** The strip element (`#session-strip`): hidden until the first `render`. */
 export class SessionStrip {
   private shown = "";
+  private last: SessionSlices | null = null;
 
   /** Show the strip in `el`. */
-  constructor(private readonly el: HTMLElement) {}
+  constructor(private readonly el: HTMLElement) {
+    onLanguage(() => {
+      if (this.last) this.render(this.last);
+    });
+  }
 
   /** Show `s` (the DOM is touched only when the words or tones changed). */
   render(s: SessionSlices): void {
+    this.last = s;
     const parts = stripParts(s);
     const key = parts.map((p) => `${p.kind}:${p.tone}:${p.text}`).join("|");
     this.el.hidden = false;

@@ -1,15 +1,41 @@
 // The settings window's "Screen & tools" section: the screenshot switch and
 // source, the tool switches, and the relations list with a value set by hand.
-// The switches save with the form; a relation is set at once.
+// The switches save with the form; a relation is set at once. Also the
+// sections' shared ways to write words: a failed command's line, and text
+// written again after each switch of language.
 
 import { shell } from "../shell/shell";
-import type { Display, RelationRecord, Settings } from "../bindings";
-import { displayOptions, relationChange, relationRows, relationValue, sourceFromForm, thumbnails } from "./screen";
+import type { Display, ErrorCode, RelationRecord, Settings } from "../bindings";
+import { mark, onLanguage, t } from "../i18n/index";
+import { problemText } from "../i18n/problems";
+import { bandText, displayOptions, RELATION_MAX, RELATION_MIN, relationChange, relationRows, relationValue, sourceFromForm, thumbnails } from "./screen";
 
-/** The `{ code, message }` a failed command returns, as one line. */
+/** The `{ code, message }` a failed command returns, as one line: the code's headline, then the core's detail. */
 export function errorText(e: unknown): string {
-  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
+  if (e && typeof e === "object" && "message" in e) {
+    const message = String((e as { message: unknown }).message);
+    return "code" in e ? problemText({ code: (e as { code: ErrorCode }).code, message }) : message;
+  }
   return String(e);
+}
+
+/** What code wrote, by element: written again after each switch of language. */
+const written = new Map<HTMLElement, () => string>();
+onLanguage(() => {
+  for (const [el, render] of written) el.textContent = render();
+});
+
+/**
+ * Write `render()` into `el` now and again after each switch of language
+ * (null empties it). It replaces a catalog mark the element had, so the
+ * page's `localize` does not write over it.
+ */
+export function liveText(el: HTMLElement, render: (() => string) | null): void {
+  el.removeAttribute("data-l10n-id");
+  el.removeAttribute("data-l10n-args");
+  if (render) written.set(el, render);
+  else written.delete(el);
+  el.textContent = render ? render() : "";
 }
 
 function input(form: HTMLFormElement, name: string): HTMLInputElement {
@@ -28,12 +54,19 @@ export class ScreenTools {
   private readonly displaysError = byId<HTMLParagraphElement>("displays-error");
   private readonly relationsBody = byId<HTMLTableElement>("relations").tBodies[0];
   private readonly relationsMessage = byId<HTMLParagraphElement>("relations-message");
+  /** What the pickers and the list show, kept to write them again in another language. */
+  private displays: { list: Display[]; saved: number | null } | null = null;
+  private records: RelationRecord[] | null = null;
 
   /** Wire the section inside `form`. */
   constructor(private readonly form: HTMLFormElement) {
     this.monitor = form.elements.namedItem("screen_monitor") as HTMLSelectElement;
     for (const radio of this.kindRadios()) radio.addEventListener("change", () => this.syncKind());
     byId("refresh-relations").addEventListener("click", () => void this.loadRelations());
+    onLanguage(() => {
+      if (this.displays) this.showDisplays(this.displays.list, this.displays.saved, this.monitor.value);
+      if (this.records) this.showRelations(this.records);
+    });
   }
 
   private kindRadios(): HTMLInputElement[] {
@@ -93,13 +126,18 @@ export class ScreenTools {
       displays = await shell.listDisplays();
       this.displaysError.hidden = true;
     } catch (e) {
-      this.displaysError.textContent = `Cannot list the displays: ${errorText(e)}`;
+      liveText(this.displaysError, () => t("section-tools-displays-error", { problem: errorText(e) }));
       this.displaysError.hidden = false;
     }
+    this.displays = { list: displays, saved };
+    this.showDisplays(displays, saved, String(saved ?? displays.find((d) => d.primary)?.index ?? 0));
+  }
+
+  private showDisplays(displays: Display[], saved: number | null, selected: string): void {
     this.monitor.replaceChildren(
       ...displayOptions(displays, saved).map((o) => Object.assign(document.createElement("option"), { value: o.value, textContent: o.label })),
     );
-    this.monitor.value = String(saved ?? displays.find((d) => d.primary)?.index ?? 0);
+    this.monitor.value = selected;
   }
 
   /** List the pet's relations with a value to set by hand for each. */
@@ -108,9 +146,14 @@ export class ScreenTools {
     try {
       records = await shell.listRelations();
     } catch (e) {
-      this.relationsMessage.textContent = errorText(e);
+      liveText(this.relationsMessage, () => errorText(e));
       return;
     }
+    this.records = records;
+    this.showRelations(records);
+  }
+
+  private showRelations(records: RelationRecord[]): void {
     this.relationsBody.replaceChildren(...relationRows(records).map((r) => this.row(r)));
   }
 
@@ -126,28 +169,33 @@ export class ScreenTools {
       value: String(r.value),
       className: "relation-value",
     });
-    value.setAttribute("aria-label", `Value toward ${r.target}`);
-    const set = Object.assign(document.createElement("button"), { type: "button", textContent: "Set", className: "small" });
+    mark(value, "section-tools-relation-value", { target: r.target });
+    const set = Object.assign(document.createElement("button"), { type: "button", className: "small" });
+    mark(set, "section-tools-relation-set");
     set.addEventListener("click", () => void this.setRelation(r.target, value.value));
     const edit = document.createElement("td");
     edit.append(Object.assign(document.createElement("span"), { className: "row" }));
     edit.firstElementChild?.append(value, set);
-    tr.append(cell(r.target, "target"), cell(r.band, `band band-${r.band}`), edit, cell(relationChange(r), "change"));
+    // not-ui-text: the band's class names (settings.css)
+    const target = cell(targetText(r.target), "target");
+    // A character's name is hers, in every language.
+    if (r.target !== "user") target.dataset.words = "theirs";
+    tr.append(target, cell(bandText(r.band), `band band-${r.band}`), edit, cell(relationChange(r), "change"));
     return tr;
   }
 
   private async setRelation(target: string, text: string): Promise<void> {
     const value = relationValue(text);
     if (value === null) {
-      this.relationsMessage.textContent = "A value is a whole number from -10 to 10.";
+      liveText(this.relationsMessage, () => t("section-tools-relation-range", { min: RELATION_MIN, max: RELATION_MAX }));
       return;
     }
     try {
       const record = await shell.setRelation(target, value);
-      this.relationsMessage.textContent = `Set ${record.target} to ${record.value} (${record.band}).`;
+      liveText(this.relationsMessage, () => t("section-tools-relation-done", { target: targetText(record.target), value: record.value, band: bandText(record.band) }));
       await this.loadRelations();
     } catch (e) {
-      this.relationsMessage.textContent = errorText(e);
+      liveText(this.relationsMessage, () => errorText(e));
     }
   }
 }
@@ -157,9 +205,10 @@ export function pictureStrip(images: readonly string[]): HTMLElement | null {
   const thumbs = thumbnails(images);
   if (thumbs.length === 0) return null;
   const strip = Object.assign(document.createElement("div"), { className: "thumbs" });
-  for (const t of thumbs) {
-    const img = Object.assign(document.createElement("img"), { src: t.src, alt: t.label, title: `${t.label} — click to enlarge`, className: "thumb" });
-    img.addEventListener("click", () => openPicture(t.src));
+  for (const thumb of thumbs) {
+    const img = Object.assign(document.createElement("img"), { src: thumb.src, className: "thumb" });
+    mark(img, "section-tools-thumb", { label: thumb.label });
+    img.addEventListener("click", () => openPicture(thumb.src));
     strip.append(img);
   }
   return strip;
@@ -179,4 +228,9 @@ function openPicture(src: string): void {
   };
   view.onclick = close;
   document.addEventListener("keydown", onKey);
+}
+
+/** Whom a relation is about: "user" (the core's word for the user) is "you" in the current language; anyone else by name. */
+function targetText(target: string): string {
+  return target === "user" ? t("section-tools-relation-you") : target;
 }

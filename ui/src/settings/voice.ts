@@ -5,7 +5,8 @@
 
 import { shell } from "../shell/shell";
 import type { Settings, VoiceSettings } from "../bindings";
-import { errorText } from "./tools";
+import { formatNumber, mark, onLanguage, t } from "../i18n/index";
+import { errorText, liveText } from "./tools";
 
 /** One entry of a device list. */
 export interface DeviceOption {
@@ -18,8 +19,8 @@ export interface DeviceOption {
 /** The device list: the system default first, every device, and `saved` kept when it is gone. */
 export function deviceOptions(devices: readonly string[], saved: string): DeviceOption[] {
   const names = [...new Set(devices.filter((d) => d !== ""))];
-  const options: DeviceOption[] = [{ value: "", label: "System default" }, ...names.map((d) => ({ value: d, label: d }))];
-  if (saved !== "" && !names.includes(saved)) options.push({ value: saved, label: `${saved} (not found)` });
+  const options: DeviceOption[] = [{ value: "", label: t("section-voice-system-default") }, ...names.map((d) => ({ value: d, label: d }))];
+  if (saved !== "" && !names.includes(saved)) options.push({ value: saved, label: t("section-voice-device-missing", { device: saved }) });
   return options;
 }
 
@@ -32,9 +33,15 @@ export function clampedInt(text: string, min: number, max: number, fallback: num
 /** Controls of the section. */
 export class VoiceSection {
   private mic = false;
+  /** Each device list's devices and saved value, to write the list again in another language. */
+  private readonly devices = new Map<string, { devices: string[]; saved: string }>();
 
   /** Wire the section inside `form`. */
   constructor(private readonly form: HTMLFormElement) {
+    onLanguage(() => {
+      for (const [name, { devices, saved }] of this.devices) this.showDevices(name, devices, saved, this.select(name).value);
+      this.showRanges();
+    });
     for (const name of ["speed_percent", "vad_sensitivity"]) {
       this.input(name).addEventListener("input", () => this.showRanges());
     }
@@ -43,7 +50,9 @@ export class VoiceSection {
     document.getElementById("reveal-voice-keys")?.addEventListener("click", (ev) => {
       const show = this.input("tts_key").type === "password";
       for (const n of ["tts_key", "stt_key"]) this.input(n).type = show ? "text" : "password";
-      (ev.target as HTMLButtonElement).textContent = show ? "Hide keys" : "Show keys";
+      const button = ev.target as HTMLButtonElement;
+      if (show) mark(button, "section-voice-hide-keys");
+      else mark(button, "section-voice-show-keys");
     });
   }
 
@@ -108,9 +117,9 @@ export class VoiceSection {
   /** The sliders' numbers next to them. */
   private showRanges(): void {
     const speed = document.getElementById("speed-value");
-    if (speed) speed.textContent = `${this.input("speed_percent").value}%`;
+    if (speed) speed.textContent = formatNumber(Number(this.input("speed_percent").value) / 100, { style: "percent" });
     const vad = document.getElementById("vad-value");
-    if (vad) vad.textContent = this.input("vad_sensitivity").value;
+    if (vad) vad.textContent = formatNumber(Number(this.input("vad_sensitivity").value));
   }
 
   /** The system voice's name only matters while it is on; nothing of speech out while the voice is off. */
@@ -123,7 +132,6 @@ export class VoiceSection {
 
   /** Fill the device list `name` from `list`, keeping `saved` selected. */
   private async loadDevices(name: string, list: () => Promise<string[]>, saved: string): Promise<void> {
-    const select = this.select(name);
     const error = document.getElementById(`${name}-error`);
     let devices: string[] = [];
     try {
@@ -131,13 +139,20 @@ export class VoiceSection {
       if (error) error.hidden = true;
     } catch (e) {
       if (error) {
-        error.textContent = `Cannot list the devices: ${errorText(e)}`;
+        liveText(error, () => t("section-voice-devices-error", { problem: errorText(e) }));
         error.hidden = false;
       }
     }
+    this.devices.set(name, { devices, saved });
+    this.showDevices(name, devices, saved, saved);
+  }
+
+  /** Fill the device list `name` with `devices` (keeping `saved`), `selected` chosen. */
+  private showDevices(name: string, devices: string[], saved: string, selected: string): void {
+    const select = this.select(name);
     select.replaceChildren(
       ...deviceOptions(devices, saved).map((o) => Object.assign(document.createElement("option"), { value: o.value, textContent: o.label })),
     );
-    select.value = saved;
+    select.value = selected;
   }
 }

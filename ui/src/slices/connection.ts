@@ -2,6 +2,7 @@
 // last `Status` (one flat enum), folded from `status` events.
 
 import type { Status, UiEvent } from "../bindings/index";
+import { t } from "../i18n/index";
 
 /** The connection state before any event arrived. */
 export function initialConnection(): Status {
@@ -22,25 +23,28 @@ export function canSend(status: Status): boolean {
 export type ConnectionTone = "ok" | "warn" | "bad";
 
 /**
- * The connection in words, as the chat header and the settings strip show
- * it: "Connected", "Ready" (a stateless transport), "Reconnecting in 3s —
+ * The connection in words (the current language), as the chat header and
+ * the settings strip show it: "Connected", "Ready" (a stateless transport), "Reconnecting in 3s —
  * reason", "Key refused", "Offline"…
  */
 export function connectionText(s: Status): { text: string; tone: ConnectionTone } {
   switch (s.state) {
     case "connecting":
     case "handshaking":
-      return { text: "Connecting…", tone: "warn" };
+      return { text: t("shared-connection-connecting"), tone: "warn" };
     case "ready":
-      return { text: "Connected", tone: "ok" };
+      return { text: t("shared-connection-connected"), tone: "ok" };
     case "stateless":
-      return { text: "Ready", tone: "ok" };
-    case "reconnecting":
-      return { text: s.reason ? `Reconnecting in ${Math.ceil(s.delay_ms / 1000)}s — ${s.reason}` : `Reconnecting in ${Math.ceil(s.delay_ms / 1000)}s`, tone: "warn" };
+      return { text: t("shared-connection-ready"), tone: "ok" };
+    case "reconnecting": {
+      const seconds = Math.ceil(s.delay_ms / 1000);
+      const text = s.reason ? t("shared-connection-reconnecting-reason", { seconds, reason: s.reason }) : t("shared-connection-reconnecting", { seconds });
+      return { text, tone: "warn" };
+    }
     case "auth_failed":
-      return { text: "Key refused", tone: "bad" };
+      return { text: t("shared-connection-key-refused"), tone: "bad" };
     case "closed":
-      return { text: "Offline", tone: "bad" };
+      return { text: t("shared-connection-offline"), tone: "bad" };
     default: {
       const unknown: never = s;
       return { text: String(unknown), tone: "bad" };

@@ -2,6 +2,7 @@
 // backend's latest list, and what the chip shows of it.
 
 import type { DelegationItem, UiEvent } from "../bindings/index";
+import { t } from "../i18n/index";
 
 /** How long a done delegation stays in the chip after its `ended_at` (`docs/push-protocol.md`, "Delegations": 30 min). */
 export const DELEGATION_DONE_KEPT_MS = 30 * 60 * 1000;
@@ -18,10 +19,11 @@ export function chipItems(items: DelegationItem[], nowMs: number): DelegationIte
   return items.filter((d) => d.state === "running" || d.ended_at === undefined || nowMs - d.ended_at <= DELEGATION_DONE_KEPT_MS);
 }
 
-/** The chip's text: "2 running · 1 done", or null when nothing shows. */
+/** The chip's text in the current language: "2 running · 1 done", or null when nothing shows. */
 export function chipText(items: DelegationItem[]): string | null {
   if (items.length === 0) return null;
   const running = items.filter((d) => d.state === "running").length;
   const done = items.length - running;
-  return [running ? `${running} running` : "", done ? `${done} done` : ""].filter(Boolean).join(" · ");
+  const parts = [running ? t("shared-delegations-running", { count: running }) : "", done ? t("shared-delegations-done", { count: done }) : ""];
+  return parts.filter(Boolean).join(" · ");
 }

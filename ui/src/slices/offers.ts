@@ -6,6 +6,7 @@
 // Pure: no DOM.
 
 import type { UiEvent } from "../bindings/index";
+import { t } from "../i18n/index";
 
 /** One standing offer. */
 export interface Offer {
@@ -52,19 +53,16 @@ export function standingOffers(offers: OffersSlice, now: number): Offer[] {
   return offers.filter((o) => o.until > now && !o.dismissed);
 }
 
-/** The notice's line for the switch `sw`. */
+/** The notice's line for the switch `sw`, in the current language. */
 export function offerText(sw: string): string {
   switch (sw) {
     case "look.screen":
-      return "She asked to see your screen.";
+      return t("shared-offer-look-screen");
     case "browser":
-      return "She wanted to use her browser, which is off.";
+      return t("shared-offer-browser");
     case "relations":
-      return "She wanted to note how she feels about someone; relations are off.";
+      return t("shared-offer-relations");
     default:
-      return `She wanted to use ${sw}, which is off.`;
+      return t("shared-offer-other", { switch: sw });
   }
 }
-
-/** What the accept button says. */
-export const OFFER_ACCEPT = "Turn on";

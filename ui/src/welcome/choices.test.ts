@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../bindings/index";
-import { choicesOf, PROBLEM_ADVICE } from "./choices";
+import { setLanguage } from "../i18n/index";
+import { choicesOf, PROBLEM_ADVICE, providerName } from "./choices";
 
 const provider = (id: string, local: Provider["local"] = null, base_url = ""): Provider => ({ id, name: id.toUpperCase(), chat_api: "chat_completions", base_url, needs_key: false, local });
 const providers = [provider("openai", null, "https://api.openai.com/v1"), provider("ollama", "ollama", "http://127.0.0.1:11434"), provider("openai_compatible"), provider("demo")];
@@ -26,6 +27,19 @@ describe("what the welcome offers", () => {
 
   it("says in plain words what failed and what to try", () => {
     expect(Object.keys(PROBLEM_ADVICE).sort()).toEqual(["key_refused", "model_missing", "unreachable", "wrong_protocol"]);
-    for (const text of Object.values(PROBLEM_ADVICE)) expect(text.length).toBeGreaterThan(40);
+    for (const text of Object.values(PROBLEM_ADVICE)) expect(text().length).toBeGreaterThan(40);
+  });
+
+  it("names the core's descriptive providers from the catalog and keeps brands as they are", () => {
+    expect(providerName(provider("push"))).toBe("A push backend");
+    expect(providerName(provider("unheard_of"))).toBe("UNHEARD_OF");
+    setLanguage("ja");
+    try {
+      expect(providerName(provider("openai_compatible"))).toBe("任意の OpenAI 互換 URL");
+      expect(providerName(provider("ollama"))).toBe("OLLAMA");
+      expect(choicesOf(providers, [{ base_url: "http://127.0.0.1:4000", kind: "litellm", models: ["a", "b"] }]).found[0].detail).toBe("http://127.0.0.1:4000 · モデル 2 個");
+    } finally {
+      setLanguage("en");
+    }
   });
 });

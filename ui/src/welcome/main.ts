@@ -1,12 +1,21 @@
 // The welcome window (docs/welcome.md): the language, what runs on this
 // computer and the providers, then the connection: the test and her first
-// answer. What is offered, found and whether it works are the core's; this
-// shows them and sends what the user picks.
+// answer; then her voice and the microphone (voice.ts). What is offered, found and whether it works are the core's; this
+// shows them and sends what the user picks. Its words are the catalog's
+// (crates/yui-i18n/locales/*/welcome.ftl); picking a language switches the
+// page at once.
 
-import type { Provider, UiEvent } from "../bindings/index";
+import type { FoundServer, Provider, UiEvent } from "../bindings/index";
+import { language as currentLanguage, onLanguage, setLanguage, t } from "../i18n/index";
+import { followLanguage } from "../i18n/live";
+import { problemText } from "../i18n/problems";
 import { subscribeEvents } from "../shell/events";
 import { asCommandError, shell } from "../shell/shell";
-import { choicesOf, PROBLEM_ADVICE, type Choice } from "./choices";
+import { choiceLabel, choicesOf, PROBLEM_ADVICE, type Choice } from "./choices";
+import { VoiceSteps } from "./voice";
+
+// Speak the app's language from the first paint on, and follow later picks.
+const following = followLanguage();
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -17,7 +26,9 @@ function byId<T extends HTMLElement>(id: string): T {
 const language = byId<HTMLSelectElement>("language");
 const pick = byId<HTMLElement>("pick");
 const connect = byId<HTMLElement>("connect");
+const connectTitle = byId<HTMLHeadingElement>("connect-title");
 const baseUrl = byId<HTMLInputElement>("base-url");
+const keyLabel = byId<HTMLSpanElement>("key-label");
 const key = byId<HTMLInputElement>("key");
 const model = byId<HTMLInputElement>("model");
 const models = byId<HTMLDataListElement>("models");
@@ -25,13 +36,34 @@ const modelsLine = byId<HTMLParagraphElement>("models-line");
 const go = byId<HTMLButtonElement>("go");
 const problem = byId<HTMLParagraphElement>("problem");
 const answer = byId<HTMLDivElement>("answer");
+const answerHint = byId<HTMLParagraphElement>("answer-hint");
 const answerText = byId<HTMLParagraphElement>("answer-text");
 const done = byId<HTMLButtonElement>("done");
 
 let providers: Provider[] = [];
+/** What runs on this computer; null while still looking. */
+let foundServers: FoundServer[] | null = null;
 let chosen: Choice | null = null;
 /** Her answer is awaited (after a connection that works). */
 let listening = false;
+
+/** What code wrote, by element: written again after each switch of language. */
+const written = new Map<HTMLElement, () => string>();
+
+/** Write `render()` into `el` now and after each switch (null: empty it). */
+function say(el: HTMLElement, render: (() => string) | null): void {
+  el.removeAttribute("data-l10n-id");
+  el.removeAttribute("data-l10n-args");
+  if (render) written.set(el, render);
+  else written.delete(el);
+  el.textContent = render ? render() : "";
+}
+
+onLanguage((lang) => {
+  language.value = lang;
+  for (const [el, render] of written) el.textContent = render();
+  showChoices();
+});
 
 function choiceButton(c: Choice): HTMLLIElement {
   const li = document.createElement("li");
@@ -49,13 +81,21 @@ function choiceButton(c: Choice): HTMLLIElement {
   return li;
 }
 
+/** The provider list and what was found, in the current language. */
+function showChoices(): void {
+  const { found, offered } = choicesOf(providers, foundServers ?? []);
+  byId("providers").replaceChildren(...offered.map(choiceButton));
+  if (foundServers === null) return;
+  byId("found").replaceChildren(...(found.length > 0 ? found.map(choiceButton) : [hint(t("welcome-nothing-found"))]));
+}
+
 /** The connection form for choice `c`. */
 function choose(c: Choice): void {
   chosen = c;
-  byId("connect-title").textContent = c.label;
+  say(connectTitle, () => choiceLabel(c.provider, c.found));
   baseUrl.value = c.baseUrl;
   key.value = "";
-  byId("key-row").firstChild!.textContent = c.provider.needs_key ? "Key " : "Key (if it asks for one) ";
+  say(keyLabel, () => (c.provider.needs_key ? t("welcome-key") : t("welcome-key-optional")));
   model.value = c.models[0] ?? "";
   showModels(c.models);
   problem.hidden = true;
@@ -68,7 +108,7 @@ function choose(c: Choice): void {
 
 function showModels(list: string[]): void {
   models.replaceChildren(...list.map((m) => new Option(m, m)));
-  modelsLine.textContent = list.length > 0 ? `${list.length} model${list.length === 1 ? "" : "s"} on this server.` : "";
+  say(modelsLine, list.length > 0 ? () => t("welcome-models-on-server", { count: list.length }) : null);
 }
 
 /** Ask the server for its models (with the key typed). */
@@ -79,7 +119,8 @@ async function loadModels(): Promise<void> {
     showModels(list);
     if (!model.value && list.length > 0) model.value = list[0];
   } catch (err) {
-    modelsLine.textContent = asCommandError(err).message;
+    const error = asCommandError(err);
+    say(modelsLine, () => problemText(error));
   }
 }
 
@@ -87,25 +128,27 @@ async function connectNow(): Promise<void> {
   if (!chosen) return;
   go.disabled = true;
   problem.hidden = true;
-  go.textContent = "Testing…";
+  say(go, () => t("welcome-testing"));
   try {
     const report = await shell.welcomeConnect(chosen.provider.id, baseUrl.value, key.value, model.value);
-    if (report.problem) {
-      problem.textContent = `${PROBLEM_ADVICE[report.problem]} (${report.detail})`;
+    const failed = report.problem;
+    if (failed) {
+      say(problem, () => t("welcome-problem-with-detail", { advice: PROBLEM_ADVICE[failed](), detail: report.detail }));
       problem.hidden = false;
       return;
     }
     answerText.textContent = "";
     answer.hidden = false;
-    byId("answer").querySelector(".hint")!.textContent = "Connected. Her first answer:";
+    say(answerHint, () => t("welcome-answer-connected"));
     listening = true;
-    done.textContent = "Done";
+    say(done, () => t("welcome-done"));
   } catch (err) {
-    problem.textContent = asCommandError(err).message;
+    const error = asCommandError(err);
+    say(problem, () => problemText(error));
     problem.hidden = false;
   } finally {
     go.disabled = false;
-    go.textContent = "Connect and say hello";
+    say(go, () => t("welcome-go"));
   }
 }
 
@@ -117,11 +160,15 @@ function onEvent(event: UiEvent): void {
 }
 
 async function start(): Promise<void> {
-  language.value = await shell.welcomeCurrentLanguage().catch(() => "en");
-  language.addEventListener("change", () => void shell.welcomeLanguage(language.value).catch((err) => console.warn("yui: language", err)));
+  await following;
+  language.value = currentLanguage();
+  language.addEventListener("change", () => {
+    // The page speaks it now; the shell saves it and tells the other windows.
+    setLanguage(language.value);
+    void shell.welcomeLanguage(language.value).catch((err) => console.warn("yui: language", err));
+  });
   providers = await shell.welcomeProviders();
-  const { offered } = choicesOf(providers, []);
-  byId("providers").replaceChildren(...offered.map(choiceButton));
+  showChoices();
   byId("back").addEventListener("click", () => {
     connect.hidden = true;
     pick.hidden = false;
@@ -130,10 +177,18 @@ async function start(): Promise<void> {
   key.addEventListener("change", () => void loadModels());
   baseUrl.addEventListener("change", () => void loadModels());
   done.addEventListener("click", () => void shell.welcomeDone().catch((err) => console.warn("yui: welcome_done", err)));
+  // Her voice and the microphone: after the model, or straight away.
+  const steps = new VoiceSteps(() => {
+    say(done, () => t("welcome-done"));
+    done.focus();
+  });
+  byId("to-voice").addEventListener("click", () => {
+    byId("to-voice-row").hidden = true;
+    void steps.show();
+  });
   await subscribeEvents(onEvent);
-  const found = await shell.welcomeDiscover().catch(() => []);
-  const list = choicesOf(providers, found).found;
-  byId("found").replaceChildren(...(list.length > 0 ? list.map(choiceButton) : [hint("Nothing runs on the usual ports (Ollama, LM Studio, llama.cpp, vLLM, LiteLLM).")]));
+  foundServers = await shell.welcomeDiscover().catch(() => []);
+  showChoices();
 }
 
 function hint(text: string): HTMLLIElement {

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::{events, Decision, Pending, APPROVAL_TIMEOUT, FILES_TOOL, TIME_TOOL};
-use crate::reply::{chunks, demo_reply, strip_context};
+use crate::reply::{chunks, demo_reply, strip_context, Lang};
 use crate::server::Shared;
 
 /// Base delays in milliseconds, multiplied by the pace.
@@ -146,15 +146,15 @@ impl Run {
         let utterance = strip_context(&self.ask.utterance);
         let reply = demo_reply(&utterance, now);
         let files = self.ask.tools && !reply.background && !reply.fail && asks_for_files(&utterance);
+        let lines = reply.lang.lines();
         let mut reasoning = String::new();
         if let Some(last) = history.last() {
-            reasoning.push_str(&format!("Earlier in this session you said \"{last}\". "));
+            reasoning.push_str(&(lines.earlier)(last));
         }
         if !self.ask.attached.is_empty() {
-            let names = self.ask.attached.join(", ");
-            reasoning.push_str(&format!("Attached: {names}. "));
+            reasoning.push_str(&(lines.attached)(&self.ask.attached.join(", ")));
         }
-        reasoning.push_str(if files { "The user wants to see files. list_files needs their permission first, so I'll ask." } else { reply.reasoning.as_str() });
+        reasoning.push_str(if files { lines.files_why } else { reply.reasoning.as_str() });
         for part in chunks(&reasoning, 2) {
             self.emit(REASONING_MS, events::reasoning(&m, &part)).await?;
         }
@@ -162,7 +162,7 @@ impl Run {
             return self.emit(0.0, events::error(&m, FAIL_MESSAGE, "rate_limit")).await;
         }
         let text = if files {
-            self.list_files().await?
+            self.list_files(reply.lang).await?
         } else {
             if reply.tool == "clock" && self.ask.tools {
                 self.tool(TIME_TOOL, &json!({}), true, now).await?;
@@ -187,19 +187,16 @@ impl Run {
 
     /// Asks to run `list_files` (unless the user said "always" before),
     /// waits for the answer or [`APPROVAL_TIMEOUT`], then tells what the
-    /// tool did; the reply text.
-    async fn list_files(&self) -> Result<String, Stop> {
+    /// tool did; the reply text, in `lang`.
+    async fn list_files(&self, lang: Lang) -> Result<String, Stop> {
         let args = json!({ "path": "~/yui-demo" });
         let always = self.shared.agent.lock().always.contains(FILES_TOOL);
         let allowed = if always { Some(true) } else { self.approval(&args).await? };
+        let lines = lang.lines();
         let (output, text) = match allowed {
-            Some(true) => (
-                FILES_OUTPUT,
-                "I peeked into my demo folder: notes.txt, todo.md and yui.png. \
-                 It's only a pretend folder, so nothing of yours was touched.",
-            ),
-            Some(false) => (DECLINED, "Okay, I won't look. Just ask again if you change your mind."),
-            None => (DECLINED, "I didn't hear back, so I left the files alone. Ask me again any time!"),
+            Some(true) => (FILES_OUTPUT, lines.files_shown),
+            Some(false) => (DECLINED, lines.files_declined),
+            None => (DECLINED, lines.files_unanswered),
         };
         self.tool(FILES_TOOL, &args, true, output).await?;
         Ok(text.to_string())

@@ -229,14 +229,14 @@ impl Plan {
         let n = ids.next();
         let model = req.get("model").cloned().unwrap_or(json!(crate::openai::MODEL));
         let (pieces, reasoning) = if follow_up {
-            (vec![(FOLLOW_UP.to_string(), None)], String::new())
+            (vec![(reply.lang.lines().follow_up.to_string(), None)], String::new())
         } else {
             let pieces = reply
                 .sentences
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    let lead = if i == 0 { "" } else { " " };
+                    let lead = if i == 0 { "" } else { reply.lang.sentence_gap() };
                     (format!("{lead}{}", s.speech), Some(s.cue.to_string()))
                 })
                 .collect();
@@ -246,9 +246,6 @@ impl Plan {
         Ok(Plan { n, model, input_tokens: 900 + tokens(&text), output_tokens: tokens(&full) + tokens(&reasoning), pieces, reasoning, full })
     }
 }
-
-/// What the demo says to a follow-up (after the client answered its calls).
-const FOLLOW_UP: &str = "Okay.";
 
 /// Base delays in milliseconds, multiplied by pace.
 const FIRST_MS: f64 = 600.0;

@@ -218,3 +218,17 @@ async fn every_route_checks_the_key() {
     }
     assert_eq!(call(addr, "POST", "/fork/k/1", json!({}), Some("k-1")).await.0, 200);
 }
+
+#[tokio::test]
+async fn replies_and_reasoning_follow_the_utterances_language() {
+    let server = start().await;
+    let addr = server.addr();
+    let reasoning =
+        |events: &[serde_json::Value]| -> String { events.iter().filter(|e| e["type"] == "reasoning").map(|e| e["text"].as_str().unwrap()).collect() };
+    let first = turn(addr, chat("어떻게 사용하면 돼?", "ko")).await;
+    assert!(text(&first).starts_with("\"어떻게 사용하면 돼?\"라고 했네요. 좋은 질문이에요!"), "{}", text(&first));
+    assert!(reasoning(&first).starts_with("사용자가 \"어떻게 사용하면 돼?\"라고 썼어요."), "{}", reasoning(&first));
+    let again = turn(addr, chat("使い方を教えて。", "ko")).await;
+    assert_eq!(text(&again), "「使い方を教えて。」って言ったね。ただのデモだけど、ちゃんと聞いてるよ。");
+    assert!(reasoning(&again).starts_with("このセッションの少し前に「어떻게 사용하면 돼?」って言ってたね。ユーザーは"), "{}", reasoning(&again));
+}

@@ -172,3 +172,24 @@ async fn reset_forgets_the_conversation_and_its_delegations() {
     let rest = drain(&mut ws, Duration::from_millis(1500)).await;
     assert!(rest.is_empty(), "the reset delegation never reports: {rest:?}");
 }
+
+#[tokio::test]
+async fn a_japanese_or_korean_turn_is_answered_and_reported_in_that_language() {
+    let server = start().await;
+    let (mut ws, _) = connect_ready(server.addr(), &[]).await;
+    let mut first = turn("400", "こんにちは");
+    first["images"] = json!(["data:image/jpeg;base64,AAAA"]);
+    send(&mut ws, first).await;
+    let frames = frames_until(&mut ws, is_end_of("400")).await;
+    assert_eq!(speech_of(&frames)[..2], ["画面、ちゃんと見えてるよ。", "こんにちは！ユイだよ。"]);
+    let list = frames.iter().find(|f| f["type"] == "delegations").expect("the first turn delegates");
+    assert_eq!(list["items"][0]["title"], "このチャットのメモを整理する");
+    let after = frames_until(&mut ws, |f| f["type"] == "turn_end").await;
+    assert_eq!(speech_of(&after), ["ちょっと報告！「このチャットのメモを整理する」、終わったよ。", "全部問題なさそうだよ。"]);
+
+    send(&mut ws, turn("401", "내일 회의 기억해 줘")).await;
+    let frames = frames_until(&mut ws, is_end_of("401")).await;
+    assert_eq!(speech_of(&frames)[0], "\"내일 회의 기억해 줘\"라고 했네요.");
+    let after = frames_until(&mut ws, |f| f["type"] == "turn_end").await;
+    assert_eq!(speech_of(&after), ["잠깐 알려 드릴게요. \"내일 회의 기억해 줘\", 다 끝냈어요.", "다 괜찮아 보여요."]);
+}

@@ -172,6 +172,25 @@ async fn a_chat_follow_up_after_tool_messages_ends_without_cues() {
     assert!(chunks.iter().any(|c| c["choices"][0]["finish_reason"] == "stop"));
 }
 
+#[tokio::test]
+async fn japanese_sentences_join_without_spaces_and_follow_ups_follow_the_language() {
+    let server = start().await;
+    let body = json!({ "stream": true, "messages": [{ "role": "user", "content": "こんにちは" }] });
+    let resp = http_post(server.addr(), "/v1/chat/completions", &body, None).await;
+    let events = parse_sse(&resp.body);
+    let text: String = data(&events[..events.len() - 1]).iter().filter_map(|c| c["choices"][0]["delta"]["content"].as_str()).collect();
+    assert!(text.starts_with("こんにちは！ユイだよ。ここはデモ用"), "{text}");
+    let follow = json!({ "stream": true, "messages": [
+        { "role": "user", "content": "안녕" },
+        { "role": "assistant", "content": null, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "look", "arguments": "{}" } }] },
+        { "role": "tool", "tool_call_id": "c1", "content": "standing" },
+    ] });
+    let resp = http_post(server.addr(), "/v1/chat/completions", &follow, None).await;
+    let events = parse_sse(&resp.body);
+    let text: String = data(&events[..events.len() - 1]).iter().filter_map(|c| c["choices"][0]["delta"]["content"].as_str()).collect();
+    assert_eq!(text, "네, 알겠어요.");
+}
+
 /// A request as the YUI client sends it on the Responses transport.
 fn client_responses_request(input: Value) -> Value {
     json!({

@@ -12,5 +12,5 @@ pub async fn start() -> DemoServer {
 
 /// Starts a demo with this pace and key.
 pub async fn start_with(pace: f64, key: Option<&str>) -> DemoServer {
-    DemoServer::start(DemoConfig { port: 0, pace, key: key.map(str::to_string) }).await.expect("demo starts")
+    DemoServer::start(DemoConfig { port: 0, pace, key: key.map(str::to_string), ..DemoConfig::default() }).await.expect("demo starts")
 }

@@ -1,0 +1,182 @@
+// The interface's words in the user's language (docs/i18n.md).
+//
+// The catalogs are the Fluent files in crates/yui-i18n/locales/<language>/,
+// one folder per language and a file per window; the Rust side reads the
+// same files for the tray. Here @fluent/bundle formats them. A page marks
+// its static text with `data-l10n-id` (and `data-l10n-args` when the message
+// takes variables) and calls `localize()`; code asks `t(id, args)`. A
+// message's attributes (`.title`, `.aria-label`, `.placeholder`) become the
+// element's attributes. `setLanguage` switches every page at once: each
+// page re-reads its marked text, and what code wrote registers `onLanguage`
+// to write itself again.
+
+import { FluentBundle, FluentResource, type FluentVariable } from "@fluent/bundle";
+
+/** A language the interface speaks. */
+export type Language = "en" | "ja" | "ko";
+
+/** The languages the interface speaks, English first (as `yui_i18n::LANGUAGES`). */
+export const LANGUAGES: readonly Language[] = ["en", "ja", "ko"];
+
+/** The variables a message takes. */
+export type Args = Record<string, FluentVariable>;
+
+const sources = import.meta.glob<string>("../../../crates/yui-i18n/locales/*/*.ftl", { query: "?raw", import: "default", eager: true });
+
+/** Every catalog file: its language, file name and text. */
+export function catalogFiles(): { language: string; name: string; source: string }[] {
+  return Object.entries(sources).map(([path, source]) => {
+    const parts = path.split("/");
+    return { language: parts[parts.length - 2], name: parts[parts.length - 1], source };
+  });
+}
+
+const bundles = new Map<Language, FluentBundle>();
+
+function bundle(language: Language): FluentBundle {
+  let found = bundles.get(language);
+  if (!found) {
+    // The interface's languages all run left to right: no isolation marks.
+    found = new FluentBundle(language, { useIsolating: false });
+    for (const file of catalogFiles().filter((f) => f.language === language)) {
+      const errors = found.addResource(new FluentResource(file.source));
+      for (const error of errors) console.error(`yui: catalog ${language}/${file.name}:`, error);
+    }
+    bundles.set(language, found);
+  }
+  return found;
+}
+
+let current: Language = "en";
+const listeners = new Set<(language: Language) => void>();
+
+/** `language` when the interface speaks it, else English. */
+export function supported(language: string | null | undefined): Language {
+  return (LANGUAGES as readonly string[]).includes(language ?? "") ? (language as Language) : "en";
+}
+
+/** The language the interface speaks now. */
+export function language(): Language {
+  return current;
+}
+
+/**
+ * Speak `language` from now on: the page's marked text is written again
+ * and every `onLanguage` listener runs. A language the interface does not
+ * speak is English.
+ */
+export function setLanguage(language: string): void {
+  const next = supported(language);
+  const changed = next !== current;
+  current = next;
+  if (typeof document !== "undefined") {
+    document.documentElement.lang = next;
+    localize(document);
+  }
+  if (!changed) return;
+  for (const listener of listeners) {
+    try {
+      listener(next);
+    } catch (err) {
+      console.error("yui: a language listener failed", err);
+    }
+  }
+}
+
+/** Run `listener` after each switch of language, until the returned function is called. */
+export function onLanguage(listener: (language: Language) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function format(id: string, args: Args | undefined, attribute?: string): string | null {
+  for (const lang of current === "en" ? ["en" as const] : [current, "en" as const]) {
+    const b = bundle(lang);
+    const message = b.getMessage(id);
+    const pattern = attribute === undefined ? message?.value : message?.attributes[attribute];
+    if (!pattern) continue;
+    const errors: Error[] = [];
+    const text = b.formatPattern(pattern, args, errors);
+    if (errors.length) console.warn(`yui: message ${id} in ${lang}:`, errors);
+    return text;
+  }
+  return null;
+}
+
+/** Message `id` in the current language (English when it lacks it; the id itself, logged, when English does too). */
+export function t(id: string, args?: Args): string {
+  const text = format(id, args);
+  if (text === null) {
+    console.error(`yui: no message ${id}`);
+    return id;
+  }
+  return text;
+}
+
+/** Attribute `attribute` of message `id` (`t("x", …)` of `.title` and the like). */
+export function tAttribute(id: string, attribute: string, args?: Args): string {
+  const text = format(id, args, attribute);
+  if (text === null) {
+    console.error(`yui: no attribute ${attribute} of message ${id}`);
+    return id;
+  }
+  return text;
+}
+
+/** Whether the catalog has message `id` (in English, the complete one). */
+export function has(id: string): boolean {
+  return bundle("en").hasMessage(id);
+}
+
+/**
+ * Mark `element` with message `id` (and `args`) and write it now: its text
+ * becomes the message's value, its attributes the message's attributes. A
+ * later switch of language writes it again.
+ */
+export function mark(element: Element, id: string, args?: Args): void {
+  element.setAttribute("data-l10n-id", id);
+  if (args) element.setAttribute("data-l10n-args", JSON.stringify(args));
+  else element.removeAttribute("data-l10n-args");
+  write(element);
+}
+
+function write(element: Element): void {
+  const id = element.getAttribute("data-l10n-id");
+  if (!id) return;
+  let args: Args | undefined;
+  const raw = element.getAttribute("data-l10n-args");
+  if (raw) {
+    try {
+      args = JSON.parse(raw) as Args;
+    } catch (err) {
+      console.error(`yui: data-l10n-args of ${id} is not JSON`, err);
+    }
+  }
+  const lang = current === "en" || bundle(current).hasMessage(id) ? current : "en";
+  const b = bundle(lang);
+  const message = b.getMessage(id);
+  if (!message) {
+    console.error(`yui: no message ${id}`);
+    return;
+  }
+  if (message.value) element.textContent = b.formatPattern(message.value, args);
+  for (const [name, pattern] of Object.entries(message.attributes)) {
+    element.setAttribute(name, b.formatPattern(pattern, args));
+  }
+}
+
+/** Write every element under `root` marked with `data-l10n-id` (the root itself included). */
+export function localize(root: ParentNode): void {
+  if (root instanceof Element && root.hasAttribute("data-l10n-id")) write(root);
+  for (const element of root.querySelectorAll("[data-l10n-id]")) write(element);
+}
+
+/** `value` as a number in the current language's format. */
+export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(current, options).format(value);
+}
+
+/** `value` as a date and/or time in the current language's format. */
+export function formatDate(value: Date | number, options?: Intl.DateTimeFormatOptions): string {
+  return new Intl.DateTimeFormat(current, options).format(value);
+}
