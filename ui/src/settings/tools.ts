@@ -180,6 +180,7 @@ export class ScreenTools {
     const target = cell(targetText(r.target), "target");
     // A character's name is hers, in every language.
     if (r.target !== "user") target.dataset.words = "theirs";
+    // not-ui-text: the band cell's class names.
     tr.append(target, cell(bandText(r.band), `band band-${r.band}`), edit, cell(relationChange(r), "change"));
     return tr;
   }
