@@ -145,17 +145,17 @@ test("the Screen & tools settings save without a new session and set a relation 
     const url = await browser.$('input[name="chat_base_url"]');
     await browser.waitUntil(async () => (await url.getValue()) === baseUrl, { timeout: 15_000, timeoutMsg: "the settings did not load" });
 
-    // Relations: none yet, so a neutral "user" row to set.
+    // Relations: none yet, so a neutral row for the user ("you") to set.
     const userRow = await browser.$('#relations tr[data-target="user"]');
     await userRow.waitForExist({ timeout: 10_000, timeoutMsg: "no user row in the relations list" });
     const value = await userRow.$("input.relation-value");
     await value.setValue("4");
     await (await userRow.$("button")).click();
-    await browser.waitUntil(async () => /Set user to 4 \(warm\)/.test(await textOf(browser, "relations-message")), {
+    await browser.waitUntil(async () => /you: set to 4 \(warm\)/.test(await textOf(browser, "relations-message")), {
       timeout: 10_000,
       timeoutMsg: "the relation was not set",
     });
-    assert.match(await textOf(browser, "relations"), /user\s*warm/);
+    assert.match(await textOf(browser, "relations"), /you\s*warm/);
     assert.match(await textOf(browser, "relations"), /set by the user/);
 
     // Switches save with the form and reach the live session without a new one.

@@ -1,6 +1,6 @@
 # ペットウィンドウ: ステータス表示、キャラクターの周りの操作、お知らせ。
 
-# キャラクターのキャンバス (コアが伝える名前)。コアが答える前の名前
+# キャラクターのキャンバス（コアが伝える名前）。コアが答える前の名前
 pet-stage =
     .aria-label = { $name }
 pet-default-name = Yui
@@ -23,26 +23,26 @@ pet-voice-hearing = 聞き取り中…
 pet-voice-transcribing = 文字起こし中…
 pet-voice-no-permission = マイクの使用が許可されていません
 pet-voice-no-device = マイクが見つかりません
-pet-voice-device-busy = マイクは使用中です
+pet-voice-device-busy = マイクが使用中です
 pet-voice-stream = マイクのエラー
-pet-voice-no-stt = 設定 → 音声 で音声認識サーバーを設定してください。
+pet-voice-no-stt = 「設定 → 音声」で音声認識サーバーを指定してください。
 pet-voice-stt = 文字起こしできませんでした: { $detail }
 
-# ステータスの下の行: 任せたタスクとトークン使用量
-pet-tasks = タスク: { $summary }
+# ステータスの下の行: 任せた作業とトークン使用量
+pet-tasks = 作業: { $summary }
 pet-usage =
-    .title = 最後の返答のトークン数と、モデルのコンテキストウィンドウ
+    .title = 直前の返答のトークン数と、モデルのコンテキスト長
 pet-usage-of-window = { $used } / { $window } トークン
 pet-usage-tokens = { $used } トークン
 
 # 送るたびに画面を添付しているときの目のバッジ
 pet-screen-watch =
-    .title = 送るメッセージごとに画面の画像が添付されます。設定でオフにできます。
+    .title = 送るメッセージごとに画面の画像が付きます。設定でオフにできます。
 pet-screen-watch-label = 画面を見ています
 
 # オフのツールをオンにする提案
 pet-offer-accept = オンにする
-    .title = スイッチをオンにします (設定に保存されます)
+    .title = スイッチをオンにします（設定に保存されます）
 pet-offer-dismiss =
     .aria-label = 閉じる
 
@@ -67,14 +67,14 @@ pet-send = 送信
 pet-stop = 停止
     .aria-label = 返答を止める
 pet-mic-off =
-    .aria-label = マイクオフ: クリックすると音声で話せます
-    .title = マイク (Ctrl+Shift+Space を押している間だけ話すこともできます)
+    .aria-label = マイクオフ: クリックすると声で話しかけられます
+    .title = マイク（Ctrl+Shift+Space を押している間だけ話すこともできます）
 pet-mic-on =
     .aria-label = マイクオン: クリックすると聞き取りを止めます
-    .title = マイク (Ctrl+Shift+Space を押している間だけ話すこともできます)
+    .title = マイク（Ctrl+Shift+Space を押している間だけ話すこともできます）
 pet-chat =
     .aria-label = チャットウィンドウを開く
-    .title = チャット履歴 (Ctrl+Alt+Y)
+    .title = チャット履歴（Ctrl+Alt+Y）
 
 # エラー行: ページ自身ができなかったこと
 pet-character-failed = キャラクターを読み込めませんでした: { $detail }

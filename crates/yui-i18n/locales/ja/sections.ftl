@@ -2,9 +2,9 @@
 # （bed、characters、chat、desktop、reactions、screen、session、strip、tools、voice）。
 
 # キャラクター（characters.ts）
-section-characters-remove-question = { $name } を削除しますか？設定、会話、関係、キーがこのコンピューターから削除されます。
+section-characters-remove-question = 「{ $name }」を削除しますか？設定、会話、関係、キーがこのパソコンから削除されます。
 section-characters-name-first = 先に名前を付けてください。
-section-characters-default-card = 標準のカード
+section-characters-default-card = 既定のカード
 section-characters-copy-of = { $name } のコピー
 section-characters-on-desktop =
     .aria-label = { $name } をデスクトップに表示
@@ -33,9 +33,9 @@ section-desktop-x11-above = ウィンドウマネージャーが最前面に保�
 section-desktop-x11-no-above = ウィンドウマネージャーがウィンドウを最前面に保てないため、ほかのウィンドウに隠れることがあります。トレイの「呼び戻す」か Ctrl+Shift+Y で表示できます
 section-desktop-places-herself = 自分でウィンドウを動かせます
 section-desktop-compositor-blends = コンポジターがウィンドウを透過合成しています
-section-desktop-wayland-click-through = コンポジターが描いた形を入力領域として扱います。Wayland ではアプリがグローバルショートカットを使えないため、呼び戻すには YUI をもう一度起動する（コンポジターで `yui` をキーに割り当てます）か、トレイの「呼び戻す」を使ってください
+section-desktop-wayland-click-through = キャラクターが描く形を、コンポジターが入力領域として扱います。Wayland ではアプリがグローバルショートカットを使えないため、呼び戻すには YUI をもう一度起動する（コンポジターで `yui` をキーに割り当ててください）か、トレイの「呼び戻す」を使ってください
 section-desktop-wayland-overlay = コンポジターのオーバーレイ層にいて、ウィンドウより手前に表示されます
-section-desktop-wayland-no-above = Wayland クライアントは自分を最前面に保てません。GDK_BACKEND=x11 で YUI を起動すると XWayland を使い、最前面に保てます
+section-desktop-wayland-no-above = Wayland クライアントは自分を最前面に保てません。GDK_BACKEND=x11 で YUI を起動すると XWayland で動き、最前面に保てます
 section-desktop-wayland-margins = 自分でウィンドウを動かせます（layer-shell の余白）
 section-desktop-wayland-no-placement = Wayland クライアントは自分の位置を決められないため、歩く・座る・落ちるができず、body_action は unsupported を返します。GDK_BACKEND=x11 で起動するとデスクトップを動き回れます
 section-desktop-system-blends = システムがウィンドウを透過合成しています
@@ -44,12 +44,12 @@ section-desktop-system-above = システムが最前面に保ちます
 section-desktop-no-display-to-show = 表示するディスプレイがありません
 section-desktop-no-display = ディスプレイがありません
 
-# リアクション: シグナルの受け口（reactions.ts）
+# 反応: ほかのプログラムからの知らせの受け口（reactions.ts）
 section-reactions-off = オフ: ほかのプログラムからは届きません。
-section-reactions-listening = { $address } で待ち受けています（このコンピューターからのみ）。
+section-reactions-listening = { $address } で待ち受けています（このパソコンからのみ）。
 section-reactions-not-listening = { $address } で待ち受けていません。保存してから YUI を再起動してください。
 section-reactions-copied = コピーしました
-section-reactions-copy-failed = コピー失敗
+section-reactions-copy-failed = コピーできませんでした
 
 # 画面とツール: ディスプレイと関係（screen.ts）
 section-screen-display = ディスプレイ { $index }
@@ -71,7 +71,7 @@ section-tools-relation-value =
 section-tools-relation-set = 設定
 section-tools-relation-you = あなた
 section-tools-relation-range = 値は { $min } から { $max } までの整数です。
-section-tools-relation-done = { $target } を { $value }（{ $band }）にしました。
+section-tools-relation-done = { $target } への値を { $value }（{ $band }）に設定しました。
 section-tools-thumb =
     .alt = { $label }
     .title = { $label } — クリックで拡大
@@ -87,9 +87,9 @@ section-session-started = 開始 { $time }
 section-session-started-ended = { $started } · 終了 { $time }
 
 # タイトル下のセッション表示（strip.ts）
-section-strip-replying = 返信中…
+section-strip-replying = 返答中…
 section-strip-thinking = 考え中…
-section-strip-replying-queued = 返信中…（ほか { $count } 件待ち）
+section-strip-replying-queued = 返答中…（ほか { $count } 件待ち）
 section-strip-thinking-queued = 考え中…（ほか { $count } 件待ち）
 section-strip-running = { $count } 件実行中
 
@@ -97,5 +97,5 @@ section-strip-running = { $count } 件実行中
 section-voice-system-default = システムの既定
 section-voice-device-missing = { $device }（見つかりません）
 section-voice-show-keys = キーを表示
-section-voice-hide-keys = キーを隠す
+section-voice-hide-keys = キーを非表示
 section-voice-devices-error = デバイスの一覧を取得できません: { $problem }

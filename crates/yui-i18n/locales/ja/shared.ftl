@@ -1,6 +1,6 @@
-# キャラクターのウィンドウが共有する言葉 (ui/src/slices/ のスライス)。
+# キャラクターのウィンドウが共有する言葉（ui/src/slices/ のスライス）。
 
-# 接続の状態 (チャットのヘッダーと設定のストリップに表示)
+# 接続の状態（チャットのヘッダーと設定のストリップに表示）
 shared-connection-connecting = 接続中…
 shared-connection-connected = 接続済み
 shared-connection-ready = 準備完了
@@ -15,6 +15,6 @@ shared-offer-browser = ブラウザーを使おうとしましたが、オフに
 shared-offer-relations = 誰かへの気持ちを書き留めようとしましたが、関係の記録がオフになっています。
 shared-offer-other = { $switch } を使おうとしましたが、オフになっています。
 
-# 任せたタスクの数
-shared-delegations-running = 実行中 { $count }
-shared-delegations-done = 完了 { $count }
+# 任せた作業の数
+shared-delegations-running = { $count } 件実行中
+shared-delegations-done = { $count } 件完了

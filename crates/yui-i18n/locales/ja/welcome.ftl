@@ -3,19 +3,19 @@
 # 最初の画面
 welcome-window-title = YUI へようこそ
 welcome-heading = YUI へようこそ
-welcome-lead = いまは小さなデモが返事をしています。お好きなモデルにつなぐには、ここで設定するか、あとで設定画面から行えます。
+welcome-lead = いまは小さなデモが返答しています。お好きなモデルにつなぐ設定は、ここでも、あとから設定ウィンドウでもできます。
 welcome-language = 言語
 welcome-language-picker =
     .aria-label = 言語
 welcome-keep-demo = いまはデモのままにする
 welcome-done = 完了
 
-# このコンピューターで動いているものと、プロバイダー
+# このパソコンで動いているものと、プロバイダー
 welcome-pick =
-    .aria-label = 返事に使うモデルの選択
-welcome-found-heading = このコンピューターで見つかったもの
-welcome-looking = このコンピューターでモデルサーバーを探しています…
-welcome-nothing-found = いつものポートでは何も動いていません（Ollama、LM Studio、llama.cpp、vLLM、LiteLLM）。
+    .aria-label = 返答に使うモデルの選択
+welcome-found-heading = このパソコンで見つかったもの
+welcome-looking = このパソコンでモデルサーバーを探しています…
+welcome-nothing-found = 標準的なポートでは何も動いていません（Ollama、LM Studio、llama.cpp、vLLM、LiteLLM）。
 welcome-found-models = モデル { $count } 個
 welcome-found-compatible = OpenAI 互換サーバー
 welcome-providers-heading = またはプロバイダーを選ぶ
@@ -32,8 +32,8 @@ welcome-provider-llama-cpp = llama.cpp サーバー
 welcome-connect =
     .aria-label = 接続
 welcome-base-url = ベース URL
-welcome-key = API キー
-welcome-key-optional = API キー（求められる場合）
+welcome-key = キー
+welcome-key-optional = キー（求められる場合）
 welcome-model = モデル
 welcome-model-input =
     .placeholder = モデル名を選ぶか入力
@@ -41,47 +41,47 @@ welcome-models-on-server = このサーバーにはモデルが { $count } 個�
 welcome-back = 戻る
 welcome-go = 接続してあいさつ
 welcome-testing = テスト中…
-welcome-answer-hint = 最初の返事:
-welcome-answer-connected = 接続しました。最初の返事:
+welcome-answer-hint = 最初の返答:
+welcome-answer-connected = 接続しました。最初の返答:
 
 # 接続テストで失敗したことと、試すこと
 welcome-problem-with-detail = { $advice }（{ $detail }）
 welcome-problem-unreachable = そのアドレスからは応答がありません。サーバーが動いているか、ベース URL とポート番号が正しいか確認してください。
-welcome-problem-key-refused = サーバーがキーを受け付けませんでした。プロバイダーのページから、前後に余計な文字が入らないようにもう一度コピーしてください。
+welcome-problem-key-refused = サーバーがキーを拒否しました。プロバイダーのページから、前後に余計な文字が入らないようにもう一度コピーしてください。
 welcome-problem-model-missing = キーは有効ですが、そのモデルはこのサーバーで応答しません。サーバーの一覧で正確な名前を確認してください。
 welcome-problem-wrong-protocol = 応答はありますが、このプロトコルではありません。Chat Completions（ほとんどのサーバーが対応）を試すか、ベース URL を確認してください。
 
-# 声とマイク(ui/src/welcome/voice.ts)
+# 声とマイク（ui/src/welcome/voice.ts）
 welcome-to-voice = 声とマイクを設定する
 welcome-skip = スキップ
 welcome-finish = 完了
 welcome-next-mic = 次へ: マイク
 welcome-voice-heading = 声
-welcome-voice-lead = 話すための声を選んで試してください。一言しゃべります。うまくいくまで何も保存されません。
+welcome-voice-lead = 話す声を選んで試してください。キャラクターが一言話します。うまくいくまで何も保存されません。
 welcome-voice-looking = このパソコンで音声合成サーバーを探しています…
-welcome-voice-nothing = いつものポートで動いている音声合成サーバー(Kokoro-FastAPI、openedai-speech、Speaches)はなく、システムの声もありません。
-welcome-voice-system = システムの声
+welcome-voice-nothing = 標準的なポートで動いている音声合成サーバー（Kokoro-FastAPI、openedai-speech、Speaches）がなく、このパソコンにはシステム音声もありません。
+welcome-voice-system = システム音声
 welcome-voice-system-detail = 内蔵、オフラインで使えます
 welcome-voice-kokoro = Kokoro-FastAPI
 welcome-voice-compatible = OpenAI 互換の音声合成サーバー
 welcome-voice-other = 別のアドレスの音声合成サーバー
 welcome-voice-count = { $count } 種類の声
 welcome-voice-models = 音声モデル { $count } 個
-welcome-voice-key = キー(求められた場合)
+welcome-voice-key = キー（求められる場合）
 welcome-voice-model = モデル
 welcome-voice-name = 声
 welcome-voice-try = この声を試す
 welcome-voice-trying = 試しています…
-welcome-voice-kept = この声で話しました({ $seconds } 秒)。これからはこの声です。
-welcome-voice-unreachable = そのアドレスから応答がありません。音声合成サーバーが動いていること、アドレスとポートが正しいことを確かめてください。
-welcome-voice-key-refused = 音声合成サーバーにキーを拒否されました。前後に余分な文字が入らないように、もう一度コピーしてください。
-welcome-voice-missing = サーバーは応答しましたが、そのモデルと声では話せませんでした。サーバーの一覧で正確な名前を確かめてください。
-welcome-voice-no-system = このパソコンにはシステムの声がありません。espeak-ng をインストールする(Linux)か、音声合成サーバーを選んでください。
-welcome-voice-not-playable = 音声は届きましたが、再生できませんでした。設定 → 音声 で音の出力先を確かめてください。
+welcome-voice-kept = この声で話しました（{ $seconds } 秒）。これからはこの声で話します。
+welcome-voice-unreachable = そのアドレスからは応答がありません。音声合成サーバーが動いているか、アドレスとポート番号が正しいか確認してください。
+welcome-voice-key-refused = 音声合成サーバーがキーを拒否しました。前後に余計な文字が入らないようにもう一度コピーしてください。
+welcome-voice-missing = サーバーは応答しましたが、そのモデルと声では音声が返ってきませんでした。サーバーの一覧で正確な名前を確認してください。
+welcome-voice-no-system = このパソコンにはシステム音声がありません。espeak-ng をインストールする（Linux）か、音声合成サーバーを選んでください。
+welcome-voice-not-playable = 音声は届きましたが、再生できませんでした。「設定 → 音声」の出力デバイスを確認してください。
 welcome-mic-heading = マイク
-welcome-mic-lead = オンにすると声で話しかけられます。話しかけた言葉を聞き取るか、Ctrl+Shift+Space を押している間だけ聞きます。聞き取りには 設定 → 音声 の音声認識サーバーを使います。
+welcome-mic-lead = オンにすると声で話しかけられます。話し声を待ち受けるか、Ctrl+Shift+Space を押している間だけ聞き取ります。聞き取りには「設定 → 音声」で指定した音声認識サーバーを使います。
 welcome-mic-device = マイク
-welcome-mic-default = { $name }(既定)
+welcome-mic-default = { $name }（既定）
 welcome-mic-on = マイクをオンにする
-welcome-mic-none = このパソコンにマイクが見つかりません。
+welcome-mic-none = このパソコンにはマイクが見つかりませんでした。
 welcome-mic-listening = マイクがオンになりました。キャラクターの下のマイクボタンでオフにできます。

@@ -19,25 +19,25 @@ pet-pill-tool-failed = { $tool } 실패
 
 # 상태 표시: 음성 입력
 pet-voice-listening = 듣는 중
-pet-voice-hearing = 말씀 듣는 중…
+pet-voice-hearing = 말소리를 듣는 중…
 pet-voice-transcribing = 받아쓰는 중…
 pet-voice-no-permission = 마이크 사용 권한이 없어요
 pet-voice-no-device = 마이크를 찾을 수 없어요
-pet-voice-device-busy = 마이크를 다른 곳에서 쓰고 있어요
+pet-voice-device-busy = 마이크가 사용 중이에요
 pet-voice-stream = 마이크 오류
-pet-voice-no-stt = 설정 → 음성에서 음성 인식 서버를 설정해 주세요.
+pet-voice-no-stt = '설정 → 음성'에서 음성 인식 서버를 지정해 주세요.
 pet-voice-stt = 받아쓰지 못했어요: { $detail }
 
 # 상태 표시 아래 줄: 맡긴 작업과 토큰 사용량
 pet-tasks = 작업: { $summary }
 pet-usage =
-    .title = 마지막 답변의 토큰 수와 모델의 컨텍스트 창 크기
+    .title = 마지막 답변의 토큰 수와 모델의 컨텍스트 길이
 pet-usage-of-window = { $used } / { $window } 토큰
 pet-usage-tokens = { $used } 토큰
 
 # 보내는 메시지마다 화면을 첨부할 때의 눈 배지
 pet-screen-watch =
-    .title = 보내는 메시지마다 화면 사진이 함께 가요. 설정에서 끌 수 있어요.
+    .title = 보내는 메시지마다 화면 이미지가 첨부돼요. 설정에서 끌 수 있어요.
 pet-screen-watch-label = 화면을 보고 있어요
 
 # 꺼진 도구를 켜자는 제안
@@ -46,7 +46,7 @@ pet-offer-accept = 켜기
 pet-offer-dismiss =
     .aria-label = 닫기
 
-# 허락 요청: 캐릭터가 하려는 일과 그 대답
+# 허용 요청: 캐릭터가 하려는 일과 그 대답
 pet-ask-look = 화면을 봐도 될까요?
 pet-ask-open = { $url } 페이지를 열어도 될까요?
 pet-ask-run = { $tool } 도구를 실행해도 될까요?
@@ -67,11 +67,11 @@ pet-send = 보내기
 pet-stop = 중지
     .aria-label = 답변 중지
 pet-mic-off =
-    .aria-label = 마이크 꺼짐: 클릭하면 음성으로 말할 수 있어요
-    .title = 마이크(Ctrl+Shift+Space를 누르고 있는 동안 한 번 말하기)
+    .aria-label = 마이크 꺼짐: 클릭하면 목소리로 말을 걸 수 있어요
+    .title = 마이크(Ctrl+Shift+Space를 누르고 있는 동안만 말하기)
 pet-mic-on =
     .aria-label = 마이크 켜짐: 클릭하면 듣기를 멈춰요
-    .title = 마이크(Ctrl+Shift+Space를 누르고 있는 동안 한 번 말하기)
+    .title = 마이크(Ctrl+Shift+Space를 누르고 있는 동안만 말하기)
 pet-chat =
     .aria-label = 채팅 창 열기
     .title = 채팅 기록(Ctrl+Alt+Y)

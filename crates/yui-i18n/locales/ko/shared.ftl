@@ -16,5 +16,5 @@ shared-offer-relations = 누군가에 대한 마음을 기록하려 했는데 �
 shared-offer-other = { $switch } 기능을 쓰려고 했는데 꺼져 있어요.
 
 # 맡긴 작업의 수
-shared-delegations-running = 실행 중 { $count }
-shared-delegations-done = 완료 { $count }
+shared-delegations-running = { $count }개 실행 중
+shared-delegations-done = { $count }개 완료
