@@ -165,6 +165,7 @@ pub fn run() {
         .manage(window::Windows::default())
         .manage(company::Company::default())
         .manage(settings_target::Editing::default())
+        .manage(settings_window::SaveLock::default())
         .manage(startup::Background::default())
         .manage(streams::Streams::default())
         .manage(ingress::Ingress::default())

@@ -93,23 +93,38 @@ pub async fn save_settings(app: AppHandle, window: WebviewWindow, mut settings: 
     apply(&app, &target, settings).await
 }
 
-/// Save `next` as `target`'s and make the app follow it: the characters
-/// start again when the transport changed, else her live session (while she
-/// is open) reads it (switches, the turn screenshot, the voice) and main's
-/// listens or stops when the mic toggle changed; her pet window reloads her
-/// character when that changed.
+/// Held while one save is made and followed: saves from the settings, the
+/// welcome and the pet's toggles run one at a time, so the last one saved is
+/// the last one announced.
+#[derive(Default)]
+pub struct SaveLock(tokio::sync::Mutex<()>);
+
+/// Save `next` as `target`'s and make the app follow it: a new UI language
+/// is announced first (every window, the tray); the characters start again
+/// when the transport changed, else her live session (while she is open)
+/// reads it (switches, the turn screenshot, the voice) and main's listens
+/// or stops when the mic toggle changed (and listens again on another
+/// microphone); her pet window reloads her character when that changed.
 pub(crate) async fn apply(app: &AppHandle, target: &Target, next: Settings) -> Result<(), CommandError> {
+    let lock = app.state::<SaveLock>();
+    let _one_at_a_time = lock.0.lock().await;
     let Target { root, own, window } = target.clone();
     let saved = next.clone();
-    let (change, mic_was, language_was, place) = blocking(move || {
+    let (change, old_voice, language_was, place) = blocking(move || {
         let old = load_joined(&root, &own).unwrap_or_default();
         let change = old.change_to(&next);
         let place = save_split(&root, &own, &next)?;
-        Ok((change, old.character.voice.mic_enabled, old.user.language, place))
+        Ok((change, old.character.voice, old.user.language, place))
     })
     .await?;
     tracing::info!(record = "key_place", place = ?place);
     tracing::info!(record = "settings_saved", restart = change.restart_session, character = change.character_changed);
+    if saved.user.language != language_was {
+        crate::language::announce(app, &saved.user.language);
+    }
+    let voice = &saved.character.voice;
+    let mic_changed = voice.mic_enabled != old_voice.mic_enabled;
+    let mic_moved = voice.mic_enabled && old_voice.mic_enabled && voice.mic_device.trim() != old_voice.mic_device.trim();
     if change.restart_session && window.is_some() {
         restart_pet_session(app).await;
     } else if let Some(id) = window {
@@ -117,17 +132,17 @@ pub(crate) async fn apply(app: &AppHandle, target: &Target, next: Settings) -> R
         // A new session listens by itself when the toggle is on (startup.rs).
         let _ = app.state::<crate::window::Windows>().with_session(id, |s| {
             s.update_settings(&saved);
-            if target.is_main() && saved.character.voice.mic_enabled != mic_was {
-                s.listen(saved.character.voice.mic_enabled);
+            if target.is_main() && mic_moved {
+                s.listen(false);
+                s.listen(true);
+            } else if target.is_main() && mic_changed {
+                s.listen(voice.mic_enabled);
             }
             Ok(())
         });
     }
     if change.character_changed {
         announce_character(app, target);
-    }
-    if saved.user.language != language_was {
-        crate::language::announce(app, &saved.user.language);
     }
     crate::ingress::follow(app, &saved.user.ingress).await;
     crate::presence::follow_autostart_async(app, saved.user.start_at_login).await;

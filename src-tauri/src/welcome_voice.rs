@@ -23,7 +23,7 @@ pub async fn welcome_voices(window: WebviewWindow) -> Result<VoiceChoices, Comma
 }
 
 /// Say the sample line with `pick` (on the sound device, unless `YUI_AUDIO`
-/// says otherwise); when it was made, keep it as main's voice.
+/// says otherwise); when it was made and played, keep it as main's voice.
 ///
 /// Errors: not the welcome window; the settings could not be read or saved.
 /// A voice that does not work is no error: the report says why.
@@ -39,6 +39,11 @@ pub async fn welcome_try_voice(app: AppHandle, window: WebviewWindow, pick: Voic
     let report = yui_core::voice_setup::try_voice(&settings.character.voice, output, &settings.user.language).await;
     tracing::info!(record = "welcome_voice", system = pick.base_url.trim().is_empty(), problem = ?report.problem);
     if report.problem.is_none() {
+        // Kept on the settings as they are now: the try took a while, and
+        // the language, the connection or the mic may have been saved since.
+        let (root, own) = (target.root.clone(), target.own.clone());
+        let mut settings = blocking(move || load_joined(&root, &own)).await?;
+        pick.apply(&mut settings.character.voice);
         apply(&app, &target, settings).await?;
     }
     Ok(report)

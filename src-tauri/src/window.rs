@@ -80,7 +80,8 @@ impl WindowId {
         }
     }
 
-    /// The catalog id (`yui_i18n`) of the window's title.
+    /// The catalog id (`yui_i18n`) of the window's title (a pet window
+    /// beside main's is titled with her name instead).
     pub fn title(self) -> &'static str {
         match self {
             WindowId::Pet | WindowId::Beside(_) => "window-pet",
@@ -151,10 +152,11 @@ impl WindowId {
     }
 }
 
-/// The page windows' titles again in `language` (the user picked it).
+/// The page windows' titles again in `language` (the user picked it); a
+/// pet window keeps her name.
 pub fn retitle(app: &tauri::AppHandle, language: &str) {
     let words = yui_i18n::words(language);
-    for id in WindowId::all() {
+    for id in WindowId::all().filter(|id| !id.is_pet()) {
         if let Some(w) = app.get_webview_window(id.label()) {
             let _ = w.set_title(&words.text(id.title()));
         }

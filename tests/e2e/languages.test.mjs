@@ -15,7 +15,7 @@ const KEPT = [
   /^(YUI|English|日本語|한국어)$/,
   /https?:\/\/|127\.0\.0\.1|localhost/,
   /^\.?(vrm|vrma|json|png)$/i,
-  /\b(OpenAI|OpenRouter|Groq|Gemini|Google|Ollama|LM Studio|llama\.cpp|vLLM|LiteLLM|PraisonAI|Tavern|VRM|VRoid|URL|API|TTS|STT|JSON|PNG|SSE|WebSocket|Chat Completions|Responses|Ctrl|Shift|Alt|Enter|Esc|Tab|Space|ms|px|MB|KB|kB|GB|OS|ID)\b/,
+  /\b(OpenAI|OpenRouter|Groq|Gemini|Google|Ollama|LM Studio|llama\.cpp|vLLM|LiteLLM|PraisonAI|Kokoro-FastAPI|Tavern|VRM|VRoid|URL|API|TTS|STT|JSON|PNG|SSE|WebSocket|Chat Completions|Responses|Ctrl|Shift|Alt|Enter|Esc|Tab|Space|ms|px|MB|KB|kB|GB|OS|ID)\b/,
 ];
 
 /**
@@ -80,6 +80,16 @@ for (const [language, locale, other] of [
       await browser.pause(2500);
       await screenshot(t, browser, `lang-${language}-welcome`);
       await expectLocal(browser, language, "the welcome");
+      // Its voice and microphone steps too.
+      await (await browser.$("#to-voice")).click();
+      await browser.waitUntil(async () => (await browser.$$("#voices button")).length > 0, { timeout: 20_000, timeoutMsg: "the voice step never listed a choice" });
+      await (await browser.$("#voice-skip")).click();
+      await browser.waitUntil(async () => (await browser.$$("#mic-device option")).length > 0 || !(await browser.execute(() => document.getElementById("mic-problem").hidden)), {
+        timeout: 15_000,
+        timeoutMsg: "the microphone step never listed the microphones",
+      });
+      await screenshot(t, browser, `lang-${language}-welcome-voice`);
+      await expectLocal(browser, language, "the welcome's voice and microphone steps");
 
       await browser.switchToWindow(pet);
       await screenshot(t, browser, `lang-${language}-pet`);

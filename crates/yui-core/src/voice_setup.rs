@@ -71,8 +71,9 @@ pub async fn voice_choices() -> VoiceChoices {
 }
 
 /// The voice picked on the welcome: a speech server (its address, key,
-/// model and voice), or the system voice when `base_url` is empty.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// model and voice), or the system voice when `base_url` is empty. Its
+/// `Debug` hides the key.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct VoicePick {
     /// The speech server's base URL; empty: the system voice.
     pub base_url: String,
@@ -82,6 +83,17 @@ pub struct VoicePick {
     pub model: String,
     /// Its `voice` field (empty: the default).
     pub voice: String,
+}
+
+impl std::fmt::Debug for VoicePick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VoicePick")
+            .field("base_url", &self.base_url)
+            .field("key", &if self.key.is_empty() { "" } else { "<hidden>" })
+            .field("model", &self.model)
+            .field("voice", &self.voice)
+            .finish()
+    }
 }
 
 impl VoicePick {
@@ -257,8 +269,10 @@ pub async fn try_voice(voice: &VoiceSettings, output: AudioOutput, language: &st
 async fn play(sound: crate::speech::playback::Sound, device: &str) -> Result<(), String> {
     use crate::speech::playback::{AudioSink, SinkEvent};
     let length = sound.duration();
-    let device = Some(device).filter(|d| !d.is_empty());
-    let (mut sink, mut events) = crate::speech::audio::CpalSink::open(device, None).map_err(|e| e.to_string())?;
+    let device = Some(device.to_string()).filter(|d| !d.is_empty());
+    // Opening the device can wait up to AUDIO_OPEN_WAIT: off the async workers.
+    let opened = tokio::task::spawn_blocking(move || crate::speech::audio::CpalSink::open(device.as_deref(), None)).await.map_err(|e| e.to_string())?;
+    let (mut sink, mut events) = opened.map_err(|e| e.to_string())?;
     sink.play(1, sound);
     let finished = async {
         while let Some(event) = events.recv().await {

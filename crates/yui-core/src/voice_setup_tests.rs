@@ -123,3 +123,10 @@ fn a_pick_sets_the_voice_it_names() {
     VoicePick::default().apply(&mut voice);
     assert!(voice.system_voice && voice.tts_base_url.is_empty(), "an empty address is the system voice");
 }
+
+#[test]
+fn a_pick_never_shows_its_key() {
+    let pick = VoicePick { base_url: "http://127.0.0.1:8880".into(), key: "sk-secret".into(), ..VoicePick::default() };
+    let shown = format!("{pick:?}");
+    assert!(!shown.contains("sk-secret") && shown.contains("<hidden>"), "{shown}");
+}

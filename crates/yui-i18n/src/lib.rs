@@ -27,7 +27,7 @@ pub const FALLBACK: &str = "en";
 pub struct CatalogFile {
     /// Its language (`en`, `ja`, `ko`): the folder it sits in.
     pub language: &'static str,
-    /// Its file name (`tray.ftl`).
+    /// Its file name (`shell.ftl`).
     pub name: &'static str,
     /// Its Fluent text.
     pub source: &'static str,

@@ -1028,7 +1028,8 @@ export type VoiceServerKind = "kokoro_fastapi" | "openai_compatible";
 
 /**
  * The voice picked on the welcome: a speech server (its address, key,
- * model and voice), or the system voice when `base_url` is empty.
+ * model and voice), or the system voice when `base_url` is empty. Its
+ * `Debug` hides the key.
  */
 export type VoicePick = { 
 /**

@@ -159,16 +159,25 @@ function write(element: Element): void {
     console.error(`yui: no message ${id}`);
     return;
   }
-  if (message.value) element.textContent = b.formatPattern(message.value, args);
+  // Errors collected, not thrown: one bad message leaves the rest of the page to be written.
+  const errors: Error[] = [];
+  if (message.value) element.textContent = b.formatPattern(message.value, args, errors);
   for (const [name, pattern] of Object.entries(message.attributes)) {
-    element.setAttribute(name, b.formatPattern(pattern, args));
+    element.setAttribute(name, b.formatPattern(pattern, args, errors));
   }
+  if (errors.length) console.warn(`yui: message ${id} in ${lang}:`, errors);
 }
 
 /** Write every element under `root` marked with `data-l10n-id` (the root itself included). */
 export function localize(root: ParentNode): void {
-  if (root instanceof Element && root.hasAttribute("data-l10n-id")) write(root);
-  for (const element of root.querySelectorAll("[data-l10n-id]")) write(element);
+  const elements = [...(root instanceof Element && root.hasAttribute("data-l10n-id") ? [root] : []), ...root.querySelectorAll("[data-l10n-id]")];
+  for (const element of elements) {
+    try {
+      write(element);
+    } catch (err) {
+      console.error(`yui: ${element.getAttribute("data-l10n-id")} could not be written`, err);
+    }
+  }
 }
 
 /** `value` as a number in the current language's format. */

@@ -16,8 +16,15 @@ export async function followLanguage(): Promise<void> {
   setLanguage(fromQuery ?? "en");
   if (!inTauri()) return;
   try {
-    await onShellEvent(shellEvents.language, (payload) => setLanguage(payload.language));
-    setLanguage(await shell.uiLanguage());
+    // A switch announced while the first answer was on its way is newer than it.
+    let switches = 0;
+    await onShellEvent(shellEvents.language, (payload) => {
+      switches += 1;
+      setLanguage(payload.language);
+    });
+    const before = switches;
+    const saved = await shell.uiLanguage();
+    if (switches === before) setLanguage(saved);
   } catch (err) {
     console.warn("yui: the UI language could not be read; English", err);
   }

@@ -45,11 +45,15 @@ function write(element: HTMLElement, text: (() => string) | null): void {
   element.textContent = text();
 }
 
-onLanguage(() => {
+onLanguage((language) => {
   for (const [element, text] of written) {
     if (element.isConnected) element.textContent = text();
     else written.delete(element);
   }
+  // Picked elsewhere (the welcome): the form says so too, or its next Save
+  // would put the old language back.
+  field("language").value = language;
+  if (current) current = { ...current, language };
 });
 
 /** A rejected command as a line: its code's headline and the core's detail. */

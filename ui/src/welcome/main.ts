@@ -162,10 +162,24 @@ function onEvent(event: UiEvent): void {
 async function start(): Promise<void> {
   await following;
   language.value = currentLanguage();
+  // Saves one after another, in the order picked (arrow keys pick several).
+  let saving: Promise<unknown> = Promise.resolve();
   language.addEventListener("change", () => {
     // The page speaks it now; the shell saves it and tells the other windows.
-    setLanguage(language.value);
-    void shell.welcomeLanguage(language.value).catch((err) => console.warn("yui: language", err));
+    const before = currentLanguage();
+    const picked = language.value;
+    setLanguage(picked);
+    saving = saving.then(() =>
+      shell.welcomeLanguage(picked).catch((err) => {
+        // Not saved: the page goes back to what the app speaks, and says why.
+        const error = asCommandError(err);
+        console.warn("yui: language", error.message);
+        if (currentLanguage() === picked) setLanguage(before);
+        const line = byId<HTMLParagraphElement>("language-problem");
+        say(line, () => problemText(error));
+        line.hidden = false;
+      }),
+    );
   });
   providers = await shell.welcomeProviders();
   showChoices();

@@ -50,6 +50,9 @@ export class VoiceSteps {
   private choices: VoiceChoices | null = null;
   private offer: Offer | null = null;
   private microphones: string[] = [];
+  /** The last failure of each step in words (null: none), written again after a switch of language. */
+  private voiceFailure: (() => string) | null = null;
+  private micFailure: (() => string) | null = null;
 
   /** `finished` runs when both steps are done or skipped. */
   constructor(private readonly finished: () => void) {
@@ -59,7 +62,9 @@ export class VoiceSteps {
     this.micSkip.addEventListener("click", () => this.finished());
     onLanguage(() => {
       this.showOffers();
-      this.showMicrophones();
+      if (!this.mic.hidden) this.showMicrophones();
+      if (this.voiceFailure) byId("voice-advice").textContent = this.voiceFailure();
+      if (this.micFailure) this.micProblem.textContent = this.micFailure();
     });
   }
 
@@ -154,6 +159,7 @@ export class VoiceSteps {
     this.tryButton.disabled = true;
     this.problem.hidden = true;
     this.ok.hidden = true;
+    this.voiceFailure = null;
     mark(this.tryButton, "welcome-voice-trying");
     try {
       const report = await shell.welcomeTryVoice(this.pick());
@@ -168,8 +174,9 @@ export class VoiceSteps {
       mark(this.skip, "welcome-next-mic");
     } catch (err) {
       const error = asCommandError(err);
+      this.voiceFailure = () => problemText(error);
       byId("voice-advice").removeAttribute("data-l10n-id");
-      byId("voice-advice").textContent = problemText(error);
+      byId("voice-advice").textContent = this.voiceFailure();
       byId("voice-detail").textContent = "";
       this.problem.hidden = false;
     } finally {
@@ -200,14 +207,18 @@ export class VoiceSteps {
     this.device.value = chosen;
     this.micOn.disabled = this.microphones.length === 0;
     if (this.microphones.length === 0) {
+      this.micFailure = null;
       mark(this.micProblem, "welcome-mic-none");
       this.micProblem.hidden = false;
+    } else if (!this.micFailure) {
+      this.micProblem.hidden = true;
     }
   }
 
   private async turnMicOn(): Promise<void> {
     this.micOn.disabled = true;
     this.micProblem.hidden = true;
+    this.micFailure = null;
     try {
       await shell.welcomeMicrophone(true, this.device.value);
       mark(this.micOk, "welcome-mic-listening");
@@ -215,8 +226,9 @@ export class VoiceSteps {
       mark(this.micSkip, "welcome-finish");
     } catch (err) {
       const error = asCommandError(err);
+      this.micFailure = () => problemText(error);
       this.micProblem.removeAttribute("data-l10n-id");
-      this.micProblem.textContent = problemText(error);
+      this.micProblem.textContent = this.micFailure();
       this.micProblem.hidden = false;
     } finally {
       this.micOn.disabled = this.microphones.length === 0;
