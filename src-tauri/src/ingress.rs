@@ -91,7 +91,7 @@ pub async fn follow(app: &AppHandle, next: &IngressSettings) {
     if let Err(problem) = &result {
         // `docs/triggers.md`, "The signals ingress": the app shows that the ingress is down and names the port.
         let message = format!("The signals ingress is down: {problem}");
-        crate::sink::window_sink(app.clone(), WindowId::Pet).emit(UiEvent::Notice { code: ErrorCode::Network, message });
+        crate::sink::window_sink(app.clone(), WindowId::Pet).emit(UiEvent::notice(ErrorCode::Network, message));
     }
     *lock(&state.running) = Some(Running { settings: next.clone(), token, result, _stop: cancel.drop_guard() });
 }

@@ -143,7 +143,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
             crate::company::close_beside_from(app, 1);
             company.set(Vec::new());
             tracing::error!(record = "session_start_failed", window = WindowId::Pet.label(), code = ?e.code, error = %e.message);
-            window_sink(app.clone(), WindowId::Pet).emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+            window_sink(app.clone(), WindowId::Pet).emit(UiEvent::notice(e.code, e.message.clone()));
             windows.replace_session(WindowId::Pet, Err(e));
             return;
         }
@@ -196,7 +196,7 @@ async fn start_pet_session(app: &AppHandle, launch: bool) {
         });
         if let Err(e) = &session {
             tracing::error!(record = "session_start_failed", window = id.label(), character = %name, code = ?e.code, error = %e.message);
-            sink.emit(UiEvent::Notice { code: e.code, message: e.message.clone() });
+            sink.emit(UiEvent::notice(e.code, e.message.clone()));
         }
         windows.replace_session(id, session);
     }

@@ -105,7 +105,7 @@ fn change(app: &AppHandle, change: PresetChange) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         if let Err(e) = crate::company::change(&app, change).await {
-            crate::sink::window_sink(app.clone(), WindowId::Pet).emit(yui_core::UiEvent::Notice { code: e.code, message: e.message });
+            crate::sink::window_sink(app.clone(), WindowId::Pet).emit(yui_core::UiEvent::notice(e.code, e.message));
             redraw(&app, &presets(&app));
         }
     });
@@ -142,7 +142,7 @@ fn ask_help(app: &AppHandle, guide: yui_core::HelpGuide) {
     let windows = app.state::<crate::window::Windows>();
     if let Err(e) = windows.with_session(WindowId::Pet, |s| s.send(yui_core::UserCommand::AskHelp { guide })) {
         tracing::warn!(record = "help_failed", error = %e.message);
-        crate::sink::window_sink(app.clone(), WindowId::Pet).emit(yui_core::UiEvent::Notice { code: e.code, message: e.message });
+        crate::sink::window_sink(app.clone(), WindowId::Pet).emit(yui_core::UiEvent::notice(e.code, e.message));
     }
     crate::shortcut::bring_back(app);
 }

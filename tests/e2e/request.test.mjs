@@ -3,7 +3,7 @@
 // bubble with the cue placed on it, and the turn ends; the settings
 // window's Test connection on a good endpoint and a dead one; and, over Chat
 // Completions, the settings' Help: an ordinary turn whose request carries the
-// guide, answered in her bubble.
+// guide of the UI language (English, then Japanese), answered in her bubble.
 
 import assert from "node:assert/strict";
 import { after as afterAll, test } from "node:test";
@@ -74,8 +74,15 @@ async function requests(baseUrl) {
   return (await fetch(`${baseUrl}/__mock/requests`)).json();
 }
 
-/** The settings' "How do I use you?": her answer in the bubble, the guide in the request. */
-async function askedForHelp(t, browser, baseUrl) {
+/** What the settings' "How do I use you?" sends and finds, by UI language: her turn's words and the guide's heading. */
+const HELP = {
+  en: { asked: "How do I use you?", heading: "# Controls" },
+  ja: { asked: "使い方を教えて。", heading: "# 操作ガイド" },
+};
+
+/** The settings' "How do I use you?": her answer in the bubble, the guide of the UI language in the request. */
+async function askedForHelp(t, browser, baseUrl, language = "en") {
+  const { asked, heading } = HELP[language];
   const pet = await browser.getWindowHandle();
   const before = (await requests(baseUrl)).length;
   const shown = await recordBubble(browser);
@@ -89,7 +96,7 @@ async function askedForHelp(t, browser, baseUrl) {
   });
   await (await browser.$("#help-controls")).click();
   await browser.switchToWindow(pet);
-  await browser.waitUntil(async () => (await pageState(browser)).transcript.current.messages.some((m) => m.text === "How do I use you?"), {
+  await browser.waitUntil(async () => (await pageState(browser)).transcript.current.messages.some((m) => m.text === asked), {
     timeout: 15_000,
     timeoutMsg: "the help request never became her turn",
   });
@@ -97,12 +104,12 @@ async function askedForHelp(t, browser, baseUrl) {
   const sent = (await requests(baseUrl)).slice(before).filter((r) => r.path === "/v1/chat/completions");
   const body = JSON.stringify(sent.at(-1)?.body ?? {});
   assert.match(body, /guide:\\nThe user pressed the in-app help button/, "the request carries the guide block");
-  assert.match(body, /# Controls/, "the controls guide itself");
-  assert.match(body, /How do I use you\?/, "and the short request as the user's message");
+  assert.ok(body.includes(heading), `the ${language} controls guide itself`);
+  assert.ok(body.includes(asked), "and the short request as the user's message");
   // The demo agent answers by quoting what it was asked.
-  await browser.waitUntil(async () => (await shown()).some((s) => s.includes("How do I use you?")), { timeout: 15_000, timeoutMsg: "her answer never showed in the bubble" });
-  t.diagnostic(`help answer: ${await textOf(browser, "bubble-text")}`);
-  await screenshot(t, browser, "request-help");
+  await browser.waitUntil(async () => (await shown()).some((s) => s.includes(asked)), { timeout: 15_000, timeoutMsg: "her answer never showed in the bubble" });
+  t.diagnostic(`help answer (${language}): ${await textOf(browser, "bubble-text")}`);
+  await screenshot(t, browser, `request-help-${language}`);
 }
 
 answered("responses");
@@ -145,3 +152,15 @@ test("Test connection reports a good endpoint and a dead one", { timeout: 180_00
 });
 
 answered("chat_completions");
+
+test("in Japanese, Help over Chat Completions sends the Japanese guide and her answer shows in the bubble", { timeout: 240_000 }, async (t) => {
+  const baseUrl = await startMock();
+  const settings = JSON.stringify({ chat_api: "chat_completions", chat_base_url: baseUrl, key: "k", model: "yui-mock", language: "ja" });
+  const { browser, close } = await launch("request-help-ja", settings);
+  try {
+    await browser.waitUntil(async () => (await pageState(browser)).status.state === "stateless", { timeout: 30_000, timeoutMsg: "the session never started" });
+    await askedForHelp(t, browser, baseUrl, "ja");
+  } finally {
+    await close();
+  }
+});

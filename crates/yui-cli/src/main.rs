@@ -295,7 +295,7 @@ fn print_event(event: &UiEvent, last_start: &Mutex<Option<String>>, character: O
         UiEvent::Status { status: Status::AuthFailed } => {
             eprintln!("yui-cli{who}: the backend refused the key; fix it and send /reconnect")
         }
-        UiEvent::Notice { code, message } => eprintln!("yui-cli{who}: {code:?}: {message}"),
+        UiEvent::Notice { code, message, .. } => eprintln!("yui-cli{who}: {code:?}: {message}"),
         _ => {}
     }
 }
@@ -467,7 +467,7 @@ async fn chat(args: Args) -> anyhow::Result<()> {
                         Some(cast) => match cast.route(&text) {
                             Ok(route) => route,
                             Err(refused) => {
-                                let notice = UiEvent::Notice { code: ErrorCode::UnknownCharacter, message: refused.to_string() };
+                                let notice = UiEvent::notice(ErrorCode::UnknownCharacter, refused.to_string());
                                 print_event(&notice, &last_start, Some(cast.main()));
                                 continue;
                             }

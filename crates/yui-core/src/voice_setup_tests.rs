@@ -12,25 +12,9 @@ fn base(port: u16) -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-/// A WAV of `ms` milliseconds of silence, 16 kHz mono 16-bit.
-fn wav(ms: u32) -> Vec<u8> {
-    let samples = 16 * ms;
-    let data = samples * 2;
-    let mut out = Vec::new();
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&16_000u32.to_le_bytes());
-    out.extend_from_slice(&32_000u32.to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data.to_le_bytes());
-    out.resize(out.len() + data as usize, 0);
-    out
+/// A WAV of `ms` milliseconds (yui-mock's tone, as its speech endpoint answers).
+fn wav(ms: u64) -> Vec<u8> {
+    yui_mock::audio::tone_wav(ms)
 }
 
 fn server_voice(port: u16, key: &str) -> VoiceSettings {
@@ -74,7 +58,8 @@ async fn a_refusing_or_hanging_port_costs_at_most_its_wait() {
     let started = std::time::Instant::now();
     let found = discover_voice_ports(&[refusing, hanging], Duration::from_millis(300)).await;
     assert!(found.is_empty());
-    assert!(started.elapsed() < Duration::from_millis(1500), "{:?}", started.elapsed());
+    // One wait for both (they run at once), with room for a loaded machine.
+    assert!(started.elapsed() < Duration::from_millis(2500), "{:?}", started.elapsed());
 }
 
 #[tokio::test]

@@ -26,6 +26,7 @@ fn generate() -> String {
         decl::<yui_core::body::Gait>(&cfg),
         decl::<yui_core::body::Side>(&cfg),
         decl::<yui_core::event::PeekView>(&cfg),
+        decl::<yui_core::event::Phrase>(&cfg),
         decl::<yui_core::command::DragPhase>(&cfg),
         decl::<yui_core::command::PagePoint>(&cfg),
         decl::<yui_core::command::Addressee>(&cfg),

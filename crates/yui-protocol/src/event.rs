@@ -310,7 +310,52 @@ pub enum UiEvent {
     Notice {
         /// What kind of problem.
         code: ErrorCode,
-        /// One line for a person.
+        /// One line for a person, in English (logs, the CLI, and a page
+        /// whose catalog lacks `phrase`).
         message: String,
+        /// The same line as a catalog message, when the core wrote it
+        /// itself: a page says it in the user's language (`docs/i18n.md`).
+        /// None when the line is someone else's words (a server's, a
+        /// device's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        phrase: Option<Phrase>,
     },
+}
+
+/// A line as a catalog message (`crates/yui-i18n/locales/<language>/common.ftl`):
+/// its id and its variables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Phrase {
+    /// The message id (`notice-not-connected`).
+    pub id: String,
+    /// Its variables by name (`{ $status }` in the catalog).
+    pub args: std::collections::BTreeMap<String, String>,
+}
+
+impl Phrase {
+    /// Message `id` with no variables.
+    pub fn new(id: &str) -> Phrase {
+        Phrase { id: id.to_string(), args: Default::default() }
+    }
+
+    /// This phrase with variable `name` set to `value`.
+    pub fn arg(mut self, name: &str, value: impl ToString) -> Phrase {
+        self.args.insert(name.to_string(), value.to_string());
+        self
+    }
+}
+
+impl UiEvent {
+    /// A notice in someone else's words (no catalog message).
+    pub fn notice(code: ErrorCode, message: impl Into<String>) -> UiEvent {
+        UiEvent::Notice { code, message: message.into(), phrase: None }
+    }
+
+    /// A notice the core wrote itself: `message` in English and `phrase`,
+    /// the same line in the catalog.
+    pub fn notice_said(code: ErrorCode, message: impl Into<String>, phrase: Phrase) -> UiEvent {
+        UiEvent::Notice { code, message: message.into(), phrase: Some(phrase) }
+    }
 }

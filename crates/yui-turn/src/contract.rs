@@ -187,8 +187,11 @@ pub enum Inbound {
     Notice {
         /// What kind of problem.
         code: ErrorCode,
-        /// One line for a person.
+        /// One line for a person, in English.
         message: String,
+        /// The same line as a catalog message, when the transport wrote it
+        /// itself (see `UiEvent::Notice`).
+        phrase: Option<yui_protocol::event::Phrase>,
     },
     /// Part of a turn's reply.
     Reply {

@@ -51,11 +51,26 @@ impl std::str::FromStr for AudioOutput {
     }
 }
 
+/// The sound device could not be opened: speech shows at its real pace,
+/// silent. What the user is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSound {
+    /// Why, as the audio layer said it.
+    pub detail: String,
+}
+
+impl NoSound {
+    /// The line for the user, in English.
+    pub fn message(&self) -> String {
+        format!("No sound: {}. Speech shows at its real pace.", self.detail)
+    }
+}
+
 /// The speaker a session starts with: the voice the settings choose (voice
 /// off: reading time; a TTS server; else the system voice when on and
 /// available; else reading time) and the sink `output` names. Also returns
-/// a line for the user when the choice fell back (no sound device).
-pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipFn>) -> (Speaker, Option<String>) {
+/// what to tell the user when the choice fell back (no sound device).
+pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipFn>) -> (Speaker, Option<NoSound>) {
     let in_flight = voice.tts_in_flight.clamp(1, 8) as usize;
     let chosen = choose_voice(voice, output);
     tracing::info!(record = "voice_chosen", voice = chosen.name(), output = ?output);
@@ -66,8 +81,7 @@ pub fn speaker_for(voice: &VoiceSettings, output: AudioOutput, lips: Option<LipF
             Err(e) => {
                 tracing::warn!(record = "audio_device_failed", error = %e, "speech plays silent at its real length");
                 let (sink, rx) = TimerSink::new();
-                let notice = format!("No sound: {e}. Speech shows at its real pace.");
-                return (Speaker::new(chosen, Box::new(sink), rx, in_flight), Some(notice));
+                return (Speaker::new(chosen, Box::new(sink), rx, in_flight), Some(NoSound { detail: e.to_string() }));
             }
         }
     }

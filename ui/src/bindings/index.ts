@@ -194,9 +194,17 @@ conversation: Conversation, } | { "type": "notice",
  */
 code: ErrorCode, 
 /**
- * One line for a person.
+ * One line for a person, in English (logs, the CLI, and a page
+ * whose catalog lacks `phrase`).
  */
-message: string, };
+message: string, 
+/**
+ * The same line as a catalog message, when the core wrote it
+ * itself: a page says it in the user's language (`docs/i18n.md`).
+ * None when the line is someone else's words (a server's, a
+ * device's).
+ */
+phrase?: Phrase, };
 
 /**
  * A user action the core carries out.
@@ -379,6 +387,20 @@ side: Side,
  * display's edge (the screen hides it).
  */
 edge?: number, };
+
+/**
+ * A line as a catalog message (`crates/yui-i18n/locales/<language>/common.ftl`):
+ * its id and its variables.
+ */
+export type Phrase = { 
+/**
+ * The message id (`notice-not-connected`).
+ */
+id: string, 
+/**
+ * Its variables by name (`{ $status }` in the catalog).
+ */
+args: { [key in string]: string }, };
 
 /**
  * A part of the user's hold on her.

@@ -115,7 +115,7 @@ function reducePage(state: ChatState, event: UiEvent): ChatState {
     case "notice": {
       // A refused Regenerate says so in a notice: no remake is coming.
       const next = state.remaking === null ? state : { ...state, remaking: null };
-      return say(next, problemText({ code: event.code, message: event.message.split(/\r?\n/, 1)[0].trim() }));
+      return say(next, problemText({ code: event.code, message: event.message.split(/\r?\n/, 1)[0].trim(), phrase: event.phrase }));
     }
     case "status":
     case "turn_queued":

@@ -30,7 +30,10 @@ const PAGES = ["ui/index.html", "ui/chat.html", "ui/settings.html", "ui/welcome.
 const CODE = walk("ui/src", (n) => n.endsWith(".ts") && !n.endsWith(".test.ts")).filter(
   (p) => !p.includes("/bindings/") && !/\/(fake|fakeBackend|samples|testhook|testwiring)\.ts$/.test(p),
 );
-const RUST = walk("src-tauri/src", (n) => n.endsWith(".rs"));
+/** The Rust that names messages: the shell (tray, titles) and the core's own lines (notices). */
+const RUST = ["src-tauri/src", ...readdirSync(join(repo, "crates")).map((c) => `crates/${c}/src`)].flatMap((dir) =>
+  walk(dir, (n) => n.endsWith(".rs")),
+);
 
 /** Comments out (their line breaks kept), strings kept (a `//` inside a string stays). */
 function withoutComments(source: string): string {
@@ -46,7 +49,7 @@ function usedIds(): Map<string, string> {
     for (const m of source.matchAll(/\b(?:t|tAttribute)\(\s*"([^"]+)"/g)) used.set(m[1], file);
     for (const m of source.matchAll(/\bmark\([^,()]+(?:\([^()]*\))?,\s*"([^"]+)"/g)) used.set(m[1], file);
   }
-  for (const file of RUST) for (const m of read(file).matchAll(/"((?:tray|window)-[a-z0-9-]+)"/g)) used.set(m[1], file);
+  for (const file of RUST) for (const m of read(file).matchAll(/"((?:tray|window|notice)-[a-z0-9-]+)"/g)) used.set(m[1], file);
   return used;
 }
 

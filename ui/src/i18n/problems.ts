@@ -1,9 +1,10 @@
 // A problem the core or the shell reports, in the user's language: the
-// code's headline from the catalog (common.ftl), then the core's own detail
+// core's own line as a catalog message when it wrote one (`phrase`), else
+// the code's headline from the catalog (common.ftl), then the core's detail
 // (which names the server, file or device, as it said it).
 
-import type { ErrorCode } from "../bindings/index";
-import { t } from "./index";
+import type { ErrorCode, Phrase } from "../bindings/index";
+import { has, t } from "./index";
 
 /** The headline of each code, in the current language (every code has one: the type says so). */
 const HEADLINES: Record<ErrorCode, () => string> = {
@@ -28,8 +29,14 @@ export function problemHeadline(code: ErrorCode): string {
   return (HEADLINES[code] ?? HEADLINES.closed)();
 }
 
-/** `code`'s headline and the detail `message`, as one line: "Can't reach the backend: connection refused". */
-export function problemText(problem: { code: ErrorCode; message: string }): string {
+/**
+ * The problem as one line: the core's phrase in the current language when
+ * it sent one ("Not connected to the backend."), else `code`'s headline and
+ * the detail `message` ("Can't reach the backend: connection refused").
+ */
+export function problemText(problem: { code: ErrorCode; message: string; phrase?: Phrase }): string {
+  const phrase = problem.phrase;
+  if (phrase && has(phrase.id)) return t(phrase.id, phrase.args);
   const detail = problem.message.trim();
   return detail ? t("error-with-detail", { headline: problemHeadline(problem.code), detail }) : problemHeadline(problem.code);
 }

@@ -67,6 +67,20 @@ describe("reduce", () => {
     expect(thinking(s)).toBe(false);
   });
 
+  it("a notice the core worded itself shows in the UI language, and the turn's English line does not replace it", () => {
+    const stalled: UiEvent = { type: "notice", code: "stall", message: "The backend did not answer in time.", phrase: { id: "notice-stalled", args: {} } };
+    const s = run(ready, started, stalled, { type: "turn_ended", turn_id: "t1", outcome: "failed", error: "The reply stalled." });
+    expect(errorText(s)).toBe("The backend did not answer in time.");
+    setLanguage("ja");
+    expect(errorText(s)).toBe("バックエンドから時間内に応答がありませんでした。");
+    setLanguage("en");
+    // Without a phrase (someone else's words): the code's headline, then the words.
+    const refused = run(ready, { type: "notice", code: "network", message: "socket dropped" });
+    expect(errorText(refused)).toBe("Can't reach the backend: socket dropped");
+    // A turn error with no notice before it shows as it came.
+    expect(run(ready, started, { type: "turn_ended", turn_id: "t1", outcome: "failed", error: "HTTP 500" }).error).toBe("HTTP 500");
+  });
+
   it("status updates the pill", () => {
     expect(pillText(initialState())).toBe("connecting…");
     expect(pillTone(initialState())).toBe("warn");

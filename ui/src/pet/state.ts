@@ -4,7 +4,7 @@
 // the approval notice is derived from the transcript. Pure: no DOM, no
 // Tauri, so vitest runs it as is.
 
-import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ErrorCode, ToolState, UiEvent, Usage, VoiceState } from "../bindings/index";
+import type { ApprovalDecision, ChatEvent, Conversation, Cue, DelegationItem, ErrorCode, Phrase, ToolState, UiEvent, Usage, VoiceState } from "../bindings/index";
 import { formatNumber, t } from "../i18n/index";
 import { problemText } from "../i18n/problems";
 import { initialBody, reduceBody, type BodySlice } from "./body";
@@ -56,6 +56,8 @@ export interface CodedProblem {
   code: ErrorCode;
   /** The core's detail, one line. */
   message: string;
+  /** The core's own line as a catalog message, when it wrote one. */
+  phrase?: Phrase;
 }
 
 /** An approval card shown on the pet. */
@@ -137,7 +139,9 @@ function reducePage(state: State, event: UiEvent, now: number): State {
         // A running tool that got no done is cleared; a done one keeps its hold.
         tool: state.tool?.state === "running" ? null : state.tool,
         usage: event.usage ?? state.usage,
-        error: event.error ? oneLine(event.error) : state.error,
+        // A coded notice of this turn already says what went wrong (in the
+        // user's language): the turn's own English line does not replace it.
+        error: event.error && (state.error === null || typeof state.error === "string") ? oneLine(event.error) : state.error,
       };
     case "failure_line":
       return { ...state, error: oneLine(event.text) };
@@ -148,7 +152,7 @@ function reducePage(state: State, event: UiEvent, now: number): State {
     case "character_changed":
       return state;
     case "notice":
-      return { ...state, error: { code: event.code, message: oneLine(event.message) } };
+      return { ...state, error: { code: event.code, message: oneLine(event.message), phrase: event.phrase } };
     case "screen_watch":
       return { ...state, screenWatched: event.on };
     case "tool_offer": {

@@ -13,15 +13,10 @@ import { subscribeEvents } from "../shell/events";
 import { asCommandError, shell } from "../shell/shell";
 import { choiceLabel, choicesOf, PROBLEM_ADVICE, type Choice } from "./choices";
 import { VoiceSteps } from "./voice";
+import { byId } from "./dom";
 
 // Speak the app's language from the first paint on, and follow later picks.
 const following = followLanguage();
-
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`#${id} missing from welcome.html`);
-  return el as T;
-}
 
 const language = byId<HTMLSelectElement>("language");
 const pick = byId<HTMLElement>("pick");

@@ -9,12 +9,7 @@ import type { FoundVoiceServer, VoiceChoices, VoicePick, VoiceProblem } from "..
 import { formatNumber, mark, onLanguage, t } from "../i18n/index";
 import { problemText } from "../i18n/problems";
 import { asCommandError, shell } from "../shell/shell";
-
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`#${id} missing from welcome.html`);
-  return el as T;
-}
+import { byId } from "./dom";
 
 /** What to try when a voice failed, by the step that failed. */
 const VOICE_ADVICE: Record<VoiceProblem, (el: Element) => void> = {

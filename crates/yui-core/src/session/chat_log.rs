@@ -169,13 +169,13 @@ impl ChatLog {
                 let pos = conv.messages.iter().position(|m| m.id == msg_id && m.role == Role::Assistant);
                 let asked = pos.and_then(|p| conv.messages[..p].iter().rev().find(|m| m.role == Role::User));
                 match (pos, asked) {
-                    _ if busy => h.events.push(notice("Wait for the reply to finish before regenerating.")),
+                    _ if busy => h.events.push(said("Wait for the reply to finish before regenerating.", "notice-wait-regenerate")),
                     (Some(p), Some(user)) => {
                         self.regenerating = Some((msg_id, exchange_index(&conv.messages, p)));
                         h.engine = Some(UserCommand::SendText { text: user.text.clone() });
                     }
-                    (Some(_), None) => h.events.push(notice("Nothing to regenerate: no message of yours came before this one.")),
-                    (None, _) => h.events.push(notice("That message is not in this conversation.")),
+                    (Some(_), None) => h.events.push(said("Nothing to regenerate: no message of yours came before this one.", "notice-nothing-to-regenerate")),
+                    (None, _) => h.events.push(said("That message is not in this conversation.", "notice-message-not-here")),
                 }
             }
             UserCommand::PickVersion { msg_id, n } => {
@@ -195,7 +195,7 @@ impl ChatLog {
                 // A fork keeps whole exchanges, as the server does: from a
                 // user message, its answer comes along.
                 let Some(pos) = conv.messages.iter().position(|m| m.id == msg_id) else {
-                    h.events.push(notice("That message is not in this conversation."));
+                    h.events.push(said("That message is not in this conversation.", "notice-message-not-here"));
                     return h;
                 };
                 let last = match conv.messages.get(pos + 1) {
@@ -206,7 +206,7 @@ impl ChatLog {
                 let last_id = conv.messages[last].id.clone();
                 // The copies have no place on the server until it names the fork.
                 let Some((local_id, indices)) = self.store.fork(&last_id, now_ms).map(|(f, indices)| (f.id.clone(), indices)) else {
-                    h.events.push(notice("That message is not in this conversation."));
+                    h.events.push(said("That message is not in this conversation.", "notice-message-not-here"));
                     return h;
                 };
                 match index {
@@ -224,7 +224,7 @@ impl ChatLog {
                 // The exchange: the user message and the answer to it.
                 let (first, last) = exchange_of(&c.messages, pos);
                 if c.messages[first..=last].iter().any(|m| m.answers.last().is_some_and(|a| a.state == AnswerState::Streaming)) {
-                    h.events.push(notice("Stop the reply before deleting it."));
+                    h.events.push(said("Stop the reply before deleting it.", "notice-stop-before-delete"));
                     return h;
                 }
                 let index = exchange_index(&c.messages, last);
@@ -249,7 +249,7 @@ impl ChatLog {
     pub fn delete_conversation(&mut self, id: &str, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
         if busy && self.store.current().id == id {
-            h.events.push(notice("Stop the reply before deleting this conversation."));
+            h.events.push(said("Stop the reply before deleting this conversation.", "notice-stop-before-delete-conversation"));
             return h;
         }
         match self.store.delete(id, now_ms) {
@@ -268,7 +268,7 @@ impl ChatLog {
     pub fn delete_all_conversations(&mut self, busy: bool, now_ms: i64) -> Handled {
         let mut h = Handled::default();
         if busy {
-            h.events.push(notice("Stop the reply before deleting the conversations."));
+            h.events.push(said("Stop the reply before deleting the conversations.", "notice-stop-before-delete-all"));
             return h;
         }
         let (gone, failure) = self.store.delete_all(now_ms);
@@ -382,8 +382,14 @@ fn exchange_index(messages: &[ChatMessage], pos: usize) -> Option<u64> {
     }
 }
 
+/// A refusal in someone else's words (a storage error, the attachment rules).
 fn notice(message: &str) -> UiEvent {
-    UiEvent::Notice { code: ErrorCode::Unsupported, message: message.into() }
+    UiEvent::notice(ErrorCode::Unsupported, message)
+}
+
+/// A refusal this file words itself: `message` in English, `id` its catalog message.
+fn said(message: &str, id: &str) -> UiEvent {
+    UiEvent::notice_said(ErrorCode::Unsupported, message, crate::event::Phrase::new(id))
 }
 
 #[cfg(test)]

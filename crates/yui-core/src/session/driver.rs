@@ -225,7 +225,11 @@ impl Driver {
             UserCommand::ShowOffers => return self.tools.offers().repeat(self.clock.now_ms()),
             UserCommand::SwitchOn { switch } => {
                 if !self.tools.switch_on(switch) {
-                    self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Settings, message: format!("There is no tool switch named {switch}.") });
+                    self.emit(UiEvent::notice_said(
+                        crate::error::ErrorCode::Settings,
+                        format!("There is no tool switch named {switch}."),
+                        crate::event::Phrase::new("notice-no-switch").arg("switch", switch),
+                    ));
                 }
                 return;
             }
@@ -252,7 +256,7 @@ impl Driver {
             let limits = self.live.read(|s| s.user.chat.clone());
             if let Err(refused) = crate::chat::attach::prepare(attachments, &limits, self.link.carries_files()) {
                 tracing::warn!(record = "attachment_refused", reason = %refused);
-                self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message: refused.to_string() });
+                self.emit(UiEvent::notice(crate::error::ErrorCode::Unsupported, refused.to_string()));
                 return;
             }
         }
@@ -416,8 +420,8 @@ impl Driver {
         if self.engine.speaking_other_than_new() {
             return;
         }
-        if let Some(message) = self.voice.follow(&self.live) {
-            self.emit(UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
+        if let Some(no_sound) = self.voice.follow(&self.live) {
+            self.emit(super::no_sound_notice(&no_sound));
         }
     }
 

@@ -254,12 +254,15 @@ impl Session {
                 let report = crate::world::stage::check_desktop();
                 tracing::info!(record = "desktop_check", path = %report.path, problems = ?report.problems());
                 if let Some(message) = crate::world::stage::notice_due(&data_dir, &report) {
-                    sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Unsupported, message });
+                    // The page says it shorter in its language: the settings'
+                    // desktop check lists each problem in it.
+                    let phrase = crate::event::Phrase::new("notice-desktop-limited").arg("path", &report.path);
+                    sink.emit(crate::event::UiEvent::notice_said(crate::error::ErrorCode::Unsupported, message, phrase));
                 }
             });
         }
-        if let Some(message) = parts.voice_notice {
-            sink.emit(crate::event::UiEvent::Notice { code: crate::error::ErrorCode::Audio, message });
+        if let Some(no_sound) = parts.voice_notice {
+            sink.emit(no_sound_notice(&no_sound));
         }
         let task = tokio::spawn(driver.run(
             driver::Inputs { cmds: cmd_rx, inbound: parts.inbound, arrivals: arrival_rx, world: world_rx, body_rx, notes: notes_rx },
@@ -592,4 +595,12 @@ fn cue_config(data_dir: &DataDir) -> crate::triggers::cues::CueConfig {
         tracing::warn!(record = "avatar_config_unreadable", error = %e);
         crate::triggers::cues::CueConfig::shipped()
     })
+}
+/// The notice that the sound device failed and speech shows silent.
+fn no_sound_notice(no_sound: &crate::speech::voices::NoSound) -> crate::event::UiEvent {
+    crate::event::UiEvent::notice_said(
+        crate::error::ErrorCode::Audio,
+        no_sound.message(),
+        crate::event::Phrase::new("notice-no-sound").arg("detail", &no_sound.detail),
+    )
 }

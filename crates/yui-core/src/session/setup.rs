@@ -35,7 +35,7 @@ pub(super) struct Parts {
     pub body: Arc<Mutex<BodyState>>,
     pub speaker: crate::speech::speaker::Speaker,
     /// Why the voice fell back, for the user.
-    pub voice_notice: Option<String>,
+    pub voice_notice: Option<crate::speech::voices::NoSound>,
     /// The `frontmost:` line the world publishes and the sampler reads.
     pub frontmost: Arc<Mutex<Option<crate::context::Frontmost>>>,
 }

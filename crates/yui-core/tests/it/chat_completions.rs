@@ -356,7 +356,11 @@ async fn errors_follow_the_table() {
         assert_eq!(
             h.until_end().await,
             vec![
-                Inbound::Notice { code: ErrorCode::Auth, message: format!("The server refused the key (HTTP {status}). Check the key in settings.") },
+                Inbound::Notice {
+                    code: ErrorCode::Auth,
+                    message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
+                    phrase: Some(yui_core::event::Phrase::new("notice-key-refused-http").arg("status", status)),
+                },
                 reply("t", ReplyPart::Error { message: GENERIC_FAILURE.into() }),
                 reply("t", end(None)),
             ]

@@ -16,3 +16,22 @@ error-closed = 接続されていません
 error-context-reset = サーバー側で会話が失われたため、新しい会話を始めました
 error-audio = 音声またはマイクの問題
 error-unknown-character = そのキャラクターはデスクトップに出ていません
+
+# コア自身の言葉(UiEvent::Notice の phrase)
+notice-not-connected = バックエンドに接続していません。
+notice-reset-not-sent = 接続していないため、リセットを送れませんでした。
+notice-stalled = バックエンドから時間内に応答がありませんでした。
+notice-dropped = 返答が届く前に接続が切れました。
+notice-no-switch = 「{ $switch }」という名前のツールスイッチはありません。
+notice-wait-regenerate = 返答が終わってから再生成してください。
+notice-nothing-to-regenerate = 再生成できません。この前にあなたのメッセージがありません。
+notice-message-not-here = そのメッセージはこの会話にありません。
+notice-stop-before-delete = 削除する前に返答を止めてください。
+notice-stop-before-delete-conversation = この会話を削除する前に返答を止めてください。
+notice-stop-before-delete-all = 会話を削除する前に返答を止めてください。
+notice-key-refused-http = サーバーがキーを拒否しました（HTTP { $status }）。設定でキーを確かめてください。
+notice-key-refused-push = バックエンドがキーを拒否しました（4401）。設定でキーを確かめてください。
+notice-key-refused = モデルサーバーがキーを拒否しました。
+notice-context-reset = サーバーに会話の文脈が残っていなかったため、リセットしました。
+notice-no-sound = 音が出せません: { $detail }。話す内容は実際の速さで表示します。
+notice-desktop-limited = このデスクトップ（{ $path }）では、一部の機能が使えません。足りないものは 設定 → 起動 の「デスクトップの確認」で見られます。

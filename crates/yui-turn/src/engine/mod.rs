@@ -19,7 +19,7 @@ use yui_engine::context::AddressedTo;
 use yui_engine::context::{Outcome, PreviousTurn};
 use yui_engine::limits::{ERROR_MESSAGE_SHOWN, RECENT_TURN_IDS};
 use yui_protocol::command::{Addressee, UserCommand};
-use yui_protocol::event::{TurnOutcome, UiEvent};
+use yui_protocol::event::{Phrase, TurnOutcome, UiEvent};
 use yui_protocol::model::{Usage, Vocabulary};
 use yui_protocol::ErrorCode;
 
@@ -297,7 +297,7 @@ impl Engine {
                 }
                 self.ready = ready;
             }
-            Inbound::Notice { code, message } => fx.push(Effect::Ui(UiEvent::Notice { code, message })),
+            Inbound::Notice { code, message, phrase } => fx.push(Effect::Ui(UiEvent::Notice { code, message, phrase })),
             Inbound::Reply { turn_id, part } => self.on_reply(turn_id, part, now, fx),
             Inbound::ToolCall(call) => self.on_tool_call(call, now, fx),
             Inbound::Delegations(items) => fx.push(Effect::Ui(UiEvent::Delegations { items })),
@@ -348,7 +348,7 @@ impl Engine {
 
     fn reset(&mut self, now: Now, fx: &mut Effects) {
         if !self.ready {
-            fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected; the reset was not sent.".into() }));
+            fx.push(Effect::Ui(UiEvent::notice_said(ErrorCode::Network, "Not connected; the reset was not sent.", Phrase::new("notice-reset-not-sent"))));
             return;
         }
         // The old conversation's turns end with it: nothing of them plays
@@ -385,7 +385,7 @@ impl Engine {
         if self.running.as_deref() == Some(turn_id) {
             self.running = None;
         }
-        fx.push(Effect::Ui(UiEvent::Notice { code, message: message.into() }));
+        fx.push(Effect::Ui(UiEvent::notice(code, message)));
         self.write_outcome(Outcome::Failed, USER_EVENT, turn_id, "", now, fx);
         self.fail_unsent(turn_id.to_string(), Failure::Error, now, fx);
     }
@@ -464,12 +464,12 @@ impl Engine {
             self.drain_queue(now, fx);
             return;
         }
-        let (code, message) = if record == "network_stall" {
-            (ErrorCode::Stall, "The backend did not answer in time.")
+        let (code, message, phrase) = if record == "network_stall" {
+            (ErrorCode::Stall, "The backend did not answer in time.", "notice-stalled")
         } else {
-            (ErrorCode::Network, "The connection dropped before the reply.")
+            (ErrorCode::Network, "The connection dropped before the reply.", "notice-dropped")
         };
-        fx.push(Effect::Ui(UiEvent::Notice { code, message: message.into() }));
+        fx.push(Effect::Ui(UiEvent::notice_said(code, message, Phrase::new(phrase))));
         if delivered {
             fx.push(Effect::Ui(UiEvent::TurnEnded { turn_id: id.into(), outcome: TurnOutcome::Failed, usage: None, error: Some("The reply stalled.".into()) }));
             self.drain_queue(now, fx);

@@ -10,7 +10,7 @@ use crate::voice::playback::{PlayEffects, Stop};
 use crate::Now;
 use crate::{USER_EVENT, VOICE_EVENT};
 use yui_engine::context::Outcome;
-use yui_protocol::event::UiEvent;
+use yui_protocol::event::{Phrase, UiEvent};
 use yui_protocol::ErrorCode;
 
 /// A message the user sent, waiting in the queue or starting a turn.
@@ -81,7 +81,7 @@ impl Engine {
         fx.push(Effect::Ui(UiEvent::TurnStarted { turn_id: turn_id.clone(), text: text.clone(), remakes: None, files }));
         if !self.ready {
             tracing::warn!(record = "network_drop", stage = "push_wait", turn_id = %turn_id, "turn started before ready");
-            fx.push(Effect::Ui(UiEvent::Notice { code: ErrorCode::Network, message: "Not connected to the backend.".into() }));
+            fx.push(Effect::Ui(UiEvent::notice_said(ErrorCode::Network, "Not connected to the backend.", Phrase::new("notice-not-connected"))));
             self.write_outcome(Outcome::Failed, event_name, &turn_id, "", now, fx);
             self.fail_unsent(turn_id, Failure::Unreachable, now, fx);
             return;

@@ -44,7 +44,7 @@ impl Voice {
 
     /// Rebuild the speaker when the live voice settings differ from the
     /// ones it was made from. The notice, when the new voice fell back.
-    pub fn follow(&mut self, live: &LiveSettings) -> Option<String> {
+    pub fn follow(&mut self, live: &LiveSettings) -> Option<crate::speech::voices::NoSound> {
         // Compared in place: a clone only when the settings did change.
         let now = live.read(|s| (s.character.voice != self.settings).then(|| s.character.voice.clone()))?;
         let (speaker, notice) = crate::speech::voices::speaker_for(&now, self.output, self.lips.clone());

@@ -393,7 +393,11 @@ impl Session {
         let Some(f) = self.flight.take() else { return };
         tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn_id, status = ?e.status(), code = ?e.code());
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
-            link.report(Inbound::Notice { code: ErrorCode::Auth, message: format!("The server refused the key (HTTP {status}). Check the key in settings.") });
+            link.report(Inbound::Notice {
+                code: ErrorCode::Auth,
+                message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
+                phrase: Some(crate::event::Phrase::new("notice-key-refused-http").arg("status", status)),
+            });
         }
         link.reply(&f.turn_id, ReplyPart::Error { message: e.shown() });
         link.reply(&f.turn_id, ReplyPart::End { usage: None });

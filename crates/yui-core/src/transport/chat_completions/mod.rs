@@ -259,7 +259,11 @@ impl Session {
         let Some(mut f) = self.flight.take() else { return };
         tracing::warn!(record = "http_error", transport = NAME, turn_id = %f.turn.turn_id, status = ?e.status(), kind);
         if let Some(status @ (401 | 403)) = e.status().filter(|_| matches!(e, RequestError::Http { .. })) {
-            link.report(Inbound::Notice { code: ErrorCode::Auth, message: format!("The server refused the key (HTTP {status}). Check the key in settings.") });
+            link.report(Inbound::Notice {
+                code: ErrorCode::Auth,
+                message: format!("The server refused the key (HTTP {status}). Check the key in settings."),
+                phrase: Some(crate::event::Phrase::new("notice-key-refused-http").arg("status", status)),
+            });
         }
         let mut parts = Vec::new();
         if let Some(taken) = f.calls.take_back() {

@@ -135,7 +135,11 @@ pub async fn run(cfg: PushConfig, link: Link) {
             }
             End::Auth => {
                 conn.status(Status::AuthFailed);
-                conn.link.report(Inbound::Notice { code: ErrorCode::Auth, message: "The backend refused the key (4401). Check the key in settings.".into() });
+                conn.link.report(Inbound::Notice {
+                    code: ErrorCode::Auth,
+                    message: "The backend refused the key (4401). Check the key in settings.".into(),
+                    phrase: Some(crate::event::Phrase::new("notice-key-refused-push")),
+                });
                 None
             }
             End::Lost { close_code, reason, was_ready } => {

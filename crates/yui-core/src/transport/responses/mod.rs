@@ -320,7 +320,11 @@ impl Task {
                         if e.status() == Some(404) && chained && round == 1 && !retried {
                             tracing::info!(turn_id, "responses: the chained response is gone; starting a fresh chain");
                             self.chain.lost();
-                            self.link.report(Inbound::Notice { code: ErrorCode::ContextReset, message: CONTEXT_RESET_NOTICE.into() });
+                            self.link.report(Inbound::Notice {
+                                code: ErrorCode::ContextReset,
+                                message: CONTEXT_RESET_NOTICE.into(),
+                                phrase: Some(crate::event::Phrase::new("notice-context-reset")),
+                            });
                             retried = true;
                             continue 'fresh;
                         }
@@ -435,7 +439,11 @@ impl Task {
             tracing::warn!(record = "http_error", transport = NAME, turn_id, status = ?status, kind, detail = %detail, "responses: the turn failed");
         }
         if e.code() == ErrorCode::Auth {
-            self.link.report(Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into() });
+            self.link.report(Inbound::Notice {
+                code: ErrorCode::Auth,
+                message: AUTH_NOTICE.into(),
+                phrase: Some(crate::event::Phrase::new("notice-key-refused")),
+            });
         }
         let (last, unsaid) = text.segmenter.cut_short();
         if let Some(segment) = last {

@@ -18,7 +18,7 @@ fn failed_with(message: &str) -> Vec<ReplyPart> {
 
 #[tokio::test]
 async fn failures_show_what_the_table_says() {
-    let auth = vec![Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into() }];
+    let auth = vec![Inbound::Notice { code: ErrorCode::Auth, message: AUTH_NOTICE.into(), phrase: Some(yui_core::event::Phrase::new("notice-key-refused")) }];
     let (p, n) = failure(http(401, r#"{"error":{"message":"Incorrect API key provided: sk-test"}}"#)).await;
     assert_eq!((p, n), (failed_with(GENERIC_FAILURE), auth.clone()));
     let (p, n) = failure(http(403, r#"{"error":{"message":"Project has no access to model"}}"#)).await;

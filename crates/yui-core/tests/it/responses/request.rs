@@ -130,7 +130,14 @@ async fn a_lost_chain_restarts_fresh_once() {
     h.send(Outbound::Greeting { text: "Hi there!".into() });
     h.turn(turn("t1", "one")).await;
     let got = h.turn(turn("t2", "two")).await;
-    assert!(got.contains(&Inbound::Notice { code: ErrorCode::ContextReset, message: CONTEXT_RESET_NOTICE.into() }), "{got:?}");
+    assert!(
+        got.contains(&Inbound::Notice {
+            code: ErrorCode::ContextReset,
+            message: CONTEXT_RESET_NOTICE.into(),
+            phrase: Some(yui_core::event::Phrase::new("notice-context-reset")),
+        }),
+        "{got:?}"
+    );
     assert!(parts(&got).contains(&ReplyPart::Render {
         source: Some("gpt-test".into()),
         segments: vec![Segment { cues: vec![], speech: "Two.".into() }],
