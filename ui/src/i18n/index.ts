@@ -113,6 +113,13 @@ export function t(id: string, args?: Args): string {
   return text;
 }
 
+/** Message `id` in English, whatever the current language (to recognize a line the core sent in English). */
+export function english(id: string, args?: Args): string {
+  const b = bundle("en");
+  const pattern = b.getMessage(id)?.value;
+  return pattern ? b.formatPattern(pattern, args, []) : id;
+}
+
 /** Attribute `attribute` of message `id` (`t("x", …)` of `.title` and the like). */
 export function tAttribute(id: string, attribute: string, args?: Args): string {
   const text = format(id, args, attribute);

@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { IngressInfo, IngressSettings } from "../bindings";
 import type { ReactionsSettings } from "../bindings";
 import { commands } from "../bindings/commands";
-import { fetchLimitation, ingressFromForm, limitationLine, reactionsFromForm, readPort, statusText } from "./reactions";
+import { setLanguage } from "../i18n/index";
+import { fetchLimitation, ingressFromForm, knownLimitations, limitationLine, reactionsFromForm, readPort, statusText } from "./reactions";
 
 vi.mock("../bindings/commands", () => ({ commands: { desktopLimitation: vi.fn() } }));
 
@@ -55,11 +58,30 @@ describe("the Reactions section", () => {
     expect(statusText(info({ listening: false })).text).toMatch(/restart YUI/);
   });
 
+  it("words every limitation line in English as the core does (crates/yui-desktop/src/platform/)", () => {
+    const dir = join(__dirname, "../../../crates/yui-desktop/src/platform");
+    const core = readdirSync(dir)
+      .filter((f) => f.endsWith(".rs"))
+      .map((f) => readFileSync(join(dir, f), "utf8"))
+      .join("\n");
+    const known = knownLimitations();
+    expect(known).toHaveLength(5);
+    for (const line of known) expect(core, line).toContain(`"${line}"`);
+    // And no limitation constant the catalog lacks.
+    const constants = [...core.matchAll(/pub const [A-Z_]*LIMITATION: &str =\s*"([^"]+)"/g)].map((m) => m[1]);
+    expect(constants.sort()).toEqual([...known].sort());
+  });
+
   it("shows the desktop limitation when there is one, and nothing when both facts are read", async () => {
     const wayland = "Wayland offers no general way to see which window has the focus or how long the user has been idle; the frontmost line is left out and the user counts as present.";
     expect(limitationLine(wayland)).toEqual({ text: wayland, hidden: false });
     expect(limitationLine(null)).toEqual({ text: "", hidden: true });
     expect(limitationLine("  ")).toEqual({ text: "", hidden: true });
+    // In the UI language; a line the catalog does not know, as the core sent it.
+    setLanguage("ja");
+    expect(limitationLine(wayland).text).toMatch(/^Wayland には/);
+    expect(limitationLine("a line the core added later").text).toBe("a line the core added later");
+    setLanguage("en");
     vi.mocked(commands.desktopLimitation).mockResolvedValueOnce(wayland).mockResolvedValueOnce(null).mockRejectedValueOnce(new Error("not the settings window"));
     expect(await fetchLimitation()).toBe(wayland);
     expect(await fetchLimitation()).toBeNull();

@@ -7,7 +7,7 @@
 
 import { shell } from "../shell/shell";
 import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
-import { localize, t } from "../i18n/index";
+import { english, localize, t } from "../i18n/index";
 import { errorText, liveText } from "./tools";
 
 /** The lowest and highest port the form takes. */
@@ -53,10 +53,25 @@ export function statusText(info: IngressInfo): { text: string; bad: boolean } {
   return { text: info.problem ?? t("section-reactions-not-listening", { address: info.address }), bad: true };
 }
 
-/** The desktop limitation line: its text, hidden when there is none (both facts are read). */
+/** The desktop reader's limitation lines (crates/yui-desktop/src/platform/), each as the core sends it (English) and in the current language. */
+const LIMITATIONS: (() => [core: string, local: string])[] = [
+  () => [english("section-limitation-wayland"), t("section-limitation-wayland")],
+  () => [english("section-limitation-sway"), t("section-limitation-sway")],
+  () => [english("section-limitation-idle-only"), t("section-limitation-idle-only")],
+  () => [english("section-limitation-unsupported"), t("section-limitation-unsupported")],
+  () => [english("section-limitation-no-display"), t("section-limitation-no-display")],
+];
+
+/** Every limitation line the catalog words, in English (the test holds them to the core's). */
+export function knownLimitations(): string[] {
+  return LIMITATIONS.map((line) => line()[0]);
+}
+
+/** The desktop limitation line in the current language (a line the catalog does not know, as the core sent it), hidden when there is none (both facts are read). */
 export function limitationLine(limitation: string | null | undefined): { text: string; hidden: boolean } {
   const text = limitation?.trim() ?? "";
-  return { text, hidden: text === "" };
+  const known = LIMITATIONS.map((line) => line()).find(([core]) => core === text);
+  return { text: known ? known[1] : text, hidden: text === "" };
 }
 
 /** Why the desktop reader gives no frontmost line or idle time, from the shell; null when it reads both or the shell cannot say. */
@@ -137,7 +152,7 @@ export class ReactionsSection {
   async load(): Promise<void> {
     void fetchLimitation().then((l) => {
       const line = limitationLine(l);
-      this.limitation.textContent = line.text;
+      liveText(this.limitation, () => limitationLine(l).text);
       this.limitation.hidden = line.hidden;
     });
     try {

@@ -99,3 +99,10 @@ section-voice-device-missing = { $device } (not found)
 section-voice-show-keys = Show keys
 section-voice-hide-keys = Hide keys
 section-voice-devices-error = Cannot list the devices: { $problem }
+
+# What the desktop reader cannot read (crates/yui-desktop/src/platform/): each word for word as the core says it
+section-limitation-wayland = Wayland offers no general way to see which window has the focus or how long the user has been idle; the frontmost line is left out and the user counts as present.
+section-limitation-sway = This compositor tells YUI which window has the focus but not how long the user has been idle; the user counts as present.
+section-limitation-idle-only = This compositor tells YUI how long the user has been idle but not which window has the focus; the frontmost line is left out.
+section-limitation-unsupported = The frontmost window and idle time are not read on this system yet; the frontmost line is left out and the user counts as present.
+section-limitation-no-display = No display to read: neither DISPLAY nor WAYLAND_DISPLAY is set; the frontmost line is left out and the user counts as present.

@@ -99,3 +99,10 @@ section-voice-device-missing = { $device }（見つかりません）
 section-voice-show-keys = キーを表示
 section-voice-hide-keys = キーを非表示
 section-voice-devices-error = デバイスの一覧を取得できません: { $problem }
+
+# デスクトップから読めないもの
+section-limitation-wayland = Wayland には、どのウィンドウが前面にあるか、どれだけ操作がないかを知る一般的な方法がありません。前面のウィンドウの行は送らず、あなたはいつもいるものとして扱います。
+section-limitation-sway = このコンポジターは前面のウィンドウは教えてくれますが、どれだけ操作がないかは教えてくれません。あなたはいつもいるものとして扱います。
+section-limitation-idle-only = このコンポジターはどれだけ操作がないかは教えてくれますが、前面のウィンドウは教えてくれません。前面のウィンドウの行は送りません。
+section-limitation-unsupported = このシステムでは、前面のウィンドウと操作のない時間をまだ読み取れません。前面のウィンドウの行は送らず、あなたはいつもいるものとして扱います。
+section-limitation-no-display = 読み取るディスプレイがありません（DISPLAY も WAYLAND_DISPLAY も設定されていません）。前面のウィンドウの行は送らず、あなたはいつもいるものとして扱います。

@@ -99,3 +99,10 @@ section-voice-device-missing = { $device }(찾을 수 없음)
 section-voice-show-keys = 키 보기
 section-voice-hide-keys = 키 숨기기
 section-voice-devices-error = 장치 목록을 가져올 수 없어요: { $problem }
+
+# 데스크톱에서 읽을 수 없는 것
+section-limitation-wayland = Wayland에는 어느 창이 앞에 있는지, 얼마나 자리를 비웠는지 알 수 있는 일반적인 방법이 없어요. 앞에 있는 창 줄은 보내지 않고, 항상 자리에 있는 것으로 봐요.
+section-limitation-sway = 이 컴포지터는 앞에 있는 창은 알려 주지만, 얼마나 자리를 비웠는지는 알려 주지 않아요. 항상 자리에 있는 것으로 봐요.
+section-limitation-idle-only = 이 컴포지터는 얼마나 자리를 비웠는지는 알려 주지만, 앞에 있는 창은 알려 주지 않아요. 앞에 있는 창 줄은 보내지 않아요.
+section-limitation-unsupported = 이 시스템에서는 아직 앞에 있는 창과 자리를 비운 시간을 읽지 못해요. 앞에 있는 창 줄은 보내지 않고, 항상 자리에 있는 것으로 봐요.
+section-limitation-no-display = 읽을 디스플레이가 없어요(DISPLAY도 WAYLAND_DISPLAY도 설정되어 있지 않아요). 앞에 있는 창 줄은 보내지 않고, 항상 자리에 있는 것으로 봐요.
