@@ -4,7 +4,6 @@
 //! another.
 
 use crate::commands::CommandError;
-use crate::settings_target::Target;
 use crate::settings_window::blocking;
 use serde::Serialize;
 use tauri::AppHandle;
@@ -19,8 +18,9 @@ pub struct UiLanguage {
 
 /// The UI language now (English when the settings cannot be read).
 pub fn current(app: &AppHandle) -> String {
-    Target::main(app)
-        .and_then(|target| target.root.load_settings_without_key().map_err(CommandError::from))
+    tauri::Manager::state::<crate::startup::Background>(app)
+        .data_dir()
+        .and_then(|root| root.load_settings_without_key().map_err(CommandError::from))
         .map(|settings| yui_i18n::supported(&settings.user.language).to_string())
         .unwrap_or_else(|_| yui_i18n::FALLBACK.to_string())
 }
@@ -42,7 +42,7 @@ pub fn announce(app: &AppHandle, language: &str) {
     if let Err(e) = crate::shell_events::emit_filter(app, &UiLanguage { language: language.to_string() }, |_| true) {
         tracing::warn!(record = "language_event_failed", error = %e);
     }
-    crate::tray::redraw(app, &crate::company::presets(app).unwrap_or_else(|_| yui_core::presets::Presets::single("YUI")));
+    crate::tray::redraw_in(app, &crate::company::presets(app).unwrap_or_else(|_| yui_core::presets::Presets::single("YUI")), language);
     crate::window::retitle(app, language);
     // The demo's quiet remarks too (what she says to words, they tell).
     tauri::Manager::state::<crate::startup::Background>(app).demo_language.set(yui_demo::Lang::from_code(language));

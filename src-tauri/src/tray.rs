@@ -26,7 +26,7 @@ pub const HELP_ITEMS: [&str; 2] = ["tray-help-controls", "tray-help-capabilities
 /// succeeds; the global shortcut (X11) or a second launch is the way back
 /// then.
 pub fn install(app: &AppHandle) -> tauri::Result<()> {
-    let menu = menu(app, &presets(app))?;
+    let menu = menu(app, &presets(app), &crate::language::current(app))?;
     let mut tray = TrayIconBuilder::with_id(TRAY_ID).tooltip("YUI").menu(&menu);
     if let Some(icon) = app.default_window_icon() {
         tray = tray.icon(icon.clone());
@@ -62,11 +62,11 @@ fn presets(app: &AppHandle) -> Presets {
     crate::company::presets(app).unwrap_or_else(|_| Presets::single("YUI"))
 }
 
-/// The tray's menu for the registry `presets`, in the UI language: a
+/// The tray's menu for the registry `presets`, in `language`: a
 /// Characters submenu with a check item per character (checked: open) and a
 /// Main submenu (checked: main).
-fn menu(app: &AppHandle, presets: &Presets) -> tauri::Result<Menu<tauri::Wry>> {
-    let words = yui_i18n::words(&crate::language::current(app));
+fn menu(app: &AppHandle, presets: &Presets, language: &str) -> tauri::Result<Menu<tauri::Wry>> {
+    let words = yui_i18n::words(language);
     let [back, toggle, bed, characters, main_label, chat, help, welcome, settings, quit] = TRAY_ITEMS.map(|id| words.text(id));
     let [controls, capabilities] = HELP_ITEMS.map(|id| words.text(id));
     let back = MenuItem::with_id(app, "back", back, true, None::<&str>)?;
@@ -111,10 +111,16 @@ fn change(app: &AppHandle, change: PresetChange) {
     });
 }
 
-/// Redraw the tray's menu for the registry `presets`.
+/// Redraw the tray's menu for the registry `presets`, in the UI language.
 pub fn redraw(app: &AppHandle, presets: &Presets) {
+    redraw_in(app, presets, &crate::language::current(app));
+}
+
+/// Redraw the tray's menu for the registry `presets`, in `language` (the
+/// one just picked: `crate::language::announce`).
+pub fn redraw_in(app: &AppHandle, presets: &Presets, language: &str) {
     let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
-    match menu(app, presets) {
+    match menu(app, presets, language) {
         Ok(menu) => {
             if let Err(e) = tray.set_menu(Some(menu)) {
                 tracing::warn!(record = "tray_menu_failed", error = %e);
@@ -233,5 +239,10 @@ mod tests {
                 assert!(kept(term) || values.contains(term), "docs/guide ({language}) names **{term}**, which no {language} catalog message says");
             }
         }
+    }
+
+    #[test]
+    fn the_interface_speaks_the_languages_the_settings_take() {
+        assert_eq!(yui_i18n::LANGUAGES, yui_core::settings::LANGUAGES, "one list of languages: the catalogs' and the settings'");
     }
 }

@@ -29,11 +29,15 @@ pub fn open(app: &AppHandle) {
 /// waits in the settings' Backend section.
 pub async fn open_if_new(app: &AppHandle) {
     let Ok(target) = Target::main(app) else { return };
+    // Decided without the key (a keychain read on every start otherwise);
+    // read with it only on the start that opens the welcome and saves.
     let (root, own) = (target.root.clone(), target.own.clone());
-    let Ok(mut settings) = blocking(move || load_joined(&root, &own)).await else { return };
-    if settings.user.welcomed || !settings.uses_demo() {
+    let wanted = blocking(move || Ok(!root.load_settings_without_key()?.user.welcomed && own.load_settings_without_key()?.uses_demo())).await;
+    if !matches!(wanted, Ok(true)) {
         return;
     }
+    let (root, own) = (target.root.clone(), target.own.clone());
+    let Ok(mut settings) = blocking(move || load_joined(&root, &own)).await else { return };
     open(app);
     settings.user.welcomed = true;
     if let Err(e) = apply(app, &target, settings).await {

@@ -81,7 +81,13 @@ pub async fn discover(extra: &[u16]) -> Vec<FoundServer> {
 
 /// The usual ports, then `extra` ones not among them.
 pub fn ports_with(extra: &[u16]) -> Vec<u16> {
-    let mut ports: Vec<u16> = USUAL_PORTS.iter().map(|(p, _)| *p).collect();
+    merge_ports(USUAL_PORTS.iter().map(|(p, _)| *p), extra)
+}
+
+/// `usual` ports, then `extra` ones not among them (each once); the speech
+/// servers' probe shares it (`crate::voice_setup`).
+pub(crate) fn merge_ports(usual: impl IntoIterator<Item = u16>, extra: &[u16]) -> Vec<u16> {
+    let mut ports: Vec<u16> = usual.into_iter().collect();
     for p in extra {
         if !ports.contains(p) {
             ports.push(*p);
@@ -119,8 +125,9 @@ impl Answer {
 const BODY_MAX: usize = 64 * 1024;
 
 /// `GET base + path`, waiting at most `wait` for the whole answer; `None`
-/// when nothing answered in time.
-async fn get(base: &str, path: &str, wait: Duration) -> Option<Answer> {
+/// when nothing answered in time. The speech servers' probe shares it
+/// (`crate::voice_setup`).
+pub(crate) async fn get(base: &str, path: &str, wait: Duration) -> Option<Answer> {
     let url = format!("{base}{path}");
     let run = async {
         let response = sse::client().get(&url).send().await.ok()?;

@@ -14,11 +14,10 @@
 //! A model server on the same port (vLLM on 8000, llama.cpp on 8080) lists
 //! no speech model and is left out.
 
-use crate::discover::{model_names, Answer};
+use crate::discover::{get, merge_ports, model_names, Answer};
 use crate::speech::speaker::VoiceError;
 use crate::speech::tts::{SpeechRequest, TtsError};
 use crate::speech::voices::{choose_voice, AudioOutput};
-use crate::transport::sse;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -141,9 +140,7 @@ pub fn voice_names(answer: &Answer) -> Option<Vec<String>> {
 /// The usual speech ports and `extra` ones, probed at once; the servers
 /// that answered, in port order.
 pub async fn discover_voices(extra: &[u16]) -> Vec<FoundVoiceServer> {
-    let mut ports = VOICE_PORTS.to_vec();
-    ports.extend(extra.iter().filter(|p| !VOICE_PORTS.contains(p)));
-    discover_voice_ports(&ports, DISCOVER_REQUEST_WAIT).await
+    discover_voice_ports(&merge_ports(VOICE_PORTS.iter().copied(), extra), DISCOVER_REQUEST_WAIT).await
 }
 
 /// Probe `ports` on 127.0.0.1 at once, each request waiting at most `wait`.
@@ -170,18 +167,6 @@ pub async fn probe_voice_server(base: String, wait: Duration) -> Option<FoundVoi
         None if !models.is_empty() => Some(FoundVoiceServer { base_url: base, kind: VoiceServerKind::OpenaiCompatible, models, voices: Vec::new() }),
         None => None,
     }
-}
-
-/// `GET base + path` within `wait`; `None` when nothing answered in time.
-async fn get(base: &str, path: &str, wait: Duration) -> Option<Answer> {
-    let url = format!("{base}{path}");
-    let run = async {
-        let response = sse::client().get(&url).send().await.ok()?;
-        let status = response.status().as_u16();
-        let body = response.text().await.ok()?;
-        Some(Answer { status, server: None, body })
-    };
-    tokio::time::timeout(wait, run).await.ok().flatten()
 }
 
 /// Why a voice could not be tried, as the welcome says it.

@@ -57,6 +57,8 @@ export class TranscriptView {
   private stick = true;
   /** The conversation id and whether it is read-only, as last shown. */
   private shownId: string | null = null;
+  /** Which banner is marked now (null: none yet). */
+  private bannerEarlier: boolean | null = null;
   private more = { before: false, after: false };
 
   constructor(
@@ -96,12 +98,16 @@ export class TranscriptView {
     const anchor = switched ? undefined : (this.list.firstElementChild as HTMLElement | null) ?? undefined;
     const anchorTop = anchor?.offsetTop ?? 0;
     this.banner.hidden = !p.readOnly;
-    if (p.earlier) {
-      mark(this.bannerText, "chat-banner-earlier");
-      mark(this.backButton, "chat-back-to-latest");
-    } else {
-      mark(this.bannerText, "chat-banner-older");
-      mark(this.backButton, "chat-back-to-current");
+    // Marked once per kind of banner: marked text follows a switch of language by itself.
+    if (p.earlier !== this.bannerEarlier) {
+      this.bannerEarlier = p.earlier;
+      if (p.earlier) {
+        mark(this.bannerText, "chat-banner-earlier");
+        mark(this.backButton, "chat-back-to-latest");
+      } else {
+        mark(this.bannerText, "chat-banner-older");
+        mark(this.backButton, "chat-back-to-current");
+      }
     }
     this.empty.hidden = p.conversation.messages.length > 0 || p.queued.length > 0;
     const ctx: RowContext = { settings: p.settings, running: p.running, readOnly: p.readOnly, now };

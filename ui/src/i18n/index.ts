@@ -48,7 +48,11 @@ function bundle(language: Language): FluentBundle {
 }
 
 let current: Language = "en";
+/** Whether the page's marked text was written once (a switch to the same language writes nothing again). */
+let localized = false;
 const listeners = new Set<(language: Language) => void>();
+/** What code wrote with `liveText`, by element: written again after each switch. */
+const written = new Map<Element, () => string>();
 
 /** `language` when the interface speaks it, else English. */
 export function supported(language: string | null | undefined): Language {
@@ -71,9 +75,15 @@ export function setLanguage(language: string): void {
   current = next;
   if (typeof document !== "undefined") {
     document.documentElement.lang = next;
-    localize(document);
+    if (changed || !localized) localize(document);
+    localized = true;
   }
   if (!changed) return;
+  for (const [element, render] of written) {
+    // An element no longer on the page is forgotten.
+    if (element.isConnected) element.textContent = render();
+    else written.delete(element);
+  }
   for (const listener of listeners) {
     try {
       listener(next);
@@ -81,6 +91,20 @@ export function setLanguage(language: string): void {
       console.error("yui: a language listener failed", err);
     }
   }
+}
+
+/**
+ * Write `render()` into `element` now and again after each switch of
+ * language (null empties it and forgets it): for text a message alone
+ * cannot say (a message around the core's own words). It replaces a
+ * catalog mark the element had, so `localize` does not write over it.
+ */
+export function liveText(element: HTMLElement, render: (() => string) | null): void {
+  element.removeAttribute("data-l10n-id");
+  element.removeAttribute("data-l10n-args");
+  if (render) written.set(element, render);
+  else written.delete(element);
+  element.textContent = render ? render() : "";
 }
 
 /** Run `listener` after each switch of language, until the returned function is called. */
@@ -141,6 +165,8 @@ export function has(id: string): boolean {
  * later switch of language writes it again.
  */
 export function mark(element: Element, id: string, args?: Args): void {
+  // A message now: what `liveText` wrote here before is forgotten.
+  written.delete(element);
   element.setAttribute("data-l10n-id", id);
   if (args) element.setAttribute("data-l10n-args", JSON.stringify(args));
   else element.removeAttribute("data-l10n-args");
@@ -187,12 +213,26 @@ export function localize(root: ParentNode): void {
   }
 }
 
+/** The formatters made so far, by language and options (made once: streaming rows format often). */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function cached<F>(cache: Map<string, F>, options: object | undefined, make: () => F): F {
+  const key = `${current}|${JSON.stringify(options ?? {})}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = make();
+    cache.set(key, found);
+  }
+  return found;
+}
+
 /** `value` as a number in the current language's format. */
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(current, options).format(value);
+  return cached(numberFormats, options, () => new Intl.NumberFormat(current, options)).format(value);
 }
 
 /** `value` as a date and/or time in the current language's format. */
 export function formatDate(value: Date | number, options?: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat(current, options).format(value);
+  return cached(dateFormats, options, () => new Intl.DateTimeFormat(current, options)).format(value);
 }

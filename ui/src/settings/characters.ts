@@ -8,8 +8,8 @@
 
 import type { PresetChange, Presets } from "../bindings";
 import { shell } from "../shell/shell";
-import { mark, t } from "../i18n/index";
-import { errorText, liveText } from "./tools";
+import { liveText, mark, t } from "../i18n/index";
+import { errorText } from "./tools";
 
 /** One row of the list, as the section shows it. */
 export interface CharacterRow {

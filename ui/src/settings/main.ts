@@ -17,7 +17,7 @@ import { SessionSection } from "./session";
 import { SessionStrip } from "./strip";
 import { errorText, pictureStrip, ScreenTools } from "./tools";
 import { VoiceSection } from "./voice";
-import { formatDate, mark, onLanguage, t } from "../i18n/index";
+import { formatDate, liveText, mark, onLanguage, t } from "../i18n/index";
 import { followLanguage } from "../i18n/live";
 import { problemText } from "../i18n/problems";
 
@@ -31,25 +31,7 @@ const probeList = document.getElementById("probe") as HTMLUListElement;
 const cardName = document.getElementById("card-name") as HTMLParagraphElement;
 const title = document.querySelector("title") as HTMLTitleElement;
 
-/** What this file wrote into each element, kept to write it again in another language. */
-const written = new Map<HTMLElement, () => string>();
-
-/** Write `text` into `element` now and after each switch of language; null forgets it. */
-function write(element: HTMLElement, text: (() => string) | null): void {
-  if (text === null) {
-    written.delete(element);
-    return;
-  }
-  element.removeAttribute("data-l10n-id");
-  written.set(element, text);
-  element.textContent = text();
-}
-
 onLanguage((language) => {
-  for (const [element, text] of written) {
-    if (element.isConnected) element.textContent = text();
-    else written.delete(element);
-  }
   // Picked elsewhere (the welcome): the form says so too, or its next Save
   // would put the old language back.
   field("language").value = language;
@@ -64,7 +46,7 @@ function failure(e: unknown): () => string {
 
 /** Show one line of feedback; errors in red. */
 function say(text: () => string, isError = false): void {
-  write(message, text);
+  liveText(message, text);
   message.classList.toggle("error", isError);
 }
 
@@ -169,7 +151,7 @@ function fill(s: Settings): void {
   field("bed_wake_timeout_min").value = bed.wake_timeout_min;
   checkbox("start_at_login").checked = s.start_at_login;
   const file = s.character.split(/[\\/]/).pop();
-  write(characterName, () => (s.character ? t("settings-character-file", { file: file ?? "" }) : t("settings-character-builtin")));
+  liveText(characterName, () => (s.character ? t("settings-character-file", { file: file ?? "" }) : t("settings-character-builtin")));
 }
 
 /** The settings as the form shows them now, on top of the loaded ones. */
@@ -205,9 +187,9 @@ const PLACE_TEXT: Record<KeyPlace, () => string> = {
 
 async function loadKeyPlace(): Promise<void> {
   try {
-    write(keyPlace, PLACE_TEXT[await shell.keyPlace()]);
+    liveText(keyPlace, PLACE_TEXT[await shell.keyPlace()]);
   } catch (e) {
-    write(keyPlace, failure(e));
+    liveText(keyPlace, failure(e));
   }
 }
 
@@ -219,9 +201,9 @@ async function loadDesktopCheck(): Promise<void> {
 async function loadCardName(): Promise<void> {
   try {
     const name = await shell.currentCardName();
-    write(cardName, () => t("settings-card-name", { name: name || t("settings-unnamed") }));
+    liveText(cardName, () => t("settings-card-name", { name: name || t("settings-unnamed") }));
   } catch (e) {
-    write(cardName, failure(e));
+    liveText(cardName, failure(e));
   }
 }
 
@@ -268,7 +250,7 @@ function showProbe(lines: [() => string, string][]): void {
     ...lines.map(([text, kind]) => {
       const li = document.createElement("li");
       li.className = kind;
-      write(li, text);
+      liveText(li, text);
       return li;
     }),
   );
@@ -368,7 +350,7 @@ const contextList = document.getElementById("contexts") as HTMLOListElement;
 async function loadContexts(): Promise<void> {
   try {
     const sent = await shell.recentContexts();
-    write(contextList, null);
+    liveText(contextList, null);
     contextList.replaceChildren(
       ...sent.reverse().map((c) => {
         const li = document.createElement("li");
@@ -381,7 +363,7 @@ async function loadContexts(): Promise<void> {
         const strip = pictureStrip(c.images ?? []);
         const pictures = strip?.childElementCount ?? 0;
         if (strip) li.append(strip);
-        write(summary, () => {
+        liveText(summary, () => {
           const time = formatDate(new Date(c.sent_at), { timeStyle: "medium" });
           const line = t("settings-context-summary", { time, transport: c.transport, turn: String(c.turn_id) });
           return pictures > 0 ? `${line} · ${t("settings-context-pictures", { count: pictures })}` : line;
@@ -389,9 +371,9 @@ async function loadContexts(): Promise<void> {
         return li;
       }),
     );
-    if (sent.length === 0) write(contextList, () => t("settings-contexts-empty"));
+    if (sent.length === 0) liveText(contextList, () => t("settings-contexts-empty"));
   } catch (e) {
-    write(contextList, failure(e));
+    liveText(contextList, failure(e));
   }
 }
 

@@ -7,8 +7,8 @@
 
 import { shell } from "../shell/shell";
 import type { IngressInfo, IngressSettings, ReactionsSettings, Settings } from "../bindings";
-import { english, localize, t } from "../i18n/index";
-import { errorText, liveText } from "./tools";
+import { english, liveText, localize, t } from "../i18n/index";
+import { errorText } from "./tools";
 
 /** The lowest and highest port the form takes. */
 export const PORT_RANGE = { min: 1024, max: 65535 } as const;

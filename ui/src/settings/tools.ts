@@ -6,7 +6,7 @@
 
 import { shell } from "../shell/shell";
 import type { Display, ErrorCode, RelationRecord, Settings } from "../bindings";
-import { mark, onLanguage, t } from "../i18n/index";
+import { liveText, mark, onLanguage, t } from "../i18n/index";
 import { problemText } from "../i18n/problems";
 import { bandText, displayOptions, RELATION_MAX, RELATION_MIN, relationChange, relationRows, relationValue, sourceFromForm, thumbnails } from "./screen";
 
@@ -19,24 +19,6 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
-/** What code wrote, by element: written again after each switch of language. */
-const written = new Map<HTMLElement, () => string>();
-onLanguage(() => {
-  for (const [el, render] of written) el.textContent = render();
-});
-
-/**
- * Write `render()` into `el` now and again after each switch of language
- * (null empties it). It replaces a catalog mark the element had, so the
- * page's `localize` does not write over it.
- */
-export function liveText(el: HTMLElement, render: (() => string) | null): void {
-  el.removeAttribute("data-l10n-id");
-  el.removeAttribute("data-l10n-args");
-  if (render) written.set(el, render);
-  else written.delete(el);
-  el.textContent = render ? render() : "";
-}
 
 function input(form: HTMLFormElement, name: string): HTMLInputElement {
   return form.elements.namedItem(name) as HTMLInputElement;

@@ -5,8 +5,8 @@
 
 import { shell } from "../shell/shell";
 import type { Settings, VoiceSettings } from "../bindings";
-import { formatNumber, mark, onLanguage, t } from "../i18n/index";
-import { errorText, liveText } from "./tools";
+import { formatNumber, liveText, mark, onLanguage, t } from "../i18n/index";
+import { errorText } from "./tools";
 
 /** One entry of a device list. */
 export interface DeviceOption {

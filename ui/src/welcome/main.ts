@@ -6,7 +6,7 @@
 // page at once.
 
 import type { FoundServer, Provider, UiEvent } from "../bindings/index";
-import { language as currentLanguage, onLanguage, setLanguage, t } from "../i18n/index";
+import { language as currentLanguage, liveText, onLanguage, setLanguage, t } from "../i18n/index";
 import { followLanguage } from "../i18n/live";
 import { problemText } from "../i18n/problems";
 import { subscribeEvents } from "../shell/events";
@@ -42,21 +42,8 @@ let chosen: Choice | null = null;
 /** Her answer is awaited (after a connection that works). */
 let listening = false;
 
-/** What code wrote, by element: written again after each switch of language. */
-const written = new Map<HTMLElement, () => string>();
-
-/** Write `render()` into `el` now and after each switch (null: empty it). */
-function say(el: HTMLElement, render: (() => string) | null): void {
-  el.removeAttribute("data-l10n-id");
-  el.removeAttribute("data-l10n-args");
-  if (render) written.set(el, render);
-  else written.delete(el);
-  el.textContent = render ? render() : "";
-}
-
 onLanguage((lang) => {
   language.value = lang;
-  for (const [el, render] of written) el.textContent = render();
   showChoices();
 });
 
@@ -87,10 +74,10 @@ function showChoices(): void {
 /** The connection form for choice `c`. */
 function choose(c: Choice): void {
   chosen = c;
-  say(connectTitle, () => choiceLabel(c.provider, c.found));
+  liveText(connectTitle, () => choiceLabel(c.provider, c.found));
   baseUrl.value = c.baseUrl;
   key.value = "";
-  say(keyLabel, () => (c.provider.needs_key ? t("welcome-key") : t("welcome-key-optional")));
+  liveText(keyLabel, () => (c.provider.needs_key ? t("welcome-key") : t("welcome-key-optional")));
   model.value = c.models[0] ?? "";
   showModels(c.models);
   problem.hidden = true;
@@ -103,7 +90,7 @@ function choose(c: Choice): void {
 
 function showModels(list: string[]): void {
   models.replaceChildren(...list.map((m) => new Option(m, m)));
-  say(modelsLine, list.length > 0 ? () => t("welcome-models-on-server", { count: list.length }) : null);
+  liveText(modelsLine, list.length > 0 ? () => t("welcome-models-on-server", { count: list.length }) : null);
 }
 
 /** Ask the server for its models (with the key typed). */
@@ -115,7 +102,7 @@ async function loadModels(): Promise<void> {
     if (!model.value && list.length > 0) model.value = list[0];
   } catch (err) {
     const error = asCommandError(err);
-    say(modelsLine, () => problemText(error));
+    liveText(modelsLine, () => problemText(error));
   }
 }
 
@@ -123,27 +110,27 @@ async function connectNow(): Promise<void> {
   if (!chosen) return;
   go.disabled = true;
   problem.hidden = true;
-  say(go, () => t("welcome-testing"));
+  liveText(go, () => t("welcome-testing"));
   try {
     const report = await shell.welcomeConnect(chosen.provider.id, baseUrl.value, key.value, model.value);
     const failed = report.problem;
     if (failed) {
-      say(problem, () => t("welcome-problem-with-detail", { advice: PROBLEM_ADVICE[failed](), detail: report.detail }));
+      liveText(problem, () => t("welcome-problem-with-detail", { advice: PROBLEM_ADVICE[failed](), detail: report.detail }));
       problem.hidden = false;
       return;
     }
     answerText.textContent = "";
     answer.hidden = false;
-    say(answerHint, () => t("welcome-answer-connected"));
+    liveText(answerHint, () => t("welcome-answer-connected"));
     listening = true;
-    say(done, () => t("welcome-done"));
+    liveText(done, () => t("welcome-done"));
   } catch (err) {
     const error = asCommandError(err);
-    say(problem, () => problemText(error));
+    liveText(problem, () => problemText(error));
     problem.hidden = false;
   } finally {
     go.disabled = false;
-    say(go, () => t("welcome-go"));
+    liveText(go, () => t("welcome-go"));
   }
 }
 
@@ -171,7 +158,7 @@ async function start(): Promise<void> {
         console.warn("yui: language", error.message);
         if (currentLanguage() === picked) setLanguage(before);
         const line = byId<HTMLParagraphElement>("language-problem");
-        say(line, () => problemText(error));
+        liveText(line, () => problemText(error));
         line.hidden = false;
       }),
     );
@@ -188,7 +175,7 @@ async function start(): Promise<void> {
   done.addEventListener("click", () => void shell.welcomeDone().catch((err) => console.warn("yui: welcome_done", err)));
   // Her voice and the microphone: after the model, or straight away.
   const steps = new VoiceSteps(() => {
-    say(done, () => t("welcome-done"));
+    liveText(done, () => t("welcome-done"));
     done.focus();
   });
   byId("to-voice").addEventListener("click", () => {

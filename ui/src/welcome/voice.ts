@@ -6,7 +6,7 @@
 // are the core's (yui_core::voice_setup); this shows them and sends picks.
 
 import type { FoundVoiceServer, VoiceChoices, VoicePick, VoiceProblem } from "../bindings/index";
-import { formatNumber, mark, onLanguage, t } from "../i18n/index";
+import { formatNumber, liveText, mark, onLanguage, t } from "../i18n/index";
 import { problemText } from "../i18n/problems";
 import { asCommandError, shell } from "../shell/shell";
 import { byId } from "./dom";
@@ -45,9 +45,6 @@ export class VoiceSteps {
   private choices: VoiceChoices | null = null;
   private offer: Offer | null = null;
   private microphones: string[] = [];
-  /** The last failure of each step in words (null: none), written again after a switch of language. */
-  private voiceFailure: (() => string) | null = null;
-  private micFailure: (() => string) | null = null;
 
   /** `finished` runs when both steps are done or skipped. */
   constructor(private readonly finished: () => void) {
@@ -58,8 +55,6 @@ export class VoiceSteps {
     onLanguage(() => {
       this.showOffers();
       if (!this.mic.hidden) this.showMicrophones();
-      if (this.voiceFailure) byId("voice-advice").textContent = this.voiceFailure();
-      if (this.micFailure) this.micProblem.textContent = this.micFailure();
     });
   }
 
@@ -154,7 +149,6 @@ export class VoiceSteps {
     this.tryButton.disabled = true;
     this.problem.hidden = true;
     this.ok.hidden = true;
-    this.voiceFailure = null;
     mark(this.tryButton, "welcome-voice-trying");
     try {
       const report = await shell.welcomeTryVoice(this.pick());
@@ -169,9 +163,7 @@ export class VoiceSteps {
       mark(this.skip, "welcome-next-mic");
     } catch (err) {
       const error = asCommandError(err);
-      this.voiceFailure = () => problemText(error);
-      byId("voice-advice").removeAttribute("data-l10n-id");
-      byId("voice-advice").textContent = this.voiceFailure();
+      liveText(byId("voice-advice"), () => problemText(error));
       byId("voice-detail").textContent = "";
       this.problem.hidden = false;
     } finally {
@@ -202,10 +194,10 @@ export class VoiceSteps {
     this.device.value = chosen;
     this.micOn.disabled = this.microphones.length === 0;
     if (this.microphones.length === 0) {
-      this.micFailure = null;
       mark(this.micProblem, "welcome-mic-none");
       this.micProblem.hidden = false;
-    } else if (!this.micFailure) {
+    } else if (this.micProblem.getAttribute("data-l10n-id") === "welcome-mic-none") {
+      // The list came after all: only a failure to turn it on stays up.
       this.micProblem.hidden = true;
     }
   }
@@ -213,7 +205,6 @@ export class VoiceSteps {
   private async turnMicOn(): Promise<void> {
     this.micOn.disabled = true;
     this.micProblem.hidden = true;
-    this.micFailure = null;
     try {
       await shell.welcomeMicrophone(true, this.device.value);
       mark(this.micOk, "welcome-mic-listening");
@@ -221,9 +212,7 @@ export class VoiceSteps {
       mark(this.micSkip, "welcome-finish");
     } catch (err) {
       const error = asCommandError(err);
-      this.micFailure = () => problemText(error);
-      this.micProblem.removeAttribute("data-l10n-id");
-      this.micProblem.textContent = this.micFailure();
+      liveText(this.micProblem, () => problemText(error));
       this.micProblem.hidden = false;
     } finally {
       this.micOn.disabled = this.microphones.length === 0;
